@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.api.serializers import SubjectTokenInputSerializer, SubjectTokenOutputSerializer
+from accounts.permissions import HasAdminScope
+from accounts.services.credentials import subject_token_issue
+from config.serializers import ErrorSerializer
+from governance.services import Actor, audit_record
+from memory.services.subjects import subject_get_or_create
+
+
+class SubjectTokenIssueView(APIView):
+    """The agent runtime's backend asks for a short-lived token for one end user. Needs an
+    admin-scoped key, so a runtime holding only a read/write key cannot name subjects."""
+
+    permission_classes = [HasAdminScope]
+
+    @extend_schema(
+        operation_id="subject_token_issue",
+        summary="Issue a short-lived subject token for one end user",
+        request=SubjectTokenInputSerializer,
+        responses={
+            201: SubjectTokenOutputSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            403: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = SubjectTokenInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        principal = request.user
+        subject = subject_get_or_create(
+            tenant_id=principal.tenant_id,
+            kind=serializer.validated_data["subject_kind"],
+            external_id=serializer.validated_data["external_id"],
+        )
+        token = subject_token_issue(
+            tenant_id=principal.tenant_id, agent_id=principal.agent.id, subject_id=subject.id
+        )
+        audit_record(
+            actor=Actor.agent(principal.agent.id, principal.tenant_id),
+            action="subject_token.issue",
+            subject_id=subject.id,
+        )
+        return Response(
+            {
+                "token": token,
+                "subject_id": subject.id,
+                "expires_in": settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"],
+            },
+            status=201,
+        )

@@ -1,0 +1,146 @@
+"""API keys and subject tokens: issue, verify, rotate, revoke."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Agent, ApiKey, Scope
+from governance.services import Actor, audit_record
+
+KEY_PREFIX = "egk"
+SUBJECT_TOKEN_SALT = "engram.subject-token.v1"
+
+
+class CredentialError(Exception):
+    """Credentials were missing, malformed, unknown, revoked or expired."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def api_key_issue(
+    *, actor: Actor, agent: Agent, scopes: list[str], label: str = ""
+) -> tuple[ApiKey, str]:
+    """Create a key and return it with its plaintext, which is never retrievable again."""
+    unknown = set(scopes) - set(Scope.values)
+    if not scopes or unknown:
+        raise ValueError(f"scopes must be a non-empty subset of {Scope.values}")
+    prefix = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    key = ApiKey.objects.create(
+        tenant_id=agent.tenant_id,
+        agent=agent,
+        label=label,
+        prefix=prefix,
+        secret_hash=_hash_secret(secret),
+        scopes=sorted(set(scopes)),
+    )
+    audit_record(
+        actor=actor,
+        action="apikey.issue",
+        extra={"api_key_id": str(key.id), "agent_id": str(agent.id), "scopes": key.scopes},
+    )
+    return key, f"{KEY_PREFIX}_{prefix}_{secret}"
+
+
+def api_key_revoke(*, actor: Actor, api_key: ApiKey) -> ApiKey:
+    if api_key.revoked_at is None:
+        api_key.revoked_at = timezone.now()
+        api_key.save(update_fields=["revoked_at"])
+        audit_record(actor=actor, action="apikey.revoke", extra={"api_key_id": str(api_key.id)})
+    return api_key
+
+
+@transaction.atomic
+def api_key_rotate(
+    *, actor: Actor, api_key: ApiKey, overlap: timedelta = timedelta(hours=24)
+) -> tuple[ApiKey, str]:
+    """Issue a replacement with the same scopes; the old key works until ``overlap`` ends."""
+    new_key, plaintext = api_key_issue(
+        actor=actor, agent=api_key.agent, scopes=list(api_key.scopes), label=api_key.label
+    )
+    api_key.expires_at = timezone.now() + overlap
+    api_key.save(update_fields=["expires_at"])
+    audit_record(
+        actor=actor,
+        action="apikey.rotate",
+        extra={"api_key_id": str(api_key.id), "replacement_id": str(new_key.id)},
+    )
+    return new_key, plaintext
+
+
+def api_key_authenticate(raw: str) -> ApiKey:
+    """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare."""
+    parts = raw.split("_", 2)
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
+        raise CredentialError(
+            "invalid_api_key", "The API key is malformed; it looks like egk_<prefix>_<secret>."
+        )
+    key = ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=parts[1]).first()
+    if key is None or not hmac.compare_digest(key.secret_hash, _hash_secret(parts[2])):
+        raise CredentialError("invalid_api_key", "The API key is not valid.")
+    now = timezone.now()
+    if key.revoked_at is not None or not key.agent.is_active:
+        raise CredentialError(
+            "revoked_api_key", "This API key has been revoked. Ask your tenant admin for a new one."
+        )
+    if key.expires_at is not None and key.expires_at <= now:
+        raise CredentialError(
+            "expired_api_key", "This API key has expired (rotated). Use its replacement."
+        )
+    # Touch at most once a minute: a write per request would cost more than the request.
+    if key.last_used_at is None or now - key.last_used_at > timedelta(minutes=1):
+        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    return key
+
+
+@dataclass(frozen=True)
+class SubjectClaim:
+    tenant_id: uuid.UUID
+    agent_id: uuid.UUID
+    subject_id: uuid.UUID
+
+
+def subject_token_issue(*, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID) -> str:
+    """A signed, short-lived token naming one subject, bound to one tenant and agent."""
+    payload = {"t": str(tenant_id), "a": str(agent_id), "s": str(subject_id)}
+    return signing.dumps(payload, salt=SUBJECT_TOKEN_SALT, compress=False)
+
+
+def subject_token_verify(token: str, *, tenant_id: uuid.UUID, agent_id: uuid.UUID) -> SubjectClaim:
+    max_age = settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"]
+    try:
+        payload = signing.loads(token, salt=SUBJECT_TOKEN_SALT, max_age=max_age)
+    except signing.SignatureExpired:
+        raise CredentialError(
+            "expired_subject_token", "The subject token has expired; ask for a new one."
+        ) from None
+    except signing.BadSignature:
+        raise CredentialError("invalid_subject_token", "The subject token is not valid.") from None
+    try:
+        claim = SubjectClaim(
+            uuid.UUID(payload["t"]), uuid.UUID(payload["a"]), uuid.UUID(payload["s"])
+        )
+    except (KeyError, TypeError, ValueError):
+        raise CredentialError("invalid_subject_token", "The subject token is not valid.") from None
+    if claim.tenant_id != tenant_id or claim.agent_id != agent_id:
+        raise CredentialError(
+            "invalid_subject_token", "The subject token was issued to another agent or tenant."
+        )
+    return claim

@@ -1,0 +1,32 @@
+from django.contrib import admin
+from django.http import HttpRequest, JsonResponse
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from config.api import json_404, json_500
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+api_v1 = [
+    path("", include("accounts.api.urls")),
+    path("", include("memory.api.urls")),
+    path(
+        "schema",
+        SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),
+        name="api-schema",
+    ),
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("healthz", healthz),
+    path("", include("memory.urls")),
+]
+
+handler404 = json_404
+handler500 = json_500

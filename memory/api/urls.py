@@ -1,0 +1,19 @@
+from django.urls import path
+
+from memory.api import views
+
+urlpatterns = [
+    path("events", views.EventAppendView.as_view(), name="api-events"),
+    path("candidates", views.CandidateSubmitView.as_view(), name="api-candidates"),
+    path("memories/<uuid:record_id>", views.MemoryDetailView.as_view(), name="api-memory"),
+    path(
+        "memories/<uuid:record_id>/supersede",
+        views.MemorySupersedeView.as_view(),
+        name="api-memory-supersede",
+    ),
+    path(
+        "memories/<uuid:record_id>/retract",
+        views.MemoryRetractView.as_view(),
+        name="api-memory-retract",
+    ),
+]

@@ -1,0 +1,311 @@
+"""Agent write API (``/api/v1/``). Adapters only: parse, call one service, render."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import AgentPrincipal
+from accounts.permissions import HasReadScope, HasWriteScope
+from config.api import ApiError
+from config.serializers import ErrorSerializer
+from governance.services import Actor
+from memory.api import serializers as s
+from memory.models import MemoryRecord, Subject
+from memory.selectors import events_resolve_client_ids, memory_get_for_subject
+from memory.services.events import EventInput, events_append
+from memory.services.writes import WriteOutcome, candidates_submit
+from memory.write_policy import Candidate, Intent
+
+SUBJECT_HEADER = OpenApiParameter(
+    "X-Engram-Subject-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="Signed subject token naming the end user (POST /api/v1/subject-tokens).",
+)
+ERRORS = {
+    400: ErrorSerializer,
+    401: ErrorSerializer,
+    403: ErrorSerializer,
+    404: ErrorSerializer,
+    413: ErrorSerializer,
+}
+
+
+class SubjectScopedView(APIView):
+    """Every memory operation acts for one subject, named by the credential."""
+
+    def subject(self, request: Request) -> Subject:
+        principal: AgentPrincipal = request.user
+        if principal.subject_id is None:
+            raise ApiError(
+                "subject_required",
+                "Send the end user's subject token in the X-Engram-Subject-Token header.",
+                status_code=status.HTTP_403_FORBIDDEN,
+            )
+        subject = Subject.objects.filter(
+            tenant_id=principal.tenant_id, id=principal.subject_id
+        ).first()
+        if subject is None:
+            raise ApiError(
+                "subject_required",
+                "The subject named by the token no longer exists.",
+                status_code=403,
+            )
+        return subject
+
+    @staticmethod
+    def actor(request: Request) -> Actor:
+        principal: AgentPrincipal = request.user
+        return Actor.agent(principal.agent.id, principal.tenant_id)
+
+    @staticmethod
+    def request_id(request: Request) -> str:
+        return request.META.get("HTTP_X_REQUEST_ID", "")[:64] or uuid.uuid4().hex
+
+    def resolve_sources(
+        self, request: Request, subject: Subject, data: dict[str, Any]
+    ) -> tuple[uuid.UUID, ...]:
+        principal: AgentPrincipal = request.user
+        client_ids = data.get("source_client_event_ids") or []
+        resolved = events_resolve_client_ids(
+            tenant_id=principal.tenant_id,
+            agent_id=principal.agent.id,
+            subject_id=subject.id,
+            client_ids=client_ids,
+        )
+        missing = [c for c in client_ids if c not in resolved]
+        if missing:
+            raise ApiError(
+                "unknown_source_event",
+                "Some source_client_event_ids were never appended for this subject; append the events first.",
+                extra={"source_client_event_ids": missing},
+            )
+        return tuple(dict.fromkeys([*data.get("source_event_ids", []), *resolved.values()]))
+
+
+def _outcome_json(index: int, o: WriteOutcome) -> dict[str, Any]:
+    return {
+        "index": index,
+        "operation": o.operation,
+        "reason_code": o.reason_code,
+        "message": o.message,
+        "record_id": o.record_id,
+        "target_id": o.target_id,
+        "findings": list(o.findings),
+    }
+
+
+class EventAppendView(SubjectScopedView):
+    permission_classes = [HasWriteScope]
+
+    @extend_schema(
+        operation_id="events_append",
+        summary="Append raw events (idempotent by client_event_id)",
+        parameters=[SUBJECT_HEADER],
+        request=s.EventBatchInputSerializer,
+        responses={200: s.EventBatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        subject = self.subject(request)
+        data = _validated(s.EventBatchInputSerializer, request)
+        items = [EventInput(**e) for e in data["events"]]
+        outcomes = events_append(
+            actor=self.actor(request),
+            agent_id=request.user.agent.id,
+            subject=subject,
+            items=items,
+            request_id=self.request_id(request),
+        )
+        return Response(
+            {
+                "results": [
+                    {
+                        "client_event_id": o.client_event_id,
+                        "event_id": o.event_id,
+                        "created": o.created,
+                        "redactions": o.redactions,
+                        "error": {"code": o.error_code, "message": o.error_message, "extra": {}}
+                        if o.error_code
+                        else None,
+                    }
+                    for o in outcomes
+                ]
+            }
+        )
+
+
+class CandidateSubmitView(SubjectScopedView):
+    permission_classes = [HasWriteScope]
+
+    @extend_schema(
+        operation_id="candidates_submit",
+        summary="Propose memory candidates; the policy engine decides each one",
+        parameters=[SUBJECT_HEADER],
+        request=s.CandidateBatchInputSerializer,
+        responses={200: s.CandidateBatchOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        subject = self.subject(request)
+        data = _validated(s.CandidateBatchInputSerializer, request)
+        candidates = []
+        for item in data["candidates"]:
+            sources = self.resolve_sources(request, subject, item)
+            item.pop("source_client_event_ids", None)
+            item.pop("source_event_ids", None)
+            candidates.append(Candidate(**item, source_event_ids=sources))
+        outcomes = candidates_submit(
+            actor=self.actor(request),
+            subject=subject,
+            candidates=candidates,
+            agent_id=request.user.agent.id,
+            request_id=self.request_id(request),
+        )
+        return Response({"results": [_outcome_json(i, o) for i, o in enumerate(outcomes)]})
+
+
+class MemoryRecordMixin(SubjectScopedView):
+    def record(self, request: Request, subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
+        record = memory_get_for_subject(
+            tenant_id=subject.tenant_id, subject_id=subject.id, record_id=record_id
+        )
+        if record is None:
+            raise ApiError("not_found", "No such memory for this subject.", status_code=404)
+        return record
+
+    def submit_change(self, request: Request, subject: Subject, candidate: Candidate) -> Response:
+        [outcome] = candidates_submit(
+            actor=self.actor(request),
+            subject=subject,
+            candidates=[candidate],
+            agent_id=request.user.agent.id,
+            request_id=self.request_id(request),
+        )
+        return Response(_outcome_json(0, outcome))
+
+
+def _change_candidate(record: MemoryRecord, *, intent: str, **overrides: Any) -> Candidate:
+    base = {
+        "memory_type": record.memory_type,
+        "namespace": record.namespace,
+        "statement": record.statement,
+        "predicate": record.predicate,
+        "value": record.value,
+        "cardinality": record.cardinality,
+        "assertion_kind": record.assertion_kind,
+        "confidence": record.confidence,
+        "purpose": record.purpose,
+        "consent_basis": record.consent_basis,
+        "sensitivity": record.sensitivity,
+        "importance": record.importance,
+        "intent": intent,
+        "target_record_id": record.id,
+    }
+    base.update(overrides)
+    return Candidate(**base)
+
+
+class MemoryDetailView(MemoryRecordMixin):
+    permission_classes = [HasReadScope]
+
+    def get_permissions(self):
+        if self.request.method == "DELETE":
+            return [HasWriteScope()]
+        return super().get_permissions()
+
+    @extend_schema(
+        operation_id="memory_retrieve",
+        summary="One of the subject's memory records",
+        parameters=[SUBJECT_HEADER],
+        responses={200: s.MemoryRecordOutputSerializer, **ERRORS},
+    )
+    def get(self, request: Request, record_id: uuid.UUID) -> Response:
+        subject = self.subject(request)
+        record = self.record(request, subject, record_id)
+        return Response(s.MemoryRecordOutputSerializer(record).data)
+
+    @extend_schema(
+        operation_id="memory_delete",
+        summary="Delete a memory and its history (a user or policy request)",
+        parameters=[SUBJECT_HEADER],
+        request=s.MemoryDeleteInputSerializer,
+        responses={200: s.CandidateResultSerializer, **ERRORS},
+    )
+    def delete(self, request: Request, record_id: uuid.UUID) -> Response:
+        subject = self.subject(request)
+        data = _validated(s.MemoryDeleteInputSerializer, request, allow_empty=True)
+        record = self.record(request, subject, record_id)
+        return self.submit_change(
+            request,
+            subject,
+            _change_candidate(record, intent=Intent.FORGET, assertion_kind=data["assertion_kind"]),
+        )
+
+
+class MemorySupersedeView(MemoryRecordMixin):
+    permission_classes = [HasWriteScope]
+
+    @extend_schema(
+        operation_id="memory_supersede",
+        summary="Replace a memory's value with a new one (old version kept in history)",
+        parameters=[SUBJECT_HEADER],
+        request=s.MemorySupersedeInputSerializer,
+        responses={200: s.CandidateResultSerializer, **ERRORS},
+    )
+    def post(self, request: Request, record_id: uuid.UUID) -> Response:
+        subject = self.subject(request)
+        data = _validated(s.MemorySupersedeInputSerializer, request)
+        record = self.record(request, subject, record_id)
+        candidate = _change_candidate(
+            record,
+            intent=Intent.CORRECT if data["correction"] else Intent.SUPERSEDE,
+            statement=data["statement"],
+            value=data["value"],
+            assertion_kind=data["assertion_kind"],
+            confidence=data["confidence"],
+            valid_from=data["valid_from"],
+            source_event_ids=self.resolve_sources(request, subject, data),
+            source_uri=data["source_uri"],
+        )
+        return self.submit_change(request, subject, candidate)
+
+
+class MemoryRetractView(MemoryRecordMixin):
+    permission_classes = [HasWriteScope]
+
+    @extend_schema(
+        operation_id="memory_retract",
+        summary="Mark a memory as wrong (it stops being used; history is kept)",
+        parameters=[SUBJECT_HEADER],
+        request=s.MemoryRetractInputSerializer,
+        responses={200: s.CandidateResultSerializer, **ERRORS},
+    )
+    def post(self, request: Request, record_id: uuid.UUID) -> Response:
+        subject = self.subject(request)
+        data = _validated(s.MemoryRetractInputSerializer, request)
+        record = self.record(request, subject, record_id)
+        candidate = _change_candidate(
+            record,
+            intent=Intent.RETRACT,
+            assertion_kind=data["assertion_kind"],
+            source_event_ids=self.resolve_sources(request, subject, data),
+        )
+        return self.submit_change(request, subject, candidate)
+
+
+def _validated(serializer_class, request: Request, *, allow_empty: bool = False) -> dict[str, Any]:
+    payload = request.data
+    if allow_empty and not payload:
+        payload = {}
+    if not isinstance(payload, dict):
+        raise ApiError("invalid_input", "The request body must be a JSON object.")
+    serializer = serializer_class(data=payload)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -1,0 +1,156 @@
+"""Appending raw source events: stored first, before any interpretation, so nothing an
+agent sent is lost even if extraction or policy later rejects everything in it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from governance.services import Actor, audit_record
+from memory.content_rules import redact_secrets
+from memory.models import SourceEvent, Subject
+
+
+@dataclass(frozen=True)
+class EventInput:
+    client_event_id: str
+    kind: str
+    role: str
+    content: str
+    thread_id: str = ""
+    speaker: str = ""
+    uri: str = ""
+    occurred_at: datetime | None = None
+    retention_class: str = "standard"
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class EventOutcome:
+    client_event_id: str
+    event_id: uuid.UUID | None
+    created: bool
+    error_code: str = ""
+    error_message: str = ""
+    redactions: int = 0
+
+
+def _fingerprint(item: EventInput, content: str) -> str:
+    payload = {
+        "kind": item.kind,
+        "role": item.role,
+        "content": content,
+        "thread_id": item.thread_id,
+        "speaker": item.speaker,
+        "uri": item.uri,
+        "occurred_at": item.occurred_at.isoformat() if item.occurred_at else None,
+        "retention_class": item.retention_class,
+        "metadata": item.metadata or {},
+    }
+    return hashlib.sha256(
+        json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()
+
+
+def events_append(
+    *,
+    actor: Actor,
+    agent_id: uuid.UUID,
+    subject: Subject,
+    items: Sequence[EventInput],
+    request_id: str = "",
+) -> list[EventOutcome]:
+    """Store a batch of events, idempotently by (agent, client_event_id).
+
+    A retry of an already stored event returns its id with ``created=False``; the same
+    client id with a different payload is an ``idempotency_conflict`` for that item only.
+    Detected secrets are redacted before anything is written.
+    """
+    now = timezone.now()
+    prepared: list[tuple[EventInput, str, str, int]] = []
+    for item in items:
+        content, redactions = redact_secrets(item.content)
+        prepared.append((item, content, _fingerprint(item, content), redactions))
+
+    client_ids = [p[0].client_event_id for p in prepared]
+    with transaction.atomic():
+        rows = [
+            SourceEvent(
+                id=uuid.uuid4(),
+                tenant_id=subject.tenant_id,
+                subject=subject,
+                agent_id=agent_id,
+                client_event_id=item.client_event_id,
+                thread_id=item.thread_id,
+                kind=item.kind,
+                role=item.role,
+                speaker=item.speaker,
+                content=content,
+                uri=item.uri,
+                metadata=item.metadata or {},
+                retention_class=item.retention_class,
+                occurred_at=item.occurred_at or now,
+                received_at=now,
+                payload_sha256=fingerprint,
+            )
+            for item, content, fingerprint, _ in prepared
+        ]
+        # ON CONFLICT DO NOTHING: concurrent retries of the same event cannot both insert.
+        SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)
+        stored = {
+            e.client_event_id: e
+            for e in SourceEvent.objects.filter(
+                tenant_id=subject.tenant_id, agent_id=agent_id, client_event_id__in=client_ids
+            ).only("id", "client_event_id", "payload_sha256", "subject_id")
+        }
+        outcomes: list[EventOutcome] = []
+        for (item, _content, fingerprint, redactions), row in zip(prepared, rows, strict=True):
+            event = stored.get(item.client_event_id)
+            if event is None:  # cannot happen after the insert above; be explicit anyway
+                outcomes.append(
+                    EventOutcome(
+                        item.client_event_id,
+                        None,
+                        False,
+                        "not_stored",
+                        "The event could not be stored; retry it.",
+                    )
+                )
+                continue
+            if event.payload_sha256 != fingerprint or event.subject_id != subject.id:
+                outcomes.append(
+                    EventOutcome(
+                        item.client_event_id,
+                        None,
+                        False,
+                        "idempotency_conflict",
+                        "An event with this client_event_id was already stored with a different payload; use a new client_event_id.",
+                    )
+                )
+                continue
+            # Our row won the insert only if the stored id is the one we generated.
+            created = event.id == row.id
+            outcomes.append(
+                EventOutcome(item.client_event_id, event.id, created, redactions=redactions)
+            )
+        created_ids = [str(o.event_id) for o in outcomes if o.created]
+        audit_record(
+            actor=actor,
+            action="event.append",
+            subject_id=subject.id,
+            request_id=request_id,
+            extra={
+                "created": created_ids,
+                "replayed": sum(1 for o in outcomes if o.event_id and not o.created),
+                "redactions": sum(o.redactions for o in outcomes),
+            },
+        )
+    return outcomes

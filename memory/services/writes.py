@@ -1,0 +1,394 @@
+"""Applying the write policy: load what the engine needs, ask it, persist its decision.
+
+Every candidate for one subject is applied under a row lock on that subject, and every
+decision — including each rejection — is audited with its reason code. A batch commits
+once; each candidate runs in its own savepoint so one failure never loses the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.policies import TenantPolicy
+from governance.services import Actor, audit_record
+from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
+from memory.services.erasure import memory_lineage_erase
+from memory.write_policy import (
+    Candidate,
+    Decision,
+    ExistingFact,
+    Operation,
+    SubjectState,
+    content_key,
+    decide,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    operation: str
+    reason_code: str
+    message: str
+    record_id: uuid.UUID | None = None
+    target_id: uuid.UUID | None = None
+    findings: tuple[str, ...] = ()
+
+
+def _namespace_chain(namespace: str) -> list[str]:
+    parts = [p for p in namespace.split("/") if p]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _existing_facts(subject: Subject, candidate: Candidate) -> list[ExistingFact]:
+    """Active records the engine must compare the candidate against: the same predicate
+    (or statement) in its namespace and the broader namespaces above it, plus the
+    explicitly targeted record."""
+    slot = (
+        Q(predicate=candidate.predicate)
+        if candidate.predicate
+        else Q(content_key=content_key(candidate))
+    )
+    query = Q(namespace__in=_namespace_chain(candidate.namespace)) & slot
+    if candidate.target_record_id is not None:
+        query |= Q(id=candidate.target_record_id)
+    rows = MemoryRecord.objects.filter(
+        query, tenant_id=subject.tenant_id, subject=subject, status=MemoryStatus.ACTIVE
+    ).values_list(
+        "id",
+        "namespace",
+        "predicate",
+        "content_key",
+        "cardinality",
+        "assertion_kind",
+        "valid_from",
+        "valid_to",
+        "memory_type",
+    )
+    return [ExistingFact(*row) for row in rows]
+
+
+def _source_roles(subject: Subject, candidate: Candidate) -> tuple[str, ...] | None:
+    """Roles of the cited events, or None if any cited event is not this subject's."""
+    if not candidate.source_event_ids:
+        return ()
+    roles = dict(
+        SourceEvent.objects.filter(
+            tenant_id=subject.tenant_id, subject=subject, id__in=candidate.source_event_ids
+        ).values_list("id", "role")
+    )
+    if len(roles) != len(set(candidate.source_event_ids)):
+        return None
+    return tuple(sorted(set(roles.values())))
+
+
+def candidates_submit(
+    *,
+    actor: Actor,
+    subject: Subject,
+    candidates: Sequence[Candidate],
+    agent_id: uuid.UUID | None = None,
+    user_id: int | None = None,
+    request_id: str = "",
+) -> list[WriteOutcome]:
+    """Decide and apply each candidate for ``subject``; returns one outcome per candidate."""
+    from accounts.models import Tenant
+
+    outcomes: list[WriteOutcome] = []
+    with transaction.atomic():
+        # The row lock serialises all writes for one subject: decisions see the effect of
+        # the previous write, and an out-of-order correction cannot resurrect a value.
+        locked = Subject.objects.select_for_update().get(pk=subject.pk, tenant_id=actor.tenant_id)
+        tenant_policy = TenantPolicy.from_json(
+            Tenant.objects.only("policy").get(pk=locked.tenant_id).policy
+        )
+        state = SubjectState(
+            memory_paused=locked.memory_paused,
+            consent_withdrawn=locked.consent_withdrawn_at is not None,
+        )
+        Subject.objects.filter(pk=locked.pk).update(
+            write_sequence=F("write_sequence") + len(candidates)
+        )
+        for index, candidate in enumerate(candidates):
+            try:
+                with transaction.atomic():
+                    outcome = _submit_one(
+                        actor=actor,
+                        subject=locked,
+                        candidate=candidate,
+                        state=state,
+                        tenant_policy=tenant_policy,
+                        agent_id=agent_id,
+                        user_id=user_id,
+                        request_id=request_id,
+                        index=index,
+                    )
+            except DatabaseError:
+                # The savepoint rolled back this candidate only. Log ids, never text.
+                logger.exception("candidate %s for subject %s failed", index, locked.pk)
+                outcome = WriteOutcome(
+                    Operation.REJECT,
+                    "storage_conflict",
+                    "The database refused this write (a concurrent change?); retry it.",
+                )
+                audit_record(
+                    actor=actor,
+                    action="memory.write",
+                    operation=Operation.REJECT,
+                    reason_code="storage_conflict",
+                    subject_id=locked.pk,
+                    request_id=request_id,
+                    extra={"index": index},
+                )
+            outcomes.append(outcome)
+    return outcomes
+
+
+def _submit_one(
+    *,
+    actor: Actor,
+    subject: Subject,
+    candidate: Candidate,
+    state: SubjectState,
+    tenant_policy: TenantPolicy,
+    agent_id: uuid.UUID | None,
+    user_id: int | None,
+    request_id: str,
+    index: int,
+) -> WriteOutcome:
+    now = timezone.now()
+    roles = _source_roles(subject, candidate)
+    if roles is None:
+        decision = Decision(
+            Operation.REJECT,
+            "unknown_source_event",
+            "A cited source event does not exist for this subject; append it first.",
+        )
+    else:
+        candidate = replace(candidate, source_roles=roles)
+        decision = decide(
+            candidate,
+            existing=_existing_facts(subject, candidate),
+            subject=state,
+            tenant=tenant_policy,
+            now=now,
+            inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
+        )
+    record_id = _apply(
+        decision,
+        subject=subject,
+        actor=actor,
+        agent_id=agent_id,
+        user_id=user_id,
+        now=now,
+        request_id=request_id,
+    )
+    audit_record(
+        actor=actor,
+        action="memory.write",
+        operation=decision.operation,
+        reason_code=decision.reason_code,
+        subject_id=subject.pk,
+        record_id=record_id,
+        request_id=request_id,
+        extra={
+            "index": index,
+            "target_id": str(decision.target_id) if decision.target_id else None,
+            "findings": list(decision.findings),
+            "source_event_ids": [str(e) for e in candidate.source_event_ids],
+        },
+    )
+    return WriteOutcome(
+        operation=decision.operation,
+        reason_code=decision.reason_code,
+        message=decision.message,
+        record_id=record_id,
+        target_id=decision.target_id,
+        findings=decision.findings,
+    )
+
+
+# --- persistence of each operation ---------------------------------------------------
+
+
+def _apply(
+    decision: Decision,
+    *,
+    subject: Subject,
+    actor: Actor,
+    agent_id: uuid.UUID | None,
+    user_id: int | None,
+    now: datetime,
+    request_id: str,
+) -> uuid.UUID | None:
+    op, c = decision.operation, decision.candidate
+    if op == Operation.REJECT:
+        return None
+    if op == Operation.DELETE:
+        target = MemoryRecord.objects.get(pk=decision.target_id)
+        memory_lineage_erase(
+            actor=actor,
+            tenant_id=subject.tenant_id,
+            lineage_id=target.lineage_id,
+            reason_code=decision.reason_code,
+            request_id=request_id,
+        )
+        return target.id
+    assert c is not None
+    if op in (Operation.ADD, Operation.QUARANTINE):
+        record = _create(
+            c,
+            subject=subject,
+            status=decision.status,
+            agent_id=agent_id,
+            user_id=user_id,
+            now=now,
+            conflicts_with=decision.target_id if op == Operation.QUARANTINE else None,
+            reason=decision.reason_code,
+        )
+        return record.id
+
+    target = MemoryRecord.objects.select_for_update().get(
+        pk=decision.target_id, tenant_id=subject.tenant_id, subject=subject
+    )
+    if op == Operation.CONFIRM:
+        MemoryRecord.objects.filter(pk=target.pk).update(evidence_count=F("evidence_count") + 1)
+        _link_sources(target, c.source_event_ids)
+        return target.id
+    if op == Operation.RETRACT:
+        _close_record_time(target, MemoryStatus.RETRACTED, decision.reason_code, now)
+        return target.id
+    if op == Operation.EXPIRE:
+        end = datetime.fromisoformat(decision.extra["valid_to"])
+        _close_record_time(target, MemoryStatus.SUPERSEDED, decision.reason_code, now)
+        copy = _closed_copy(target, valid_to=end, now=now)
+        return copy.id
+    if op == Operation.SUPERSEDE:
+        assert c.valid_from is not None
+        _close_record_time(target, MemoryStatus.SUPERSEDED, decision.reason_code, now)
+        if decision.close_old_at_new_start and c.valid_from > target.valid_from:
+            _closed_copy(target, valid_to=c.valid_from, now=now)
+        record = _create(
+            c,
+            subject=subject,
+            status=MemoryStatus.ACTIVE,
+            agent_id=agent_id,
+            user_id=user_id,
+            now=now,
+            supersedes=target,
+            reason=decision.reason_code,
+        )
+        return record.id
+    raise AssertionError(f"unhandled operation {op}")
+
+
+def _create(
+    c: Candidate,
+    *,
+    subject: Subject,
+    status: str,
+    agent_id: uuid.UUID | None,
+    user_id: int | None,
+    now: datetime,
+    reason: str,
+    supersedes: MemoryRecord | None = None,
+    conflicts_with: uuid.UUID | None = None,
+) -> MemoryRecord:
+    record_id = uuid.uuid4()
+    record = MemoryRecord.objects.create(
+        id=record_id,
+        tenant_id=subject.tenant_id,
+        subject=subject,
+        namespace=c.namespace,
+        memory_type=c.memory_type,
+        predicate=c.predicate,
+        statement=c.statement,
+        value=c.value,
+        content_key=content_key(c),
+        cardinality=c.cardinality or "multi",
+        assertion_kind=c.assertion_kind,
+        confidence=c.confidence,
+        source_uri=c.source_uri,
+        valid_from=c.valid_from or now,
+        valid_to=c.valid_to,
+        recorded_at=now,
+        supersedes=supersedes,
+        lineage_id=supersedes.lineage_id if supersedes else record_id,
+        status=status,
+        status_reason=reason,
+        purpose=c.purpose,
+        sensitivity=c.sensitivity,
+        consent_basis=c.consent_basis,
+        expires_at=c.expires_at,
+        importance=c.importance,
+        created_by_agent_id=agent_id,
+        created_by_user_id=user_id,
+        conflicts_with_id=conflicts_with,
+    )
+    _link_sources(record, c.source_event_ids)
+    return record
+
+
+def _link_sources(record: MemoryRecord, event_ids: Sequence[uuid.UUID]) -> None:
+    if event_ids:
+        MemorySource.objects.bulk_create(
+            [
+                MemorySource(tenant_id=record.tenant_id, record=record, event_id=e)
+                for e in event_ids
+            ],
+            ignore_conflicts=True,
+        )
+
+
+def _close_record_time(record: MemoryRecord, status: str, reason: str, now: datetime) -> None:
+    """End what we believe about ``record`` (record time); its content stays as it was."""
+    record.status = status
+    record.status_reason = reason
+    record.superseded_at = now
+    record.save(update_fields=["status", "status_reason", "superseded_at"])
+
+
+def _closed_copy(old: MemoryRecord, *, valid_to: datetime, now: datetime) -> MemoryRecord:
+    """A new version of ``old`` whose validity ends at ``valid_to``: what we now believe
+    about the past. Keeps "what was true back then" answerable without editing history."""
+    end = min(valid_to, old.valid_to) if old.valid_to else valid_to
+    copy = MemoryRecord.objects.create(
+        **{
+            f.attname: getattr(old, f.attname)
+            for f in MemoryRecord._meta.concrete_fields
+            if f.attname
+            not in (
+                "id",
+                "valid_to",
+                "recorded_at",
+                "superseded_at",
+                "supersedes_id",
+                "status",
+                "status_reason",
+            )
+        },
+        id=uuid.uuid4(),
+        valid_to=end,
+        recorded_at=now,
+        supersedes_id=old.id,
+        status=MemoryStatus.ACTIVE,
+        status_reason="validity_closed",
+    )
+    MemorySource.objects.bulk_create(
+        [
+            MemorySource(tenant_id=old.tenant_id, record=copy, event_id=e)
+            for e in old.source_events.values_list("id", flat=True)
+        ],
+        ignore_conflicts=True,
+    )
+    return copy

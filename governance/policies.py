@@ -116,3 +116,22 @@ def can_change_role(*, admin_count: int, current_role: str, new_role: str | None
     """The last admin of a tenant can neither be demoted nor removed (``new_role=None``)."""
     losing_admin = current_role == Role.ADMIN and new_role != Role.ADMIN
     return not (losing_admin and admin_count <= 1)
+
+
+# --- quarantine and conflict queue ------------------------------------------------------
+
+CONFLICT_REASONS = ("conflict_equal_authority", "ambiguous_conflict")
+
+
+def quarantine_actions(*, status: str, reason_code: str, has_conflict: bool) -> tuple[str, ...]:
+    """Resolve actions a reviewer may take on one held record.
+
+    Sensitive data pending the user's confirmation is the user's to confirm (on their own
+    pages); a reviewer may only reject it. Conflicts offer keep-existing, keep-new and
+    keep-both (the new value under a narrower scope).
+    """
+    if status == "pending_confirmation":
+        return ("reject",)
+    if has_conflict and reason_code in CONFLICT_REASONS:
+        return ("keep_existing", "keep_new", "keep_both")
+    return ("accept", "accept_edited", "reject")

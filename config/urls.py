@@ -25,6 +25,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz),
+    path("console/", include("governance.urls")),
     path("", include("memory.urls")),
 ]
 

@@ -137,3 +137,18 @@ def audit_list_for(
     if until:
         qs = qs.filter(occurred_at__lt=until)
     return qs.order_by("-occurred_at", "-id")
+
+
+def review_grants_for(*, documents: list[ProceduralDocument]) -> dict[uuid.UUID, list[str]]:
+    """Usernames holding the per-document review permission, by document id."""
+    from guardian.shortcuts import get_users_with_perms
+
+    return {
+        d.id: sorted(
+            u.username
+            for u in get_users_with_perms(
+                d, only_with_perms_in=["review_proceduraldocument"], with_superusers=False
+            )
+        )
+        for d in documents
+    }

@@ -13,6 +13,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("memory.api.urls")),
+    path("", include("governance.api.urls")),
     path(
         "schema",
         SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),

@@ -700,3 +700,14 @@ def test_versions_list_on_procedure_page(world, request):
     page = client_for("owner", request).get(reverse("governance:procedure", args=["refunds"]))
     assert page.status_code == 200 and b"Current approved version: v1" in page.content
     assert ProceduralVersion.objects.count() == 1
+
+
+def test_console_speaks_chinese(world, request):
+    client = client_for("reviewer", request)
+    page = client.get(
+        reverse("governance:change", args=[world["open_cr"].id]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    text = page.content.decode()
+    assert "审核变更" in text and "并排" in text and "批准" in text
+    home = client.get(reverse("governance:home"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "治理控制台" in home and "个待审核的变更请求" in home

@@ -135,3 +135,10 @@ def quarantine_actions(*, status: str, reason_code: str, has_conflict: bool) -> 
     if has_conflict and reason_code in CONFLICT_REASONS:
         return ("keep_existing", "keep_new", "keep_both")
     return ("accept", "accept_edited", "reject")
+
+
+def can_see_held_text(*, status: str, sensitivity: str) -> bool:
+    """Reviewers see what they must judge — but not sensitive personal data waiting for
+    the user's own confirmation (or anything restricted): for those the queue shows only
+    the reason, ids and source; the user sees the text on their own pages."""
+    return status != "pending_confirmation" and sensitivity != "restricted"

@@ -420,6 +420,7 @@ def quarantine_list(request: HttpRequest, console: Console) -> HttpResponse:
                 reason_code=r.status_reason,
                 has_conflict=r.conflicts_with_id is not None,
             ),
+            "show_text": policies.can_see_held_text(status=r.status, sensitivity=r.sensitivity),
         }
         for r in held
     ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 from guardian.shortcuts import assign_perm, remove_perm
 
 from accounts.models import Agent, ApiKey, Membership, Role, Sensitivity, Tenant
@@ -30,15 +31,15 @@ RECALL_WEIGHT_KEYS = ("relevance", "recency", "importance")
 def _require_admin(user: User, actor: Actor) -> None:
     access = console_access_get(user=user, tenant_id=actor.tenant_id)
     if access is None:
-        raise GovernanceError("not_found", "No such tenant.", status=404)
+        raise GovernanceError("not_found", _("No such tenant."), status=404)
     if not can_administer_tenant(access):
-        raise GovernanceError("permission_denied", "Only tenant admins may do this.", status=403)
+        raise GovernanceError("permission_denied", _("Only tenant admins may do this."), status=403)
 
 
 def _agent(actor: Actor, agent_id: uuid.UUID) -> Agent:
     agent = Agent.objects.filter(tenant_id=actor.tenant_id, id=agent_id).first()
     if agent is None:
-        raise GovernanceError("not_found", "No such agent.", status=404)
+        raise GovernanceError("not_found", _("No such agent."), status=404)
     return agent
 
 
@@ -47,7 +48,7 @@ def _key(actor: Actor, key_id: uuid.UUID) -> ApiKey:
         ApiKey.objects.select_related("agent").filter(tenant_id=actor.tenant_id, id=key_id).first()
     )
     if key is None:
-        raise GovernanceError("not_found", "No such API key.", status=404)
+        raise GovernanceError("not_found", _("No such API key."), status=404)
     return key
 
 
@@ -58,11 +59,11 @@ def console_agent_create(*, actor: Actor, user: User, name: str, clearance: str)
     _require_admin(user, actor)
     name = name.strip()
     if not name or len(name) > 100:
-        raise GovernanceError("invalid_name", "Give the agent a name (1–100 characters).")
+        raise GovernanceError("invalid_name", _("Give the agent a name (1–100 characters)."))
     if clearance not in Sensitivity.values:
-        raise GovernanceError("invalid_clearance", "Unknown clearance.")
+        raise GovernanceError("invalid_clearance", _("Unknown clearance."))
     if Agent.objects.filter(tenant_id=actor.tenant_id, name=name).exists():
-        raise GovernanceError("duplicate_name", "An agent with this name exists.", status=409)
+        raise GovernanceError("duplicate_name", _("An agent with this name exists."), status=409)
     return agent_create(
         actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), name=name, clearance=clearance
     )
@@ -75,12 +76,12 @@ def console_api_key_issue(
     _require_admin(user, actor)
     agent = _agent(actor, agent_id)
     if not agent.is_active:
-        raise GovernanceError("agent_inactive", "This agent is deactivated.", status=409)
+        raise GovernanceError("agent_inactive", _("This agent is deactivated."), status=409)
     try:
         return api_key_issue(actor=actor, agent=agent, scopes=scopes, label=label.strip()[:100])
     except ValueError:
         raise GovernanceError(
-            "invalid_scopes", "Pick at least one of read, write, admin."
+            "invalid_scopes", _("Pick at least one of read, write, admin.")
         ) from None
 
 
@@ -90,9 +91,9 @@ def console_api_key_rotate(
     _require_admin(user, actor)
     key = _key(actor, key_id)
     if not key.is_usable():
-        raise GovernanceError("key_unusable", "Only a usable key can be rotated.", status=409)
+        raise GovernanceError("key_unusable", _("Only a usable key can be rotated."), status=409)
     if not 0 <= overlap_hours <= 24 * 30:
-        raise GovernanceError("invalid_overlap", "Overlap must be 0–720 hours.")
+        raise GovernanceError("invalid_overlap", _("Overlap must be 0–720 hours."))
     return api_key_rotate(actor=actor, api_key=key, overlap=timedelta(hours=overlap_hours))
 
 
@@ -111,10 +112,10 @@ def console_member_set_role(
     """Add a member, change a role, or (``role=None``) remove the membership."""
     _require_admin(user, actor)
     if role is not None and role not in Role.values:
-        raise GovernanceError("invalid_role", "Unknown role.")
+        raise GovernanceError("invalid_role", _("Unknown role."))
     target = User.objects.filter(username=username.strip()).first()
     if target is None:
-        raise GovernanceError("unknown_user", "No user with that username.", status=404)
+        raise GovernanceError("unknown_user", _("No user with that username."), status=404)
     # Lock the tenant's admin memberships: two admins demoting each other concurrently
     # must not leave the tenant without one.
     admins = list(
@@ -122,13 +123,13 @@ def console_member_set_role(
     )
     current = Membership.objects.filter(tenant_id=actor.tenant_id, user=target).first()
     if current is None and role is None:
-        raise GovernanceError("not_found", "That user is not a member.", status=404)
+        raise GovernanceError("not_found", _("That user is not a member."), status=404)
     if current is not None and not can_change_role(
         admin_count=len(admins), current_role=current.role, new_role=role
     ):
         raise GovernanceError(
             "last_admin",
-            "A tenant needs at least one admin; promote someone else first.",
+            _("A tenant needs at least one admin; promote someone else first."),
             status=409,
         )
     if role is None:
@@ -150,12 +151,12 @@ def console_review_grant(
     _require_admin(user, actor)
     document = ProceduralDocument.objects.filter(tenant_id=actor.tenant_id, id=document_id).first()
     if document is None:
-        raise GovernanceError("not_found", "No such procedure.", status=404)
+        raise GovernanceError("not_found", _("No such procedure."), status=404)
     grantee = User.objects.filter(
         username=username.strip(), memberships__tenant_id=actor.tenant_id
     ).first()
     if grantee is None:
-        raise GovernanceError("unknown_member", "No member with that username.", status=404)
+        raise GovernanceError("unknown_member", _("No member with that username."), status=404)
     if grant:
         assign_perm(REVIEW_PERM, grantee, document)
     else:
@@ -180,24 +181,24 @@ def tenant_policy_validate(data: dict[str, Any]) -> dict[str, Any]:
     handling = data.get("sensitive_personal_data")
     if handling not in SENSITIVE_HANDLING:
         raise GovernanceError(
-            "invalid_policy", "sensitive_personal_data must be reject or quarantine."
+            "invalid_policy", _("sensitive_personal_data must be reject or quarantine.")
         )
     purposes = sorted({str(p).strip() for p in data.get("allowed_purposes", []) if str(p).strip()})
     if any(len(p) > 100 for p in purposes):
-        raise GovernanceError("invalid_policy", "A purpose is at most 100 characters.")
+        raise GovernanceError("invalid_policy", _("A purpose is at most 100 characters."))
     retention: dict[str, int | None] = {}
     for memory_type in MemoryType.values:
         days = (data.get("retention_days") or {}).get(memory_type)
         if days is not None and (not isinstance(days, int) or not 1 <= days <= 36500):
             raise GovernanceError(
-                "invalid_policy", "Retention is 1–36500 days, or empty for no limit."
+                "invalid_policy", _("Retention is 1–36500 days, or empty for no limit.")
             )
         retention[memory_type] = days
     weights: dict[str, float] = {}
     for key in RECALL_WEIGHT_KEYS:
         weight = (data.get("recall_weights") or {}).get(key, 1.0 if key == "relevance" else 0.0)
         if not isinstance(weight, int | float) or not 0 <= weight <= 1:
-            raise GovernanceError("invalid_policy", "Recall weights are between 0 and 1.")
+            raise GovernanceError("invalid_policy", _("Recall weights are between 0 and 1."))
         weights[key] = float(weight)
     return {
         "sensitive_personal_data": handling,

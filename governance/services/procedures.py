@@ -11,6 +11,7 @@ version finds the pointer moved and marks its request ``stale`` instead of overw
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from governance.models import (
     UNTRUSTED_PROPOSAL_SOURCES,
@@ -37,7 +39,16 @@ from governance.selectors import console_access_get
 from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from memory import content_rules
-from memory.models import AssertionKind, Cardinality, ConsentBasis, MemoryType, Subject, SubjectKind
+from memory.models import (
+    AssertionKind,
+    Cardinality,
+    ConsentBasis,
+    MemoryRecord,
+    MemoryStatus,
+    MemoryType,
+    Subject,
+    SubjectKind,
+)
 from memory.services.subjects import subject_get_or_create
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate, Intent, Operation
@@ -46,6 +57,8 @@ from memory.write_policy import Candidate, Intent, Operation
 # organisation's, not any end user's; recall for any user of the tenant reads them here).
 PROCEDURE_SUBJECT_EXTERNAL_ID = "tenant"
 PROCEDURE_PURPOSE = "agent_procedure"
+SLUG_RE = re.compile(r"^[-a-z0-9_]{1,100}$")
+NAMESPACE_RE = re.compile(r"^[\w.\-]+(/[\w.\-]+)*$")
 
 # Authority the approved text is written with, by where the proposal came from. A person
 # in the tenant reviewed it, so a user's or an agent's proposal is "user confirmed" (and
@@ -86,9 +99,9 @@ def proposal_warnings(*, text: str, source: str, secrets_redacted: int) -> list[
 def _require_admin(user: User, tenant_id: uuid.UUID) -> None:
     access = console_access_get(user=user, tenant_id=tenant_id)
     if access is None:
-        raise GovernanceError("not_found", "No such tenant.", status=404)
+        raise GovernanceError("not_found", _("No such tenant."), status=404)
     if not can_administer_tenant(access):
-        raise GovernanceError("permission_denied", "Only tenant admins may do this.", status=403)
+        raise GovernanceError("permission_denied", _("Only tenant admins may do this."), status=403)
 
 
 def procedure_document_create(
@@ -102,10 +115,15 @@ def procedure_document_create(
 ) -> ProceduralDocument:
     """A new, empty document (version 0). Text arrives through a change request."""
     _require_admin(user, actor.tenant_id)
+    if not SLUG_RE.match(slug) or not title.strip() or not NAMESPACE_RE.match(namespace):
+        raise GovernanceError(
+            "invalid_input",
+            _("Give a slug (a-z, 0-9, -), a title and a namespace like team/topic."),
+        )
     if kind not in ProcedureKind.values:
-        raise GovernanceError("invalid_kind", "Kind must be runbook, skill or rule.")
+        raise GovernanceError("invalid_kind", _("Kind must be runbook, skill or rule."))
     if ProceduralDocument.objects.filter(tenant_id=actor.tenant_id, slug=slug).exists():
-        raise GovernanceError("duplicate_slug", "A procedure with this slug exists.", status=409)
+        raise GovernanceError("duplicate_slug", _("A procedure with this slug exists."), status=409)
     document = ProceduralDocument.objects.create(
         tenant_id=actor.tenant_id, slug=slug, title=title, kind=kind, namespace=namespace
     )
@@ -134,24 +152,24 @@ def change_request_propose(
     """Record a proposal. Secrets are redacted before storage (and block approval);
     untrusted sources and instruction-like text are flagged. Nothing reaches recall."""
     if document.tenant_id != actor.tenant_id:
-        raise GovernanceError("not_found", "No such procedure.", status=404)
+        raise GovernanceError("not_found", _("No such procedure."), status=404)
     if source not in ProposalSource.values:
-        raise GovernanceError("invalid_source", "Unknown proposal source.")
+        raise GovernanceError("invalid_source", _("Unknown proposal source."))
     if proposer_user is None and proposer_agent_id is None:
-        raise GovernanceError("no_proposer", "A change request needs a proposer.")
+        raise GovernanceError("no_proposer", _("A change request needs a proposer."))
     text = proposed_text.strip()
     if not text:
-        raise GovernanceError("empty_text", "The proposed text is empty.")
+        raise GovernanceError("empty_text", _("The proposed text is empty."))
     if len(text) > settings.ENGRAM["MAX_TEXT_CHARS"]:
         raise GovernanceError(
             "text_too_long",
-            "The proposed text is too long.",
+            _("The proposed text is too long."),
             extra={"max_chars": settings.ENGRAM["MAX_TEXT_CHARS"]},
         )
     if base_version != document.current_version:
         raise GovernanceError(
             "stale_base_version",
-            "The procedure changed since you read it; propose against the current version.",
+            _("The procedure changed since you read it; propose against the current version."),
             status=409,
             extra={"current_version": document.current_version},
         )
@@ -160,7 +178,7 @@ def change_request_propose(
         document=document, number=document.current_version
     ).first()
     if current is not None and current.text == text:
-        raise GovernanceError("no_change", "The proposed text equals the current version.")
+        raise GovernanceError("no_change", _("The proposed text equals the current version."))
     change_request = ChangeRequest.objects.create(
         tenant_id=document.tenant_id,
         document=document,
@@ -197,7 +215,7 @@ def change_request_rollback_propose(
     document.refresh_from_db(fields=["current_version", "current_record_id"])
     version = ProceduralVersion.objects.filter(document=document, number=to_version).first()
     if version is None or to_version >= document.current_version:
-        raise GovernanceError("no_such_version", "Pick an earlier approved version.", status=404)
+        raise GovernanceError("no_such_version", _("Pick an earlier approved version."), status=404)
     return change_request_propose(
         actor=actor,
         document=document,
@@ -230,17 +248,17 @@ def _lock_for_review(
     found = ChangeRequest.objects.filter(tenant_id=actor.tenant_id, id=change_request_id).first()
     access = console_access_get(user=user, tenant_id=actor.tenant_id)
     if found is None or access is None:
-        raise GovernanceError("not_found", "No such change request.", status=404)
+        raise GovernanceError("not_found", _("No such change request."), status=404)
     if not can_review_document(access, found.document_id):
         raise GovernanceError(
-            "permission_denied", "You may not review changes to this procedure.", status=403
+            "permission_denied", _("You may not review changes to this procedure."), status=403
         )
     document = ProceduralDocument.objects.select_for_update().get(pk=found.document_id)
     change_request = ChangeRequest.objects.select_for_update().get(pk=found.pk)
     if change_request.status != ChangeRequestStatus.OPEN:
         raise GovernanceError(
             "not_open",
-            "This change request was already decided.",
+            _("This change request was already decided."),
             status=409,
             extra={"status": change_request.status},
         )
@@ -269,7 +287,7 @@ def change_request_approve(
         if blockers:
             raise GovernanceError(
                 blockers[0],
-                _BLOCKER_MESSAGES.get(blockers[0], "This change request cannot be approved."),
+                _BLOCKER_MESSAGES.get(blockers[0], _("This change request cannot be approved.")),
                 status=403 if blockers[0] == "own_proposal" else 400,
                 extra={"blockers": blockers},
             )
@@ -303,10 +321,16 @@ def change_request_approve(
 
 
 _BLOCKER_MESSAGES = {
-    "own_proposal": "You proposed this change; another reviewer must approve it.",
-    "untrusted_source": "Text from tool output or external content can never become a procedure. Reject it, or write your own proposal.",
-    "secret_redacted": "The proposal contained a secret (redacted); reject it and ask for a version without secrets.",
-    "warnings_not_acknowledged": "This text reads like an instruction to the agent; confirm you checked it before approving.",
+    "own_proposal": _("You proposed this change; another reviewer must approve it."),
+    "untrusted_source": _(
+        "Text from tool output or external content can never become a procedure. Reject it, or write your own proposal."
+    ),
+    "secret_redacted": _(
+        "The proposal contained a secret (redacted); reject it and ask for a version without secrets."
+    ),
+    "warnings_not_acknowledged": _(
+        "This text reads like an instruction to the agent; confirm you checked it before approving."
+    ),
 }
 
 
@@ -324,7 +348,14 @@ def _write_approved_version(
     # Supersede the current record explicitly when it is still active; otherwise (first
     # version, or the record was erased) assert a new one.
     intent, target = Intent.ASSERT, None
-    if document.current_record_id is not None:
+    if (
+        document.current_record_id is not None
+        and MemoryRecord.objects.filter(
+            tenant_id=document.tenant_id,
+            id=document.current_record_id,
+            status=MemoryStatus.ACTIVE,
+        ).exists()
+    ):
         intent, target = Intent.SUPERSEDE, document.current_record_id
     candidate = Candidate(
         memory_type=MemoryType.PROCEDURAL,
@@ -362,7 +393,7 @@ def _write_approved_version(
         # Rolls back the whole approval: no version, no pointer move, request stays open.
         raise GovernanceError(
             "write_policy_refused",
-            "The memory write policy refused this text; it was not approved.",
+            _("The memory write policy refused this text; it was not approved."),
             extra={"operation": outcome.operation, "reason_code": outcome.reason_code},
         )
     version = ProceduralVersion.objects.create(
@@ -438,11 +469,11 @@ def change_request_rebase(
         old = ChangeRequest.objects.filter(tenant_id=actor.tenant_id, id=change_request_id).first()
         access = console_access_get(user=user, tenant_id=actor.tenant_id)
         if old is None or access is None:
-            raise GovernanceError("not_found", "No such change request.", status=404)
+            raise GovernanceError("not_found", _("No such change request."), status=404)
         if not can_review_document(access, old.document_id) and old.proposer_user_id != user.pk:
-            raise GovernanceError("permission_denied", "You may not rebase this.", status=403)
+            raise GovernanceError("permission_denied", _("You may not rebase this."), status=403)
         if old.status != ChangeRequestStatus.STALE:
-            raise GovernanceError("not_stale", "Only stale requests can be rebased.", status=409)
+            raise GovernanceError("not_stale", _("Only stale requests can be rebased."), status=409)
         document = ProceduralDocument.objects.select_for_update().get(pk=old.document_id)
         new = change_request_propose(
             actor=actor,

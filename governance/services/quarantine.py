@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from governance.policies import can_resolve_quarantine, quarantine_actions
 from governance.selectors import QUARANTINE_STATUSES, console_access_get
@@ -80,17 +81,17 @@ def quarantine_resolve(
         tenant_id=actor.tenant_id, id=record_id, status__in=QUARANTINE_STATUSES
     ).first()
     if access is None or found is None:
-        raise GovernanceError("not_found", "No such held memory.", status=404)
+        raise GovernanceError("not_found", _("No such held memory."), status=404)
     if not can_resolve_quarantine(access):
         raise GovernanceError(
-            "permission_denied", "Only reviewers may resolve the quarantine queue.", status=403
+            "permission_denied", _("Only reviewers may resolve the quarantine queue."), status=403
         )
     with transaction.atomic():
         # Subject first, then the record: the same order as the write path.
         subject = Subject.objects.select_for_update().get(pk=found.subject_id)
         record = MemoryRecord.objects.select_for_update().get(pk=found.pk)
         if record.status not in QUARANTINE_STATUSES:
-            raise GovernanceError("not_open", "This memory was already resolved.", status=409)
+            raise GovernanceError("not_open", _("This memory was already resolved."), status=409)
         allowed = quarantine_actions(
             status=record.status,
             reason_code=record.status_reason,
@@ -99,7 +100,7 @@ def quarantine_resolve(
         if resolution not in allowed:
             raise GovernanceError(
                 "invalid_resolution",
-                "That action is not available for this memory.",
+                _("That action is not available for this memory."),
                 extra={"allowed": list(allowed)},
             )
         candidate = _resolution_candidate(record, resolution, edited_statement, scope)
@@ -115,7 +116,7 @@ def quarantine_resolve(
             if outcome.operation not in KEEPING_OPERATIONS:
                 raise GovernanceError(
                     "write_policy_refused",
-                    "The memory write policy refused this resolution; nothing changed.",
+                    _("The memory write policy refused this resolution; nothing changed."),
                     extra={"operation": outcome.operation, "reason_code": outcome.reason_code},
                 )
         final_status = MemoryStatus.SUPERSEDED if outcome else MemoryStatus.RETRACTED
@@ -159,7 +160,7 @@ def _resolution_candidate(
     if resolution == "accept_edited":
         statement = edited_statement.strip()
         if not statement or len(statement) > settings.ENGRAM["MAX_TEXT_CHARS"]:
-            raise GovernanceError("invalid_statement", "Write the corrected text (not empty).")
+            raise GovernanceError("invalid_statement", _("Write the corrected text (not empty)."))
         # The reviewer's text is the content now; a structured value would contradict it.
         return replace(candidate, statement=statement, value=None)
     if resolution == "keep_new":
@@ -170,7 +171,7 @@ def _resolution_candidate(
         if not SCOPE_RE.match(scope):
             raise GovernanceError(
                 "invalid_scope",
-                "Name the narrower scope for the new value (letters, digits, - _ .).",
+                _("Name the narrower scope for the new value (letters, digits, - _ .)."),
             )
         return replace(candidate, namespace=f"{record.namespace}/{scope}")
     raise AssertionError(resolution)

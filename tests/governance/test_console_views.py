@@ -711,3 +711,28 @@ def test_console_speaks_chinese(world, request):
     assert "审核变更" in text and "并排" in text and "批准" in text
     home = client.get(reverse("governance:home"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "治理控制台" in home and "个待审核的变更请求" in home
+
+
+def test_sensitive_held_text_is_hidden_from_reviewers(world, request, tenant, write_agent):
+    owner_subject = request.getfixturevalue("owner_subject")
+    with tenant_context(tenant.id):
+        [held] = candidates_submit(
+            actor=Actor.agent(write_agent.agent.id, tenant.id),
+            subject=owner_subject,
+            candidates=[
+                Candidate(
+                    memory_type="semantic",
+                    namespace="assistant/health",
+                    statement="User was diagnosed with diabetes",
+                    assertion_kind="user_explicit",
+                    confidence=1.0,
+                    purpose="personalization",
+                    consent_basis="explicit_consent",
+                )
+            ],
+            agent_id=write_agent.agent.id,
+        )
+    assert held.reason_code == "sensitive_needs_confirmation"
+    page = client_for("reviewer", request).get(reverse("governance:quarantine")).content.decode()
+    assert "diabetes" not in page and "Text hidden" in page
+    assert "Ignore previous instructions" in page  # the non-sensitive one is shown

@@ -285,3 +285,40 @@ def test_only_admins_create_documents(tenant, reviewer):
         )
     assert err.value.status == 403
     assert not ProceduralDocument.objects.filter(slug="x").exists()
+
+
+def test_approval_after_the_current_record_was_erased_starts_a_new_lineage(
+    runbook, owner, reviewer
+):
+    from memory.services.erasure import memory_lineage_erase
+
+    first = approve(propose(runbook, owner[0], V1), reviewer[0])
+    record = MemoryRecord.objects.get(pk=first.record_id)
+    with tenant_context(runbook.tenant_id):
+        memory_lineage_erase(
+            actor=Actor.system(runbook.tenant_id),
+            tenant_id=runbook.tenant_id,
+            lineage_id=record.lineage_id,
+            reason_code="test",
+        )
+    second = approve(propose(runbook, owner[0], V2), reviewer[0])
+    assert second.version.number == 2
+    assert [v["version"] for _, v in recallable_procedures(runbook.tenant_id)] == [2]
+
+
+@pytest.mark.parametrize(
+    "slug,namespace", [("Bad Slug", "a/b"), ("ok", "a//b"), ("ok", ""), ("", "a")]
+)
+def test_document_fields_are_validated(tenant, tenant_admin, slug, namespace):
+    from governance.services.procedures import procedure_document_create
+
+    with tenant_context(tenant.id), pytest.raises(GovernanceError) as err:
+        procedure_document_create(
+            actor=Actor.user(tenant_admin[0].pk, tenant.id),
+            user=tenant_admin[0],
+            slug=slug,
+            title="t",
+            kind="rule",
+            namespace=namespace,
+        )
+    assert err.value.code == "invalid_input"

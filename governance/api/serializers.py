@@ -50,3 +50,10 @@ class ProcedureOutputSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="Current approved version; 0 when none.")
     text = serializers.CharField(allow_null=True)
     record_id = serializers.UUIDField(allow_null=True)
+
+
+class ProcedureChangeRequestStatusOutputSerializer(ProcedureChangeRequestOutputSerializer):
+    decided_at = serializers.DateTimeField(allow_null=True)
+    approved_version = serializers.IntegerField(
+        allow_null=True, help_text="The version number this request became, once approved."
+    )

@@ -9,4 +9,9 @@ urlpatterns = [
         views.ProcedureChangeRequestCreateView.as_view(),
         name="api-procedure-change-requests",
     ),
+    path(
+        "procedures/<slug:slug>/change-requests/<uuid:change_request_id>",
+        views.ProcedureChangeRequestDetailView.as_view(),
+        name="api-procedure-change-request",
+    ),
 ]

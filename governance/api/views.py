@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import AgentPrincipal
+from accounts.models import Sensitivity
 from accounts.permissions import HasReadScope, HasWriteScope
 from config.api import ApiError
 from config.serializers import ErrorSerializer
@@ -36,7 +37,9 @@ ERRORS = {
 
 def _document(principal: AgentPrincipal, slug: str) -> ProceduralDocument:
     document = selectors.procedure_get(tenant_id=principal.tenant_id, slug=slug)
-    if document is None:
+    # Procedures are internal: an agent cleared only for public data does not see them.
+    cleared = Sensitivity.rank(principal.agent.clearance) >= Sensitivity.rank(Sensitivity.INTERNAL)
+    if document is None or not cleared:
         raise ApiError("not_found", "No such procedure in your tenant.", status_code=404)
     return document
 
@@ -115,3 +118,35 @@ class ProcedureChangeRequestCreateView(APIView):
         return Response(
             s.ProcedureChangeRequestOutputSerializer(body).data, status=status.HTTP_201_CREATED
         )
+
+
+class ProcedureChangeRequestDetailView(APIView):
+    permission_classes = [HasReadScope]
+
+    @extend_schema(
+        operation_id="procedure_change_request_retrieve",
+        summary="The state of a change request this agent proposed",
+        responses={200: s.ProcedureChangeRequestStatusOutputSerializer, **ERRORS},
+    )
+    def get(self, request: Request, slug: str, change_request_id: uuid.UUID) -> Response:
+        principal: AgentPrincipal = request.user
+        with tenant_context(principal.tenant_id):
+            document = _document(principal, slug)
+            # An agent sees only its own proposals (others' may carry other agents' text).
+            cr = document.change_requests.filter(
+                id=change_request_id, proposer_agent_id=principal.agent.id
+            ).first()
+            if cr is None:
+                raise ApiError("not_found", "No such change request of yours.", status_code=404)
+            version = getattr(cr, "created_version", None) if cr.status == "approved" else None
+            body = {
+                "id": cr.id,
+                "procedure": document.slug,
+                "base_version": cr.base_version,
+                "status": cr.status,
+                "warnings": cr.warnings,
+                "created_at": cr.created_at,
+                "decided_at": cr.decided_at,
+                "approved_version": version.number if version else None,
+            }
+        return Response(s.ProcedureChangeRequestStatusOutputSerializer(body).data)

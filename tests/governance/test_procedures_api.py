@@ -194,3 +194,37 @@ def test_poisoned_corpus_is_flagged_unapproved_and_never_recalled(
     assert runbook.change_requests.filter(status="approved").count() == 0
     recallable = MemoryRecord.objects.filter(memory_type="procedural", status="active")
     assert not recallable.exists()
+
+
+def test_agent_follows_its_own_request_to_approval(
+    runbook, write_agent, read_agent, reviewer, tenant
+):
+    client = write_agent.client()
+    cr_id = client.post_json(url(), body()).json()["id"]
+    status_url = reverse("api-procedure-change-request", args=["refunds", cr_id])
+    state = client.get(status_url).json()
+    assert state["status"] == "open" and state["approved_version"] is None
+    approve(ChangeRequestProxy(cr_id, tenant.id), reviewer[0])
+    state = client.get(status_url).json()
+    assert state["status"] == "approved" and state["approved_version"] == 1 and state["decided_at"]
+    # another agent of the same tenant cannot read it
+    assert_error(read_agent.client().get(status_url), 404, "not_found")
+
+
+def test_agent_cleared_for_public_only_does_not_see_procedures(runbook, tenant):
+    from accounts.services.credentials import api_key_issue
+    from accounts.services.tenants import agent_create
+    from governance.services import Actor
+    from tests.conftest import ApiClient
+
+    agent = agent_create(
+        actor=Actor.system(tenant.id), tenant=tenant, name="kiosk", clearance="public"
+    )
+    _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=["read", "write"])
+    assert_error(ApiClient(key).get(reverse("api-procedure", args=["refunds"])), 404, "not_found")
+    assert_error(ApiClient(key).post_json(url(), body()), 404, "not_found")
+
+
+class ChangeRequestProxy:
+    def __init__(self, pk, tenant_id):
+        self.id, self.tenant_id = pk, tenant_id

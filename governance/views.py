@@ -15,6 +15,7 @@ same view returns the page's fragment (``page.html#fragment``).
 from __future__ import annotations
 
 import csv
+import json
 import functools
 import uuid
 from collections.abc import Callable
@@ -527,6 +528,7 @@ def audit_csv(request: HttpRequest, console: Console) -> HttpResponse:
     for row in rows:
         values = list(row)
         values[0] = values[0].isoformat()
+        values[-1] = json.dumps(values[-1], sort_keys=True, ensure_ascii=False)
         lines.append(writer.writerow(["" if v is None else v for v in values]))
     response = StreamingHttpResponse(iter(lines), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="audit-{console.tenant.slug}.csv"'

@@ -458,6 +458,9 @@ def test_audit_filters_and_csv_export(world, request, tenant, other_tenant):
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][:4] == ["occurred_at", "actor_type", "actor_id", "action"]
     assert len(rows) == 2 and rows[1][5] == "suspected_injection"
+    import json
+
+    assert json.loads(rows[1][-1])["findings"] == ["instruction_like_text"]
     # no memory text, and nothing of the other tenant
     full = b"".join(client.get(reverse("governance:audit-csv")).streaming_content).decode()
     assert "Ignore previous" not in full and "admin password" not in full and "Refund" not in full

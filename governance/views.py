@@ -15,8 +15,8 @@ same view returns the page's fragment (``page.html#fragment``).
 from __future__ import annotations
 
 import csv
-import json
 import functools
+import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass

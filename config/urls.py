@@ -14,6 +14,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("memory.api.urls")),
+    path("", include("governance.api.urls")),
     path(
         "schema",
         SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),
@@ -27,6 +28,7 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz),
+    path("console/", include("governance.urls")),
     path("", include("memory.urls")),
 ]
 

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from guardian.shortcuts import get_objects_for_user
 
 from accounts.models import Membership
+from config.tenancy import MembershipInfo, user_memberships
 from governance.models import (
     AuditEvent,
     ChangeRequest,
@@ -27,8 +28,10 @@ REVIEW_PERM = "governance.review_proceduraldocument"
 QUARANTINE_STATUSES = (MemoryStatus.QUARANTINED, MemoryStatus.PENDING_CONFIRMATION)
 
 
-def memberships_for_user(*, user: User) -> QuerySet[Membership]:
-    return Membership.objects.filter(user=user).select_related("tenant").order_by("created_at")
+def memberships_for_user(*, user: User) -> list[MembershipInfo]:
+    """All of the user's memberships, across tenants (row-level security would show only
+    the current tenant's; this goes through the SECURITY DEFINER lookup)."""
+    return user_memberships(user.pk)
 
 
 def console_access_get(*, user: User, tenant_id: uuid.UUID) -> ConsoleAccess | None:

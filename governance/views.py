@@ -3,7 +3,7 @@ user's rights, parse a form, call one service or selector, render.
 
 Tenant: a console page acts in one tenant the user is a member of. With one membership
 that is the tenant; with several, the one chosen on the console home (stored in the
-session under ``governance.tenant_id``), else the oldest membership. A signed-in user
+session under ``engram.tenant_id``, shared with the request middleware), else the oldest membership. A signed-in user
 without any membership gets a 404 on every console URL, as does a URL naming another
 tenant's object; a member asking for a page or action their role does not allow gets a
 403 (see governance.policies for the matrix).
@@ -33,7 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Agent, ApiKey, Membership, Role, Tenant
-from config.tenancy import tenant_context
+from config.tenancy import ACTIVE_TENANT_SESSION_KEY, MembershipInfo, tenant_context
 from governance import diffs, policies, selectors
 from governance.forms import (
     AgentForm,
@@ -57,7 +57,7 @@ from governance.services import procedures as proc_svc
 from governance.services import quarantine as quarantine_svc
 from governance.services.errors import GovernanceError
 
-SESSION_TENANT = "governance.tenant_id"
+SESSION_TENANT = ACTIVE_TENANT_SESSION_KEY
 
 
 @dataclass(frozen=True)
@@ -66,10 +66,10 @@ class Console:
     access: ConsoleAccess
     actor: Actor
     request_id: str
-    memberships: list[Membership]
+    memberships: list[MembershipInfo]
 
 
-def _membership_for(request: HttpRequest) -> tuple[Membership, list[Membership]]:
+def _membership_for(request: HttpRequest) -> tuple[MembershipInfo, list[MembershipInfo]]:
     # Membership is looked up by user before any tenant is known (it is what chooses it).
     memberships = list(selectors.memberships_for_user(user=request.user))
     if not memberships:
@@ -95,7 +95,7 @@ def console_view(check: Callable[[ConsoleAccess], bool] | None = None):
                 if access is None:
                     raise Http404
                 console = Console(
-                    tenant=membership.tenant,
+                    tenant=Tenant.objects.get(pk=membership.tenant_id),
                     access=access,
                     actor=Actor.user(request.user.pk, membership.tenant_id),
                     request_id=request.headers.get("X-Request-Id", "")[:64] or uuid.uuid4().hex,

@@ -7,14 +7,29 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import Role
+from accounts.services.tenants import membership_set
+from governance.services import Actor
 from tests.governance.conftest import V1, approve, propose
 
 
 @pytest.fixture
-def operator(db) -> Client:
+def operator(tenant) -> Client:
+    """A platform operator. Row-level security applies to the admin too: an operator sees
+    the tenant they are a member of (switchable on the console home), nothing else."""
     client = Client()
-    client.force_login(User.objects.create_superuser("op", password="pw-op"))
+    user = User.objects.create_superuser("op", password="pw-op")
+    membership_set(actor=Actor.system(tenant.id), tenant=tenant, user=user, role=Role.ADMIN)
+    client.force_login(user)
     return client
+
+
+def test_operator_without_membership_sees_no_tenant_data(db, runbook, owner, reviewer):
+    approval = approve(propose(runbook, owner[0], V1), reviewer[0])
+    client = Client()
+    client.force_login(User.objects.create_superuser("outsider", password="x"))
+    page = client.get(reverse("admin:memory_memoryrecord_changelist"))
+    assert page.status_code == 200 and str(approval.record_id).encode() not in page.content
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import Tenant
 from accounts.policies import TenantPolicy
 from governance.models import AuditEvent
 from governance.services import Actor
@@ -108,8 +109,6 @@ def candidates_submit(
     request_id: str = "",
 ) -> list[WriteOutcome]:
     """Decide and apply each candidate for ``subject``; returns one outcome per candidate."""
-    from accounts.models import Tenant
-
     outcomes: list[WriteOutcome] = []
     audits: list[AuditEvent] = []
     with transaction.atomic():
@@ -247,7 +246,9 @@ def _apply(
     if op == Operation.REJECT:
         return None
     if op == Operation.DELETE:
-        target = MemoryRecord.objects.get(pk=decision.target_id)
+        target = MemoryRecord.objects.get(
+            pk=decision.target_id, tenant_id=subject.tenant_id, subject=subject
+        )
         memory_lineage_erase(
             actor=actor,
             tenant_id=subject.tenant_id,

@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz),
     path("", include("memory.urls")),
 ]

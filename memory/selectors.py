@@ -81,9 +81,7 @@ def subject_for_user(*, user) -> Subject | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return (
-        Subject.objects.filter(
-            user=user, kind=SubjectKind.USER, tenant__memberships__user=user
-        )
+        Subject.objects.filter(user=user, kind=SubjectKind.USER, tenant__memberships__user=user)
         .order_by("created_at")
         .first()
     )

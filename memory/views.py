@@ -151,7 +151,9 @@ def memory_remember(request: HttpRequest) -> HttpResponse:
         form = RememberForm(request.POST)
         if form.is_valid():
             with tenant_context(subject.tenant_id):
-                result = user_memory.memory_remember(user=request.user, subject=subject, **form.cleaned_data)
+                result = user_memory.memory_remember(
+                    user=request.user, subject=subject, **form.cleaned_data
+                )
             if result.ok:
                 messages.success(request, result.message)
                 return redirect("memory-detail", record_id=result.record_id)
@@ -331,4 +333,3 @@ def memory_consent_give(request: HttpRequest) -> HttpResponse:
         user_memory.subject_consent_give(user=request.user, subject=subject)
     messages.success(request, _("Thank you. Memories may be written again from now on."))
     return redirect("memory-settings")
-

@@ -64,9 +64,7 @@ REASON_TEXT: dict[str, Any] = {
     "no_purpose": _("A memory needs a purpose."),
     "purpose_not_allowed": _("Your organisation does not allow memories for that purpose."),
     "no_consent_basis": _("A memory needs a consent basis."),
-    "secret_detected": _(
-        "This looks like a password, key or token. Secrets are never remembered."
-    ),
+    "secret_detected": _("This looks like a password, key or token. Secrets are never remembered."),
     "assertion_not_supported_by_source": _("The source does not support this statement."),
     "untrusted_procedural": _("Procedures cannot be learned from external content."),
     "suspected_injection": _(
@@ -154,7 +152,7 @@ def memory_remember(
     purpose: str = DEFAULT_PURPOSE,
     confirm_sensitive: bool = False,
 ) -> UserWriteResult:
-    """"Remember this": an explicit user statement, judged by the write policy.
+    """ "Remember this": an explicit user statement, judged by the write policy.
 
     Sensitive personal data is held as *pending confirmation* by the policy unless the
     user ticked the explicit confirmation; the page then asks them to confirm, and a

@@ -286,11 +286,26 @@ def test_remember_sensitive_asks_for_confirmation_then_writes(alice, owner):
 @pytest.mark.parametrize(
     "data",
     [
-        {"statement": "   ", "memory_type": "semantic", "namespace": "a", "purpose": "personalization"},
+        {
+            "statement": "   ",
+            "memory_type": "semantic",
+            "namespace": "a",
+            "purpose": "personalization",
+        },
         {"statement": "x", "memory_type": "nope", "namespace": "a", "purpose": "personalization"},
-        {"statement": "x", "memory_type": "semantic", "namespace": "../x y", "purpose": "personalization"},
+        {
+            "statement": "x",
+            "memory_type": "semantic",
+            "namespace": "../x y",
+            "purpose": "personalization",
+        },
         {"statement": "x", "memory_type": "semantic", "namespace": "a", "purpose": "ads"},
-        {"statement": "x" * 9000, "memory_type": "semantic", "namespace": "a", "purpose": "personalization"},
+        {
+            "statement": "x" * 9000,
+            "memory_type": "semantic",
+            "namespace": "a",
+            "purpose": "personalization",
+        },
     ],
 )
 def test_remember_malformed_input_is_a_form_error(alice, owner, data):
@@ -319,7 +334,9 @@ def test_correct_page_and_post_redirect_get(alice, owner, memory):
 
 def test_correct_htmx_inline(alice, owner, memory):
     form = alice.get(
-        reverse("memory-correct", args=[memory.id]), HTTP_HX_CURRENT_URL="http://testserver/?q=seat", **HX
+        reverse("memory-correct", args=[memory.id]),
+        HTTP_HX_CURRENT_URL="http://testserver/?q=seat",
+        **HX,
     )
     body = form.content.decode()
     assert "<html" not in body and f'id="memory-{memory.id}"' in body
@@ -472,9 +489,7 @@ def test_settings_other_users_unaffected(alice, owner, same_tenant_user):
 
 
 def test_language_switch_to_chinese(alice, memory):
-    response = alice.post(
-        "/i18n/setlang/", {"language": "zh-hans", "next": reverse("memory-list")}
-    )
+    response = alice.post("/i18n/setlang/", {"language": "zh-hans", "next": reverse("memory-list")})
     assert response.status_code == 302
     body = alice.get(reverse("memory-list")).content.decode()
     assert "我的记忆" in body and 'lang="zh-hans"' in body

@@ -253,9 +253,7 @@ def test_withdraw_with_erase_deletes_everything(owner, write_agent, same_tenant_
     )
     bob, bob_subject = same_tenant_user
     kept = agent_memory(write_agent.agent, bob_subject, "Bob likes chess")
-    erased = user_memory.subject_consent_withdraw(
-        user=user, subject=subject, erase_everything=True
-    )
+    erased = user_memory.subject_consent_withdraw(user=user, subject=subject, erase_everything=True)
     assert erased == 3
     subject.refresh_from_db()
     assert subject.consent_withdrawn_at is not None
@@ -269,7 +267,10 @@ def test_withdraw_with_erase_deletes_everything(owner, write_agent, same_tenant_
 def test_withdraw_without_erase_keeps_memories(owner, write_agent):
     user, subject = owner
     agent_memory(write_agent.agent, subject, "I like jazz")
-    assert user_memory.subject_consent_withdraw(user=user, subject=subject, erase_everything=False) == 0
+    assert (
+        user_memory.subject_consent_withdraw(user=user, subject=subject, erase_everything=False)
+        == 0
+    )
     assert memory_counts_for_user(subject=subject)["active"] == 1
 
 
@@ -294,9 +295,7 @@ def test_export_contains_versions_sources_consent_and_nothing_of_others(
     assert [e["content"] for e in data["source_events"]] == ["I live in 上海"]
     assert data["records"][0]["source_event_ids"] == [data["source_events"][0]["id"]]
     assert data["audit_event_ids"]
-    own_audit = set(
-        AuditEvent.objects.filter(subject_id=subject.id).values_list("id", flat=True)
-    )
+    own_audit = set(AuditEvent.objects.filter(subject_id=subject.id).values_list("id", flat=True))
     assert set(data["audit_event_ids"]) <= own_audit
     blob = str(data)
     assert "Bob" not in blob and "Mallory" not in blob and "chess" not in blob
@@ -306,7 +305,7 @@ def test_export_contains_versions_sources_consent_and_nothing_of_others(
 
 def test_export_csv_rows_and_formula_injection(owner, write_agent, same_tenant_user):
     user, subject = owner
-    agent_memory(write_agent.agent, subject, "=HYPERLINK(\"http://x\") 我喜欢猫")
+    agent_memory(write_agent.agent, subject, '=HYPERLINK("http://x") 我喜欢猫')
     agent_memory(write_agent.agent, same_tenant_user[1], "Bob likes chess")
     text = user_memory.subject_export_csv(user=user, subject=subject)
     rows = list(csv.DictReader(io.StringIO(text)))

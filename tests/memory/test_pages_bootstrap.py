@@ -18,9 +18,11 @@ def test_bootstrap_seeds_demo_memories_once():
     active = records.filter(status="active")
     assert active.count() >= 12
     # Every seeded memory came from an event.
-    assert not records.exclude(
-        id__in=MemorySource.objects.values_list("record_id", flat=True)
-    ).filter(created_by_user__isnull=True).exists()
+    assert (
+        not records.exclude(id__in=MemorySource.objects.values_list("record_id", flat=True))
+        .filter(created_by_user__isnull=True)
+        .exists()
+    )
     # The move to Hangzhou superseded Shanghai; the user corrected a wrong inference.
     assert records.filter(predicate="home_city", status="superseded").exists()
     corrected = records.get(predicate="main_language", status="active")

@@ -311,6 +311,12 @@ class MemoryRecord(models.Model):
                 condition=Q(status="active"),
                 name="memory_active_predicate",
             ),
+            # Serves the write policy's duplicate lookup for statements without a predicate.
+            models.Index(
+                fields=["tenant", "subject", "content_key"],
+                condition=Q(status="active"),
+                name="memory_active_content",
+            ),
             # Serves a subject's memory list and status filters (user pages, recall scope).
             models.Index(fields=["tenant", "subject", "status"], name="memory_subject_status"),
             # Serves version history of one memory.

@@ -11,10 +11,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Agent, ApiKey, Scope
+from config.tenancy import tenant_set
 from governance.services import Actor, audit_record
 
 KEY_PREFIX = "egk"
@@ -92,6 +93,14 @@ def api_key_authenticate(raw: str) -> ApiKey:
         raise CredentialError(
             "invalid_api_key", "The API key is malformed; it looks like egk_<prefix>_<secret>."
         )
+    # Row-level security hides every key until the tenant is known: ask the SECURITY
+    # DEFINER lookup for the key's tenant, scope the transaction to it, then load the key.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT engram_api_key_tenant(%s)", [parts[1]])
+        tenant_id = cursor.fetchone()[0]
+    if tenant_id is None:
+        raise CredentialError("invalid_api_key", "The API key is not valid.")
+    tenant_set(tenant_id)
     key = ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=parts[1]).first()
     if key is None or not hmac.compare_digest(key.secret_hash, _hash_secret(parts[2])):
         raise CredentialError("invalid_api_key", "The API key is not valid.")

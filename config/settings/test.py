@@ -5,3 +5,7 @@ from .base import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEBUG = False
+
+# Tests never run collectstatic: serve static files through the finders.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -16,7 +16,7 @@ from memory.models import (
 )
 from memory.write_policy import Intent, Operation
 
-NAMESPACE_RE = r"^[\w.\-]+(/[\w.\-]+)*$"
+NAMESPACE_RE = r"^[\w\-][\w.\-]*(/[\w\-][\w.\-]*)*$"
 PREDICATE_RE = r"^[\w.\-:]+$"
 MAX_TEXT = settings.ENGRAM["MAX_TEXT_CHARS"]
 MAX_BATCH = settings.ENGRAM["MAX_BATCH_ITEMS"]

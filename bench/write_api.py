@@ -1,0 +1,146 @@
+"""Write-path benchmark through the real HTTP API on the configured database (the embedded
+PostgreSQL by default).
+
+    .venv/bin/python bench/write_api.py [--single 300] [--batches 20] [--workers 2]
+
+Measures: single-candidate submission latency p50/p95; accepted candidates per second in
+batches of 100 (one client, then one client per worker); peak RSS of each web worker.
+Targets from issue 2 (not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from _harness import (
+    Client,
+    Server,
+    bench_credentials,
+    django_setup,
+    histogram,
+    machine,
+    peak_rss_mb,
+    progress,
+    summary,
+)
+
+TOPICS = [
+    "deploy windows",
+    "report layout",
+    "code review",
+    "meeting notes",
+    "GPU budgets",
+    "release notes",
+    "容量分析",
+    "周报格式",
+    "代码评审",
+    "值班交接",
+]
+
+
+def candidate(i: int, run: str) -> dict:
+    topic = TOPICS[i % len(TOPICS)]
+    return {
+        "memory_type": "semantic",
+        "namespace": f"bench/{run}",
+        "statement": f"For {topic}, the user prefers variant {i} of the checklist ({run})",
+        "assertion_kind": "user_explicit",
+        "confidence": 1.0,
+        "purpose": "personalization",
+        "consent_basis": "explicit_consent",
+    }
+
+
+def accepted(results: list[dict]) -> int:
+    return sum(1 for r in results if r["operation"] in ("ADD", "CONFIRM", "SUPERSEDE"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--single", type=int, default=300, help="single-candidate requests")
+    parser.add_argument(
+        "--batches", type=int, default=20, help="batches of 100 per throughput phase"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    args = parser.parse_args()
+
+    django_setup()
+    run = uuid.uuid4().hex[:8]
+    print(f"Engram write benchmark · run {run} · {machine()}")
+    with Server(workers=args.workers) as server:
+        key, token = bench_credentials("bench", f"bench-user-{run}")
+        client = Client(server.port, key, token)
+        client.post("/api/v1/candidates", {"candidates": [candidate(-1, run)]})  # warm-up
+
+        print("\n1) single-candidate submission latency")
+        latencies = []
+        for i in range(args.single):
+            status, body, elapsed = client.post(
+                "/api/v1/candidates", {"candidates": [candidate(i, run)]}
+            )
+            assert status == 200 and body["results"][0]["operation"] == "ADD", body
+            latencies.append(elapsed)
+            progress(i + 1, args.single, "requests")
+        single = summary(latencies)
+        print(histogram([v * 1000 for v in latencies]))
+        print(f"  p50 {single['p50_ms']} ms · p95 {single['p95_ms']} ms (target p95 ≤ 30 ms)")
+
+        print("\n2) batches of 100, one client")
+        base = 10_000
+        start, total = time.perf_counter(), 0
+        for b in range(args.batches):
+            batch = [candidate(base + b * 100 + j, run) for j in range(100)]
+            status, body, _ = client.post("/api/v1/candidates", {"candidates": batch})
+            assert status == 200, body
+            total += accepted(body["results"])
+            progress(b + 1, args.batches, "batches")
+        one_client = total / (time.perf_counter() - start)
+        print(f"  {one_client:.0f} accepted candidates/s (target ≥ 500/s)")
+
+        print(f"\n3) batches of 100, {args.workers} concurrent clients (one subject each)")
+        counts = [0] * args.workers
+
+        def worker(w: int) -> None:
+            k, t = bench_credentials("bench", f"bench-user-{run}-w{w}")
+            c = Client(server.port, k, t)
+            for b in range(args.batches):
+                batch = [candidate(50_000 + w * 10_000 + b * 100 + j, run) for j in range(100)]
+                status, body, _ = c.post("/api/v1/candidates", {"candidates": batch})
+                assert status == 200, body
+                counts[w] += accepted(body["results"])
+
+        threads = [threading.Thread(target=worker, args=(w,)) for w in range(args.workers)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        concurrent = sum(counts) / (time.perf_counter() - start)
+        print(f"  {concurrent:.0f} accepted candidates/s")
+
+        rss = {pid: round(peak_rss_mb(pid), 1) for pid in server.worker_pids()}
+        print(f"\n4) peak RSS per web worker (VmHWM): {rss} MB (target ≤ 400 MB)")
+
+    result = {
+        "run": run,
+        "machine": machine(),
+        "single_candidate": single,
+        "batch100_one_client_per_s": round(one_client),
+        f"batch100_{args.workers}_clients_per_s": round(concurrent),
+        "worker_peak_rss_mb": list(rss.values()),
+    }
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    (out / f"write_api-{run}.json").write_text(json.dumps(result, indent=2))
+    print("\n" + json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Row-level security: the database keeps tenants apart even when application filters are
+bypassed. Every test talks raw SQL under the application role (as web and Celery workers
+do) — never through the ORM's tenant filters."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import ProgrammingError, connection, transaction
+
+from config.tenancy import current_tenant_id, tenant_context
+from governance import rls
+from tests.conftest import candidate
+
+pytestmark = pytest.mark.django_db
+APP_ROLE = settings.ENGRAM["DB_APP_ROLE"]
+
+
+def sql(query: str, params=None) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(query, params or [])
+        return cursor.fetchall() if cursor.description else []
+
+
+@pytest.fixture
+def two_tenants(api, other_tenant_agent, other_tenant_user, tenant, other_tenant):
+    """Rows for both tenants in every tenant-owned table, written through the real API."""
+    b = other_tenant_agent.client(other_tenant_user[1])
+    for client in (api, b):
+        client.post_json(
+            "/api/v1/events",
+            {
+                "events": [
+                    {
+                        "client_event_id": "e1",
+                        "kind": "message",
+                        "role": "user",
+                        "content": "I like tea",
+                    }
+                ]
+            },
+        )
+        r = client.post_json(
+            "/api/v1/candidates",
+            {"candidates": [candidate(statement="User likes tea", source_client_event_ids=["e1"])]},
+        )
+        assert r.json()["results"][0]["operation"] == "ADD"
+    return tenant, other_tenant
+
+
+def tenant_tables() -> list[str]:
+    with connection.cursor() as cursor:
+        return rls.tenant_tables(cursor)
+
+
+def test_every_tenant_table_has_forced_rls_and_a_policy():
+    tables = tenant_tables()
+    assert {
+        "memory_memoryrecord",
+        "memory_sourceevent",
+        "governance_auditevent",
+        "accounts_apikey",
+    } <= set(tables)
+    for table in [*tables, "accounts_tenant"]:
+        [(enabled, forced)] = sql(
+            "SELECT relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname = %s", [table]
+        )
+        assert enabled and forced, table
+        assert sql(
+            "SELECT 1 FROM pg_policies WHERE tablename = %s AND policyname = 'tenant_isolation'",
+            [table],
+        ), table
+
+
+def test_app_role_owns_nothing_and_cannot_bypass():
+    [(superuser, bypass)] = sql(
+        "SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = %s", [APP_ROLE]
+    )
+    assert not superuser and not bypass
+    assert (
+        sql(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tableowner = %s",
+            [APP_ROLE],
+        )
+        == []
+    )
+
+
+def test_with_tenant_a_set_no_row_of_b_is_visible(two_tenants):
+    a, b = two_tenants
+    with tenant_context(a.id):
+        assert sql("SELECT current_user")[0][0] == APP_ROLE
+        for table in tenant_tables():
+            rows = sql(f'SELECT tenant_id FROM "{table}"')  # noqa: S608 - table names from the catalogue
+            assert rows, f"{table} has no rows for tenant A: the fixture should fill it"
+            assert {r[0] for r in rows} == {a.id}, table
+        assert sql("SELECT id FROM accounts_tenant") == [(a.id,)]
+
+
+def test_with_no_tenant_set_nothing_is_visible(two_tenants):
+    with tenant_context(None):
+        for table in [*tenant_tables(), "accounts_tenant"]:
+            assert sql(f'SELECT count(*) FROM "{table}"') == [(0,)], table  # noqa: S608
+
+
+def test_writes_carrying_another_tenants_id_are_refused(two_tenants, owner_subject):
+    a, b = two_tenants
+    with tenant_context(a.id):
+        with pytest.raises(ProgrammingError, match="row-level security"):
+            with transaction.atomic():
+                sql(
+                    "INSERT INTO governance_auditevent (tenant_id, occurred_at, actor_type, actor_id, action, operation, reason_code, request_id, extra)"
+                    " VALUES (%s, now(), 'system', 'x', 'forged', '', '', '', '{}')",
+                    [b.id],
+                )
+        with pytest.raises(ProgrammingError, match="row-level security"):
+            with transaction.atomic():
+                sql(
+                    "UPDATE memory_subject SET tenant_id = %s WHERE id = %s",
+                    [b.id, owner_subject.id],
+                )
+        # B's rows cannot even be addressed.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE memory_memoryrecord SET access_count = access_count + 1 WHERE tenant_id = %s",
+                [b.id],
+            )
+            assert cursor.rowcount == 0
+
+
+def test_api_key_lookup_only_through_the_definer_function(two_tenants, write_agent):
+    a, b = two_tenants
+    prefix = write_agent.key.split("_")[1]
+    with tenant_context(None):
+        assert sql("SELECT count(*) FROM accounts_apikey") == [(0,)]
+        assert sql("SELECT engram_api_key_tenant(%s)", [prefix]) == [(a.id,)]
+        assert sql("SELECT engram_api_key_tenant('nope')") == [(None,)]
+
+
+def test_nested_contexts_restore_the_outer_tenant(two_tenants):
+    a, b = two_tenants
+    with tenant_context(a.id):
+        with tenant_context(b.id):
+            assert current_tenant_id() == str(b.id)
+        assert current_tenant_id() == str(a.id)
+    assert current_tenant_id() is None
+    assert sql("SELECT current_setting('role')") == [("none",)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pooled_connection_never_carries_a_tenant_into_the_next_transaction(tenant, other_tenant):
+    with tenant_context(tenant.id):
+        assert current_tenant_id() == str(tenant.id)
+    # Same connection, next transaction: nothing carried over.
+    assert current_tenant_id() is None
+    with transaction.atomic():
+        assert current_tenant_id() is None
+        assert sql("SELECT current_setting('role')") == [("none",)]
+    with tenant_context(other_tenant.id):
+        assert sql("SELECT id FROM accounts_tenant") == [(other_tenant.id,)]

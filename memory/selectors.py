@@ -72,19 +72,15 @@ def events_resolve_client_ids(
 USER_VISIBLE_STATUSES = tuple(s for s in MemoryStatus.values if s != MemoryStatus.DELETED)
 
 
-def subject_for_user(*, user) -> Subject | None:
-    """The signed-in user's own subject (kind ``user``) in a tenant they belong to.
-
-    A person has one subject per tenant; a user with several memberships sees the oldest
-    one (multi-tenant switching is not part of the end-user pages yet).
-    """
+def subject_for_user(*, user, tenant_id: uuid.UUID | None = None) -> Subject | None:
+    """The signed-in user's own subject (kind ``user``) in a tenant they belong to:
+    ``tenant_id`` (the request's active tenant) when given, else their oldest one."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return (
-        Subject.objects.filter(user=user, kind=SubjectKind.USER, tenant__memberships__user=user)
-        .order_by("created_at")
-        .first()
-    )
+    qs = Subject.objects.filter(user=user, kind=SubjectKind.USER, tenant__memberships__user=user)
+    if tenant_id is not None:
+        qs = qs.filter(tenant_id=tenant_id)
+    return qs.order_by("created_at").first()
 
 
 def memory_list_for_user(

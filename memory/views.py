@@ -4,6 +4,9 @@ Adapters only: find the signed-in user's own Subject, call one selector or servi
 the page or (for htmx) one of its ``{% partialdef %}`` fragments. Every action is a real
 link or form first (post/redirect/get without JavaScript); htmx only swaps fragments.
 A record that is not the user's own is a 404, never a 403.
+
+``config.tenancy.TenantContextMiddleware`` runs each request in one transaction scoped to
+the signed-in user's tenant (``request.tenant_id``), so row-level security applies here.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.tenancy import tenant_context
 from memory.forms import CorrectForm, MemoryFilterForm, RememberForm, WithdrawConsentForm
 from memory.models import MemoryRecord, Subject
 from memory.selectors import (
@@ -43,7 +45,7 @@ PAGE_SIZE = 20
 
 
 def _subject(request: HttpRequest) -> Subject:
-    subject = subject_for_user(user=request.user)
+    subject = subject_for_user(user=request.user, tenant_id=request.tenant_id)
     if subject is None:
         raise Http404("no memories for this user")
     return subject
@@ -83,23 +85,22 @@ def _author(record: MemoryRecord, user) -> str:
 def memory_list(request: HttpRequest) -> HttpResponse:
     form = MemoryFilterForm(request.GET)
     filters = form.cleaned()
-    subject = subject_for_user(user=request.user)
+    subject = subject_for_user(user=request.user, tenant_id=request.tenant_id)
     context: dict[str, Any] = {"form": form, "filters": filters, "subject": subject}
     if subject is not None:
-        with tenant_context(subject.tenant_id):
-            records = memory_list_for_user(
-                subject=subject,
-                query=filters["q"],
-                memory_type=filters["type"],
-                namespace=filters["namespace"],
-                status=filters["status"],
-            )
-            page = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
-            context.update(
-                page=page,
-                counts=memory_counts_for_user(subject=subject),
-                namespaces=memory_namespaces_for_user(subject=subject),
-            )
+        records = memory_list_for_user(
+            subject=subject,
+            query=filters["q"],
+            memory_type=filters["type"],
+            namespace=filters["namespace"],
+            status=filters["status"],
+        )
+        page = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
+        context.update(
+            page=page,
+            counts=memory_counts_for_user(subject=subject),
+            namespaces=memory_namespaces_for_user(subject=subject),
+        )
     template = "memory/list.html#results" if request.htmx else "memory/list.html"
     return render(request, template, context)
 
@@ -111,19 +112,18 @@ def memory_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        record = _record(subject, record_id)
-        history = [
-            {
-                "record": version,
-                "author": _author(version, request.user),
-                "reason": reason_text(version.status_reason) if version.status_reason else "",
-                "is_this": version.id == record.id,
-            }
-            for version in memory_history(record=record)
-        ]
-        current = memory_current_version(record=record)
-        sources = list(memory_source_events(record=record))
+    record = _record(subject, record_id)
+    history = [
+        {
+            "record": version,
+            "author": _author(version, request.user),
+            "reason": reason_text(version.status_reason) if version.status_reason else "",
+            "is_this": version.id == record.id,
+        }
+        for version in memory_history(record=record)
+    ]
+    current = memory_current_version(record=record)
+    sources = list(memory_source_events(record=record))
     return render(
         request,
         "memory/detail.html",
@@ -150,10 +150,9 @@ def memory_remember(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = RememberForm(request.POST)
         if form.is_valid():
-            with tenant_context(subject.tenant_id):
-                result = user_memory.memory_remember(
-                    user=request.user, subject=subject, **form.cleaned_data
-                )
+            result = user_memory.memory_remember(
+                user=request.user, subject=subject, **form.cleaned_data
+            )
             if result.ok:
                 messages.success(request, result.message)
                 return redirect("memory-detail", record_id=result.record_id)
@@ -170,26 +169,25 @@ def memory_remember(request: HttpRequest) -> HttpResponse:
 def memory_correct(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     subject = _subject(request)
     result = None
-    with tenant_context(subject.tenant_id):
-        record = _current(subject, record_id)
-        if request.method == "POST":
-            form = CorrectForm(request.POST)
-            if form.is_valid():
-                result = user_memory.memory_correct(
-                    user=request.user, subject=subject, record=record, **form.cleaned_data
-                )
-                if result.ok:
-                    if request.htmx:
-                        new = memory_get_for_user(subject=subject, record_id=result.record_id)
-                        return render(
-                            request,
-                            "memory/list.html#memory_row",
-                            {"record": new, "notice": result.message},
-                        )
-                    messages.success(request, result.message)
-                    return redirect("memory-detail", record_id=result.record_id)
-        else:
-            form = CorrectForm(initial={"statement": record.statement})
+    record = _current(subject, record_id)
+    if request.method == "POST":
+        form = CorrectForm(request.POST)
+        if form.is_valid():
+            result = user_memory.memory_correct(
+                user=request.user, subject=subject, record=record, **form.cleaned_data
+            )
+            if result.ok:
+                if request.htmx:
+                    new = memory_get_for_user(subject=subject, record_id=result.record_id)
+                    return render(
+                        request,
+                        "memory/list.html#memory_row",
+                        {"record": new, "notice": result.message},
+                    )
+                messages.success(request, result.message)
+                return redirect("memory-detail", record_id=result.record_id)
+    else:
+        form = CorrectForm(initial={"statement": record.statement})
     context = {
         "record": record,
         "form": form,
@@ -217,22 +215,21 @@ def _back_url(request: HttpRequest, default: str) -> str:
 @require_http_methods(["GET", "POST"])
 def memory_delete(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        record = _record(subject, record_id)
-        if request.method == "POST":
-            result = user_memory.memory_forget(user=request.user, subject=subject, record=record)
-            if request.htmx:
-                counts = memory_counts_for_user(subject=subject)
-                return render(
-                    request,
-                    "memory/list.html#deleted_row",
-                    {"record_id": record.id, "notice": result.message, "counts": counts},
-                )
-            if result.ok:
-                messages.success(request, result.message)
-            else:
-                messages.error(request, result.message)
-            return redirect("memory-list")
+    record = _record(subject, record_id)
+    if request.method == "POST":
+        result = user_memory.memory_forget(user=request.user, subject=subject, record=record)
+        if request.htmx:
+            counts = memory_counts_for_user(subject=subject)
+            return render(
+                request,
+                "memory/list.html#deleted_row",
+                {"record_id": record.id, "notice": result.message, "counts": counts},
+            )
+        if result.ok:
+            messages.success(request, result.message)
+        else:
+            messages.error(request, result.message)
+        return redirect("memory-list")
     context = {
         "record": record,
         "cancel_url": _back_url(request, reverse("memory-detail", args=[record.id])),
@@ -253,8 +250,7 @@ def _export_filename(ext: str) -> str:
 @require_GET
 def export_json(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        data = user_memory.subject_export(user=request.user, subject=subject)
+    data = user_memory.subject_export(user=request.user, subject=subject)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json"
     )
@@ -266,8 +262,7 @@ def export_json(request: HttpRequest) -> HttpResponse:
 @require_GET
 def export_csv(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        text = user_memory.subject_export_csv(user=request.user, subject=subject)
+    text = user_memory.subject_export_csv(user=request.user, subject=subject)
     # A byte-order mark lets spreadsheet programs read the Chinese text as UTF-8.
     response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_export_filename("csv")}"'
@@ -281,8 +276,7 @@ def export_csv(request: HttpRequest) -> HttpResponse:
 @require_GET
 def memory_settings(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        counts = memory_counts_for_user(subject=subject)
+    counts = memory_counts_for_user(subject=subject)
     return render(
         request,
         "memory/settings.html",
@@ -295,8 +289,7 @@ def memory_settings(request: HttpRequest) -> HttpResponse:
 def memory_pause(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
     paused = request.POST.get("paused") == "1"
-    with tenant_context(subject.tenant_id):
-        user_memory.subject_memory_pause_set(user=request.user, subject=subject, paused=paused)
+    user_memory.subject_memory_pause_set(user=request.user, subject=subject, paused=paused)
     messages.success(
         request,
         _("Memory is paused. Nothing new is remembered until you resume it.")
@@ -312,10 +305,9 @@ def memory_consent_withdraw(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
     form = WithdrawConsentForm(request.POST)
     erase = form.is_valid() and form.cleaned_data["erase_everything"]
-    with tenant_context(subject.tenant_id):
-        erased = user_memory.subject_consent_withdraw(
-            user=request.user, subject=subject, erase_everything=erase
-        )
+    erased = user_memory.subject_consent_withdraw(
+        user=request.user, subject=subject, erase_everything=erase
+    )
     message = _("You have withdrawn consent. Nothing new is remembered about you.")
     if erase:
         message += " " + ngettext(
@@ -329,7 +321,6 @@ def memory_consent_withdraw(request: HttpRequest) -> HttpResponse:
 @require_POST
 def memory_consent_give(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
-    with tenant_context(subject.tenant_id):
-        user_memory.subject_consent_give(user=request.user, subject=subject)
+    user_memory.subject_consent_give(user=request.user, subject=subject)
     messages.success(request, _("Thank you. Memories may be written again from now on."))
     return redirect("memory-settings")

@@ -1,26 +1,21 @@
-// Engram pages work without this file; it only polishes keyboard focus after htmx swaps.
-// (Served as a static file: the content security policy forbids inline scripts.)
+// Engram pages work without this file; it only keeps keyboard focus in a sensible place
+// after htmx swaps. (A static file: the content security policy forbids inline scripts.)
+//
+// htmx itself focuses an [autofocus] element of new content once it has processed it (at
+// settle time), so the inline correct/delete forms need nothing here. After an inline
+// correction or deletion the row that replaced the form gets focus, so keyboard users
+// stay where they were in the list instead of being sent back to the top of the page.
 (function () {
   "use strict";
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail.target;
-    if (!target || !document.body.contains(target)) {
-      // outerHTML swaps replace the target; find the new element by id instead.
-      target = event.detail.elt && event.detail.elt.id ? document.getElementById(event.detail.elt.id) : null;
-    }
-    var scope = target || document;
-    var focusable = scope.querySelector("[autofocus]");
-    if (focusable) {
-      focusable.focus();
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.id || elt.querySelector("[autofocus]")) {
       return;
     }
-    // After an inline correction or deletion, keep focus in the same place in the list.
-    var status = scope.querySelector && scope.querySelector("[role=status]");
-    if (target && target.classList && target.classList.contains("memory")) {
-      target.setAttribute("tabindex", "-1");
-      target.focus();
-    } else if (status) {
-      status.setAttribute("tabindex", "-1");
+    var row = document.getElementById(elt.id);
+    if (row && row.classList.contains("memory") && !row.classList.contains("editing")) {
+      row.setAttribute("tabindex", "-1");
+      row.focus();
     }
   });
 })();

@@ -49,8 +49,28 @@ def memories(owner, write_agent):
 
 @pytest.fixture
 def alice_page(page, owner, memories):
+    """Alice signed in. Any console error (a CSP violation, a broken script) fails the test."""
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on(
+        "response",
+        lambda r: (
+            errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
     login(page, "alice", "pw-alice")
-    return page
+    yield page
+    assert errors == []
 
 
 def rows(page):

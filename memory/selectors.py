@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 
 from memory.models import (
     MemoryRecord,
@@ -151,7 +151,10 @@ def memory_get_for_user(*, subject: Subject, record_id: uuid.UUID) -> MemoryReco
 
 
 def memory_current_version(*, record: MemoryRecord) -> MemoryRecord | None:
-    """The active version of ``record``'s lineage (what a change acts on), if any."""
+    """What a change to ``record`` acts on: the record itself while it is active, else the
+    active version of its lineage with the latest validity, if any. (A supersede leaves two
+    active versions: the old value closed at the new one's start, and the new value.)
+    Read from the database, never from the possibly stale ``record.status``."""
     return (
         MemoryRecord.objects.filter(
             tenant_id=record.tenant_id,
@@ -159,7 +162,12 @@ def memory_current_version(*, record: MemoryRecord) -> MemoryRecord | None:
             lineage_id=record.lineage_id,
             status=MemoryStatus.ACTIVE,
         )
-        .order_by("-recorded_at")
+        .order_by(
+            Case(When(id=record.id, then=Value(0)), default=Value(1)),
+            "-recorded_at",
+            "-valid_from",
+            "-id",
+        )
         .first()
     )
 
@@ -171,7 +179,9 @@ def memory_history(*, record: MemoryRecord) -> QuerySet[MemoryRecord]:
             tenant_id=record.tenant_id, subject_id=record.subject_id, lineage_id=record.lineage_id
         )
         .select_related("created_by_agent", "created_by_user")
-        .order_by("recorded_at", "id")
+        # Versions written by one change share recorded_at; valid time orders them (the
+        # closed copy of the old value before the new value).
+        .order_by("recorded_at", "valid_from", "id")
     )
 
 

@@ -321,3 +321,63 @@ def test_source_events_of_deleted_memory_stay_out_of_list(owner, write_agent):
     assert memory_counts_for_user(subject=subject)["active"] == 0
     assert SourceEvent.objects.filter(subject=subject).count() == 1  # events: deletion workflow
     assert MemoryRecord.objects.get(pk=record.id).status == MemoryStatus.DELETED
+
+
+def test_history_orders_a_supersede_chain_oldest_to_newest(owner, write_agent):
+    from datetime import UTC, datetime
+
+    user, subject = owner
+    old = agent_memory(
+        write_agent.agent,
+        subject,
+        "Lives in Shanghai",
+        predicate="home_city",
+        valid_from=datetime(2024, 3, 1, tzinfo=UTC),
+    )
+    new = agent_memory(
+        write_agent.agent,
+        subject,
+        "Lives in Hangzhou",
+        predicate="home_city",
+        valid_from=datetime(2025, 9, 15, tzinfo=UTC),
+    )
+    versions = list(memory_history(record=new))
+    assert [(v.statement, v.status) for v in versions] == [
+        ("Lives in Shanghai", "superseded"),
+        ("Lives in Shanghai", "active"),  # what we now believe: true until the move
+        ("Lives in Hangzhou", "active"),
+    ]
+    assert versions[0].id == old.id
+    assert versions[1].valid_to == datetime(2025, 9, 15, tzinfo=UTC)
+    # Deleting any version deletes the whole memory.
+    user_memory.memory_forget(user=user, subject=subject, record=versions[1])
+    assert set(
+        MemoryRecord.objects.filter(lineage_id=old.lineage_id).values_list("status", flat=True)
+    ) == {"deleted"}
+
+
+def test_current_version_of_a_superseded_record_is_the_latest_value(owner, write_agent):
+    from datetime import UTC, datetime
+
+    from memory.selectors import memory_current_version
+
+    _, subject = owner
+    old = agent_memory(
+        write_agent.agent,
+        subject,
+        "Lives in Shanghai",
+        predicate="home_city",
+        valid_from=datetime(2024, 3, 1, tzinfo=UTC),
+    )
+    new = agent_memory(
+        write_agent.agent,
+        subject,
+        "Lives in Hangzhou",
+        predicate="home_city",
+        valid_from=datetime(2025, 9, 15, tzinfo=UTC),
+    )
+    old.refresh_from_db()
+    closed_copy = MemoryRecord.objects.get(supersedes=old, valid_to__isnull=False)
+    assert memory_current_version(record=old) == new
+    assert memory_current_version(record=closed_copy) == closed_copy
+    assert memory_current_version(record=new) == new

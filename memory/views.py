@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from memory.forms import CorrectForm, MemoryFilterForm, RememberForm, WithdrawConsentForm
 from memory.models import MemoryRecord, Subject
@@ -82,6 +83,7 @@ def _author(record: MemoryRecord, user) -> str:
 
 @login_required
 @require_GET
+@vary_on_headers("HX-Request")
 def memory_list(request: HttpRequest) -> HttpResponse:
     form = MemoryFilterForm(request.GET)
     filters = form.cleaned()
@@ -101,7 +103,10 @@ def memory_list(request: HttpRequest) -> HttpResponse:
             counts=memory_counts_for_user(subject=subject),
             namespaces=memory_namespaces_for_user(subject=subject),
         )
-    template = "memory/list.html#results" if request.htmx else "memory/list.html"
+    # htmx asks for the results fragment; a history restore (back button after the cache
+    # expired) needs the whole page.
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "memory/list.html#results" if partial else "memory/list.html"
     return render(request, template, context)
 
 

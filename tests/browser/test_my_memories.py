@@ -226,3 +226,17 @@ def test_screenshots_of_main_pages(alice_page, memories):
     expect(page.get_by_role("heading", name="我的记忆")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "my-memories-zh.png"), full_page=True)
     assert (SCREENSHOTS / "my-memories.png").stat().st_size > 0
+
+
+def test_remember_this_refuses_a_secret_with_the_reason_then_remembers(alice_page):
+    page = alice_page
+    page.get_by_role("link", name="Remember something").first.click()
+    page.get_by_label("What should be remembered?").fill("My password is hunter2x!")
+    page.get_by_role("button", name="Remember this").click()
+    expect(page.get_by_role("alert")).to_contain_text("Secrets are never remembered")
+    page.get_by_label("What should be remembered?").fill("我喜欢安静的酒店房间")
+    page.get_by_label("Topic").fill("travel/hotels")
+    page.get_by_role("button", name="Remember this").click()
+    expect(page.get_by_role("heading", name="我喜欢安静的酒店房间")).to_be_visible()
+    expect(page.locator(".facts")).to_contain_text("You said this")
+    expect(page.locator(".messages")).to_contain_text("Remembered.")

@@ -63,6 +63,14 @@ def test_list_htmx_returns_results_fragment_only(alice, memory):
     assert "<html" not in body and "window seats" in body
 
 
+def test_list_htmx_history_restore_gets_the_whole_page(alice, memory):
+    response = alice.get(
+        reverse("memory-list"), {"q": "window"}, HTTP_HX_HISTORY_RESTORE_REQUEST="true", **HX
+    )
+    assert "<html" in response.content.decode()
+    assert "HX-Request" in response["Vary"]
+
+
 @pytest.mark.parametrize("query", ["靠窗", "WINDOW", "window seats"])
 def test_search_chinese_and_english(alice, memory, owner, write_agent, query):
     agent_memory(write_agent.agent, owner[1], "I like jazz")

@@ -170,7 +170,9 @@ PAGES = [
 
 
 @pytest.mark.parametrize(("method", "name"), PAGES)
-@pytest.mark.parametrize("who", ["same_tenant_user", "other_tenant_user"])
+@pytest.mark.parametrize(
+    "who", ["same_tenant_user", "other_tenant_user", "tenant_admin", "reviewer"]
+)
 def test_other_users_get_404_and_change_nothing(request, memory, method, name, who):
     intruder = signed_in(request.getfixturevalue(who)[0])
     url = reverse(name, args=[memory.id])
@@ -507,3 +509,20 @@ def test_language_switch_to_chinese(alice, memory):
 def test_login_page_renders(client):
     response = client.get("/accounts/login/")
     assert response.status_code == 200 and 'for="id_username"' in response.content.decode()
+
+
+def test_list_and_detail_queries_do_not_grow_with_the_number_of_memories(alice, owner, write_agent):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert alice.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    first = agent_memory(write_agent.agent, owner[1], "Memory 0")
+    few = (queries("/"), queries(f"/memories/{first.id}"))
+    for i in range(1, 25):
+        agent_memory(write_agent.agent, owner[1], f"Memory {i}", source_uri=f"doc:{i}")
+    many = (queries("/"), queries(f"/memories/{first.id}"))
+    assert many == few

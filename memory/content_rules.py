@@ -62,7 +62,8 @@ _SECRET_PATTERNS = [
         re.IGNORECASE,
     ),
     re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+    # A key block is redacted whole (to its END line, or to the end of the text).
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)"),
     re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
     re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
     re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}"),
@@ -290,6 +291,34 @@ def find_injection(text: str) -> list[str]:
     """Finding codes for text that tries to instruct the agent rather than state a fact."""
     if any(p.search(text) for p in _INJECTION_PATTERNS):
         return ["instruction_like_text"]
+    return []
+
+
+# --- procedures in disguise -------------------------------------------------------------
+
+_PROCEDURE_PATTERNS = [
+    re.compile(
+        r"^\s*(runbook|procedure|playbook|skill|best practice|policy|rule|how[- ]to|step\s*\d+)\s*[:：]",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*(always|never|before|after|when(ever)?|every (day|night|time))\b[^.]{0,80}\b"
+        r"(run|disable|enable|skip|export|delete|send|forward|store|approve|restart|upload|copy)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"^\s*(运维手册|手册|流程|规范|规程|技能|步骤\s*\d*|操作步骤|最佳实践)\s*[:：]"),
+    re.compile(
+        r"(每天|每晚|每次|总是|一律|以后都)\S{0,20}(导出|删除|关闭|跳过|发送|转发|上传|批准|重启|执行)"
+    ),
+    re.compile(r"\S{0,20}前(先)?\S{0,10}(关闭|删除|跳过|禁用)"),
+]
+
+
+def find_procedure_like(text: str) -> list[str]:
+    """Finding codes for text that prescribes how to act (a runbook step, a rule) — what
+    only reviewed procedural memory may say, whatever type the proposer claims."""
+    if any(p.search(text) for p in _PROCEDURE_PATTERNS):
+        return ["procedure_like_text"]
     return []
 
 

@@ -254,6 +254,22 @@ def decide(
             "Procedure changes are written only after a reviewer approves them.",
         )
 
+    # Procedures smuggled in as facts or episodes from tool, web or inferred content go to
+    # review too: only reviewed procedural memory may tell the agent how to act.
+    if candidate.assertion_kind in (
+        AssertionKind.TOOL_CONFIRMED,
+        AssertionKind.EXTERNAL_UNTRUSTED,
+        AssertionKind.AGENT_INFERENCE,
+    ):
+        disguised = content_rules.find_procedure_like(candidate.statement)
+        if disguised and candidate.intent == Intent.ASSERT:
+            return _quarantine(
+                candidate,
+                "procedure_like_content",
+                "This prescribes how to act but does not come from the user; procedures need review.",
+                findings=disguised,
+            )
+
     # 8. External, unverified content is held for review rather than believed.
     if (
         candidate.assertion_kind == AssertionKind.EXTERNAL_UNTRUSTED

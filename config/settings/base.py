@@ -183,6 +183,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # No OPTIONS self-description: the OpenAPI schema documents the API.
+    "DEFAULT_METADATA_CLASS": None,
     "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.AgentRateThrottle"],
     # Cost control per agent (not a security boundary). Per process unless REDIS_URL
     # gives a shared cache.

@@ -27,6 +27,7 @@ from memory.write_policy import (
     Candidate,
     Decision,
     ExistingFact,
+    Intent,
     Operation,
     SubjectState,
     content_key,
@@ -58,8 +59,10 @@ _EXISTING_FACTS_SQL = """
     SELECT id, namespace, predicate, content_key, cardinality, assertion_kind,
            valid_from, valid_to, memory_type
       FROM memory_memoryrecord
-     WHERE tenant_id = %(tenant)s AND subject_id = %(subject)s AND status = 'active'
-       AND ((namespace = ANY(%(chain)s) AND {slot}) OR id = %(target)s)
+     WHERE tenant_id = %(tenant)s AND subject_id = %(subject)s
+       AND ((status = 'active' AND ((namespace = ANY(%(chain)s) AND {slot}) OR id = %(target)s))
+            -- a deletion request may name any version the subject can still see
+            OR (%(forget)s AND id = %(target)s AND status <> 'deleted'))
 """
 
 
@@ -74,6 +77,7 @@ def _existing_facts(subject: Subject, candidate: Candidate) -> list[ExistingFact
         "chain": _namespace_chain(candidate.namespace),
         "slot": candidate.predicate or content_key(candidate),
         "target": candidate.target_record_id,
+        "forget": candidate.intent == Intent.FORGET,
     }
     with connection.cursor() as cursor:
         cursor.execute(_EXISTING_FACTS_SQL.format(slot=slot), params)

@@ -275,3 +275,15 @@ def test_concurrent_writes_for_one_subject_are_serialised(owner_subject):
         if r.valid_from <= now and (r.valid_to is None or r.valid_to > now)
     ]
     assert len(current) == 1
+
+
+def test_a_retracted_or_superseded_version_can_still_be_deleted(owner_subject):
+    [a] = submit(owner_subject, city("Berlin", valid_from=timezone.now() - timedelta(days=5)))
+    submit(owner_subject, city("Berlin", intent=Intent.RETRACT))
+    [d] = submit(owner_subject, city("Berlin", intent=Intent.FORGET, target_record_id=a.record_id))
+    assert d.operation == "DELETE"
+    assert MemoryRecord.objects.get(pk=a.record_id).status == MemoryStatus.DELETED
+    [again] = submit(
+        owner_subject, city("Berlin", intent=Intent.FORGET, target_record_id=a.record_id)
+    )
+    assert (again.operation, again.reason_code) == ("REJECT", "nothing_to_change")

@@ -4,7 +4,8 @@ export, pause and withdraw consent.
 Every memory change goes through the write path (``candidates_submit``) as an explicit
 user statement, so the write policy judges the user's own additions exactly as it judges
 an agent's (a secret typed into "remember this" is still refused). Deletion is an
-``Intent.FORGET`` candidate, which the write path turns into ``memory_lineage_erase``.
+``Intent.FORGET`` candidate naming any version the user can see, which the write path turns
+into ``memory_lineage_erase`` of the whole memory.
 Subject settings (pause, consent) are mutable columns written here with an audit event;
 the write policy reads them under the subject's row lock.
 
@@ -36,7 +37,6 @@ from memory.models import (
     SourceEvent,
     Subject,
 )
-from memory.services.erasure import memory_lineage_erase
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent, Operation
 
@@ -91,9 +91,6 @@ REASON_TEXT: dict[str, Any] = {
     "invalid_valid_time": _("The dates do not make sense (the end is before the start)."),
     "unknown_source_event": _("The cited source does not exist."),
     "storage_conflict": _("Someone changed this at the same moment. Please try again."),
-    "user_erased": _("Deleted at your request."),
-    "awaiting_user_confirmation": _("Not kept: it was waiting for your confirmation."),
-    "consent_withdrawn_erase": _("Deleted when you withdrew consent."),
 }
 
 
@@ -155,8 +152,9 @@ def memory_remember(
     """ "Remember this": an explicit user statement, judged by the write policy.
 
     Sensitive personal data is held as *pending confirmation* by the policy unless the
-    user ticked the explicit confirmation; the page then asks them to confirm, and a
-    confirmed resubmission replaces the pending record (see ``_drop_pending``).
+    user ticked the explicit confirmation. The held copy is deleted at once (nothing
+    unconfirmed lingers) and the page asks the user to tick the confirmation and submit
+    again; only then is the memory written.
     """
     candidate = Candidate(
         memory_type=memory_type,
@@ -170,8 +168,6 @@ def memory_remember(
     )
     result = _submit(user=user, subject=subject, candidate=candidate)
     if result.needs_confirmation and result.record_id is not None:
-        # Nothing unconfirmed lingers: the pending copy is erased right away and the
-        # user's confirmed resubmission writes the memory.
         _drop_pending(user=user, subject=subject, record_id=result.record_id)
     return result
 
@@ -213,46 +209,31 @@ def memory_correct(
 
 
 def memory_forget(*, user, subject: Subject, record: MemoryRecord) -> UserWriteResult:
-    """Delete one memory and all its versions.
+    """Delete one memory and all its versions, whichever version the user names (the
+    current one, an old one, or one held for review or confirmation): an ``Intent.FORGET``
+    candidate, which the write path turns into ``memory_lineage_erase``."""
+    return _submit(user=user, subject=subject, candidate=_forget_candidate(record))
 
-    A memory with a current version is deleted through the write path (``Intent.FORGET``
-    → ``memory_lineage_erase``). One without (only held for review, or already closed)
-    has nothing the policy engine can target, so it is erased directly — the user's
-    right to delete does not depend on a record's status.
-    """
-    from memory.selectors import memory_current_version
 
-    current = memory_current_version(record=record)
-    if current is None:
-        erased = memory_lineage_erase(
-            actor=user_actor(user=user, subject=subject),
-            tenant_id=subject.tenant_id,
-            lineage_id=record.lineage_id,
-            reason_code="user_erased",
-        )
-        return UserWriteResult(
-            Operation.DELETE if erased else Operation.REJECT,
-            "deletion_requested" if erased else "nothing_to_change",
-            record.id,
-        )
-    candidate = Candidate(
-        memory_type=current.memory_type,
-        namespace=current.namespace,
-        statement=current.statement,
-        predicate=current.predicate,
-        value=current.value,
-        cardinality=current.cardinality,
+def _forget_candidate(record: MemoryRecord) -> Candidate:
+    return Candidate(
+        memory_type=record.memory_type,
+        namespace=record.namespace,
+        statement=record.statement,
+        predicate=record.predicate,
+        value=record.value,
+        cardinality=record.cardinality,
         assertion_kind=AssertionKind.USER_EXPLICIT,
         confidence=1.0,
-        purpose=current.purpose,
-        consent_basis=current.consent_basis,
+        purpose=record.purpose,
+        consent_basis=record.consent_basis,
         intent=Intent.FORGET,
-        target_record_id=current.id,
+        target_record_id=record.id,
     )
-    return _submit(user=user, subject=subject, candidate=candidate)
 
 
 def _drop_pending(*, user, subject: Subject, record_id: uuid.UUID) -> None:
+    """Delete (through the write path) the copy the policy held for confirmation."""
     record = MemoryRecord.objects.filter(
         tenant_id=subject.tenant_id,
         subject=subject,
@@ -260,12 +241,7 @@ def _drop_pending(*, user, subject: Subject, record_id: uuid.UUID) -> None:
         status=MemoryStatus.PENDING_CONFIRMATION,
     ).first()
     if record is not None:
-        memory_lineage_erase(
-            actor=user_actor(user=user, subject=subject),
-            tenant_id=subject.tenant_id,
-            lineage_id=record.lineage_id,
-            reason_code="awaiting_user_confirmation",
-        )
+        _submit(user=user, subject=subject, candidate=_forget_candidate(record))
 
 
 # --- settings: pause and consent ---------------------------------------------------------
@@ -323,59 +299,26 @@ def subject_consent_give(*, user, subject: Subject) -> Subject:
 
 
 def subject_memories_erase_all(*, user, subject: Subject) -> int:
-    """Delete every memory about the user: active ones through the write path (FORGET,
-    honoured whatever the consent state), the rest (held, closed) by direct erasure."""
-    active = list(
-        MemoryRecord.objects.filter(
-            tenant_id=subject.tenant_id, subject=subject, status=MemoryStatus.ACTIVE
-        ).order_by("recorded_at")
-    )
-    lineages: set[uuid.UUID] = set()
-    if active:
-        candidates = [
-            Candidate(
-                memory_type=r.memory_type,
-                namespace=r.namespace,
-                statement=r.statement,
-                predicate=r.predicate,
-                value=r.value,
-                cardinality=r.cardinality,
-                assertion_kind=AssertionKind.USER_EXPLICIT,
-                confidence=1.0,
-                purpose=r.purpose,
-                consent_basis=r.consent_basis,
-                intent=Intent.FORGET,
-                target_record_id=r.id,
-            )
-            for r in active
-        ]
-        outcomes = candidates_submit(
-            actor=user_actor(user=user, subject=subject),
-            subject=subject,
-            candidates=candidates,
-            user_id=user.pk,
-            request_id=uuid.uuid4().hex,
-        )
-        lineages.update(
-            r.lineage_id
-            for r, o in zip(active, outcomes, strict=True)
-            if o.operation == Operation.DELETE
-        )
-    remaining = (
+    """Delete every memory about the user through the write path: one FORGET per memory
+    (lineage), naming its newest version; honoured whatever the consent state. Returns the
+    number of memories deleted."""
+    newest_per_lineage = (
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
         .exclude(status=MemoryStatus.DELETED)
-        .values_list("lineage_id", flat=True)
-        .distinct()
+        .order_by("lineage_id", "-recorded_at", "-valid_from")
+        .distinct("lineage_id")
     )
-    for lineage_id in list(remaining):
-        if memory_lineage_erase(
-            actor=user_actor(user=user, subject=subject),
-            tenant_id=subject.tenant_id,
-            lineage_id=lineage_id,
-            reason_code="consent_withdrawn_erase",
-        ):
-            lineages.add(lineage_id)
-    return len(lineages)
+    candidates = [_forget_candidate(r) for r in newest_per_lineage]
+    if not candidates:
+        return 0
+    outcomes = candidates_submit(
+        actor=user_actor(user=user, subject=subject),
+        subject=subject,
+        candidates=candidates,
+        user_id=user.pk,
+        request_id=uuid.uuid4().hex,
+    )
+    return sum(1 for o in outcomes if o.operation == Operation.DELETE)
 
 
 # --- export --------------------------------------------------------------------------------

@@ -60,8 +60,8 @@ def _record(subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
 
 
 def _current(subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
-    """The current (active) version of the user's memory ``record_id`` — what a correction
-    or deletion acts on. A memory without one cannot be corrected: 404."""
+    """The current (active) version of the user's memory ``record_id``: what a correction
+    acts on. A memory without one (deleted, or only held for review) cannot be corrected."""
     current = memory_current_version(record=_record(subject, record_id))
     if current is None:
         raise Http404("nothing current to change")

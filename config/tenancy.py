@@ -23,7 +23,7 @@ from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest, HttpResponse
 
 TENANT_SETTING = "engram.tenant_id"
-ACTIVE_TENANT_SESSION_KEY = "engram_tenant_id"
+ACTIVE_TENANT_SESSION_KEY = "engram.tenant_id"
 
 
 @dataclass(frozen=True)
@@ -80,12 +80,39 @@ def current_tenant_id() -> str | None:
     return value or None
 
 
-def user_memberships(user_id: int) -> list[tuple[uuid.UUID, str]]:
-    """(tenant id, role) pairs of a signed-in user, oldest first. Works before any tenant
-    is set (SECURITY DEFINER function)."""
+@dataclass(frozen=True)
+class TenantInfo:
+    id: uuid.UUID
+    slug: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class MembershipInfo:
+    """A user's membership as seen before (and across) tenant scoping."""
+
+    tenant_id: uuid.UUID
+    role: str
+    tenant: TenantInfo
+
+    def get_role_display(self) -> str:
+        from accounts.models import Role
+
+        return str(Role(self.role).label)
+
+
+def user_memberships(user_id: int) -> list[MembershipInfo]:
+    """A signed-in user's memberships, oldest first. Works before any tenant is set and
+    across tenants (SECURITY DEFINER function); returns nothing of other users."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT tenant_id, role FROM engram_user_tenants(%s)", [user_id])
-        return [(row[0], row[1]) for row in cursor.fetchall()]
+        cursor.execute("SELECT tenant_id, role, slug, name FROM engram_user_tenants(%s)", [user_id])
+        return [
+            MembershipInfo(t, role, TenantInfo(t, slug, name))
+            for t, role, slug, name in cursor.fetchall()
+        ]
 
 
 def active_tenant_for(request: HttpRequest) -> uuid.UUID | None:
@@ -94,7 +121,7 @@ def active_tenant_for(request: HttpRequest) -> uuid.UUID | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    tenants = [t for t, _ in user_memberships(user.pk)]
+    tenants = [m.tenant_id for m in user_memberships(user.pk)]
     chosen = request.session.get(ACTIVE_TENANT_SESSION_KEY)
     for tenant in tenants:
         if str(tenant) == chosen:

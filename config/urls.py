@@ -14,6 +14,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("memory.api.urls")),
+    path("", include("governance.api.urls")),
     path(
         "schema",
         SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),
@@ -28,6 +29,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz),
+    path("console/", include("governance.urls")),
     path("", include("memory.urls")),
 ]
 

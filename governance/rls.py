@@ -55,12 +55,15 @@ FUNCTIONS_SQL = [
     """CREATE OR REPLACE FUNCTION engram_api_key_tenant(key_prefix text) RETURNS uuid
        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS
        $$ SELECT tenant_id FROM accounts_apikey WHERE prefix = key_prefix $$""",
-    # Signed-in user → the tenants they belong to (oldest membership first).
-    """CREATE OR REPLACE FUNCTION engram_user_tenants(for_user integer)
-       RETURNS TABLE(tenant_id uuid, role text)
+    # Signed-in user → the tenants they belong to (oldest membership first), with the
+    # tenants' names for the tenant switcher. Nothing of any other user's.
+    "DROP FUNCTION IF EXISTS engram_user_tenants(integer)",
+    """CREATE FUNCTION engram_user_tenants(for_user integer)
+       RETURNS TABLE(tenant_id uuid, role text, slug text, name text)
        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS
-       $$ SELECT tenant_id, role::text FROM accounts_membership
-          WHERE user_id = for_user ORDER BY created_at, id $$""",
+       $$ SELECT m.tenant_id, m.role::text, t.slug::text, t.name::text
+            FROM accounts_membership m JOIN accounts_tenant t ON t.id = m.tenant_id
+           WHERE m.user_id = for_user ORDER BY m.created_at, m.id $$""",
 ]
 DROP_FUNCTIONS_SQL = [
     "DROP FUNCTION IF EXISTS engram_user_tenants(integer)",

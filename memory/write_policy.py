@@ -95,6 +95,13 @@ class Candidate:
     # Set only by the user-facing service when the signed-in user ticks "yes, remember
     # this sensitive detail". Never settable through the agent API.
     user_confirmed_sensitive: bool = False
+    # --- governance (issue 5) ---
+    # Set only by the governance services after a reviewer approved this exact text (a
+    # procedure change request, or a quarantined record a reviewer accepted). Never
+    # settable through the agent API. It skips the "needs review" quarantines (steps 7, 7b
+    # and 8) because the review has happened; it never skips secrets, untrusted
+    # procedural sources, consent, purpose or sensitive data (that needs the user).
+    review_approved: bool = False
 
 
 @dataclass(frozen=True)
@@ -239,7 +246,7 @@ def decide(
 
     # 7. Instruction-like text (prompt injection, memory poisoning) goes to review.
     injection = content_rules.find_injection(text)
-    if injection:
+    if injection and not candidate.review_approved:
         return _quarantine(
             candidate,
             "suspected_injection",
@@ -247,7 +254,13 @@ def decide(
             findings=injection,
         )
 
-    if candidate.memory_type == MemoryType.PROCEDURAL and candidate.intent == Intent.ASSERT:
+    # 7b. (governance, issue 5) Every procedural write that adds content — an assertion or
+    #     an explicit supersede/correction — needs an approved change request.
+    if (
+        candidate.memory_type == MemoryType.PROCEDURAL
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE, Intent.CORRECT)
+        and not candidate.review_approved
+    ):
         return _quarantine(
             candidate,
             "procedural_needs_review",
@@ -274,6 +287,7 @@ def decide(
     if (
         candidate.assertion_kind == AssertionKind.EXTERNAL_UNTRUSTED
         and candidate.intent == Intent.ASSERT
+        and not candidate.review_approved
     ):
         return _quarantine(
             candidate,

@@ -8,9 +8,13 @@ import pytest
 from django.conf import settings
 from django.db import ProgrammingError, connection, transaction
 
+from accounts.models import Role
 from config.tenancy import current_tenant_id, tenant_context
 from governance import rls
-from tests.conftest import candidate
+from governance.services import Actor
+from governance.services.procedures import procedure_document_create
+from tests.conftest import _person, candidate
+from tests.governance.conftest import approve, propose
 
 pytestmark = pytest.mark.django_db
 APP_ROLE = settings.ENGRAM["DB_APP_ROLE"]
@@ -23,8 +27,10 @@ def sql(query: str, params=None) -> list[tuple]:
 
 
 @pytest.fixture
-def two_tenants(api, other_tenant_agent, other_tenant_user, tenant, other_tenant):
-    """Rows for both tenants in every tenant-owned table, written through the real API."""
+def two_tenants(
+    api, other_tenant_agent, other_tenant_user, tenant, other_tenant, tenant_admin, reviewer
+):
+    """Rows for both tenants in every tenant-owned table."""
     b = other_tenant_agent.client(other_tenant_user[1])
     for client in (api, b):
         client.post_json(
@@ -45,6 +51,23 @@ def two_tenants(api, other_tenant_agent, other_tenant_user, tenant, other_tenant
             {"candidates": [candidate(statement="User likes tea", source_client_event_ids=["e1"])]},
         )
         assert r.json()["results"][0]["operation"] == "ADD"
+    # Procedures, versions and change requests through the governance services.
+    b_admin, _ = _person(other_tenant, "bea", Role.ADMIN)
+    b_reviewer, _ = _person(other_tenant, "rex", Role.REVIEWER)
+    for t, admin, rev in (
+        (tenant, tenant_admin[0], reviewer[0]),
+        (other_tenant, b_admin, b_reviewer),
+    ):
+        with tenant_context(t.id):
+            doc = procedure_document_create(
+                actor=Actor.user(admin.pk, t.id),
+                user=admin,
+                slug="deploy",
+                title="Deploy",
+                kind="runbook",
+                namespace="ops/deploy",
+            )
+        approve(propose(doc, admin, "1. Run the tests.\n2. Deploy."), rev)
     return tenant, other_tenant
 
 

@@ -17,7 +17,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("governance", "0001_initial"),
+        ("governance", "0002_procedural_documents_change_requests"),
         ("accounts", "0001_initial"),
         ("memory", "0003_active_content_index"),
     ]

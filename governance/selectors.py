@@ -1,0 +1,157 @@
+"""Reads for the governance console, always for one tenant and one actor.
+
+Call inside ``tenant_context(tenant_id)``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from guardian.shortcuts import get_objects_for_user
+
+from accounts.models import Membership
+from config.tenancy import MembershipInfo, user_memberships
+from governance.models import (
+    AuditEvent,
+    ChangeRequest,
+    ChangeRequestStatus,
+    ProceduralDocument,
+    ProceduralVersion,
+)
+from governance.policies import ConsoleAccess
+from memory.models import MemoryRecord, MemoryStatus
+
+REVIEW_PERM = "governance.review_proceduraldocument"
+QUARANTINE_STATUSES = (MemoryStatus.QUARANTINED, MemoryStatus.PENDING_CONFIRMATION)
+
+
+def memberships_for_user(*, user: User) -> list[MembershipInfo]:
+    """All of the user's memberships, across tenants (row-level security would show only
+    the current tenant's; this goes through the SECURITY DEFINER lookup)."""
+    return user_memberships(user.pk)
+
+
+def console_access_get(*, user: User, tenant_id: uuid.UUID) -> ConsoleAccess | None:
+    """The user's rights in ``tenant_id``, or None when they are not a member."""
+    membership = Membership.objects.filter(user=user, tenant_id=tenant_id).first()
+    if membership is None:
+        return None
+    reviewable = get_objects_for_user(
+        user,
+        REVIEW_PERM,
+        klass=ProceduralDocument.objects.filter(tenant_id=tenant_id),
+        with_superuser=False,
+        accept_global_perms=False,
+    ).values_list("id", flat=True)
+    return ConsoleAccess(
+        user_id=user.pk,
+        tenant_id=tenant_id,
+        role=membership.role,
+        reviewable_document_ids=frozenset(reviewable),
+    )
+
+
+# --- procedures -------------------------------------------------------------------------
+
+
+def procedure_list_for(*, access: ConsoleAccess) -> QuerySet[ProceduralDocument]:
+    return ProceduralDocument.objects.filter(tenant_id=access.tenant_id).order_by("slug")
+
+
+def procedure_get(*, tenant_id: uuid.UUID, slug: str) -> ProceduralDocument | None:
+    return ProceduralDocument.objects.filter(tenant_id=tenant_id, slug=slug).first()
+
+
+def procedure_version_get(*, document: ProceduralDocument, number: int) -> ProceduralVersion | None:
+    return ProceduralVersion.objects.filter(
+        tenant_id=document.tenant_id, document=document, number=number
+    ).first()
+
+
+def procedure_versions_for(*, document: ProceduralDocument) -> QuerySet[ProceduralVersion]:
+    return ProceduralVersion.objects.filter(
+        tenant_id=document.tenant_id, document=document
+    ).order_by("-number")
+
+
+def change_request_list_for(
+    *, access: ConsoleAccess, status: str | None = ChangeRequestStatus.OPEN
+) -> QuerySet[ChangeRequest]:
+    qs = ChangeRequest.objects.filter(tenant_id=access.tenant_id).select_related(
+        "document", "proposer_user", "proposer_agent"
+    )
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("created_at")
+
+
+def change_request_get(
+    *, access: ConsoleAccess, change_request_id: uuid.UUID
+) -> ChangeRequest | None:
+    return (
+        ChangeRequest.objects.filter(tenant_id=access.tenant_id, id=change_request_id)
+        .select_related("document", "proposer_user", "proposer_agent", "decided_by")
+        .first()
+    )
+
+
+# --- quarantine -------------------------------------------------------------------------
+
+
+def quarantine_list_for(*, access: ConsoleAccess) -> QuerySet[MemoryRecord]:
+    return (
+        MemoryRecord.objects.filter(tenant_id=access.tenant_id, status__in=QUARANTINE_STATUSES)
+        .select_related("subject", "conflicts_with", "created_by_agent")
+        .order_by("recorded_at")
+    )
+
+
+def quarantine_get(*, access: ConsoleAccess, record_id: uuid.UUID) -> MemoryRecord | None:
+    return quarantine_list_for(access=access).filter(id=record_id).first()
+
+
+# --- audit ------------------------------------------------------------------------------
+
+
+def audit_list_for(
+    *,
+    access: ConsoleAccess,
+    actor: str = "",
+    subject_id: uuid.UUID | None = None,
+    operation: str = "",
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> QuerySet[AuditEvent]:
+    """Audit events of the tenant, newest first. ``actor`` is an id, or ``type:id``;
+    ``operation`` matches the write-policy operation or the dotted action."""
+    qs = AuditEvent.objects.filter(tenant_id=access.tenant_id)
+    if actor:
+        kind, sep, ident = actor.partition(":")
+        qs = qs.filter(actor_type=kind, actor_id=ident) if sep else qs.filter(actor_id=actor)
+    if subject_id:
+        qs = qs.filter(subject_id=subject_id)
+    if operation:
+        qs = qs.filter(operation=operation) if operation.isupper() else qs.filter(action=operation)
+    if since:
+        qs = qs.filter(occurred_at__gte=since)
+    if until:
+        qs = qs.filter(occurred_at__lt=until)
+    return qs.order_by("-occurred_at", "-id")
+
+
+def review_grants_for(*, documents: list[ProceduralDocument]) -> dict[uuid.UUID, list[str]]:
+    """Usernames holding the per-document review permission, by document id."""
+    from guardian.shortcuts import get_users_with_perms
+
+    return {
+        d.id: sorted(
+            u.username
+            for u in get_users_with_perms(
+                d, only_with_perms_in=["review_proceduraldocument"], with_superusers=False
+            )
+        )
+        for d in documents
+    }

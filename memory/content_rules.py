@@ -54,7 +54,7 @@ _SECRET_PATTERNS = [
     # Secrets written in prose: "my password is hunter2", "the PIN: 4821", "密码是 abc123".
     re.compile(
         r"\b(pass(word|code|phrase)?|passwd|pwd|pin|secret|api[\s_-]?key|access[\s_-]?key|"
-        r"token|private[\s_-]?key|credentials?)\b[^.\n]{0,20}?\b(is|are|was|=|:)\s*\S{3,}",
+        r"token|private[\s_-]?key|credentials?)\b[^.\n]{0,20}?(\b(is|are|was)\b|[=:：])\s*\S{3,}",
         re.IGNORECASE,
     ),
     re.compile(

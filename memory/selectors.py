@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 
-from memory.models import MemoryRecord, MemoryStatus, SourceEvent
+from memory.models import (
+    MemoryRecord,
+    MemoryStatus,
+    MemoryType,
+    SourceEvent,
+    Subject,
+    SubjectKind,
+)
 
 # Statuses a record can be looked up in by an agent (deleted ones are gone for every route).
 AGENT_VISIBLE_STATUSES = (
@@ -53,3 +60,136 @@ def events_resolve_client_ids(
             client_event_id__in=client_ids,
         ).values_list("client_event_id", "id")
     )
+
+
+# --- the end user's own pages ("Manage my memories") ------------------------------------
+#
+# The signed-in user reaches their memories only through their own Subject: every query
+# below starts from it, so a record id from another user (same tenant or not) is simply
+# not found — the page answers 404, never 403, and never says whether the id exists.
+
+# Statuses a user can filter by on their own page (deleted records are tombstones: gone).
+USER_VISIBLE_STATUSES = tuple(s for s in MemoryStatus.values if s != MemoryStatus.DELETED)
+
+
+def subject_for_user(*, user, tenant_id: uuid.UUID | None = None) -> Subject | None:
+    """The signed-in user's own subject (kind ``user``) in a tenant they belong to:
+    ``tenant_id`` (the request's active tenant) when given, else their oldest one."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    qs = Subject.objects.filter(user=user, kind=SubjectKind.USER, tenant__memberships__user=user)
+    if tenant_id is not None:
+        qs = qs.filter(tenant_id=tenant_id)
+    return qs.order_by("created_at").first()
+
+
+def memory_list_for_user(
+    *,
+    subject: Subject,
+    query: str = "",
+    memory_type: str = "",
+    namespace: str = "",
+    status: str = MemoryStatus.ACTIVE,
+) -> QuerySet[MemoryRecord]:
+    """The user's memories, newest first, filtered as on the list page.
+
+    Search is a case-insensitive substring match over the statement and predicate: it is
+    correct for Chinese (no word boundaries needed) and English alike; the ranked lexical
+    index belongs to the retrieval pipeline, not to this page.
+    """
+    if status not in USER_VISIBLE_STATUSES:
+        status = MemoryStatus.ACTIVE
+    qs = MemoryRecord.objects.filter(
+        tenant_id=subject.tenant_id, subject=subject, status=status
+    ).select_related("created_by_agent", "created_by_user")
+    if memory_type:
+        qs = qs.filter(memory_type=memory_type)
+    if namespace:
+        qs = qs.filter(Q(namespace=namespace) | Q(namespace__startswith=namespace + "/"))
+    query = query.strip()
+    if query:
+        for term in query.split():
+            qs = qs.filter(Q(statement__icontains=term) | Q(predicate__icontains=term))
+    return qs.order_by("-recorded_at", "id")
+
+
+def memory_counts_for_user(*, subject: Subject) -> dict[str, dict[str, int]]:
+    """Counts for the filter bar: active memories by type, and all memories by status."""
+    rows = (
+        MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+        .exclude(status=MemoryStatus.DELETED)
+        .values_list("status", "memory_type")
+        .annotate(n=Count("id"))
+    )
+    by_type = dict.fromkeys(MemoryType.values, 0)
+    by_status = dict.fromkeys(USER_VISIBLE_STATUSES, 0)
+    for status, memory_type, n in rows:
+        by_status[status] += n
+        if status == MemoryStatus.ACTIVE:
+            by_type[memory_type] += n
+    return {"type": by_type, "status": by_status, "active": by_status[MemoryStatus.ACTIVE]}
+
+
+def memory_namespaces_for_user(*, subject: Subject) -> list[str]:
+    return list(
+        MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+        .exclude(status=MemoryStatus.DELETED)
+        .order_by("namespace")
+        .values_list("namespace", flat=True)
+        .distinct()
+    )
+
+
+def memory_get_for_user(*, subject: Subject, record_id: uuid.UUID) -> MemoryRecord | None:
+    """One of the user's own records in any status but deleted, or None."""
+    return (
+        MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject, id=record_id)
+        .exclude(status=MemoryStatus.DELETED)
+        .select_related("created_by_agent", "created_by_user")
+        .first()
+    )
+
+
+def memory_current_version(*, record: MemoryRecord) -> MemoryRecord | None:
+    """What a change to ``record`` acts on: the record itself while it is active, else the
+    active version of its lineage with the latest validity, if any. (A supersede leaves two
+    active versions: the old value closed at the new one's start, and the new value.)
+    Read from the database, never from the possibly stale ``record.status``."""
+    return (
+        MemoryRecord.objects.filter(
+            tenant_id=record.tenant_id,
+            subject_id=record.subject_id,
+            lineage_id=record.lineage_id,
+            status=MemoryStatus.ACTIVE,
+        )
+        .order_by(
+            Case(When(id=record.id, then=Value(0)), default=Value(1)),
+            "-recorded_at",
+            "-valid_from",
+            "-id",
+        )
+        .first()
+    )
+
+
+def memory_history(*, record: MemoryRecord) -> QuerySet[MemoryRecord]:
+    """Every version of one memory, oldest first (record time), with who wrote each."""
+    return (
+        MemoryRecord.objects.filter(
+            tenant_id=record.tenant_id, subject_id=record.subject_id, lineage_id=record.lineage_id
+        )
+        .select_related("created_by_agent", "created_by_user")
+        # Versions written by one change share recorded_at; valid time orders them (the
+        # closed copy of the old value before the new value).
+        .order_by("recorded_at", "valid_from", "id")
+    )
+
+
+def memory_source_events(*, record: MemoryRecord) -> QuerySet[SourceEvent]:
+    """The raw events (conversation turns, tool results) this version was derived from.
+    They are the user's own conversation, so the user may read their content."""
+    return SourceEvent.objects.filter(
+        tenant_id=record.tenant_id,
+        subject_id=record.subject_id,
+        memorysource__record=record,
+    ).order_by("occurred_at")

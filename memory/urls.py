@@ -3,5 +3,15 @@ from django.urls import path
 from memory import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.memory_list, name="memory-list"),
+    path("memories/new", views.memory_remember, name="memory-remember"),
+    path("memories/<uuid:record_id>", views.memory_detail, name="memory-detail"),
+    path("memories/<uuid:record_id>/correct", views.memory_correct, name="memory-correct"),
+    path("memories/<uuid:record_id>/delete", views.memory_delete, name="memory-delete"),
+    path("memories/export.json", views.export_json, name="memory-export-json"),
+    path("memories/export.csv", views.export_csv, name="memory-export-csv"),
+    path("settings/memory", views.memory_settings, name="memory-settings"),
+    path("settings/memory/pause", views.memory_pause, name="memory-pause"),
+    path("settings/memory/withdraw", views.memory_consent_withdraw, name="memory-withdraw"),
+    path("settings/memory/consent", views.memory_consent_give, name="memory-consent"),
 ]

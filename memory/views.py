@@ -1,18 +1,331 @@
-"""End-user pages."""
+"""End-user pages: "Manage my memories".
+
+Adapters only: find the signed-in user's own Subject, call one selector or service, render
+the page or (for htmx) one of its ``{% partialdef %}`` fragments. Every action is a real
+link or form first (post/redirect/get without JavaScript); htmx only swaps fragments.
+A record that is not the user's own is a 404, never a 403.
+
+``config.tenancy.TenantContextMiddleware`` runs each request in one transaction scoped to
+the signed-in user's tenant (``request.tenant_id``), so row-level security applies here.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import json
+import uuid
+from typing import Any
 
-from memory.models import MemoryStatus
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from memory.forms import CorrectForm, MemoryFilterForm, RememberForm, WithdrawConsentForm
+from memory.models import MemoryRecord, Subject
+from memory.selectors import (
+    memory_counts_for_user,
+    memory_current_version,
+    memory_get_for_user,
+    memory_history,
+    memory_list_for_user,
+    memory_namespaces_for_user,
+    memory_source_events,
+    subject_for_user,
+)
+from memory.services import user_memory
+from memory.services.user_memory import reason_text
+
+PAGE_SIZE = 20
+
+
+def _subject(request: HttpRequest) -> Subject:
+    subject = subject_for_user(user=request.user, tenant_id=request.tenant_id)
+    if subject is None:
+        raise Http404("no memories for this user")
+    return subject
+
+
+def _record(subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
+    record = memory_get_for_user(subject=subject, record_id=record_id)
+    if record is None:
+        raise Http404("no such memory")
+    return record
+
+
+def _current(subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
+    """The current (active) version of the user's memory ``record_id``: what a correction
+    acts on. A memory without one (deleted, or only held for review) cannot be corrected."""
+    current = memory_current_version(record=_record(subject, record_id))
+    if current is None:
+        raise Http404("nothing current to change")
+    return current
+
+
+def _author(record: MemoryRecord, user) -> str:
+    if record.created_by_user_id is not None:
+        if record.created_by_user_id == user.pk:
+            return _("You")
+        return record.created_by_user.get_username()
+    if record.created_by_agent is not None:
+        return _("Agent “%(name)s”") % {"name": record.created_by_agent.name}
+    return _("Engram")
+
+
+# --- list --------------------------------------------------------------------------------
 
 
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
-    subjects = request.user.subjects.annotate(
-        active_count=Count("memories", filter=Q(memories__status=MemoryStatus.ACTIVE))
+@require_GET
+@vary_on_headers("HX-Request")
+def memory_list(request: HttpRequest) -> HttpResponse:
+    form = MemoryFilterForm(request.GET)
+    filters = form.cleaned()
+    subject = subject_for_user(user=request.user, tenant_id=request.tenant_id)
+    context: dict[str, Any] = {"form": form, "filters": filters, "subject": subject}
+    if subject is not None:
+        records = memory_list_for_user(
+            subject=subject,
+            query=filters["q"],
+            memory_type=filters["type"],
+            namespace=filters["namespace"],
+            status=filters["status"],
+        )
+        page = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
+        context.update(
+            page=page,
+            counts=memory_counts_for_user(subject=subject),
+            namespaces=memory_namespaces_for_user(subject=subject),
+        )
+    # htmx asks for the results fragment; a history restore (back button after the cache
+    # expired) needs the whole page.
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "memory/list.html#results" if partial else "memory/list.html"
+    return render(request, template, context)
+
+
+# --- detail ------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
+    subject = _subject(request)
+    record = _record(subject, record_id)
+    history = [
+        {
+            "record": version,
+            "author": _author(version, request.user),
+            "reason": reason_text(version.status_reason) if version.status_reason else "",
+            "is_this": version.id == record.id,
+        }
+        for version in memory_history(record=record)
+    ]
+    current = memory_current_version(record=record)
+    sources = list(memory_source_events(record=record))
+    return render(
+        request,
+        "memory/detail.html",
+        {
+            "record": record,
+            "current": current,
+            "history": history,
+            "sources": sources,
+            "author": _author(record, request.user),
+            # Filled from the retrieval trace once agents report which memories they used.
+            "recalls": [],
+        },
     )
-    return render(request, "memory/home.html", {"subjects": subjects})
+
+
+# --- remember ----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_remember(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    result = None
+    if request.method == "POST":
+        form = RememberForm(request.POST)
+        if form.is_valid():
+            result = user_memory.memory_remember(
+                user=request.user, subject=subject, **form.cleaned_data
+            )
+            if result.ok:
+                messages.success(request, result.message)
+                return redirect("memory-detail", record_id=result.record_id)
+    else:
+        form = RememberForm()
+    return render(request, "memory/remember.html", {"form": form, "result": result})
+
+
+# --- correct -----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_correct(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
+    subject = _subject(request)
+    result = None
+    record = _current(subject, record_id)
+    if request.method == "POST":
+        form = CorrectForm(request.POST)
+        if form.is_valid():
+            result = user_memory.memory_correct(
+                user=request.user, subject=subject, record=record, **form.cleaned_data
+            )
+            if result.ok:
+                if request.htmx:
+                    new = memory_get_for_user(subject=subject, record_id=result.record_id)
+                    return render(
+                        request,
+                        "memory/list.html#memory_row",
+                        {"record": new, "notice": result.message},
+                    )
+                messages.success(request, result.message)
+                return redirect("memory-detail", record_id=result.record_id)
+    else:
+        form = CorrectForm(initial={"statement": record.statement})
+    context = {
+        "record": record,
+        "form": form,
+        "result": result,
+        "cancel_url": _back_url(request, reverse("memory-detail", args=[record.id])),
+    }
+    if request.htmx:
+        return render(request, "memory/correct.html#correct_form", context)
+    return render(request, "memory/correct.html", context)
+
+
+def _back_url(request: HttpRequest, default: str) -> str:
+    """Where "cancel" returns to: the list as the user left it (htmx tells us), or
+    ``default``. Only same-site paths are used."""
+    current = request.htmx.current_url_abs_path if request.htmx else None
+    if current and current.startswith("/") and not current.startswith("//"):
+        return current
+    return default
+
+
+# --- delete ------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_delete(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
+    subject = _subject(request)
+    record = _record(subject, record_id)
+    if request.method == "POST":
+        result = user_memory.memory_forget(user=request.user, subject=subject, record=record)
+        if request.htmx:
+            counts = memory_counts_for_user(subject=subject)
+            return render(
+                request,
+                "memory/list.html#deleted_row",
+                {"record_id": record.id, "notice": result.message, "counts": counts},
+            )
+        if result.ok:
+            messages.success(request, result.message)
+        else:
+            messages.error(request, result.message)
+        return redirect("memory-list")
+    context = {
+        "record": record,
+        "cancel_url": _back_url(request, reverse("memory-detail", args=[record.id])),
+    }
+    if request.htmx:
+        return render(request, "memory/delete.html#delete_confirm", context)
+    return render(request, "memory/delete.html", context)
+
+
+# --- export ------------------------------------------------------------------------------
+
+
+def _export_filename(ext: str) -> str:
+    return f"engram-my-memories-{timezone.now():%Y%m%d}.{ext}"
+
+
+@login_required
+@require_GET
+def export_json(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    data = user_memory.subject_export(user=request.user, subject=subject)
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_export_filename("json")}"'
+    return response
+
+
+@login_required
+@require_GET
+def export_csv(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    text = user_memory.subject_export_csv(user=request.user, subject=subject)
+    # A byte-order mark lets spreadsheet programs read the Chinese text as UTF-8.
+    response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_export_filename("csv")}"'
+    return response
+
+
+# --- settings: pause and consent ---------------------------------------------------------
+
+
+@login_required
+@require_GET
+def memory_settings(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    counts = memory_counts_for_user(subject=subject)
+    return render(
+        request,
+        "memory/settings.html",
+        {"subject": subject, "counts": counts, "withdraw_form": WithdrawConsentForm()},
+    )
+
+
+@login_required
+@require_POST
+def memory_pause(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    paused = request.POST.get("paused") == "1"
+    user_memory.subject_memory_pause_set(user=request.user, subject=subject, paused=paused)
+    messages.success(
+        request,
+        _("Memory is paused. Nothing new is remembered until you resume it.")
+        if paused
+        else _("Memory is on again."),
+    )
+    return redirect("memory-settings")
+
+
+@login_required
+@require_POST
+def memory_consent_withdraw(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    form = WithdrawConsentForm(request.POST)
+    erase = form.is_valid() and form.cleaned_data["erase_everything"]
+    erased = user_memory.subject_consent_withdraw(
+        user=request.user, subject=subject, erase_everything=erase
+    )
+    message = _("You have withdrawn consent. Nothing new is remembered about you.")
+    if erase:
+        message += " " + ngettext(
+            "%(n)d memory was deleted.", "%(n)d memories were deleted.", erased
+        ) % {"n": erased}
+    messages.success(request, message)
+    return redirect("memory-settings")
+
+
+@login_required
+@require_POST
+def memory_consent_give(request: HttpRequest) -> HttpResponse:
+    subject = _subject(request)
+    user_memory.subject_consent_give(user=request.user, subject=subject)
+    messages.success(request, _("Thank you. Memories may be written again from now on."))
+    return redirect("memory-settings")

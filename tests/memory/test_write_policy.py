@@ -659,6 +659,11 @@ CASES: list[Case] = [
         ("REJECT", "nothing_to_change"),
         existing=[fact()],
     ),
+    Case(
+        "key-with-equals-sign",
+        cand(statement="api key = sk-abcdefabcdef123456"),
+        ("REJECT", "secret_detected"),
+    ),
     # --- procedures disguised as facts ------------------------------------------------
     Case(
         "tool-procedure-in-disguise-en",

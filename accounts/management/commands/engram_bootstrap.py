@@ -4,6 +4,9 @@ write path. Idempotent: run it as often as you like."""
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -13,8 +16,14 @@ from django.db import transaction
 from accounts.models import Agent, ApiKey, Role, Tenant
 from accounts.services.credentials import api_key_issue, api_key_revoke, subject_token_issue
 from accounts.services.tenants import agent_create, membership_set, tenant_create
+from config.tenancy import tenant_context
 from governance.services import Actor
+from memory.models import MemoryRecord, MemoryStatus, Subject
+from memory.services.events import EventInput, events_append
 from memory.services.subjects import subject_get_or_create
+from memory.services.user_memory import memory_correct
+from memory.services.writes import candidates_submit
+from memory.write_policy import Candidate
 
 DEMO_TENANT = "demo"
 DEMO_USER = "demo"
@@ -65,11 +74,16 @@ class Command(BaseCommand):
             token = subject_token_issue(
                 tenant_id=tenant.id, agent_id=agent.id, subject_id=subject.id
             )
+            with tenant_context(tenant.id):
+                seeded = seed_demo_memories(agent=agent, subject=subject, user=user)
 
         max_age = settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"]
+        base = "http://" + os.environ.get("ENGRAM_BIND", "127.0.0.1:8000")
         self.stdout.write(self.style.SUCCESS("\nEngram is ready."))
+        if seeded:
+            self.stdout.write(f"  Seeded {seeded} sample memories for the demo user.")
         self.stdout.write(
-            f"  Sign in:        http://127.0.0.1:8000/  user '{DEMO_USER}', password '{DEMO_PASSWORD}'"
+            f"  Sign in:        {base}/  user '{DEMO_USER}', password '{DEMO_PASSWORD}'"
         )
         self.stdout.write(f"  Agent API key:  {plaintext}")
         self.stdout.write(
@@ -78,7 +92,221 @@ class Command(BaseCommand):
         self.stdout.write(
             "  Try:\n"
             f"    export ENGRAM_KEY={plaintext}\n"
-            "    export ENGRAM_SUBJECT=$(curl -s -X POST http://127.0.0.1:8000/api/v1/subject-tokens \\\n"
+            f"    export ENGRAM_SUBJECT=$(curl -s -X POST {base}/api/v1/subject-tokens \\\n"
             "      -H \"Authorization: Bearer $ENGRAM_KEY\" -H 'Content-Type: application/json' \\\n"
             '      -d \'{"external_id": "demo-user"}\' | python3 -c \'import json,sys; print(json.load(sys.stdin)["token"])\')\n'
         )
+
+
+def _at(year: int, month: int, day: int, hour: int = 9) -> datetime:
+    return datetime(year, month, day, hour, tzinfo=UTC)
+
+
+# (said by, what was said, memory type, namespace, predicate, statement, assertion kind,
+#  confidence, when). Bilingual on purpose: the demo shows search in both languages.
+DEMO_MEMORIES = [
+    (
+        "user",
+        "以后回答我请先给结论，再给依据。",
+        "semantic",
+        "assistant/style",
+        "answer_style",
+        "我希望回答先给结论，再给依据",
+        "user_explicit",
+        1.0,
+        _at(2025, 6, 3),
+    ),
+    (
+        "user",
+        "Please answer in Chinese, but keep technical terms in English.",
+        "semantic",
+        "assistant/style",
+        "language",
+        "Prefers answers in Chinese, with technical terms in English",
+        "user_explicit",
+        1.0,
+        _at(2025, 6, 3, 10),
+    ),
+    (
+        "user",
+        "我住在上海。",
+        "semantic",
+        "personal/profile",
+        "home_city",
+        "住在上海",
+        "user_explicit",
+        1.0,
+        _at(2024, 3, 1),
+    ),
+    (
+        "user",
+        "I moved to Hangzhou last month, 我现在住在杭州。",
+        "semantic",
+        "personal/profile",
+        "home_city",
+        "Lives in Hangzhou (住在杭州)",
+        "user_explicit",
+        1.0,
+        _at(2025, 9, 15),
+    ),
+    (
+        "user",
+        "Window seat please, I always like to look outside when flying.",
+        "semantic",
+        "travel/flights",
+        "seat",
+        "Prefers window seats on flights (喜欢靠窗座位)",
+        "user_explicit",
+        1.0,
+        _at(2025, 4, 12),
+    ),
+    (
+        "user",
+        "放点 Bill Evans 吧，我写代码的时候喜欢听爵士。",
+        "semantic",
+        "music",
+        "",
+        "Likes jazz while coding, especially Bill Evans",
+        "agent_inference",
+        0.7,
+        _at(2025, 7, 8),
+    ),
+    (
+        "user",
+        "我在 PyCon China 2025 杭州站做了关于记忆系统的演讲，反响不错。",
+        "episodic",
+        "events",
+        "",
+        "2025 年在 PyCon China 杭州站做了关于记忆系统的演讲",
+        "user_explicit",
+        1.0,
+        _at(2025, 10, 18),
+    ),
+    (
+        "tool",
+        "Calendar: 'Team offsite, Moganshan' 2025-11-06 to 2025-11-07 (accepted).",
+        "episodic",
+        "events",
+        "",
+        "Attended the team offsite in Moganshan on 6–7 November 2025",
+        "tool_confirmed",
+        1.0,
+        _at(2025, 11, 7, 18),
+    ),
+    (
+        "user",
+        "上午十点以前别给我约会议。",
+        "semantic",
+        "calendar",
+        "meeting_time",
+        "会议安排在上午十点以后",
+        "user_explicit",
+        1.0,
+        _at(2025, 5, 20),
+    ),
+    (
+        "user",
+        "In the finance report, show amounts in 万元, not yuan.",
+        "semantic",
+        "assistant/style/finance-report",
+        "units",
+        "财务报告里金额以万元为单位",
+        "user_explicit",
+        1.0,
+        _at(2025, 8, 1),
+    ),
+    (
+        "user",
+        "My cat Niangao (年糕) knocked my coffee over again.",
+        "semantic",
+        "personal",
+        "",
+        "Has a cat named Niangao (年糕)",
+        "agent_inference",
+        0.8,
+        _at(2025, 2, 14),
+    ),
+    (
+        "user",
+        "澳白，不加糖，谢谢。",
+        "semantic",
+        "food",
+        "coffee",
+        "咖啡喜欢澳白，不加糖",
+        "user_explicit",
+        1.0,
+        _at(2025, 3, 9),
+    ),
+    (
+        "user",
+        "I mostly write Python at work.",
+        "semantic",
+        "work",
+        "main_language",
+        "Works mostly with Python 2.7",
+        "agent_inference",
+        0.6,
+        _at(2025, 1, 20),
+    ),
+]
+
+
+def seed_demo_memories(*, agent: Agent, subject: Subject, user: User) -> int:
+    """Write the demo user's sample memories through the real write path: an event per
+    memory (so the detail page shows a source), a move from Shanghai to Hangzhou (a
+    superseded chain), and a wrong inference the user corrected. Runs once: a subject
+    that already has memories is left alone."""
+    if MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).exists():
+        return 0
+    actor = Actor.agent(agent.id, subject.tenant_id)
+    written = 0
+    for index, (role, said, mtype, ns, predicate, statement, kind, confidence, when) in enumerate(
+        DEMO_MEMORIES
+    ):
+        [event] = events_append(
+            actor=actor,
+            agent_id=agent.id,
+            subject=subject,
+            items=[
+                EventInput(
+                    client_event_id=f"demo-seed-{index:02d}",
+                    kind="tool_result" if role == "tool" else "message",
+                    role=role,
+                    content=said,
+                    thread_id="demo-thread",
+                    occurred_at=when,
+                )
+            ],
+        )
+        [outcome] = candidates_submit(
+            actor=actor,
+            subject=subject,
+            agent_id=agent.id,
+            candidates=[
+                Candidate(
+                    memory_type=mtype,
+                    namespace=ns,
+                    predicate=predicate,
+                    statement=statement,
+                    assertion_kind=kind,
+                    confidence=confidence,
+                    purpose="personalization",
+                    consent_basis="explicit_consent",
+                    valid_from=when,
+                    source_event_ids=(event.event_id,) if event.event_id else (),
+                )
+            ],
+        )
+        written += outcome.record_id is not None
+    # The user corrects a wrong inference on their page: history shows both versions.
+    wrong = MemoryRecord.objects.filter(
+        tenant_id=subject.tenant_id,
+        subject=subject,
+        predicate="main_language",
+        status=MemoryStatus.ACTIVE,
+    ).first()
+    if wrong is not None:
+        memory_correct(
+            user=user, subject=subject, record=wrong, statement="工作中主要用 Python 3.11 和 Django"
+        )
+    return written

@@ -1,0 +1,468 @@
+"""What a signed-in end user does with their own memories: remember, correct, delete,
+export, pause and withdraw consent.
+
+Every memory change goes through the write path (``candidates_submit``) as an explicit
+user statement, so the write policy judges the user's own additions exactly as it judges
+an agent's (a secret typed into "remember this" is still refused). Deletion is an
+``Intent.FORGET`` candidate naming any version the user can see, which the write path turns
+into ``memory_lineage_erase`` of the whole memory.
+Subject settings (pause, consent) are mutable columns written here with an audit event;
+the write policy reads them under the subject's row lock.
+
+Callers pass the user's own ``Subject`` (``memory.selectors.subject_for_user``) and
+records they have already looked up through it; nothing here trusts an id from a form.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from governance.models import AuditEvent
+from governance.services import Actor, audit_record
+from memory.models import (
+    AssertionKind,
+    ConsentBasis,
+    MemoryRecord,
+    MemorySource,
+    MemoryStatus,
+    SourceEvent,
+    Subject,
+)
+from memory.services.writes import WriteOutcome, candidates_submit
+from memory.write_policy import Candidate, Intent, Operation
+
+DEFAULT_NAMESPACE = "personal"
+DEFAULT_PURPOSE = "personalization"
+EXPORT_FORMAT_VERSION = 1
+
+# The write policy's reason codes in words a user understands (the engine's own messages
+# are English sentences for developers; these are translated).
+REASON_TEXT: dict[str, Any] = {
+    "new_memory": _("Remembered."),
+    "narrower_scope": _("Remembered for this narrower topic; the general memory stays."),
+    "duplicate_confirmed": _("This was already remembered; it now has one more confirmation."),
+    "authority_upgrade": _("You confirmed something the assistant had only inferred."),
+    "higher_authority": _("Your statement replaced a weaker source."),
+    "newer_value": _("A newer value replaced the old one; the old one is kept in history."),
+    "correction": _("You corrected this; the old version is kept in history."),
+    "superseded": _("Replaced by a newer value."),
+    "validity_closed": _("Closed when a newer value started."),
+    "retracted": _("Marked as wrong."),
+    "validity_ended": _("No longer true."),
+    "deletion_requested": _("Deleted at your request."),
+    "memory_paused": _("Memory is paused, so nothing new is written. Resume it in settings."),
+    "consent_withdrawn": _("You have withdrawn consent to memory, so nothing is written."),
+    "no_purpose": _("A memory needs a purpose."),
+    "purpose_not_allowed": _("Your organisation does not allow memories for that purpose."),
+    "no_consent_basis": _("A memory needs a consent basis."),
+    "secret_detected": _("This looks like a password, key or token. Secrets are never remembered."),
+    "assertion_not_supported_by_source": _("The source does not support this statement."),
+    "untrusted_procedural": _("Procedures cannot be learned from external content."),
+    "suspected_injection": _(
+        "This reads like an instruction to the assistant rather than a fact; it waits for review."
+    ),
+    "procedural_needs_review": _("Procedures are written only after a reviewer approves them."),
+    "untrusted_source": _("This came from external content; it waits for review."),
+    "transient": _(
+        "This describes a passing state or a one-time value; it is not worth remembering."
+    ),
+    "system_of_record": _(
+        "This belongs to a system of record (orders, balances…) that is always checked live."
+    ),
+    "sensitive_personal_data": _(
+        "This contains sensitive personal data, which your organisation does not remember."
+    ),
+    "sensitive_needs_confirmation": _(
+        "This contains sensitive personal data. It is remembered only if you confirm it."
+    ),
+    "ambiguous_conflict": _("Several current values disagree; it waits for review."),
+    "conflict_equal_authority": _("Two equally strong sources disagree; it waits for review."),
+    "outranked_by_existing": _("A stronger source already says otherwise."),
+    "nothing_to_change": _("There is no current memory to change."),
+    "invalid_valid_time": _("The dates do not make sense (the end is before the start)."),
+    "unknown_source_event": _("The cited source does not exist."),
+    "storage_conflict": _("Someone changed this at the same moment. Please try again."),
+}
+
+
+def reason_text(code: str) -> str:
+    return str(REASON_TEXT.get(code, code.replace("_", " ")))
+
+
+@dataclass(frozen=True)
+class UserWriteResult:
+    """What the page tells the user after a change."""
+
+    operation: str
+    reason_code: str
+    record_id: uuid.UUID | None = None
+    findings: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.operation not in (Operation.REJECT, Operation.QUARANTINE)
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.reason_code == "sensitive_needs_confirmation"
+
+    @property
+    def message(self) -> str:
+        return reason_text(self.reason_code)
+
+    @classmethod
+    def from_outcome(cls, outcome: WriteOutcome) -> UserWriteResult:
+        return cls(outcome.operation, outcome.reason_code, outcome.record_id, outcome.findings)
+
+
+def user_actor(*, user, subject: Subject) -> Actor:
+    return Actor.user(user.pk, subject.tenant_id)
+
+
+def _submit(*, user, subject: Subject, candidate: Candidate) -> UserWriteResult:
+    [outcome] = candidates_submit(
+        actor=user_actor(user=user, subject=subject),
+        subject=subject,
+        candidates=[candidate],
+        user_id=user.pk,
+        request_id=uuid.uuid4().hex,
+    )
+    return UserWriteResult.from_outcome(outcome)
+
+
+def memory_remember(
+    *,
+    user,
+    subject: Subject,
+    statement: str,
+    memory_type: str,
+    namespace: str = DEFAULT_NAMESPACE,
+    purpose: str = DEFAULT_PURPOSE,
+    confirm_sensitive: bool = False,
+) -> UserWriteResult:
+    """ "Remember this": an explicit user statement, judged by the write policy.
+
+    Sensitive personal data is held as *pending confirmation* by the policy unless the
+    user ticked the explicit confirmation. The held copy is deleted at once (nothing
+    unconfirmed lingers) and the page asks the user to tick the confirmation and submit
+    again; only then is the memory written.
+    """
+    candidate = Candidate(
+        memory_type=memory_type,
+        namespace=namespace or DEFAULT_NAMESPACE,
+        statement=statement.strip(),
+        assertion_kind=AssertionKind.USER_EXPLICIT,
+        confidence=1.0,
+        purpose=purpose or DEFAULT_PURPOSE,
+        consent_basis=ConsentBasis.EXPLICIT_CONSENT,
+        user_confirmed_sensitive=confirm_sensitive,
+    )
+    result = _submit(user=user, subject=subject, candidate=candidate)
+    if result.needs_confirmation and result.record_id is not None:
+        _drop_pending(user=user, subject=subject, record_id=result.record_id)
+    return result
+
+
+def memory_correct(
+    *,
+    user,
+    subject: Subject,
+    record: MemoryRecord,
+    statement: str,
+    confirm_sensitive: bool = False,
+) -> UserWriteResult:
+    """The user says ``record`` is wrong and gives the right statement.
+
+    An ``Intent.CORRECT`` candidate: the old version is closed (kept in history) and the
+    new one, an explicit user statement, supersedes it from the old start on. The old
+    structured ``value`` is dropped: the user's words are the new truth and we do not
+    guess a structured value from them.
+    """
+    candidate = Candidate(
+        memory_type=record.memory_type,
+        namespace=record.namespace,
+        statement=statement.strip(),
+        predicate=record.predicate,
+        cardinality=record.cardinality,
+        assertion_kind=AssertionKind.USER_EXPLICIT,
+        confidence=1.0,
+        purpose=record.purpose,
+        consent_basis=ConsentBasis.EXPLICIT_CONSENT,
+        importance=record.importance,
+        intent=Intent.CORRECT,
+        target_record_id=record.id,
+        user_confirmed_sensitive=confirm_sensitive,
+    )
+    result = _submit(user=user, subject=subject, candidate=candidate)
+    if result.needs_confirmation and result.record_id is not None:
+        _drop_pending(user=user, subject=subject, record_id=result.record_id)
+    return result
+
+
+def memory_forget(*, user, subject: Subject, record: MemoryRecord) -> UserWriteResult:
+    """Delete one memory and all its versions, whichever version the user names (the
+    current one, an old one, or one held for review or confirmation): an ``Intent.FORGET``
+    candidate, which the write path turns into ``memory_lineage_erase``."""
+    return _submit(user=user, subject=subject, candidate=_forget_candidate(record))
+
+
+def _forget_candidate(record: MemoryRecord) -> Candidate:
+    return Candidate(
+        memory_type=record.memory_type,
+        namespace=record.namespace,
+        statement=record.statement,
+        predicate=record.predicate,
+        value=record.value,
+        cardinality=record.cardinality,
+        assertion_kind=AssertionKind.USER_EXPLICIT,
+        confidence=1.0,
+        purpose=record.purpose,
+        consent_basis=record.consent_basis,
+        intent=Intent.FORGET,
+        target_record_id=record.id,
+    )
+
+
+def _drop_pending(*, user, subject: Subject, record_id: uuid.UUID) -> None:
+    """Delete (through the write path) the copy the policy held for confirmation."""
+    record = MemoryRecord.objects.filter(
+        tenant_id=subject.tenant_id,
+        subject=subject,
+        id=record_id,
+        status=MemoryStatus.PENDING_CONFIRMATION,
+    ).first()
+    if record is not None:
+        _submit(user=user, subject=subject, candidate=_forget_candidate(record))
+
+
+# --- settings: pause and consent ---------------------------------------------------------
+
+
+def subject_memory_pause_set(*, user, subject: Subject, paused: bool) -> Subject:
+    """Pause (or resume) memory: agents may still read, nothing new is written."""
+    with transaction.atomic():
+        locked = Subject.objects.select_for_update().get(pk=subject.pk)
+        if locked.memory_paused != paused:
+            locked.memory_paused = paused
+            locked.save(update_fields=["memory_paused"])
+            audit_record(
+                actor=user_actor(user=user, subject=subject),
+                action="subject.memory_paused" if paused else "subject.memory_resumed",
+                subject_id=subject.pk,
+            )
+    return locked
+
+
+def subject_consent_withdraw(*, user, subject: Subject, erase_everything: bool) -> int:
+    """Withdraw consent to memory (the write policy then refuses every write), and, if the
+    user chooses, delete every memory about them. Returns the number of memories deleted.
+    """
+    actor = user_actor(user=user, subject=subject)
+    with transaction.atomic():
+        locked = Subject.objects.select_for_update().get(pk=subject.pk)
+        if locked.consent_withdrawn_at is None:
+            locked.consent_withdrawn_at = timezone.now()
+            locked.save(update_fields=["consent_withdrawn_at"])
+        audit_record(
+            actor=actor,
+            action="subject.consent_withdrawn",
+            subject_id=subject.pk,
+            extra={"erase_everything": erase_everything},
+        )
+    if not erase_everything:
+        return 0
+    return subject_memories_erase_all(user=user, subject=locked)
+
+
+def subject_consent_give(*, user, subject: Subject) -> Subject:
+    """Give consent again: new memories may be written from now on."""
+    with transaction.atomic():
+        locked = Subject.objects.select_for_update().get(pk=subject.pk)
+        if locked.consent_withdrawn_at is not None:
+            locked.consent_withdrawn_at = None
+            locked.save(update_fields=["consent_withdrawn_at"])
+            audit_record(
+                actor=user_actor(user=user, subject=subject),
+                action="subject.consent_given",
+                subject_id=subject.pk,
+            )
+    return locked
+
+
+def subject_memories_erase_all(*, user, subject: Subject) -> int:
+    """Delete every memory about the user through the write path: one FORGET per memory
+    (lineage), naming its newest version; honoured whatever the consent state. Returns the
+    number of memories deleted."""
+    newest_per_lineage = (
+        MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+        .exclude(status=MemoryStatus.DELETED)
+        .order_by("lineage_id", "-recorded_at", "-valid_from")
+        .distinct("lineage_id")
+    )
+    candidates = [_forget_candidate(r) for r in newest_per_lineage]
+    if not candidates:
+        return 0
+    outcomes = candidates_submit(
+        actor=user_actor(user=user, subject=subject),
+        subject=subject,
+        candidates=candidates,
+        user_id=user.pk,
+        request_id=uuid.uuid4().hex,
+    )
+    return sum(1 for o in outcomes if o.operation == Operation.DELETE)
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _record_json(r: MemoryRecord, sources: dict[uuid.UUID, list[str]]) -> dict[str, Any]:
+    return {
+        "id": str(r.id),
+        "lineage_id": str(r.lineage_id),
+        "supersedes_id": str(r.supersedes_id) if r.supersedes_id else None,
+        "status": r.status,
+        "status_reason": r.status_reason,
+        "memory_type": r.memory_type,
+        "namespace": r.namespace,
+        "predicate": r.predicate,
+        "statement": r.statement,
+        "value": r.value,
+        "cardinality": r.cardinality,
+        "assertion_kind": r.assertion_kind,
+        "confidence": r.confidence,
+        "valid_from": _iso(r.valid_from),
+        "valid_to": _iso(r.valid_to),
+        "recorded_at": _iso(r.recorded_at),
+        "superseded_at": _iso(r.superseded_at),
+        "purpose": r.purpose,
+        "sensitivity": r.sensitivity,
+        "consent_basis": r.consent_basis,
+        "expires_at": _iso(r.expires_at),
+        "importance": r.importance,
+        "evidence_count": r.evidence_count,
+        "source_uri": r.source_uri,
+        "source_event_ids": sources.get(r.id, []),
+        "created_by_agent_id": str(r.created_by_agent_id) if r.created_by_agent_id else None,
+        "created_by_user_id": r.created_by_user_id,
+    }
+
+
+def subject_export(*, user, subject: Subject) -> dict[str, Any]:
+    """Everything remembered about the user, machine-readable: every version of every
+    memory (deleted ones as id-only tombstones), the source events with their content,
+    the consent state, and the ids of the audit events about them. Audited (ids only)."""
+    records = list(
+        MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).order_by(
+            "lineage_id", "recorded_at", "id"
+        )
+    )
+    sources: dict[uuid.UUID, list[str]] = {}
+    for record_id, event_id in MemorySource.objects.filter(
+        tenant_id=subject.tenant_id, record__subject=subject
+    ).values_list("record_id", "event_id"):
+        sources.setdefault(record_id, []).append(str(event_id))
+    events = SourceEvent.objects.filter(tenant_id=subject.tenant_id, subject=subject).order_by(
+        "occurred_at", "id"
+    )
+    audit_ids = list(
+        AuditEvent.objects.filter(tenant_id=subject.tenant_id, subject_id=subject.pk)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    audit_record(
+        actor=user_actor(user=user, subject=subject),
+        action="subject.export",
+        subject_id=subject.pk,
+        extra={"records": len(records), "events": len(events)},
+    )
+    return {
+        "format": "engram.subject_export",
+        "format_version": EXPORT_FORMAT_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "subject": {
+            "id": str(subject.pk),
+            "tenant_id": str(subject.tenant_id),
+            "kind": subject.kind,
+            "external_id": subject.external_id,
+            "display_name": subject.display_name,
+        },
+        "consent": {
+            "memory_paused": subject.memory_paused,
+            "consent_withdrawn_at": _iso(subject.consent_withdrawn_at),
+        },
+        "records": [_record_json(r, sources) for r in records],
+        "source_events": [
+            {
+                "id": str(e.id),
+                "kind": e.kind,
+                "role": e.role,
+                "speaker": e.speaker,
+                "content": e.content,
+                "thread_id": e.thread_id,
+                "uri": e.uri,
+                "occurred_at": _iso(e.occurred_at),
+                "received_at": _iso(e.received_at),
+            }
+            for e in events
+        ],
+        "audit_event_ids": audit_ids,
+    }
+
+
+CSV_COLUMNS = (
+    "id",
+    "lineage_id",
+    "supersedes_id",
+    "status",
+    "status_reason",
+    "memory_type",
+    "namespace",
+    "predicate",
+    "statement",
+    "assertion_kind",
+    "confidence",
+    "valid_from",
+    "valid_to",
+    "recorded_at",
+    "superseded_at",
+    "purpose",
+    "sensitivity",
+    "consent_basis",
+    "source_event_ids",
+)
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = " ".join(value)
+    text = str(value)
+    # A spreadsheet would run a cell starting with = + - @ as a formula (CSV injection).
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        text = "'" + text
+    return text
+
+
+def subject_export_csv(*, user, subject: Subject) -> str:
+    """The memory versions of ``subject_export`` as CSV, one row per version."""
+    data = subject_export(user=user, subject=subject)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for record in data["records"]:
+        writer.writerow([_csv_cell(record[c]) for c in CSV_COLUMNS])
+    return buffer.getvalue()

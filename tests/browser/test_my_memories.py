@@ -1,0 +1,242 @@
+"""The "Manage my memories" pages in a real browser: sign in, search in Chinese and
+English, open a detail, correct, delete, export, switch language, pause memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from memory.models import MemoryRecord
+from tests.browser import login
+from tests.conftest import candidate
+from tests.memory.test_user_memory import agent_memory
+
+SCREENSHOTS = Path(
+    os.environ.get("ENGRAM_SCREENSHOT_DIR", settings.BASE_DIR / "build" / "screenshots")
+)
+
+
+@pytest.fixture
+def memories(owner, write_agent):
+    subject = owner[1]
+    return {
+        "seat": agent_memory(write_agent.agent, subject, "喜欢靠窗的座位 (window seat)"),
+        "jazz": agent_memory(
+            write_agent.agent,
+            subject,
+            "Likes jazz while coding",
+            assertion_kind="agent_inference",
+            confidence=0.7,
+        ),
+        "city": agent_memory(
+            write_agent.agent, subject, "Lives in Shanghai", predicate="home_city"
+        ),
+        "trip": agent_memory(
+            write_agent.agent,
+            subject,
+            "2025 年在杭州参加了 PyCon China",
+            memory_type="episodic",
+            namespace="events",
+        ),
+    }
+
+
+@pytest.fixture
+def alice_page(page, owner, memories):
+    """Alice signed in. Any console error (a CSP violation, a broken script) fails the test."""
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on(
+        "response",
+        lambda r: (
+            errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
+    login(page, "alice", "pw-alice")
+    yield page
+    assert errors == []
+
+
+def rows(page):
+    return page.locator("#results article.memory")
+
+
+def test_sign_in_search_in_chinese_and_english_and_open_detail(
+    alice_page, same_tenant_user, write_agent
+):
+    page = alice_page
+    agent_memory(write_agent.agent, same_tenant_user[1], "Bob 喜欢靠窗")
+    page.goto("/")
+    expect(page.get_by_role("heading", name="My memories")).to_be_visible()
+    expect(rows(page)).to_have_count(4)
+
+    search = page.get_by_label("Search")
+    search.fill("靠窗")
+    expect(rows(page)).to_have_count(1)
+    expect(rows(page).first).to_contain_text("window seat")
+    assert "q=" in page.url  # the search is in the address bar (shareable, back button)
+
+    search.fill("JAZZ")
+    expect(rows(page)).to_have_count(1)
+    expect(rows(page).first).to_contain_text("Likes jazz")
+
+    search.fill("nothing-like-this")
+    expect(page.locator("#results")).to_contain_text("No memory matches")
+
+    search.fill("")
+    page.get_by_label("Type").select_option("episodic")
+    expect(rows(page)).to_have_count(1)
+    rows(page).first.get_by_role("link", name=re.compile("^2025")).click()
+    expect(page.get_by_role("heading", name=re.compile("PyCon"))).to_be_visible()
+    expect(page.locator("blockquote")).to_contain_text("PyCon China")  # the source turn
+    expect(page.get_by_text("No agent has used this memory yet.")).to_be_visible()
+
+
+def test_correct_inline_and_history_grows(alice_page, memories):
+    page = alice_page
+    page.goto("/?q=Shanghai")
+    row = page.locator(f"#memory-{memories['city'].id}")
+    row.get_by_role("link", name=re.compile("^Correct")).click()
+    textarea = page.get_by_label("Corrected statement")
+    expect(textarea).to_be_focused()
+    textarea.fill("Lives in Hangzhou")
+    page.get_by_role("button", name="Save correction").click()
+    updated = page.locator("#results article.memory").first
+    expect(updated).to_contain_text("Lives in Hangzhou")
+    expect(updated).to_contain_text("You corrected this")
+
+    updated.get_by_role("link", name="Lives in Hangzhou", exact=True).click()
+    history = page.locator("ol.history > li")
+    expect(history).to_have_count(2)
+    expect(history.nth(0)).to_contain_text("Lives in Shanghai")
+    expect(history.nth(1)).to_contain_text("Lives in Hangzhou")
+    expect(history.nth(1)).to_contain_text("by You")
+
+
+def test_delete_with_confirmation_gone_from_list_and_agent_api(alice_page, memories, api):
+    page = alice_page
+    record = memories["jazz"]
+    assert api.get(f"/api/v1/memories/{record.id}").status_code == 200
+    page.goto("/")
+    row = page.locator(f"#memory-{record.id}")
+    row.get_by_role("link", name=re.compile("^Delete")).click()
+    confirm = page.get_by_role("button", name="Yes, delete it")
+    expect(confirm).to_be_focused()
+    confirm.press("Enter")  # keyboard works
+    expect(page.locator(f"#memory-{record.id}")).to_have_text("Deleted at your request.")
+    expect(page.locator("#counts")).to_contain_text("3 active memories")
+    page.reload()
+    expect(page.get_by_text("Likes jazz")).to_have_count(0)
+    assert api.get(f"/api/v1/memories/{record.id}").status_code == 404
+    assert MemoryRecord.objects.get(pk=record.id).status == "deleted"
+
+
+def test_without_javascript_correct_and_delete_still_work(browser, live_server, owner, memories):
+    context = browser.new_context(
+        base_url=live_server.url, locale="en-US", java_script_enabled=False
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        login(page, "alice", "pw-alice")
+        page.goto("/")
+        page.locator(f"#memory-{memories['seat'].id}").get_by_role(
+            "link", name=re.compile("^Correct")
+        ).click()
+        page.get_by_label("Corrected statement").fill("喜欢靠过道的座位")
+        page.get_by_role("button", name="Save correction").click()
+        expect(page.get_by_role("heading", name="喜欢靠过道的座位")).to_be_visible()
+        expect(page.locator(".messages")).to_contain_text("You corrected this")
+        page.get_by_role("link", name="Delete").click()
+        page.get_by_role("button", name="Yes, delete it").click()
+        expect(page.locator(".messages")).to_contain_text("Deleted at your request.")
+        expect(page.get_by_text("靠过道")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_switch_language_to_chinese(alice_page, memories):
+    page = alice_page
+    page.goto("/")
+    page.get_by_role("button", name="简体中文").click()
+    expect(page.get_by_role("heading", name="我的记忆")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    expect(page.get_by_role("link", name="记住一件事").first).to_be_visible()
+    page.get_by_label("搜索").fill("杭州")
+    expect(rows(page)).to_have_count(1)
+    page.get_by_role("button", name="English").click()
+    expect(page.get_by_role("heading", name="My memories")).to_be_visible()
+
+
+def test_export_json_download(alice_page, memories, same_tenant_user, write_agent):
+    agent_memory(write_agent.agent, same_tenant_user[1], "Bob likes chess")
+    page = alice_page
+    page.goto("/")
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Export JSON").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".json")
+    data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    statements = {r["statement"] for r in data["records"]}
+    assert "Likes jazz while coding" in statements and "Bob likes chess" not in statements
+    assert data["consent"]["memory_paused"] is False
+    assert any("PyCon" in e["content"] for e in data["source_events"])
+
+
+def test_pause_memory_then_agent_write_is_refused(alice_page, api):
+    page = alice_page
+    page.get_by_role("link", name="Memory settings").click()
+    page.get_by_role("button", name="Pause memory").click()
+    expect(page.locator("#memory-state")).to_contain_text("Paused")
+    result = api.post_json("/api/v1/candidates", {"candidates": [candidate()]}).json()
+    assert result["results"][0]["reason_code"] == "memory_paused"
+    page.goto("/")
+    expect(page.get_by_text("Memory is paused")).to_be_visible()
+
+
+def test_screenshots_of_main_pages(alice_page, memories):
+    page = alice_page
+    page.set_viewport_size({"width": 1100, "height": 900})
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto("/")
+    expect(rows(page)).to_have_count(4)
+    page.screenshot(path=str(SCREENSHOTS / "my-memories.png"), full_page=True)
+    page.goto(f"/memories/{memories['city'].id}")
+    page.screenshot(path=str(SCREENSHOTS / "memory-detail.png"), full_page=True)
+    page.goto("/settings/memory")
+    page.screenshot(path=str(SCREENSHOTS / "memory-settings.png"), full_page=True)
+    page.goto("/")
+    page.get_by_role("button", name="简体中文").click()
+    expect(page.get_by_role("heading", name="我的记忆")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "my-memories-zh.png"), full_page=True)
+    assert (SCREENSHOTS / "my-memories.png").stat().st_size > 0
+
+
+def test_remember_this_refuses_a_secret_with_the_reason_then_remembers(alice_page):
+    page = alice_page
+    page.get_by_role("link", name="Remember something").first.click()
+    page.get_by_label("What should be remembered?").fill("My password is hunter2x!")
+    page.get_by_role("button", name="Remember this").click()
+    expect(page.get_by_role("alert")).to_contain_text("Secrets are never remembered")
+    page.get_by_label("What should be remembered?").fill("我喜欢安静的酒店房间")
+    page.get_by_label("Topic").fill("travel/hotels")
+    page.get_by_role("button", name="Remember this").click()
+    expect(page.get_by_role("heading", name="我喜欢安静的酒店房间")).to_be_visible()
+    expect(page.locator(".facts")).to_contain_text("You said this")
+    expect(page.locator(".messages")).to_contain_text("Remembered.")

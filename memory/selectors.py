@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from memory.models import (
     MemoryRecord,
@@ -102,6 +103,10 @@ def memory_list_for_user(
     qs = MemoryRecord.objects.filter(
         tenant_id=subject.tenant_id, subject=subject, status=status
     ).select_related("created_by_agent", "created_by_user")
+    if status == MemoryStatus.ACTIVE:
+        # A version whose validity has ended ("lived in Shanghai until May") is history,
+        # shown on its memory's page, not a current memory.
+        qs = qs.exclude(valid_to__lte=timezone.now())
     if memory_type:
         qs = qs.filter(memory_type=memory_type)
     if namespace:
@@ -118,6 +123,7 @@ def memory_counts_for_user(*, subject: Subject) -> dict[str, dict[str, int]]:
     rows = (
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
         .exclude(status=MemoryStatus.DELETED)
+        .exclude(status=MemoryStatus.ACTIVE, valid_to__lte=timezone.now())
         .values_list("status", "memory_type")
         .annotate(n=Count("id"))
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.contrib.auth.models import User
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -22,8 +23,10 @@ from hypothesis.stateful import (
 from accounts.services.credentials import api_key_issue, subject_token_issue
 from accounts.services.tenants import agent_create, tenant_create
 from governance.services import Actor
-from memory.models import MemoryRecord
+from memory.models import MemoryRecord, Subject
+from memory.selectors import memory_get_for_user
 from memory.services.subjects import subject_get_or_create
+from memory.services.user_memory import subject_export
 from tests.conftest import ApiClient, candidate
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +42,7 @@ class MemoryMachine(RuleBasedStateMachine):
         super().__init__()
         run = uuid.uuid4().hex[:8]
         self.clients: dict[tuple[int, int], ApiClient] = {}
+        self.people: dict[tuple[int, int], tuple[User, Subject]] = {}
         for t in range(2):
             tenant = tenant_create(slug=f"sm-{run}-{t}", name=f"SM {t}")
             agent = agent_create(actor=Actor.system(tenant.id), tenant=tenant, name="agent")
@@ -46,9 +50,11 @@ class MemoryMachine(RuleBasedStateMachine):
                 actor=Actor.system(tenant.id), agent=agent, scopes=["read", "write"]
             )
             for s in range(2):
+                user = User.objects.create_user(f"sm-{run}-{t}-{s}")
                 subject = subject_get_or_create(
-                    tenant_id=tenant.id, kind="user", external_id=f"u{s}"
+                    tenant_id=tenant.id, kind="user", external_id=f"u{s}", user=user
                 )
+                self.people[(t, s)] = (user, subject)
                 token = subject_token_issue(
                     tenant_id=tenant.id, agent_id=agent.id, subject_id=subject.id
                 )
@@ -139,6 +145,23 @@ class MemoryMachine(RuleBasedStateMachine):
             .json()["results"][0]
         )
         assert result["operation"] != "SUPERSEDE", result
+
+    @rule(who=st.sampled_from([(0, 0), (0, 1), (1, 0), (1, 1)]))
+    def export_equals_what_the_user_sees(self, who):
+        user, subject = self.people[who]
+        exported = subject_export(user=user, subject=subject)
+        mine = {rid for rid, owner in self.owner_of.items() if owner == who}
+        others = set(self.owner_of) - mine
+        records = {r["id"]: r for r in exported["records"]}
+        assert not (set(records) & others), "export holds another subject's records"
+        visible = {
+            str(r.id)
+            for r in MemoryRecord.objects.filter(subject=subject)
+            if memory_get_for_user(subject=subject, record_id=r.id)
+        }
+        assert {rid for rid, r in records.items() if r["status"] != "deleted"} == visible
+        for rid in self.deleted & set(records):
+            assert records[rid]["status"] == "deleted" and not records[rid].get("statement")
 
     @invariant()
     def nobody_reads_across_tenants_or_subjects_and_deleted_stays_gone(self):

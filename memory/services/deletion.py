@@ -353,14 +353,16 @@ def _find_dead_letters(t: ErasureTarget) -> int:
 
 
 def _find_texts(t: ErasureTarget) -> int:
-    """The exact-text route: does any record, event, summary or case of this tenant still
-    contain an erased text verbatim?"""
+    """The exact-text route: does any record, event, summary or case of this subject still
+    contain an erased text verbatim? (Another person saying the same words is not theirs.)"""
     found = 0
     for text in t.texts:
         found += MemoryRecord.objects.filter(
-            tenant_id=t.tenant_id, statement__icontains=text
+            tenant_id=t.tenant_id, subject_id=t.subject_id, statement__icontains=text
         ).count()
-        found += SourceEvent.objects.filter(tenant_id=t.tenant_id, content__icontains=text).count()
+        found += SourceEvent.objects.filter(
+            tenant_id=t.tenant_id, subject_id=t.subject_id, content__icontains=text
+        ).count()
         found += ThreadSummary.objects.filter(
             tenant_id=t.tenant_id, subject_id=t.subject_id, items__icontains=text
         ).count()
@@ -377,8 +379,12 @@ def _texts_still_supported(t: ErasureTarget) -> None:
     copy deleted) is not expected to vanish: drop it from the text route."""
     if t.scope == DeletionScope.SUBJECT:
         return
-    survivors = MemoryRecord.objects.filter(tenant_id=t.tenant_id).exclude(id__in=t.record_ids)
-    events = SourceEvent.objects.filter(tenant_id=t.tenant_id).exclude(id__in=t.event_ids)
+    survivors = MemoryRecord.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id).exclude(
+        id__in=t.record_ids
+    )
+    events = SourceEvent.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id).exclude(
+        id__in=t.event_ids
+    )
     t.texts = [
         text
         for text in t.texts

@@ -72,7 +72,7 @@ _REMEMBER = re.compile(
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
-    r"^(?P<en>I\s+(?:prefer|like|love|want|would\s+rather|'d\s+rather|hate|dislike)\s+.+)$"
+    r"^(?P<en>I\s+(?:prefer|like|love|would\s+rather|'d\s+rather|hate|dislike)\s+.+)$"
     r"|^(?P<zh>我(?:更)?(?:喜欢|偏好|习惯|希望|讨厌|不喜欢).+)$",
     re.IGNORECASE,
 )

@@ -23,9 +23,7 @@ def sql(query: str, params=None) -> list[tuple]:
 
 
 @pytest.fixture
-def two_tenants(
-    api, owner_subject, other_tenant_agent, other_tenant_user, tenant, other_tenant
-):
+def two_tenants(api, owner_subject, other_tenant_agent, other_tenant_user, tenant, other_tenant):
     """Rows for both tenants in every tenant-owned table, written through the real API."""
     b = other_tenant_agent.client(other_tenant_user[1])
     for client in (api, b):

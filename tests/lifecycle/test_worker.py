@@ -137,6 +137,12 @@ def broker() -> Iterator[None]:
     yield
     app.conf.update(saved)
     _reset_producer_pool()
+    import redis
+
+    # Leave nothing of this run's queue behind in Redis.
+    client = redis.Redis(host=REDIS[0], port=REDIS[1], db=REDIS_DB)
+    client.delete(QUEUE, f"_kombu.binding.{QUEUE}")
+    client.close()
 
 
 @pytest.fixture
@@ -182,25 +188,19 @@ def test_a_job_delivered_twice_changes_nothing_the_second_time(
 
 
 def test_two_corrections_delivered_out_of_order_leave_the_newest(
-    start_worker, write_agent, owner_subject, ago
+    start_worker, settings, write_agent, owner_subject, ago
 ):
-    from django.test import override_settings
-
-    with override_settings(
-        ENGRAM_LIFECYCLE={
-            **__import__("django.conf").conf.settings.ENGRAM_LIFECYCLE,
-            "AUTO_EXTRACT": False,
-        }
-    ):
-        base = committed_event(
-            write_agent, owner_subject, "I live in Beijing", occurred_at=ago(hours=3)
-        )
-        older = committed_event(
-            write_agent, owner_subject, "Actually, I live in Hangzhou", occurred_at=ago(hours=2)
-        )
-        newer = committed_event(
-            write_agent, owner_subject, "Actually, I live in Shanghai", occurred_at=ago(hours=1)
-        )
+    # Queue the jobs by hand, in the wrong order, instead of on commit.
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    base = committed_event(
+        write_agent, owner_subject, "I live in Beijing", occurred_at=ago(hours=3)
+    )
+    older = committed_event(
+        write_agent, owner_subject, "Actually, I live in Hangzhou", occurred_at=ago(hours=2)
+    )
+    newer = committed_event(
+        write_agent, owner_subject, "Actually, I live in Shanghai", occurred_at=ago(hours=1)
+    )
     start_worker()
     tenant = str(owner_subject.tenant_id)
     extract_events.delay(tenant, [str(base.id)])
@@ -233,7 +233,9 @@ def test_a_worker_killed_mid_job_is_replaced_and_the_job_finishes_once(
     # with its transaction open and its message unacknowledged. (NO KEY UPDATE still lets
     # this test insert the event that references the subject.)
     with psycopg.connect(**dsn) as blocker:
-        blocker.execute("SELECT 1 FROM memory_subject WHERE id = %s FOR NO KEY UPDATE", [owner_subject.id])
+        blocker.execute(
+            "SELECT 1 FROM memory_subject WHERE id = %s FOR NO KEY UPDATE", [owner_subject.id]
+        )
         event = committed_event(write_agent, owner_subject, "Remember that I prefer aisle seats")
 
         def job_is_waiting() -> bool:

@@ -40,13 +40,18 @@ def queue_depth() -> int | None:
     """Messages waiting in the default queue; None when running eagerly or unreachable."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return None
+    from kombu.exceptions import ChannelError
+
     from config.celery import app
 
     try:
         with app.connection_for_read() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             queue = settings.CELERY_TASK_DEFAULT_QUEUE
-            return conn.default_channel.queue_declare(queue, passive=True).message_count
+            try:
+                return conn.default_channel.queue_declare(queue, passive=True).message_count
+            except ChannelError:
+                return 0  # Redis drops an empty queue's key: nothing waiting
     except Exception as exc:  # broker down: the page still renders
         logger.warning("queue depth unavailable: %s", type(exc).__name__)
         return None

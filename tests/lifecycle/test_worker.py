@@ -297,3 +297,28 @@ def test_subject_erasure_on_a_worker_verifies_clean_and_spares_others(
     assert not SourceEvent.objects.filter(subject=owner_subject).exists()
     assert [r.statement for r in active(bob)] == ["I prefer aisle seats"]
     assert SourceEvent.objects.filter(subject=bob).count() == 1
+
+
+def test_queue_depth_and_worker_check_see_the_real_broker(start_worker, settings, tenant):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    from memory.ops_views import queue_depth
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_TASK_DEFAULT_QUEUE = QUEUE
+    missing = [str(uuid.uuid4()), str(uuid.uuid4())]
+    for event_id in missing:
+        extract_events.delay(str(tenant.id), [event_id])
+    assert queue_depth() == 2
+    with pytest.raises(CommandError, match="No worker answered"):
+        call_command("engram_worker_check", timeout=0.5, stdout=StringIO())
+
+    start_worker()
+    for event_id in missing:
+        wait_for(done(f"extract:{event_id}"), "the queued jobs")
+    assert queue_depth() == 0
+    out = StringIO()
+    call_command("engram_worker_check", timeout=2, stdout=out)
+    assert "0 waiting" in out.getvalue() and ": ok" in out.getvalue()

@@ -32,9 +32,10 @@ class Command(BaseCommand):
                 conn.ensure_connection(max_retries=1, timeout=options["timeout"])
         except Exception as exc:
             raise CommandError(f"Broker unreachable ({type(exc).__name__}).") from exc
+        depth = queue_depth()
+        waiting = "unknown" if depth is None else str(depth)
         self.stdout.write(
-            f"Broker: reachable. Queue {settings.CELERY_TASK_DEFAULT_QUEUE}: "
-            f"{queue_depth()} waiting."
+            f"Broker: reachable. Queue {settings.CELERY_TASK_DEFAULT_QUEUE}: {waiting} waiting."
         )
         replies = app.control.ping(timeout=options["timeout"]) or []
         if not replies:

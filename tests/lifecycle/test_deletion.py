@@ -67,7 +67,7 @@ def alice_memories(write_agent, owner_subject):
     return {"tea": tea, "city": city, "goal": goal}
 
 
-def test_subject_erasure_reaches_every_store_and_leaves_others_untouched(
+def test_seed_case_6_subject_erasure_reaches_every_store_and_leaves_others_untouched(
     alice_memories, write_agent, owner_subject, same_tenant_user
 ):
     bob = same_tenant_user[1]

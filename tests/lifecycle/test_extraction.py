@@ -56,7 +56,7 @@ def test_small_talk_questions_and_slotless_corrections_yield_nothing(text):
     assert rule_extract(text) == []
 
 
-def test_explicit_preference_is_extracted_and_written_through_the_policy(
+def test_seed_case_1_explicit_preference_is_extracted_and_written_through_the_policy(
     write_agent, owner_subject
 ):
     event = append(write_agent, owner_subject, "Remember that I prefer tea over coffee.")

@@ -133,7 +133,7 @@ def test_malformed_output_is_rejected_whole_and_counted(stub, write_agent, owner
     assert (result["llm_rejected"], result["llm_unavailable"]) == (1, 0)
 
 
-def test_timeout_degrades_to_the_rules_and_is_counted(stub, write_agent, owner_subject):
+def test_seed_case_7_timeout_degrades_to_the_rules_and_is_counted(stub, write_agent, owner_subject):
     """Seed case 7 for extraction: the model service times out, the job still finishes with
     the rule-based memories and says what was missing."""
     stub.hang.clear()

@@ -93,3 +93,17 @@ def test_delete_subject_command_refuses_unknown_targets(
         call_command(
             "engram_delete_subject", tenant=tenant_slug, subject=subject, stdout=StringIO()
         )
+
+
+def test_every_beat_entry_names_a_registered_task(settings):
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in app.tasks, entry
+
+
+def test_embedded_default_runs_eagerly_and_production_settings_are_late_ack(settings):
+    assert settings.CELERY_TASK_ALWAYS_EAGER and settings.CELERY_TASK_EAGER_PROPAGATES
+    assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1

@@ -160,18 +160,29 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
     """Background extraction for appended events, one idempotent job per event, then the
     summaries of the threads they belong to."""
     from memory.services.compression import thread_summarize
-    from memory.services.extraction import ExtractionResult, event_extract
+    from memory.services.extraction import ExtractionResult, event_extract, llm_ask, llm_wanted
 
     actor = Actor.system(uuid.UUID(tenant_id), "extractor")
     totals = {"events": 0, "records": 0}
     for event_id in event_ids:
+        llm = None
+        with tenant_context(tenant_id):
+            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
+            pending = not TaskRun.objects.filter(
+                tenant_id=tenant_id,
+                task_name=self.name,
+                key=f"extract:{event_id}",
+                outcome__in=[TaskOutcome.SUCCEEDED, TaskOutcome.DEAD],
+            ).exists()
+        if event is not None and pending and llm_wanted(event):
+            llm = llm_ask(event.id, event.content)  # outside any transaction
 
-        def body(event_id: str = event_id) -> dict[str, Any]:
+        def body(event_id: str = event_id, llm=llm) -> dict[str, Any]:
             event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
             if event is None:  # erased before we got to it
                 return {"missing": 1}
             result = ExtractionResult()
-            event_extract(actor=actor, event=event, result=result)
+            event_extract(actor=actor, event=event, result=result, llm=llm)
             if event.thread_id:
                 thread_summarize(
                     actor=actor,

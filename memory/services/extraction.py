@@ -369,8 +369,41 @@ def _dedupe(proposals: list[Proposal]) -> list[Proposal]:
     return unique
 
 
-def event_extract(*, actor: Actor, event: SourceEvent, result: ExtractionResult) -> None:
-    """Propose and submit the candidates of one event (caller holds the tenant context)."""
+@dataclass(frozen=True)
+class LLMAnswer:
+    """What the model said about one event, asked before the job's transaction opens (an
+    HTTP call never holds a database transaction): proposals, or why there are none."""
+
+    proposals: tuple[Proposal, ...] = ()
+    rejected: bool = False
+    unavailable: bool = False
+
+
+def llm_wanted(event: SourceEvent) -> bool:
+    return bool(settings.ENGRAM_LIFECYCLE["LLM_BASE_URL"]) and event.role == EventRole.USER
+
+
+def llm_ask(event_id: uuid.UUID, content: str) -> LLMAnswer:
+    try:
+        return LLMAnswer(tuple(llm_extract(content)))
+    except LLMOutputRejected as exc:
+        logger.warning("llm extractor output rejected (%s) for event %s", exc, event_id)
+        return LLMAnswer(rejected=True)
+    except LLMUnavailable as exc:
+        logger.warning("llm extractor unavailable (%s) for event %s", exc, event_id)
+        return LLMAnswer(unavailable=True)
+
+
+def event_extract(
+    *,
+    actor: Actor,
+    event: SourceEvent,
+    result: ExtractionResult,
+    llm: LLMAnswer | None = None,
+) -> None:
+    """Propose and submit the candidates of one event (caller holds the tenant context).
+    ``llm`` is the model's answer when the caller asked it beforehand; when the LLM is
+    configured and the caller did not, it is asked here."""
     result.events += 1
     authority = _ROLE_AUTHORITY.get(event.role)
     already_used = MemorySource.objects.filter(tenant_id=event.tenant_id, event=event).exists()
@@ -380,15 +413,12 @@ def event_extract(*, actor: Actor, event: SourceEvent, result: ExtractionResult)
     # External content and tool output are never mined for instructions or "remember"
     # commands; only a user's own words are.
     proposals = rule_extract(event.content) if event.role == EventRole.USER else []
-    if settings.ENGRAM_LIFECYCLE["LLM_BASE_URL"] and event.role == EventRole.USER:
-        try:
-            proposals += llm_extract(event.content)
-        except LLMOutputRejected as exc:
-            result.llm_rejected += 1
-            logger.warning("llm extractor output rejected (%s) for event %s", exc, event.id)
-        except LLMUnavailable as exc:
-            result.llm_unavailable += 1
-            logger.warning("llm extractor unavailable (%s) for event %s", exc, event.id)
+    if llm is None and llm_wanted(event):
+        llm = llm_ask(event.id, event.content)
+    if llm is not None and llm_wanted(event):
+        proposals += list(llm.proposals)
+        result.llm_rejected += int(llm.rejected)
+        result.llm_unavailable += int(llm.unavailable)
     proposals = _dedupe(proposals)
     if not proposals:
         return

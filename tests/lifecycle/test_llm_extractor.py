@@ -98,6 +98,9 @@ def test_valid_output_is_applied_through_the_policy(stub, write_agent, owner_sub
     # The secret the model proposed was refused by the policy, not stored.
     assert AuditEvent.objects.filter(reason_code="secret_detected").count() == 1
     assert run_result(event)["llm_rejected"] == 0
+    # A redelivered job neither writes again nor pays for another model call.
+    extract(event)
+    assert len(stub.requests) == 1 and len(active(owner_subject)) == 2
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory import views
+from memory import ops_views, views
 
 urlpatterns = [
     path("", views.memory_list, name="memory-list"),
@@ -14,4 +14,5 @@ urlpatterns = [
     path("settings/memory/pause", views.memory_pause, name="memory-pause"),
     path("settings/memory/withdraw", views.memory_consent_withdraw, name="memory-withdraw"),
     path("settings/memory/consent", views.memory_consent_give, name="memory-consent"),
+    path("ops/", ops_views.ops_home, name="ops"),
 ]

@@ -229,3 +229,62 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"pgserver": {"level": "WARNING"}},
 }
+
+# --- Lifecycle engine (Celery) ----------------------------------------------------------
+# CELERY_BROKER_URL selects the broker: Redis in production ("redis://host:6379/0"),
+# RabbitMQ also works ("amqp://..."). Unset (the embedded default) means no broker at all:
+# tasks run eagerly, in the process that enqueued them, right after its transaction commits.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = env("ENGRAM_CELERY_QUEUE", default="engram")
+# A job is acknowledged only after it finished; a worker lost mid-job puts it back.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Redis: an unacknowledged job is redelivered after this many seconds.
+    "visibility_timeout": env.int("ENGRAM_CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "unacked_restore_interval": env.int("ENGRAM_CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": env.int("ENGRAM_CELERY_RESTORE_THROTTLE", default=10),
+}
+CELERY_BEAT_SCHEDULE = {
+    "forgetting-decay": {"task": "memory.decay_all", "schedule": 3600.0},
+    "forgetting-ttl": {"task": "memory.expire_all", "schedule": 600.0},
+    "forgetting-retention": {"task": "memory.retention_all", "schedule": 86400.0},
+    "consolidation": {"task": "memory.consolidate_all", "schedule": 3600.0},
+}
+ENGRAM_LIFECYCLE = {
+    # Attempts per job before it goes to the dead-letter table, and the first retry delay.
+    "MAX_RETRIES": env.int("ENGRAM_TASK_MAX_RETRIES", default=3),
+    "RETRY_BACKOFF_SECONDS": env.int("ENGRAM_TASK_RETRY_BACKOFF", default=10),
+    # Background extraction from appended events (rule-based; LLM when configured).
+    "AUTO_EXTRACT": env.bool("ENGRAM_AUTO_EXTRACT", default=True),
+    "EXTRACTION_NAMESPACE": env("ENGRAM_EXTRACTION_NAMESPACE", default="assistant/profile"),
+    "EXTRACTION_PURPOSE": env("ENGRAM_EXTRACTION_PURPOSE", default="personalization"),
+    # Optional LLM extractor: any OpenAI-compatible chat completions endpoint.
+    "LLM_BASE_URL": env("ENGRAM_LLM_BASE_URL", default=""),
+    "LLM_API_KEY": env("ENGRAM_LLM_API_KEY", default=""),
+    "LLM_MODEL": env("ENGRAM_LLM_MODEL", default="gpt-4o-mini"),
+    "LLM_TIMEOUT_SECONDS": env.float("ENGRAM_LLM_TIMEOUT", default=10.0),
+    # Forgetting: score = w_importance·importance + w_freshness·0.5^(age/half-life)
+    # + w_access·usage. Below the threshold (and older than the minimum age) → archived.
+    "DECAY_HALF_LIFE_DAYS": env.float("ENGRAM_DECAY_HALF_LIFE_DAYS", default=60.0),
+    "DECAY_WEIGHTS": (0.5, 0.35, 0.15),
+    "ARCHIVE_BELOW": env.float("ENGRAM_ARCHIVE_BELOW", default=0.3),
+    "ARCHIVE_MIN_AGE_DAYS": env.int("ENGRAM_ARCHIVE_MIN_AGE_DAYS", default=30),
+    # Raw event retention per retention class (days; None keeps forever). A tenant's
+    # policy JSON may override with "event_retention_days" and, per memory type of the
+    # memories an event supports, "event_retention_days_by_memory_type".
+    "EVENT_RETENTION_DAYS": {"short": 30, "standard": 730, "long": None},
+    # Consolidation: near-duplicate statements (token Jaccard) and similar episodes.
+    "NEAR_DUPLICATE_SIMILARITY": env.float("ENGRAM_NEAR_DUPLICATE_SIMILARITY", default=0.8),
+    "CASE_SIMILARITY": env.float("ENGRAM_CASE_SIMILARITY", default=0.5),
+}
+# Workers started by tests point at the test database by name.
+if env("ENGRAM_DB_NAME", default=""):
+    DATABASES["default"]["NAME"] = env("ENGRAM_DB_NAME")

@@ -12,9 +12,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from governance.services import Actor, audit_record
-from memory.models import MemoryRecord, MemoryStatus
+from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent
 
 _CONTENT_TRIGGER = "memory.MemoryRecord:memory_content_immutable"
+_EVENT_TRIGGER = "memory.SourceEvent:source_event_append_only"
 
 
 @transaction.atomic
@@ -65,3 +66,84 @@ def memory_lineage_erase(
         extra={"record_ids": [str(i) for i in ids]},
     )
     return ids
+
+
+def _blank(ids: list[uuid.UUID], reason_code: str) -> None:
+    now = timezone.now()
+    with pgtrigger.ignore(_CONTENT_TRIGGER):
+        MemoryRecord.objects.filter(id__in=ids, superseded_at__isnull=True).update(
+            superseded_at=now
+        )
+        MemoryRecord.objects.filter(id__in=ids).update(
+            status=MemoryStatus.DELETED,
+            status_reason=reason_code,
+            statement="",
+            value=None,
+            content_key="erased",
+            source_uri="",
+        )
+
+
+@transaction.atomic
+def memory_records_erase(
+    *,
+    actor: Actor,
+    tenant_id: uuid.UUID,
+    record_ids: list[uuid.UUID],
+    reason_code: str,
+    request_id: str = "",
+) -> list[uuid.UUID]:
+    """Tombstone individual versions (not whole lineages): used when a deleted source
+    event was the only support of some versions of a memory."""
+    ids = list(
+        MemoryRecord.objects.select_for_update()
+        .filter(tenant_id=tenant_id, id__in=record_ids)
+        .exclude(status=MemoryStatus.DELETED, statement="")
+        .values_list("id", flat=True)
+    )
+    if not ids:
+        return []
+    _blank(ids, reason_code)
+    audit_record(
+        actor=actor,
+        action="memory.erase",
+        operation="DELETE",
+        reason_code=reason_code,
+        request_id=request_id,
+        extra={"record_ids": [str(i) for i in ids]},
+    )
+    return ids
+
+
+@transaction.atomic
+def source_events_erase(
+    *,
+    actor: Actor,
+    tenant_id: uuid.UUID,
+    event_ids: list[uuid.UUID],
+    reason_code: str,
+    request_id: str = "",
+) -> int:
+    """Remove raw events (past the append-only trigger) and their provenance links.
+    Callers decide what else depends on them (memory.services.deletion)."""
+    ids = list(
+        SourceEvent.objects.filter(tenant_id=tenant_id, id__in=event_ids).values_list(
+            "id", flat=True
+        )
+    )
+    if not ids:
+        return 0
+    MemorySource.objects.filter(tenant_id=tenant_id, event_id__in=ids).delete()
+    with pgtrigger.ignore(_EVENT_TRIGGER):
+        SourceEvent.objects.filter(tenant_id=tenant_id, id__in=ids)._raw_delete(
+            SourceEvent.objects.db
+        )
+    audit_record(
+        actor=actor,
+        action="event.erase",
+        operation="DELETE",
+        reason_code=reason_code,
+        request_id=request_id,
+        extra={"event_ids": [str(i) for i in ids]},
+    )
+    return len(ids)

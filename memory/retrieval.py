@@ -113,6 +113,9 @@ class RecallWeights:
     recency: float = 0.2
     rrf_k: float = 10.0
     relevance: float = 1.0
+    # Rerank by how far the memory's vector similarity stands above the subject's median:
+    # rank fusion alone lets a one-word lexical match outrank the paraphrase that answers.
+    semantic: float = 20.0
     confidence: float = 0.1
     importance: float = 0.05
     freshness: float = 0.05
@@ -128,6 +131,9 @@ class RecallWeights:
     vector_min_margin: float = 0.04
     min_lexical_coverage: float = 0.6
     min_trigram_similarity: float = 0.6
+    # Once one memory anchors the answer, related ones pass a lower bar.
+    related_vector_margin: float = 0.02
+    related_lexical_coverage: float = 0.3
     candidates_per_route: int = 50
     stale_after_days: float = 365.0
 
@@ -334,7 +340,7 @@ def _run_routes(
     }
     coverage: dict[uuid.UUID, float] = {}
     hits["lexical"], coverage = _route_lexical(eligible, request.query, n)
-    vector_hits, median, model_id, pending = _route_vector(eligible, scope, request.query, n)
+    vector_hits, margins, model_id, pending = _route_vector(eligible, scope, request.query, n)
     hits["vector"] = vector_hits
 
     candidates: dict[uuid.UUID, _Candidate] = {}
@@ -350,10 +356,9 @@ def _run_routes(
     for rid, cov in coverage.items():
         if rid in candidates:
             candidates[rid].signals["lexical_coverage"] = round(cov, 4)
-    if median is not None:
-        for rid, sim in vector_hits:
-            if rid in candidates:
-                candidates[rid].signals["vector_margin"] = round(sim - median, 4)
+    for rid, margin in margins.items():
+        if rid in candidates:
+            candidates[rid].signals["vector_margin"] = round(margin, 4)
     return candidates, model_id, pending
 
 
@@ -451,14 +456,19 @@ _MIN_SCOPE_FOR_MARGIN = 3
 
 def _route_vector(
     eligible: QuerySet[MemoryRecord], scope: RecallScope, query: str, n: int
-) -> tuple[list[tuple[uuid.UUID, float]], float | None, str, int]:
-    """Cosine similarity of the query to the subject's embedded memories.
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], str, int]:
+    """Cosine similarity of the query to the subject's embedded memories, and each hit's
+    margin over the median similarity of the subject's memories in the same script.
 
     An exact scan within (tenant, subject): per-subject scopes are small, and at that size
     an exact scan is both faster and exact where a filtered HNSW scan returns too few
     rows (PERF-NOTES). ``+ 0`` keeps the planner off the HNSW index. Records not embedded
     yet (the after-commit queue lags) are embedded here, a few at a time; the rest are
     still found by the other routes and reported as ``vector_pending``.
+
+    Why a margin by script: multilingual-e5-small scores any Chinese memory ~0.05 higher
+    against a Chinese question than an English one (and vice versa), so "stands out from
+    the rest" is only meaningful among memories of the same script.
     """
     model_id, vector = embed_query_cached(query)
     cap = settings.ENGRAM_RETRIEVAL["EMBED_ON_MISS_MAX"]
@@ -478,17 +488,33 @@ def _route_vector(
     rows = list(
         in_scope.annotate(distance=distance)
         .order_by(distance + 0)
-        .values_list("record_id", "distance")[:n]
+        .values_list("record_id", "distance", "record__statement")[:n]
     )
-    hits = [(rid, 1.0 - d) for rid, d in rows]
-    # The subject's median similarity: how much the best hits stand out from the rest.
+    hits = [(rid, 1.0 - d) for rid, d, _ in rows]
     if len(rows) < _MIN_SCOPE_FOR_MARGIN:
-        median = None
-    elif len(rows) < n:
-        median = statistics.median(sim for _, sim in hits)
+        return hits, {}, model_id, pending
+    if len(rows) < n:
+        # The whole scope is in hand: medians per script directly.
+        groups: dict[bool, list[float]] = defaultdict(list)
+        for _, d, statement in rows:
+            groups[lexical.has_cjk(statement)].append(1.0 - d)
+        medians = {cjk: statistics.median(sims) for cjk, sims in groups.items()}
     else:
-        median = 1.0 - in_scope.aggregate(m=_MedianOf(distance))["m"]
-    return hits, median, model_id, pending
+        cjk_q = Q(record__statement__regex=lexical.CJK_CLASS)
+        agg = in_scope.aggregate(
+            cjk=_MedianOf(distance, filter=cjk_q), other=_MedianOf(distance, filter=~cjk_q)
+        )
+        medians = {
+            True: 1.0 - agg["cjk"] if agg["cjk"] is not None else 0.0,
+            False: 1.0 - agg["other"] if agg["other"] is not None else 0.0,
+        }
+    overall = statistics.median(sim for _, sim in hits)
+    scripts = [lexical.has_cjk(statement) for _, _, statement in rows]
+    margins = {}
+    for (rid, d, _), cjk in zip(rows, scripts, strict=True):
+        enough = scripts.count(cjk) >= _MIN_SCOPE_FOR_MARGIN
+        margins[rid] = (1.0 - d) - (medians[cjk] if enough else overall)
+    return hits, margins, model_id, pending
 
 
 def _route_recency(
@@ -508,8 +534,8 @@ def _route_recency(
 # --- 4–5. fusion and rerank -----------------------------------------------------------
 
 
-def _passes_gate(c: _Candidate, w: RecallWeights) -> bool:
-    """Enough evidence that the memory is about the question. Recency alone is not."""
+def _is_anchor(c: _Candidate, w: RecallWeights) -> bool:
+    """Strong evidence that the memory answers the question. Recency alone is not."""
     s = c.signals
     vector = s.get("vector", 0.0)
     return (
@@ -523,14 +549,30 @@ def _passes_gate(c: _Candidate, w: RecallWeights) -> bool:
     )
 
 
+def _is_related(c: _Candidate, w: RecallWeights) -> bool:
+    """Weaker evidence: enough to come along once some memory anchors the answer."""
+    s = c.signals
+    return _is_anchor(c, w) or (
+        s.get("lexical_coverage", 0.0) >= w.related_lexical_coverage
+        or (
+            s.get("vector", 0.0) >= w.vector_min_similarity
+            and s.get("vector_margin", 0.0) >= w.related_vector_margin
+        )
+    )
+
+
 def _fuse_and_rerank(
     candidates: dict[uuid.UUID, _Candidate], w: RecallWeights, *, as_of: datetime
 ) -> list[_Candidate]:
     route_weight = {r: getattr(w, r) for r in ROUTES}
     best_possible = sum(wt / (w.rrf_k + 1) for wt in route_weight.values()) or 1.0
+    # Answer only if some memory clearly answers (otherwise abstain: an empty result is
+    # a valid answer); then let weaker but related memories come along.
+    if not any(_is_anchor(c, w) for c in candidates.values()):
+        return []
     kept = []
     for c in candidates.values():
-        if not _passes_gate(c, w):
+        if not _is_related(c, w):
             continue
         fused = sum(route_weight[r] / (w.rrf_k + rank) for r, rank in c.ranks.items())
         relevance = fused / best_possible
@@ -546,6 +588,7 @@ def _fuse_and_rerank(
         )
         c.signals["final"] = round(
             w.relevance * relevance
+            + w.semantic * max(0.0, c.signals.get("vector_margin", 0.0))
             + w.confidence * c.record.confidence
             + w.importance * c.record.importance
             + (w.episodic_freshness if c.record.memory_type == MemoryType.EPISODIC else w.freshness)

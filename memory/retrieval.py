@@ -115,7 +115,7 @@ class RecallWeights:
     relevance: float = 1.0
     # Rerank by how far the memory's vector similarity stands above the subject's median:
     # rank fusion alone lets a one-word lexical match outrank the paraphrase that answers.
-    semantic: float = 20.0
+    semantic: float = 8.0
     confidence: float = 0.1
     importance: float = 0.05
     freshness: float = 0.05

@@ -32,6 +32,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Sensitivity
+from config.tenancy import tenant_context
 from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
@@ -86,8 +87,8 @@ def record_indexed_on_write(record: MemoryRecord) -> None:
     """Called by the write path for every record it creates, inside its transaction."""
     search_docs_write([record])
     if settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"] == "thread":
-        record_id = record.id
-        transaction.on_commit(lambda: _embed_queue.put(record_id))
+        key = (record.tenant_id, record.id)
+        transaction.on_commit(lambda: _embed_queue.put(key))
 
 
 # --- embeddings -----------------------------------------------------------------------
@@ -109,10 +110,17 @@ def is_embeddable(record: MemoryRecord) -> bool:
     return not find_secrets(embedding_text(record))
 
 
-def index_pending_records(record_ids: Iterable[uuid.UUID]) -> int:
+def index_pending_records(
+    record_ids: Iterable[uuid.UUID], *, tenant_id: uuid.UUID | None = None
+) -> int:
     """Embed the given records under the current model where they still need it; returns
     how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
-    background thread or recall's embed-on-miss (the unique constraint absorbs races)."""
+    background thread or recall's embed-on-miss (the unique constraint absorbs races).
+    With ``tenant_id`` it runs inside that tenant's context (callers without one, such as
+    a task, pass it); without, the caller is already inside one."""
+    if tenant_id is not None:
+        with tenant_context(tenant_id):
+            return index_pending_records(record_ids)
     embedder = get_embedder()
     ids = list(dict.fromkeys(record_ids))
     if not ids:
@@ -184,32 +192,50 @@ def reindex(
 ) -> ReindexResult:
     """Rebuild derived indexes from the records (all tenants, or one). Lexical docs are
     rewritten; embeddings are added for records missing one under the current model —
-    vectors of other models stay until dropped, so a model change runs side by side."""
-    scope = Q(tenant_id=tenant_id) if tenant_id else Q()
-    docs = 0
-    if lexical_docs:
-        qs = MemoryRecord.objects.filter(scope).exclude(status=MemoryStatus.DELETED).order_by("id")
-        last: uuid.UUID | None = None
-        while True:
+    vectors of other models stay until dropped, so a model change runs side by side.
+    Works tenant by tenant, one short transaction per batch, inside tenant_context."""
+    from accounts.models import Tenant
+
+    tenant_ids = [tenant_id] if tenant_id else list(Tenant.objects.values_list("id", flat=True))
+    model_id = get_embedder().model_id
+    docs = vectors = 0
+    for tid in tenant_ids:
+        if lexical_docs:
+            docs += _rewrite_search_docs(tid, batch_size)
+        if embeddings:
+            vectors += _embed_missing(tid, model_id, batch_size)
+    return ReindexResult(search_docs=docs, embeddings=vectors, model_id=model_id)
+
+
+def _rewrite_search_docs(tenant_id: uuid.UUID, batch_size: int) -> int:
+    written = 0
+    last: uuid.UUID | None = None
+    while True:
+        with tenant_context(tenant_id):
+            qs = (
+                MemoryRecord.objects.filter(tenant_id=tenant_id)
+                .exclude(status=MemoryStatus.DELETED)
+                .order_by("id")
+            )
             page = list((qs.filter(id__gt=last) if last else qs)[:batch_size])
             if not page:
-                break
-            with transaction.atomic():
-                docs += search_docs_write(page)
-            last = page[-1].id
-    vectors = 0
-    model_id = get_embedder().model_id
-    if embeddings:
-        while True:
-            pending = unembedded_record_ids(scope, model_id=model_id, limit=batch_size)
-            if not pending:
-                break
-            stored = index_pending_records(pending)
-            vectors += stored
-            if stored == 0:
-                # Everything left is a secret-bearing record that is never embedded.
-                break
-    return ReindexResult(search_docs=docs, embeddings=vectors, model_id=model_id)
+                return written
+            written += search_docs_write(page)
+        last = page[-1].id
+
+
+def _embed_missing(tenant_id: uuid.UUID, model_id: str, batch_size: int) -> int:
+    stored_total = 0
+    while True:
+        with tenant_context(tenant_id):
+            pending = unembedded_record_ids(
+                Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size
+            )
+            stored = index_pending_records(pending) if pending else 0
+        stored_total += stored
+        if stored == 0:
+            # Nothing left, or only secret-bearing records, which are never embedded.
+            return stored_total
 
 
 def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
@@ -232,12 +258,13 @@ class _EmbedQueue:
     """
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[uuid.UUID] = queue.Queue()
+        self._queue: queue.Queue[tuple[uuid.UUID, uuid.UUID]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def put(self, record_id: uuid.UUID) -> None:
-        self._queue.put(record_id)
+    def put(self, key: tuple[uuid.UUID, uuid.UUID]) -> None:
+        """Queue (tenant_id, record_id) for embedding."""
+        self._queue.put(key)
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
@@ -253,9 +280,13 @@ class _EmbedQueue:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+            by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
+            for tenant_id, record_id in batch:
+                by_tenant.setdefault(tenant_id, []).append(record_id)
             try:
                 close_old_connections()
-                index_pending_records(batch)
+                for tenant_id, ids in by_tenant.items():
+                    index_pending_records(ids, tenant_id=tenant_id)
             except Exception:
                 logger.exception("background embedding of %d records failed", len(batch))
             finally:

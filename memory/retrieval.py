@@ -13,8 +13,11 @@ One pipeline, in this order (read top to bottom):
              full text), trigram (ids, error codes), vector (exact cosine scan within the
              subject's scope), recency (episodic).
 4. fusion    weighted reciprocal-rank fusion of the routes' rankings.
-5. rerank    relevance gate (so a question with no answer gets nothing), then a weighted
-             score of fused relevance, confidence, importance and freshness.
+5. rerank    relevance gate: answer only if some memory clearly answers (exact key,
+             trigram id match, most query words, or a vector similarity that stands out
+             from the subject's other memories), else abstain — an empty result is an
+             answer; related memories then come along. Survivors are scored by fused
+             relevance, vector margin, confidence, importance and freshness.
 6. dedupe    one value per single-valued predicate (the latest valid one), one version per
              lineage, near-duplicate statements removed.
 7. budget    the top ``k`` that fit the token budget.
@@ -22,6 +25,7 @@ One pipeline, in this order (read top to bottom):
              memory as untrusted data, never as instructions.
 
 Then the trace (ids only) is recorded, access statistics bumped and the read audited.
+A subject who withdrew consent gets an explicit empty answer (``consent_withdrawn``).
 Weights are per tenant (tenant policy key ``recall_weights``); defaults were chosen on the
 tuning half of the golden set in ``bench/`` (see bench/recall.py).
 """

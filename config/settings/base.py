@@ -181,8 +181,8 @@ ENGRAM_RETRIEVAL = {
     # daemon thread per process, the default until Celery takes over) or "none" (a Celery
     # task or `manage.py engram_reindex --pending` calls index_pending_records).
     "EMBED_AFTER_COMMIT": env("ENGRAM_EMBED_AFTER_COMMIT", default="thread"),
-    # Recall embeds at most this many of the subject's not-yet-embedded records itself
-    # (embed-on-miss), so the vector route never lags far behind the write path.
+    # Recall embeds at most this many not-yet-embedded records that its exact, lexical or
+    # trigram routes found (embed-on-miss), so they get a vector score while the queue lags.
     "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),

@@ -144,7 +144,8 @@ class RecallOutputSerializer(serializers.Serializer):
     known_at = serializers.DateTimeField(allow_null=True)
     dropped_by_budget = serializers.IntegerField()
     vector_pending = serializers.IntegerField(
-        help_text="In-scope memories not yet embedded (found by the other routes only)."
+        help_text="Found memories without a vector yet (the embedding queue lags); they "
+        "were matched by the exact, lexical or trigram routes only."
     )
 
 

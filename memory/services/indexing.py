@@ -9,8 +9,10 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
 - the embedding is computed after the commit, in batches, off the request
   (``EMBED_AFTER_COMMIT``): embedding costs ~10 ms per text and would cap writes near
   100/s (PERF-NOTES). Until Celery runs ``index_pending_records`` from a task, one daemon
-  thread per process drains a queue of committed record ids. While it lags, recall embeds
-  a few missing records itself (embed-on-miss) and the other routes still find them.
+  thread per process drains a queue of committed record ids. While it lags, the exact,
+  lexical and trigram routes still find a new record, and recall embeds the candidates
+  they found that lack a vector (embed-on-miss, a few at a time). A queue lost with its
+  process is repaired by ``manage.py engram_reindex --pending``.
 
 Secrets and restricted records are never embedded. Quarantined and pending records are not
 embedded either (they are held for review; recall never returns them); approval makes them
@@ -257,8 +259,8 @@ class _EmbedQueue:
     """One daemon thread per process embedding committed records in batches.
 
     Started lazily on the first put (never at import: a process that embeds must not fork
-    afterwards, PERF-NOTES). Ids only; a lost queue (process exit) is repaired by recall's
-    embed-on-miss and by ``engram_reindex --pending``.
+    afterwards, PERF-NOTES). Ids only; a lost queue (process exit) is repaired by
+    ``engram_reindex --pending`` (and, for what recall finds, by its embed-on-miss).
     """
 
     def __init__(self) -> None:

@@ -23,10 +23,12 @@ from django.contrib.postgres.fields import (
     RangeOperators,
 )
 from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from pgvector.django import HnswIndex, VectorField
 
 from accounts.models import Sensitivity
 
@@ -41,6 +43,10 @@ class SubjectKind(models.TextChoices):
     AGENT = "agent", _("agent")
     ORG = "org", _("organisation")
     PROJECT = "project", _("project")
+
+
+# Approved procedures belong to the tenant; governance keeps them on this org subject.
+TENANT_PROCEDURES_EXTERNAL_ID = "tenant"
 
 
 class Subject(models.Model):
@@ -558,3 +564,115 @@ class DeletionRequest(models.Model):
 
     def __str__(self) -> str:
         return f"deletion:{self.scope}:{self.target_id}"
+
+
+# --- retrieval: derived indexes and the recall trace ----------------------------------
+# Everything below is derived from MemoryRecord and can be rebuilt from it
+# (``manage.py engram_reindex``), except RecallTrace, which records what recall returned.
+
+EMBEDDING_DIMENSIONS = 384
+
+
+class MemorySearchDoc(models.Model):
+    """The lexical index row of one record, written in the same transaction as the record
+    so the exact, lexical and trigram routes see a memory the moment it is committed.
+
+    ``segmented_text`` is the statement, predicate and value cut into words by rjieba
+    (Chinese has no spaces) and joined with spaces; PostgreSQL's ``english`` configuration
+    then stems the English words and keeps Chinese words as they are.
+    """
+
+    record = models.OneToOneField(
+        MemoryRecord, primary_key=True, on_delete=models.CASCADE, related_name="search_doc"
+    )
+    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.CASCADE)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE)
+    segmented_text = models.TextField()
+    # Lower-cased raw text for trigram matching of names, ids and error codes.
+    trigram_text = models.TextField()
+    search_vector = models.GeneratedField(
+        expression=SearchVector("segmented_text", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    indexed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            # Serves the lexical route: search_vector @@ tsquery within a tenant's records.
+            GinIndex(fields=["search_vector"], name="memory_search_doc_fts"),
+            # Serves the trigram route: word_similarity(token, trigram_text) on ids and codes.
+            GinIndex(
+                fields=["trigram_text"], opclasses=["gin_trgm_ops"], name="memory_search_doc_trgm"
+            ),
+            # Serves scoping of every lexical query to one tenant and subject.
+            models.Index(fields=["tenant", "subject"], name="memory_search_doc_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return f"search_doc:{self.record_id}"
+
+
+class MemoryEmbedding(models.Model):
+    """One record's vector under one embedding model. Stored with the model id so a model
+    change is re-indexed side by side (both rows exist until the old model is dropped).
+    Secrets and restricted records are never embedded."""
+
+    id = models.BigAutoField(primary_key=True)
+    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.CASCADE)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE)
+    record = models.ForeignKey(MemoryRecord, on_delete=models.CASCADE, related_name="embeddings")
+    model_id = models.CharField(max_length=100)
+    vector = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["record", "model_id"], name="memory_embedding_unique"),
+        ]
+        indexes = [
+            # Serves the vector route's exact scan within one subject's scope (the default:
+            # exact and faster than HNSW at per-subject sizes, PERF-NOTES).
+            models.Index(fields=["tenant", "subject", "model_id"], name="memory_embedding_scope"),
+            # Serves approximate search over large scopes (with hnsw.iterative_scan).
+            HnswIndex(
+                fields=["vector"],
+                name="memory_embedding_hnsw",
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"embedding:{self.record_id}:{self.model_id}"
+
+
+class RecallTrace(models.Model):
+    """Which memory ids reached which agent, for what purpose, when. Ids and a hash of the
+    query only — never the query text. The agent may later report which ids it used."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.CASCADE)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="recall_traces")
+    agent = models.ForeignKey("accounts.Agent", null=True, on_delete=models.SET_NULL)
+    purpose = models.CharField(max_length=100)
+    # sha256 of the normalised query: lets identical queries be grouped without storing text.
+    query_sha256 = models.CharField(max_length=64)
+    record_ids = ArrayField(models.UUIDField(), default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Feedback from the agent: which of record_ids it actually used and whether they helped.
+    used_record_ids = ArrayField(models.UUIDField(), default=list, blank=True)
+    helpful = models.BooleanField(null=True, blank=True)
+    feedback_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Serves the end user's "used by" view: a subject's traces, newest first.
+            models.Index(fields=["tenant", "subject", "-created_at"], name="recall_trace_subject"),
+            # Serves "which traces returned this record" (GIN over the id array).
+            GinIndex(fields=["record_ids"], name="recall_trace_record_ids"),
+        ]
+
+    def __str__(self) -> str:
+        return f"recall:{self.id}"

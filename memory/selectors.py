@@ -11,6 +11,7 @@ from memory.models import (
     MemoryRecord,
     MemoryStatus,
     MemoryType,
+    RecallTrace,
     SourceEvent,
     Subject,
     SubjectKind,
@@ -199,3 +200,29 @@ def memory_source_events(*, record: MemoryRecord) -> QuerySet[SourceEvent]:
         subject_id=record.subject_id,
         memorysource__record=record,
     ).order_by("occurred_at")
+
+
+def memory_recalls_for_user(*, record: MemoryRecord, limit: int = 50) -> list[dict]:
+    """Which agents recalled any version of this memory, when and for what purpose (from
+    the recall traces, newest first). Ids and names only: traces never hold text."""
+    versions = list(
+        MemoryRecord.objects.filter(
+            tenant_id=record.tenant_id, subject_id=record.subject_id, lineage_id=record.lineage_id
+        ).values_list("id", flat=True)
+    )
+    traces = (
+        RecallTrace.objects.filter(
+            tenant_id=record.tenant_id, subject_id=record.subject_id, record_ids__overlap=versions
+        )
+        .select_related("agent")
+        .order_by("-created_at")[:limit]
+    )
+    return [
+        {
+            "agent_name": t.agent.name if t.agent else "—",
+            "at": t.created_at,
+            "purpose": t.purpose,
+            "used": bool(set(t.used_record_ids) & set(versions)),
+        }
+        for t in traces
+    ]

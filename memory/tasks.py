@@ -52,12 +52,6 @@ def enqueue_deletion(tenant_id: uuid.UUID, request_id: uuid.UUID) -> None:
     _on_commit(lambda: run_deletion.delay(str(tenant_id), str(request_id)))
 
 
-def enqueue_indexing(tenant_id: uuid.UUID, record_ids: Iterable[str]) -> None:
-    ids = list(record_ids)
-    if ids:
-        _on_commit(lambda: index_records.delay(str(tenant_id), ids))
-
-
 # --- the job runner ---------------------------------------------------------------------
 
 
@@ -190,7 +184,7 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
                     subject_id=event.subject_id,
                     thread_id=event.thread_id,
                 )
-            enqueue_indexing(event.tenant_id, result.record_ids)
+            # Indexing of the records written here is queued by the write path itself.
             return result.as_json()
 
         result = run_job(

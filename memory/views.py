@@ -36,6 +36,7 @@ from memory.selectors import (
     memory_history,
     memory_list_for_user,
     memory_namespaces_for_user,
+    memory_recalls_for_user,
     memory_source_events,
     subject_for_user,
 )
@@ -138,8 +139,7 @@ def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
             "history": history,
             "sources": sources,
             "author": _author(record, request.user),
-            # Filled from the retrieval trace once agents report which memories they used.
-            "recalls": [],
+            "recalls": memory_recalls_for_user(record=record),
         },
     )
 

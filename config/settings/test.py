@@ -9,3 +9,7 @@ DEBUG = False
 # Tests never run collectstatic: serve static files through the finders.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# No background embedding thread in tests: a thread still writing when a transactional
+# test flushes the database deadlocks the flush. Tests embed explicitly (or opt in).
+ENGRAM_RETRIEVAL = {**ENGRAM_RETRIEVAL, "EMBED_AFTER_COMMIT": "none"}  # noqa: F405

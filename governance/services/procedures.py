@@ -40,6 +40,7 @@ from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from memory import content_rules
 from memory.models import (
+    TENANT_PROCEDURES_EXTERNAL_ID,
     AssertionKind,
     Cardinality,
     ConsentBasis,
@@ -55,7 +56,7 @@ from memory.write_policy import Candidate, Intent, Operation
 
 # The subject that owns a tenant's procedural memory (decision: procedures are the
 # organisation's, not any end user's; recall for any user of the tenant reads them here).
-PROCEDURE_SUBJECT_EXTERNAL_ID = "tenant"
+PROCEDURE_SUBJECT_EXTERNAL_ID = TENANT_PROCEDURES_EXTERNAL_ID
 PROCEDURE_PURPOSE = "agent_procedure"
 SLUG_RE = re.compile(r"^[-a-z0-9_]{1,100}$")
 NAMESPACE_RE = re.compile(r"^[\w.\-]+(/[\w.\-]+)*$")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.api import views
+from memory.api import recall, views
 
 urlpatterns = [
     path("events", views.EventAppendView.as_view(), name="api-events"),
@@ -15,5 +15,11 @@ urlpatterns = [
         "memories/<uuid:record_id>/retract",
         views.MemoryRetractView.as_view(),
         name="api-memory-retract",
+    ),
+    path("recall", recall.RecallView.as_view(), name="api-recall"),
+    path(
+        "recall/<uuid:trace_id>/feedback",
+        recall.RecallFeedbackView.as_view(),
+        name="api-recall-feedback",
     ),
 ]

@@ -8,11 +8,11 @@ import uuid
 
 import pgtrigger
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from governance.services import Actor, audit_record
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent
+from memory.services.indexing import derived_rows_erase
 
 _CONTENT_TRIGGER = "memory.MemoryRecord:memory_content_immutable"
 _EVENT_TRIGGER = "memory.SourceEvent:source_event_append_only"
@@ -33,7 +33,6 @@ def memory_lineage_erase(
     Propagation to derived stores (indexes, summaries, exports) is done by the deletion
     workflow, which calls this first.
     """
-    now = timezone.now()
     records = list(
         MemoryRecord.objects.select_for_update()
         .filter(tenant_id=tenant_id, lineage_id=lineage_id)
@@ -42,19 +41,7 @@ def memory_lineage_erase(
     ids = [r.id for r in records]
     if not ids:
         return []
-    with pgtrigger.ignore(_CONTENT_TRIGGER):
-        # superseded_at may be set once only; leave already-closed versions' value alone.
-        MemoryRecord.objects.filter(id__in=ids, superseded_at__isnull=True).update(
-            superseded_at=now
-        )
-        MemoryRecord.objects.filter(Q(id__in=ids)).update(
-            status=MemoryStatus.DELETED,
-            status_reason=reason_code,
-            statement="",
-            value=None,
-            content_key="erased",
-            source_uri="",
-        )
+    _blank(ids, reason_code)
     audit_record(
         actor=actor,
         action="memory.erase",
@@ -69,6 +56,9 @@ def memory_lineage_erase(
 
 
 def _blank(ids: list[uuid.UUID], reason_code: str) -> None:
+    """Tombstone versions: content blanked, status deleted, record time closed (it may be
+    set once only, so already-closed versions keep theirs); derived rows that hold the
+    content (vectors, lexical docs) go with it."""
     now = timezone.now()
     with pgtrigger.ignore(_CONTENT_TRIGGER):
         MemoryRecord.objects.filter(id__in=ids, superseded_at__isnull=True).update(
@@ -82,6 +72,7 @@ def _blank(ids: list[uuid.UUID], reason_code: str) -> None:
             content_key="erased",
             source_uri="",
         )
+    derived_rows_erase(ids)
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ from governance.models import AuditEvent
 from governance.services import Actor
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.services.erasure import memory_lineage_erase
+from memory.services.indexing import record_indexed_on_write
 from memory.write_policy import (
     Candidate,
     Decision,
@@ -396,6 +397,8 @@ def _create(
         conflicts_with_id=conflicts_with,
     )
     _link_sources(record, c.source_event_ids)
+    # [retrieval] lexical doc now, in this transaction; embedding after the commit.
+    record_indexed_on_write(record)
     return record
 
 
@@ -451,4 +454,6 @@ def _closed_copy(old: MemoryRecord, *, valid_to: datetime, now: datetime) -> Mem
         ],
         ignore_conflicts=True,
     )
+    # [retrieval] lexical doc now, in this transaction; embedding after the commit.
+    record_indexed_on_write(copy)
     return copy

@@ -13,6 +13,8 @@ from config.tenancy import current_tenant_id, tenant_context
 from governance import rls
 from governance.services import Actor
 from governance.services.procedures import procedure_document_create
+from memory.models import MemoryRecord
+from memory.services.indexing import index_pending_records
 from tests.conftest import _person, candidate
 from tests.governance.conftest import approve, propose
 
@@ -77,6 +79,15 @@ def two_tenants(
         approve(propose(doc, admin, "1. Run the tests.\n2. Deploy."), rev)
     for t, subject in ((tenant, owner_subject), (other_tenant, other_tenant_user[1])):
         _lifecycle_rows(t, subject)
+    # Derived retrieval rows: vectors for every record, and one recall trace per tenant.
+    index_pending_records(MemoryRecord.objects.values_list("id", flat=True))
+    for client in (api, b):
+        assert (
+            client.post_json(
+                "/api/v1/recall", {"query": "tea", "purpose": "personalization"}
+            ).status_code
+            == 200
+        )
     return tenant, other_tenant
 
 

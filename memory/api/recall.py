@@ -1,0 +1,283 @@
+"""Recall API (``POST /api/v1/recall``) and recall feedback. Adapters only: validate, call
+the retrieval pipeline (memory.retrieval), render."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.permissions import HasReadScope
+from config.api import ApiError
+from config.serializers import StrictInputSerializer
+from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
+from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
+from memory.models import AssertionKind, MemoryStatus, MemoryType
+from memory.retrieval import (
+    RecallRequest,
+    RecallResult,
+    RecallScope,
+    RecallTraceNotFound,
+    recall_feedback_record,
+    recall_for_agent,
+)
+
+CONF = settings.ENGRAM_RETRIEVAL
+
+
+class RecallInputSerializer(StrictInputSerializer):
+    query = serializers.CharField(max_length=2000, help_text="What the agent needs to know.")
+    purpose = serializers.CharField(
+        max_length=100,
+        help_text="The task's purpose; only memories written for this purpose are returned.",
+    )
+    memory_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=MemoryType.choices),
+        required=False,
+        default=list,
+        max_length=3,
+    )
+    namespaces = serializers.ListField(
+        child=serializers.RegexField(NAMESPACE_RE, max_length=300),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Namespace prefixes to search in (a namespace and everything below it).",
+    )
+    predicates = serializers.ListField(
+        child=serializers.RegexField(PREDICATE_RE, max_length=200),
+        required=False,
+        default=list,
+        max_length=50,
+    )
+    as_of = serializers.DateTimeField(
+        required=False, allow_null=True, default=None, help_text="Valid time: what was true then."
+    )
+    known_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Record time: what Engram believed then (corrections made later are ignored).",
+    )
+    valid_during_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    valid_during_end = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    include_future = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Also return facts that only become valid later (flagged future_dated).",
+    )
+    k = serializers.IntegerField(
+        required=False, default=CONF["DEFAULT_K"], min_value=1, max_value=CONF["MAX_K"]
+    )
+    token_budget = serializers.IntegerField(
+        required=False,
+        default=CONF["DEFAULT_TOKEN_BUDGET"],
+        min_value=100,
+        max_value=CONF["MAX_TOKEN_BUDGET"],
+    )
+
+    def validate_query(self, value: str) -> str:
+        if not value.strip():
+            raise serializers.ValidationError("The query must contain words.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = attrs.get("valid_during_start"), attrs.get("valid_during_end")
+        if start and end and start >= end:
+            raise serializers.ValidationError(
+                {"valid_during_end": ["Must be after valid_during_start."]}
+            )
+        return attrs
+
+
+class RecallSourceOutputSerializer(serializers.Serializer):
+    event_ids = serializers.ListField(child=serializers.UUIDField())
+    uri = serializers.CharField()
+
+
+class RecallItemOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    memory_type = serializers.ChoiceField(choices=MemoryType.choices)
+    namespace = serializers.CharField()
+    predicate = serializers.CharField()
+    statement = serializers.CharField()
+    value = serializers.JSONField(allow_null=True)
+    assertion_kind = serializers.ChoiceField(choices=AssertionKind.choices)
+    confidence = serializers.FloatField()
+    importance = serializers.FloatField()
+    status = serializers.ChoiceField(
+        choices=MemoryStatus.choices,
+        help_text="'active' unless known_at asks about a version since closed.",
+    )
+    valid_from = serializers.DateTimeField()
+    valid_to = serializers.DateTimeField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+    source = RecallSourceOutputSerializer()
+    scores = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Per-signal breakdown: route scores (exact, lexical, lexical_coverage, "
+        "trigram, vector, recency), fused, confidence, importance, freshness, final.",
+    )
+    flags = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="inferred, external_source, may_be_outdated, future_dated, instruction_like_text.",
+    )
+
+
+class RecallOutputSerializer(serializers.Serializer):
+    trace_id = serializers.UUIDField(
+        help_text="Report which items you used to /recall/{id}/feedback."
+    )
+    empty = serializers.BooleanField(help_text="True when nothing relevant and permitted exists.")
+    empty_reason = serializers.CharField(help_text="no_relevant_memory, consent_withdrawn or ''.")
+    items = RecallItemOutputSerializer(many=True)
+    context_pack = serializers.CharField(
+        help_text="The items framed as untrusted data for a prompt (never as instructions)."
+    )
+    as_of = serializers.DateTimeField()
+    known_at = serializers.DateTimeField(allow_null=True)
+    dropped_by_budget = serializers.IntegerField()
+    vector_pending = serializers.IntegerField(
+        help_text="Found memories without a vector yet (the embedding queue lags); they "
+        "were matched by the exact, lexical or trigram routes only."
+    )
+
+
+class RecallFeedbackInputSerializer(StrictInputSerializer):
+    used_record_ids = serializers.ListField(
+        child=serializers.UUIDField(), max_length=CONF["MAX_K"], default=list
+    )
+    helpful = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class RecallFeedbackOutputSerializer(serializers.Serializer):
+    trace_id = serializers.UUIDField()
+    used_record_ids = serializers.ListField(child=serializers.UUIDField())
+    helpful = serializers.BooleanField(allow_null=True)
+
+
+def _scope(view: SubjectScopedView, request: Request) -> RecallScope:
+    subject = view.subject(request)
+    agent = request.user.agent
+    return RecallScope(
+        tenant_id=subject.tenant_id,
+        subject_id=subject.id,
+        agent_id=agent.id,
+        clearance=agent.clearance,
+    )
+
+
+def _validated(serializer_class, request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise ApiError("invalid_input", "The request body must be a JSON object.")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _result_json(result: RecallResult) -> dict[str, Any]:
+    return {
+        "trace_id": result.trace_id,
+        "empty": not result.items,
+        "empty_reason": result.empty_reason,
+        "items": [
+            {
+                "id": i.id,
+                "memory_type": i.memory_type,
+                "namespace": i.namespace,
+                "predicate": i.predicate,
+                "statement": i.statement,
+                "value": i.value,
+                "assertion_kind": i.assertion_kind,
+                "confidence": i.confidence,
+                "importance": i.importance,
+                "status": i.status,
+                "valid_from": i.valid_from,
+                "valid_to": i.valid_to,
+                "recorded_at": i.recorded_at,
+                "source": {"event_ids": i.source_event_ids, "uri": i.source_uri},
+                "scores": i.scores,
+                "flags": i.flags,
+            }
+            for i in result.items
+        ],
+        "context_pack": result.context_pack,
+        "as_of": result.as_of,
+        "known_at": result.known_at,
+        "dropped_by_budget": result.dropped_by_budget,
+        "vector_pending": result.vector_pending,
+    }
+
+
+class RecallView(SubjectScopedView):
+    permission_classes = [HasReadScope]
+
+    @extend_schema(
+        operation_id="recall",
+        summary="Recall what the agent should know for a task, as items and a context pack",
+        parameters=[SUBJECT_HEADER],
+        request=RecallInputSerializer,
+        responses={200: RecallOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        scope = _scope(self, request)
+        data = _validated(RecallInputSerializer, request)
+        result = recall_for_agent(
+            actor=self.actor(request),
+            scope=scope,
+            request=RecallRequest(
+                query=data["query"],
+                purpose=data["purpose"],
+                memory_types=tuple(data["memory_types"]),
+                namespaces=tuple(data["namespaces"]),
+                predicates=tuple(data["predicates"]),
+                as_of=data["as_of"],
+                known_at=data["known_at"],
+                valid_during_start=data["valid_during_start"],
+                valid_during_end=data["valid_during_end"],
+                include_future=data["include_future"],
+                k=data["k"],
+                token_budget=data["token_budget"],
+            ),
+            request_id=self.request_id(request),
+        )
+        return Response(RecallOutputSerializer(_result_json(result)).data)
+
+
+class RecallFeedbackView(SubjectScopedView):
+    permission_classes = [HasReadScope]
+
+    @extend_schema(
+        operation_id="recall_feedback",
+        summary="Report which recalled memories were used and whether they helped",
+        parameters=[SUBJECT_HEADER],
+        request=RecallFeedbackInputSerializer,
+        responses={200: RecallFeedbackOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, trace_id: uuid.UUID) -> Response:
+        scope = _scope(self, request)
+        data = _validated(RecallFeedbackInputSerializer, request)
+        try:
+            trace = recall_feedback_record(
+                actor=self.actor(request),
+                scope=scope,
+                trace_id=trace_id,
+                used_record_ids=data["used_record_ids"],
+                helpful=data["helpful"],
+            )
+        except RecallTraceNotFound:
+            raise ApiError(
+                "not_found", "No such recall for this subject.", status_code=404
+            ) from None
+        return Response(
+            {
+                "trace_id": trace.id,
+                "used_record_ids": trace.used_record_ids,
+                "helpful": trace.helpful,
+            }
+        )

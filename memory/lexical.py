@@ -1,0 +1,147 @@
+"""Word segmentation for the lexical index, the same for documents and queries.
+
+Chinese is cut into words by rjieba (search mode: "错误码" also yields "错误"), English and
+other space-separated text passes through and is stemmed by PostgreSQL's ``english``
+text-search configuration. Identifier-like tokens (order ids, error codes) are also
+matched by trigram similarity.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import rjieba
+
+_WORD = re.compile(r"\w", re.UNICODE)
+CJK_CLASS = "[\u3400-\u9fff\uf900-\ufaff]"
+_CJK = re.compile(CJK_CLASS)
+# "ERR-4012", "ORD-2025-0042", "INC1234", "v2.3.1", "order_no": letters and digits mixed,
+# or joined by - _ . / — what people paste and word stemming breaks apart.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{2,}[A-Za-z0-9]")
+
+# Function words that only add noise to an OR query. English stop words are removed by
+# PostgreSQL's english configuration; these are the Chinese ones rjieba emits on their own.
+_ZH_STOP = frozenset(
+    "的 了 是 在 我 你 他 她 它 们 我们 你们 吗 呢 吧 啊 和 与 及 或 也 都 就 还 又 把 被 给 "
+    "对 从 到 为 以 这 那 哪 什么 怎么 怎样 如何 多少 几 有 没有 不 要 会 能 可以 一个 之 其 "
+    "请 么 呀 哦 嗯 个 现在 目前 当前 哪里 哪儿 哪个 哪些 哪家 为什么 是否 一般 平时".split()
+)
+# Words nearly every memory contains ("User prefers …", "用户喜欢 …"): they say nothing
+# about which memory a question is after.
+_DOMAIN_STOP = frozenset("user users user's 用户 person".split())
+# Time words: "back then", "these days", "那时候" — the time point is as_of/known_at's job,
+# and as words they would only match memories that happen to mention "then" or "now".
+_TIME_STOP = frozenset(
+    "back then now nowadays currently today days these those still 那时候 那时 当时 以前 "
+    "之前 现在 如今 最近 这些 日子 时候".split()
+)
+
+
+def value_text(value: Any) -> str:
+    """The searchable words of a structured value."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        return " ".join(_flatten(value))
+    return str(value)
+
+
+def _flatten(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (str(k), *_flatten(v))]
+    if isinstance(value, list):
+        return [w for v in value for w in _flatten(v)]
+    if value is None:
+        return []
+    return [value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)]
+
+
+def segment(text: str) -> list[str]:
+    """Words of ``text`` (Chinese segmented, punctuation and spaces dropped)."""
+    return [t.strip() for t in rjieba.cut_for_search(text) if _WORD.search(t) and t.strip()]
+
+
+def document_text(*, statement: str, predicate: str, value: Any) -> str:
+    """The space-joined word string the tsvector is built from."""
+    predicate_words = predicate.replace("_", " ").replace(".", " ").replace(":", " ")
+    return " ".join(segment(" ".join([statement, predicate_words, value_text(value)])))
+
+
+def trigram_text(*, statement: str, predicate: str, value: Any) -> str:
+    return " ".join([statement, predicate, value_text(value)]).lower()
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct content words of a query, in order (Chinese stop words removed)."""
+    seen: dict[str, None] = {}
+    for token in segment(query):
+        lowered = token.lower()
+        if lowered in _ZH_STOP or lowered in _DOMAIN_STOP or lowered in _TIME_STOP:
+            continue
+        # A single Chinese character alone matches too much ("住", "去"); keep it only
+        # when the query has nothing else.
+        if len(lowered) == 1 and _CJK.match(lowered):
+            continue
+        seen.setdefault(lowered, None)
+    if not seen:
+        for token in segment(query):
+            lowered = token.lower()
+            if lowered not in _ZH_STOP | _DOMAIN_STOP | _TIME_STOP:
+                seen.setdefault(lowered, None)
+    return list(seen)
+
+
+def tsquery_text(terms: list[str]) -> str:
+    """An OR ``to_tsquery`` string of quoted terms: any word may match; ts_rank_cd ranks
+    documents matching more (and closer) terms higher."""
+    quoted = ["'" + t.replace("\\", " ").replace("'", "''") + "'" for t in terms]
+    return " | ".join(quoted)
+
+
+def identifiers(query: str) -> list[str]:
+    """Identifier-like tokens (with a digit, or joined by -_./:#) for the trigram route."""
+    found = []
+    for m in _IDENTIFIER.finditer(query):
+        token = m.group(0)
+        if any(c.isdigit() for c in token) or any(c in "-_./:#" for c in token):
+            found.append(token.lower())
+    return list(dict.fromkeys(found))
+
+
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]{2,}[a-z]*")
+
+
+def names(query: str) -> list[str]:
+    """Capitalised Latin words of four letters or more (names, products, places) — the
+    words most often misspelt and least helped by stemming."""
+    return list(
+        dict.fromkeys(
+            m.lower()
+            for m in _NAME.findall(query)
+            if len(m) >= 4 and m.lower() not in _SENTENCE_STARTERS
+        )
+    )
+
+
+# Capitalised only because they start a sentence.
+_SENTENCE_STARTERS = frozenset(
+    "what when where which while who whom whose does did have has how please tell show "
+    "give find list remind the this that there these those user users should could would "
+    "is are was were will can any some".split()
+)
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic token estimate for the budget: one per CJK character, one per four
+    other characters (rounded up). Errs on the high side for English."""
+    cjk = len(_CJK.findall(text))
+    other = len(text) - cjk
+    return cjk + (other + 3) // 4

@@ -1,0 +1,78 @@
+"""The retrieval side's derived stores, registered with the deletion workflow
+(memory.services.deletion) at start-up: embeddings, lexical/trigram index rows and recall
+traces. Each ``erase`` removes the store's rows for a deletion target; each ``find``
+counts what is left, for the verification step (it must be zero)."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Q
+
+from memory.models import MemoryEmbedding, MemorySearchDoc, RecallTrace
+from memory.services.deletion import DerivedStore, ErasureTarget, register_store
+
+
+def _rows_q(t: ErasureTarget) -> Q:
+    q = Q(record_id__in=t.record_ids)
+    if t.whole_subject:
+        q |= Q(subject_id=t.subject_id)
+    return Q(tenant_id=t.tenant_id) & q
+
+
+def _erase_embeddings(t: ErasureTarget) -> int:
+    return MemoryEmbedding.objects.filter(_rows_q(t)).delete()[0]
+
+
+def _find_embeddings(t: ErasureTarget) -> int:
+    return MemoryEmbedding.objects.filter(_rows_q(t)).count()
+
+
+def _erase_search_docs(t: ErasureTarget) -> int:
+    return MemorySearchDoc.objects.filter(_rows_q(t)).delete()[0]
+
+
+def _find_search_docs(t: ErasureTarget) -> int:
+    return MemorySearchDoc.objects.filter(_rows_q(t)).count()
+
+
+def _erase_traces(t: ErasureTarget) -> int:
+    """A trace holds ids only; the erased ids are taken out of it (the rest of the trace —
+    which other memories reached which agent — stays). Erasing a whole subject removes
+    their traces."""
+    if t.whole_subject:
+        return RecallTrace.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id).delete()[
+            0
+        ]
+    if not t.record_ids:
+        return 0
+    erased = list(t.record_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """UPDATE memory_recalltrace
+                  SET record_ids = ARRAY(SELECT unnest(record_ids) EXCEPT SELECT unnest(%(ids)s::uuid[])),
+                      used_record_ids = ARRAY(SELECT unnest(used_record_ids) EXCEPT SELECT unnest(%(ids)s::uuid[]))
+                WHERE tenant_id = %(tenant)s AND (record_ids && %(ids)s::uuid[] OR used_record_ids && %(ids)s::uuid[])""",
+            {"ids": erased, "tenant": t.tenant_id},
+        )
+        return cursor.rowcount
+
+
+def _find_traces(t: ErasureTarget) -> int:
+    traces = RecallTrace.objects.filter(tenant_id=t.tenant_id)
+    if t.whole_subject:
+        return traces.filter(subject_id=t.subject_id).count()
+    erased = list(t.record_ids)
+    return (
+        traces.filter(Q(record_ids__overlap=erased) | Q(used_record_ids__overlap=erased)).count()
+        if erased
+        else 0
+    )
+
+
+def register() -> None:
+    for store in (
+        DerivedStore("embeddings", _erase_embeddings, _find_embeddings),
+        DerivedStore("lexical_trigram_index", _erase_search_docs, _find_search_docs),
+        DerivedStore("recall_traces", _erase_traces, _find_traces),
+    ):
+        register_store(store)

@@ -1,0 +1,351 @@
+"""Derived indexes of governed records: the lexical search doc and the embeddings.
+
+Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``reindex``,
+``manage.py engram_reindex``). They are kept in step with the write path like this:
+
+- the lexical doc is written synchronously, in the same transaction as the record
+  (``record_indexed_on_write``): exact, lexical and trigram recall see a record as soon as
+  it commits, and a rolled-back write leaves no doc behind;
+- the embedding is computed after the commit, in batches, off the request
+  (``EMBED_AFTER_COMMIT``): embedding costs ~10 ms per text and would cap writes near
+  100/s (PERF-NOTES). Until Celery runs ``index_pending_records`` from a task, one daemon
+  thread per process drains a queue of committed record ids. While it lags, the exact,
+  lexical and trigram routes still find a new record, and recall embeds the candidates
+  they found that lack a vector (embed-on-miss, a few at a time). A queue lost with its
+  process is repaired by ``manage.py engram_reindex --pending``.
+
+Secrets and restricted records are never embedded. Quarantined and pending records are not
+embedded either (they are held for review; recall never returns them); approval makes them
+eligible and the next recall or reindex embeds them.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from accounts.models import Sensitivity
+from config.tenancy import tenant_context
+from memory import lexical
+from memory.content_rules import find_secrets
+from memory.embedders import get_embedder
+from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
+
+logger = logging.getLogger(__name__)
+
+EMBED_BATCH = 32
+BACKGROUND_BATCH = 8
+# Statuses whose records are embedded: what recall can return now (active) or when asked
+# about the past (known_at: superseded, retracted, expired, archived versions).
+EMBEDDABLE_STATUSES = (
+    MemoryStatus.ACTIVE,
+    MemoryStatus.SUPERSEDED,
+    MemoryStatus.RETRACTED,
+    MemoryStatus.EXPIRED,
+    MemoryStatus.ARCHIVED,
+)
+
+
+# --- lexical --------------------------------------------------------------------------
+
+
+def _search_doc(record: MemoryRecord) -> MemorySearchDoc:
+    return MemorySearchDoc(
+        record_id=record.id,
+        tenant_id=record.tenant_id,
+        subject_id=record.subject_id,
+        segmented_text=lexical.document_text(
+            statement=record.statement, predicate=record.predicate, value=record.value
+        ),
+        trigram_text=lexical.trigram_text(
+            statement=record.statement, predicate=record.predicate, value=record.value
+        ),
+        indexed_at=timezone.now(),
+    )
+
+
+def search_docs_write(records: Sequence[MemoryRecord]) -> int:
+    """Write (or rewrite) the lexical docs of ``records``; deleted ones get none."""
+    docs = [_search_doc(r) for r in records if r.status != MemoryStatus.DELETED]
+    if docs:
+        MemorySearchDoc.objects.bulk_create(
+            docs,
+            update_conflicts=True,
+            unique_fields=["record"],
+            update_fields=["segmented_text", "trigram_text", "indexed_at"],
+        )
+    return len(docs)
+
+
+def record_indexed_on_write(record: MemoryRecord) -> None:
+    """Called by the write path for every record it creates, inside its transaction."""
+    search_docs_write([record])
+    mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
+    if mode == "thread":
+        key = (record.tenant_id, record.id)
+        transaction.on_commit(lambda: _embed_queue.put(key))
+    elif mode == "celery":
+        _celery_batch_add(record)
+
+
+def _celery_batch_add(record: MemoryRecord) -> None:
+    """Collect this transaction's new records and enqueue one indexing task per tenant
+    when it commits (a batch of 100 candidates is one task, not 100)."""
+    batch = getattr(connection, "_engram_embed_batch", None)
+    registered = batch is not None and any(
+        func is batch["flush"] for _, func, _ in connection.run_on_commit
+    )
+    if not registered:  # first record of this transaction (or the last one rolled back)
+        batch = {"ids": {}}
+
+        def flush(batch=batch) -> None:
+            from memory.tasks import index_records
+
+            for tenant_id, ids in batch["ids"].items():
+                index_records.delay(str(tenant_id), [str(i) for i in ids])
+
+        batch["flush"] = flush
+        connection._engram_embed_batch = batch
+        transaction.on_commit(flush, robust=True)
+    batch["ids"].setdefault(record.tenant_id, []).append(record.id)
+
+
+# --- embeddings -----------------------------------------------------------------------
+
+
+def embedding_text(record: MemoryRecord) -> str:
+    """The passage embedded for a record: its statement, plus value words it lacks."""
+    extra = lexical.value_text(record.value)
+    if extra and extra not in record.statement:
+        return f"{record.statement}\n{extra}"
+    return record.statement
+
+
+def is_embeddable(record: MemoryRecord) -> bool:
+    if record.status not in EMBEDDABLE_STATUSES:
+        return False
+    if Sensitivity.rank(record.sensitivity) >= Sensitivity.rank(Sensitivity.RESTRICTED):
+        return False
+    return not find_secrets(embedding_text(record))
+
+
+def index_pending_records(
+    record_ids: Iterable[uuid.UUID],
+    *,
+    tenant_id: uuid.UUID | None = None,
+    batch_size: int = EMBED_BATCH,
+) -> int:
+    """Embed the given records under the current model where they still need it; returns
+    how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
+    background thread or recall's embed-on-miss (the unique constraint absorbs races).
+    With ``tenant_id`` it runs inside that tenant's context (callers without one, such as
+    a task, pass it); without, the caller is already inside one."""
+    if tenant_id is not None:
+        with tenant_context(tenant_id):
+            return index_pending_records(record_ids, batch_size=batch_size)
+    embedder = get_embedder()
+    ids = list(dict.fromkeys(record_ids))
+    if not ids:
+        return 0
+    done = set(
+        MemoryEmbedding.objects.filter(record_id__in=ids, model_id=embedder.model_id).values_list(
+            "record_id", flat=True
+        )
+    )
+    records = [
+        r
+        for r in MemoryRecord.objects.filter(id__in=[i for i in ids if i not in done])
+        if is_embeddable(r)
+    ]
+    stored = 0
+    for start in range(0, len(records), batch_size):
+        batch = records[start : start + batch_size]
+        vectors = embedder.embed_passages([embedding_text(r) for r in batch])
+        MemoryEmbedding.objects.bulk_create(
+            [
+                MemoryEmbedding(
+                    tenant_id=r.tenant_id,
+                    subject_id=r.subject_id,
+                    record_id=r.id,
+                    model_id=embedder.model_id,
+                    vector=v,
+                )
+                for r, v in zip(batch, vectors, strict=True)
+            ],
+            ignore_conflicts=True,
+        )
+        # Index bookkeeping on the record (a mutable column): which model indexed it.
+        MemoryRecord.objects.filter(id__in=[r.id for r in batch]).exclude(
+            embedding_model=embedder.model_id
+        ).update(embedding_model=embedder.model_id)
+        stored += len(batch)
+    return stored
+
+
+def unembedded_record_ids(scope: Q, *, model_id: str, limit: int) -> list[uuid.UUID]:
+    """Up to ``limit`` embeddable-status records in ``scope`` without a vector for
+    ``model_id`` (restricted ones are skipped here, secrets by index_pending_records)."""
+    missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
+    return list(
+        MemoryRecord.objects.filter(scope, status__in=EMBEDDABLE_STATUSES)
+        .exclude(sensitivity=Sensitivity.RESTRICTED)
+        .filter(missing)
+        .order_by("-recorded_at")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+# --- rebuild and erase ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    search_docs: int
+    embeddings: int
+    model_id: str
+
+
+def reindex(
+    *,
+    tenant_id: uuid.UUID | None = None,
+    lexical_docs: bool = True,
+    embeddings: bool = True,
+    batch_size: int = 500,
+) -> ReindexResult:
+    """Rebuild derived indexes from the records (all tenants, or one). Lexical docs are
+    rewritten; embeddings are added for records missing one under the current model —
+    vectors of other models stay until dropped, so a model change runs side by side.
+    Works tenant by tenant, one short transaction per batch, inside tenant_context."""
+    from accounts.models import Tenant
+
+    tenant_ids = [tenant_id] if tenant_id else list(Tenant.objects.values_list("id", flat=True))
+    model_id = get_embedder().model_id
+    docs = vectors = 0
+    for tid in tenant_ids:
+        if lexical_docs:
+            docs += _rewrite_search_docs(tid, batch_size)
+        if embeddings:
+            vectors += _embed_missing(tid, model_id, batch_size)
+    return ReindexResult(search_docs=docs, embeddings=vectors, model_id=model_id)
+
+
+def _rewrite_search_docs(tenant_id: uuid.UUID, batch_size: int) -> int:
+    written = 0
+    last: uuid.UUID | None = None
+    while True:
+        with tenant_context(tenant_id):
+            qs = (
+                MemoryRecord.objects.filter(tenant_id=tenant_id)
+                .exclude(status=MemoryStatus.DELETED)
+                .order_by("id")
+            )
+            page = list((qs.filter(id__gt=last) if last else qs)[:batch_size])
+            if not page:
+                return written
+            written += search_docs_write(page)
+        last = page[-1].id
+
+
+def _embed_missing(tenant_id: uuid.UUID, model_id: str, batch_size: int) -> int:
+    stored_total = 0
+    while True:
+        with tenant_context(tenant_id):
+            pending = unembedded_record_ids(
+                Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size
+            )
+            stored = index_pending_records(pending) if pending else 0
+        stored_total += stored
+        if stored == 0:
+            # Nothing left, or only secret-bearing records, which are never embedded.
+            return stored_total
+
+
+def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
+    """Delete every derived row of ``record_ids`` (embeddings, lexical docs). Called by
+    erasure in the same transaction as the tombstone."""
+    emb, _ = MemoryEmbedding.objects.filter(record_id__in=record_ids).delete()
+    docs, _ = MemorySearchDoc.objects.filter(record_id__in=record_ids).delete()
+    return emb + docs
+
+
+# --- the after-commit embedding queue -------------------------------------------------
+
+
+class _EmbedQueue:
+    """One daemon thread per process embedding committed records in batches.
+
+    Started lazily on the first put (never at import: a process that embeds must not fork
+    afterwards, PERF-NOTES). Ids only; a lost queue (process exit) is repaired by
+    ``engram_reindex --pending`` (and, for what recall finds, by its embed-on-miss).
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[tuple[uuid.UUID, uuid.UUID]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def put(self, key: tuple[uuid.UUID, uuid.UUID]) -> None:
+        """Queue (tenant_id, record_id) for embedding."""
+        self._queue.put(key)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="engram-embedder", daemon=True
+                )
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < 100:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
+            for tenant_id, record_id in batch:
+                by_tenant.setdefault(tenant_id, []).append(record_id)
+            try:
+                close_old_connections()
+                for tenant_id, ids in by_tenant.items():
+                    # Small batches: a recall waiting for the embedder waits < ~100 ms.
+                    index_pending_records(ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH)
+            except Exception:
+                logger.exception("background embedding of %d records failed", len(batch))
+            finally:
+                connection.close()
+                for _ in batch:
+                    self._queue.task_done()
+
+    def join(self) -> None:
+        """Wait until every queued id is processed (tests and benchmarks)."""
+        self._queue.join()
+
+
+_embed_queue = _EmbedQueue()
+
+
+def embed_queue_join() -> None:
+    _embed_queue.join()
+
+
+def index_lag(tenant_id) -> int:
+    """Records of ``tenant_id`` still waiting for a vector from the current model (the
+    operations page shows it). Runs in the caller's tenant context."""
+    model_id = get_embedder().model_id
+    missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
+    return (
+        MemoryRecord.objects.filter(tenant_id=tenant_id, status__in=EMBEDDABLE_STATUSES)
+        .exclude(sensitivity=Sensitivity.RESTRICTED)
+        .filter(missing)
+        .count()
+    )

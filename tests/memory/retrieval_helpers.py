@@ -1,0 +1,62 @@
+"""Helpers shared by the retrieval tests: write through the real write path, recall
+through the real pipeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import Agent
+from governance.services import Actor
+from memory.models import MemoryRecord, Subject
+from memory.retrieval import RecallRequest, RecallResult, RecallScope, recall_for_agent
+from memory.services.indexing import index_pending_records
+from memory.services.writes import WriteOutcome, candidates_submit
+from memory.write_policy import Candidate
+
+PURPOSE = "personalization"
+
+
+def remember(
+    subject: Subject, statement: str, *, embed: bool = True, **overrides: Any
+) -> WriteOutcome:
+    """Write through the real write path. ``embed``: also run the after-commit embedding
+    (test transactions never commit, so the background queue never sees them)."""
+    fields: dict[str, Any] = {
+        "memory_type": "semantic",
+        "namespace": "assistant/profile",
+        "statement": statement,
+        "assertion_kind": "user_explicit",
+        "confidence": 1.0,
+        "purpose": PURPOSE,
+        "consent_basis": "explicit_consent",
+    }
+    fields.update(overrides)
+    [outcome] = candidates_submit(
+        actor=Actor.system(subject.tenant_id, "test"),
+        subject=subject,
+        candidates=[Candidate(**fields)],
+    )
+    if embed:
+        # Every record the write created (incl. closed copies), as the queue would.
+        index_pending_records(
+            MemoryRecord.objects.filter(subject=subject).values_list("id", flat=True)
+        )
+    return outcome
+
+
+def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResult:
+    kw.setdefault("purpose", PURPOSE)
+    return recall_for_agent(
+        actor=Actor.agent(agent.id, agent.tenant_id),
+        scope=RecallScope(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            agent_id=agent.id,
+            clearance=agent.clearance,
+        ),
+        request=RecallRequest(query=query, **kw),
+    )
+
+
+def ids(result: RecallResult) -> list:
+    return [i.id for i in result.items]

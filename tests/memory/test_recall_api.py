@@ -1,0 +1,191 @@
+"""POST /api/v1/recall and /recall/{id}/feedback: status, error shape, permissions."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from accounts.services.credentials import api_key_revoke, subject_token_issue
+from governance.services import Actor
+from memory.models import RecallTrace
+from tests.conftest import ApiClient
+from tests.memory.retrieval_helpers import PURPOSE, remember
+
+URL = "/api/v1/recall"
+
+
+def _is_error(response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, response.content
+    body = response.json()
+    assert set(body) == {"code", "message", "extra"}
+    if code:
+        assert body["code"] == code
+    return body
+
+
+@pytest.fixture
+def reader(read_agent, owner_subject) -> ApiClient:
+    return read_agent.client(owner_subject)
+
+
+def test_recall_returns_ranked_items_with_sources_scores_and_a_pack(reader, owner_subject):
+    fact = remember(owner_subject, "User wants answers conclusion-first, then evidence")
+    response = reader.post_json(
+        URL, {"query": "Should answers put the conclusion first?", "purpose": PURPOSE, "k": 5}
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["empty"] is False and body["empty_reason"] == ""
+    [item] = body["items"]
+    assert item["id"] == str(fact.record_id)
+    assert item["assertion_kind"] == "user_explicit"
+    assert item["statement"].startswith("User wants answers")
+    assert set(item["source"]) == {"event_ids", "uri"}
+    assert "final" in item["scores"] and "vector" in item["scores"]
+    assert item["valid_from"] and "valid_to" in item
+    assert "untrusted DATA" in body["context_pack"]
+    assert uuid.UUID(body["trace_id"])
+    # Never a raw vector anywhere in the response: no list of numbers at any depth.
+    assert not _number_lists(body)
+
+
+def _number_lists(node) -> list:
+    if isinstance(node, dict):
+        return [x for v in node.values() for x in _number_lists(v)]
+    if isinstance(node, list):
+        if node and all(isinstance(v, int | float) for v in node):
+            return [node]
+        return [x for v in node for x in _number_lists(v)]
+    return []
+
+
+def test_empty_result_is_explicit(reader, owner_subject):
+    response = reader.post_json(URL, {"query": "favourite movie?", "purpose": PURPOSE})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["empty"] is True and body["items"] == []
+    assert body["empty_reason"] == "no_relevant_memory"
+    assert "no relevant memories" in body["context_pack"]
+
+
+def test_time_travel_fields_are_accepted(reader, owner_subject):
+    remember(owner_subject, "User lives in Shanghai", predicate="home_city", value="Shanghai")
+    response = reader.post_json(
+        URL,
+        {
+            "query": "home city",
+            "purpose": PURPOSE,
+            "as_of": "2020-01-01T00:00:00Z",
+            "known_at": "2020-01-01T00:00:00Z",
+            "memory_types": ["semantic"],
+            "namespaces": ["assistant"],
+            "predicates": ["home_city"],
+        },
+    )
+    assert response.status_code == 200
+    assert response.json()["items"] == []
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"purpose": PURPOSE}, "query"),
+        ({"query": "   ", "purpose": PURPOSE}, "query"),
+        ({"query": "x"}, "purpose"),
+        ({"query": "x", "purpose": PURPOSE, "k": 0}, "k"),
+        ({"query": "x", "purpose": PURPOSE, "k": 10_000}, "k"),
+        ({"query": "x", "purpose": PURPOSE, "token_budget": 10}, "token_budget"),
+        ({"query": "x", "purpose": PURPOSE, "token_budget": 10**7}, "token_budget"),
+        ({"query": "x", "purpose": PURPOSE, "memory_types": ["dream"]}, "memory_types"),
+        ({"query": "x", "purpose": PURPOSE, "as_of": "yesterday"}, "as_of"),
+        ({"query": "x", "purpose": PURPOSE, "namespaces": ["not a namespace!"]}, "namespaces"),
+        ({"query": "x", "purpose": PURPOSE, "tenant": "globex"}, "tenant"),
+        ({"query": "x", "purpose": PURPOSE, "subject_id": str(uuid.uuid4())}, "subject_id"),
+        ({"query": "x" * 2001, "purpose": PURPOSE}, "query"),
+        (
+            {
+                "query": "x",
+                "purpose": PURPOSE,
+                "valid_during_start": "2025-01-01T00:00:00Z",
+                "valid_during_end": "2024-01-01T00:00:00Z",
+            },
+            "valid_during_end",
+        ),
+    ],
+)
+def test_bad_input_is_a_400_in_the_error_shape(reader, body, field):
+    error = _is_error(reader.post_json(URL, body), 400, "invalid_input")
+    assert field in error["extra"]["fields"]
+
+
+def test_malformed_json_and_non_object_bodies(reader):
+    _is_error(reader.post(URL, "{nope", content_type="application/json"), 400, "malformed_json")
+    _is_error(reader.post_json(URL, ["query"]), 400, "invalid_input")
+
+
+def test_missing_subject_token_is_refused(read_agent):
+    client = ApiClient(read_agent.key)
+    _is_error(client.post_json(URL, {"query": "x", "purpose": PURPOSE}), 403, "subject_required")
+
+
+def test_missing_or_revoked_key_is_refused(read_agent, owner_subject, reader):
+    _is_error(ApiClient().post_json(URL, {"query": "x", "purpose": PURPOSE}), 401)
+    api_key_revoke(
+        actor=Actor.system(read_agent.agent.tenant_id), api_key=read_agent.agent.api_keys.get()
+    )
+    _is_error(reader.post_json(URL, {"query": "x", "purpose": PURPOSE}), 401)
+
+
+def test_other_tenants_key_cannot_use_our_subject(other_tenant_agent, owner_subject, read_agent):
+    remember(owner_subject, "User prefers tea")
+    token = subject_token_issue(
+        tenant_id=read_agent.agent.tenant_id,
+        agent_id=read_agent.agent.id,
+        subject_id=owner_subject.id,
+    )
+    intruder = ApiClient(other_tenant_agent.key, token)
+    _is_error(intruder.post_json(URL, {"query": "tea", "purpose": PURPOSE}), 401)
+
+
+def test_other_tenants_agent_sees_only_its_own_subjects(
+    other_tenant_agent, other_tenant_user, owner_subject
+):
+    remember(owner_subject, "User prefers jasmine tea")
+    client = other_tenant_agent.client(other_tenant_user[1])
+    response = client.post_json(URL, {"query": "jasmine tea", "purpose": PURPOSE})
+    assert response.status_code == 200
+    assert response.json()["items"] == []
+
+
+def test_feedback_keeps_only_returned_ids(reader, owner_subject):
+    fact = remember(owner_subject, "User prefers aisle seats")
+    body = reader.post_json(URL, {"query": "aisle seat", "purpose": PURPOSE}).json()
+    trace_id = body["trace_id"]
+    stranger = str(uuid.uuid4())
+    response = reader.post_json(
+        f"{URL}/{trace_id}/feedback",
+        {"used_record_ids": [str(fact.record_id), stranger], "helpful": True},
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["used_record_ids"] == [str(fact.record_id)]
+    trace = RecallTrace.objects.get(pk=trace_id)
+    assert trace.used_record_ids == [fact.record_id] and trace.helpful is True
+
+
+def test_feedback_on_someone_elses_trace_is_a_404(
+    reader, read_agent, owner_subject, same_tenant_user
+):
+    body = reader.post_json(URL, {"query": "anything", "purpose": PURPOSE}).json()
+    bob = read_agent.client(same_tenant_user[1])
+    _is_error(
+        bob.post_json(f"{URL}/{body['trace_id']}/feedback", {"used_record_ids": []}),
+        404,
+        "not_found",
+    )
+    _is_error(
+        reader.post_json(f"{URL}/{uuid.uuid4()}/feedback", {"used_record_ids": []}),
+        404,
+        "not_found",
+    )
+    _is_error(reader.post_json(f"{URL}/{body['trace_id']}/feedback", {"bogus": 1}), 400)

@@ -1,0 +1,76 @@
+"""Approved procedures reach every agent of the tenant through recall; proposals never do,
+and another tenant's procedures never do."""
+
+from __future__ import annotations
+
+import pytest
+
+from config.tenancy import tenant_context
+from governance.services import Actor
+from governance.services.procedures import procedure_document_create
+from memory.models import MemoryRecord
+from memory.services.indexing import index_pending_records
+from tests.conftest import _person
+from tests.governance.conftest import approve, propose
+from tests.memory.retrieval_helpers import recall
+
+pytestmark = pytest.mark.django_db
+
+RUNBOOK = "Deploy runbook: run the smoke tests, then roll out to 10% of traffic, then to everyone."
+
+
+def _runbook(tenant, admin, slug="deploy"):
+    with tenant_context(tenant.id):
+        return procedure_document_create(
+            actor=Actor.user(admin.pk, tenant.id),
+            user=admin,
+            slug=slug,
+            title="Deploy",
+            kind="runbook",
+            namespace="ops/deploy",
+        )
+
+
+def _embed_all():
+    index_pending_records(MemoryRecord.objects.values_list("id", flat=True))
+
+
+def test_only_the_approved_version_is_recalled(
+    tenant, tenant_admin, reviewer, read_agent, owner_subject
+):
+    doc = _runbook(tenant, tenant_admin[0])
+    pending = propose(doc, tenant_admin[0], RUNBOOK)
+    _embed_all()
+    assert (
+        recall(
+            read_agent.agent, owner_subject, "how do we deploy?", memory_types=["procedural"]
+        ).items
+        == []
+    )
+    approve(pending, reviewer[0])
+    _embed_all()
+    result = recall(
+        read_agent.agent, owner_subject, "how do we deploy?", memory_types=["procedural"]
+    )
+    assert [i.statement for i in result.items] == [RUNBOOK]
+    assert result.items[0].memory_type == "procedural"
+    # An open proposal for the next version stays invisible.
+    propose(doc, tenant_admin[0], RUNBOOK + " Skip the smoke tests on Fridays.")
+    _embed_all()
+    again = recall(
+        read_agent.agent, owner_subject, "how do we deploy?", memory_types=["procedural"]
+    )
+    assert [i.statement for i in again.items] == [RUNBOOK]
+
+
+def test_another_tenants_procedures_never_reach_us(other_tenant, read_agent, owner_subject):
+    admin, _ = _person(other_tenant, "oda", "admin")
+    rev, _ = _person(other_tenant, "orv", "reviewer")
+    approve(propose(_runbook(other_tenant, admin), admin, RUNBOOK), rev)
+    _embed_all()
+    assert (
+        recall(
+            read_agent.agent, owner_subject, "how do we deploy?", memory_types=["procedural"]
+        ).items
+        == []
+    )

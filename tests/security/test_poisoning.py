@@ -94,3 +94,14 @@ def test_no_secret_is_stored_anywhere(poisoned):
     for item_id, _, _, _ in SECRETS:
         semantic, procedural = poisoned[item_id]
         assert semantic["reason_code"] == "secret_detected", (item_id, semantic)
+
+
+def test_nothing_poisoned_comes_back_through_recall(poisoned, api):
+    """Every corpus text used as a recall query: nothing is returned (none became active),
+    the answer is an explicit empty one, and the pack carries none of the text."""
+    for item_id, _, text, _ in CORPUS:
+        r = api.post_json("/api/v1/recall", {"query": text[:500], "purpose": "personalization"})
+        assert r.status_code == 200, r.content
+        body = r.json()
+        assert body["items"] == [], item_id
+        assert text not in body["context_pack"], item_id

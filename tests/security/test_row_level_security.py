@@ -229,3 +229,20 @@ def test_a_pooled_connection_never_carries_a_tenant_into_the_next_transaction(te
         assert sql("SELECT current_setting('role')") == [("none",)]
     with tenant_context(other_tenant.id):
         assert sql("SELECT id FROM accounts_tenant") == [(other_tenant.id,)]
+
+
+def test_nearest_vector_query_sees_only_the_current_tenant(two_tenants):
+    """Raw nearest-neighbour SQL under tenant A, aimed exactly at B's vector: B's row is the
+    closest in the table (distance 0), yet only A's rows come back."""
+    a, b = two_tenants
+    [(b_record, b_vector)] = sql(
+        "SELECT record_id, vector::text FROM memory_memoryembedding WHERE tenant_id = %s LIMIT 1",
+        [b.id],
+    )
+    query = "SELECT record_id, tenant_id FROM memory_memoryembedding ORDER BY vector <=> %s::vector LIMIT 10"
+    # Without the boundary (the owner), B's own vector is among the nearest.
+    assert b_record in {r[0] for r in sql(query, [b_vector])}
+    with tenant_context(a.id):
+        rows = sql(query, [b_vector])
+    assert rows and {r[1] for r in rows} == {a.id}
+    assert b_record not in {r[0] for r in rows}

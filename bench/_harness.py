@@ -35,13 +35,21 @@ def free_port() -> int:
 class Server:
     """gunicorn with sync workers (the production shape), bound to loopback only."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.workers = workers
+        self.extra_env = env or {}
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> Server:
-        env = {**os.environ, "ENGRAM_SUBJECT_TOKEN_MAX_AGE": "3600", "LOG_LEVEL": "WARNING"}
+        # As ./dev run: web workers connect as the application role, one OpenMP thread each.
+        env = {
+            **os.environ,
+            "ENGRAM_SUBJECT_TOKEN_MAX_AGE": "3600",
+            "LOG_LEVEL": "WARNING",
+            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),
+            **self.extra_env,
+        }
         self.proc = subprocess.Popen(
             [
                 sys.executable,

@@ -5,6 +5,8 @@ PostgreSQL by default).
 
 Measures: single-candidate submission latency p50/p95; accepted candidates per second in
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
+Embedding runs after the commit: by default elsewhere (as with Celery workers); ``--embed
+thread`` measures the embedded default, where the web worker's own thread embeds.
 Targets from issue 2 (not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
 """
 
@@ -69,12 +71,20 @@ def main() -> None:
         "--batches", type=int, default=20, help="batches of 100 per throughput phase"
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument(
+        "--embed",
+        choices=["none", "thread"],
+        default="none",
+        help="none: embeddings are computed elsewhere (Celery workers, the production shape); "
+        "thread: by the web workers' own background thread (the embedded default without a broker)",
+    )
     args = parser.parse_args()
 
     django_setup()
     run = uuid.uuid4().hex[:8]
     print(f"Engram write benchmark · run {run} · {machine()}")
-    with Server(workers=args.workers) as server:
+    print(f"embedding after commit: {args.embed}")
+    with Server(workers=args.workers, env={"ENGRAM_EMBED_AFTER_COMMIT": args.embed}) as server:
         key, token = bench_credentials("bench", f"bench-user-{run}")
         client = Client(server.port, key, token)
         client.post("/api/v1/candidates", {"candidates": [candidate(-1, run)]})  # warm-up
@@ -131,6 +141,7 @@ def main() -> None:
     result = {
         "run": run,
         "machine": machine(),
+        "embed_after_commit": args.embed,
         "single_candidate": single,
         "batch100_one_client_per_s": round(one_client),
         f"batch100_{args.workers}_clients_per_s": round(concurrent),

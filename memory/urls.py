@@ -8,6 +8,7 @@ urlpatterns = [
     path("memories/<uuid:record_id>", views.memory_detail, name="memory-detail"),
     path("memories/<uuid:record_id>/correct", views.memory_correct, name="memory-correct"),
     path("memories/<uuid:record_id>/delete", views.memory_delete, name="memory-delete"),
+    path("memories/<uuid:record_id>/confirm", views.memory_confirm, name="memory-confirm"),
     path("memories/export.json", views.export_json, name="memory-export-json"),
     path("memories/export.csv", views.export_csv, name="memory-export-csv"),
     path("settings/memory", views.memory_settings, name="memory-settings"),

@@ -217,6 +217,18 @@ def _back_url(request: HttpRequest, default: str) -> str:
 
 
 @login_required
+@require_POST
+def memory_confirm(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
+    """Confirm a sensitive detail an assistant proposed (held as pending confirmation)."""
+    subject = _subject(request)
+    record = _record(subject, record_id)
+    result = user_memory.memory_confirm_pending(user=request.user, subject=subject, record=record)
+    (messages.success if result.ok else messages.error)(request, result.message)
+    target = result.record_id if result.ok and result.record_id else record.id
+    return redirect("memory-detail", target)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def memory_delete(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     subject = _subject(request)

@@ -58,6 +58,8 @@ REASON_TEXT: dict[str, Any] = {
     "validity_closed": _("Closed when a newer value started."),
     "retracted": _("Marked as wrong."),
     "validity_ended": _("No longer true."),
+    "not_pending": _("This memory is not waiting for your confirmation."),
+    "confirmed_by_user": _("You confirmed this."),
     "deletion_requested": _("Deleted at your request."),
     "memory_paused": _("Memory is paused, so nothing new is written. Resume it in settings."),
     "consent_withdrawn": _("You have withdrawn consent to memory, so nothing is written."),
@@ -205,6 +207,50 @@ def memory_correct(
     result = _submit(user=user, subject=subject, candidate=candidate)
     if result.needs_confirmation and result.record_id is not None:
         _drop_pending(user=user, subject=subject, record_id=result.record_id)
+    return result
+
+
+def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> UserWriteResult:
+    """The user confirms a sensitive detail an agent proposed (held as *pending
+    confirmation*): it is written through the policy as confirmed by the user, and the
+    held copy's record time is closed (it stays in history as ``superseded``)."""
+    if record.status != MemoryStatus.PENDING_CONFIRMATION:
+        return UserWriteResult(Operation.REJECT, "not_pending")
+    candidate = Candidate(
+        memory_type=record.memory_type,
+        namespace=record.namespace,
+        statement=record.statement,
+        predicate=record.predicate,
+        value=record.value,
+        cardinality=record.cardinality,
+        assertion_kind=AssertionKind.USER_CONFIRMED,
+        confidence=1.0,
+        purpose=record.purpose,
+        consent_basis=ConsentBasis.EXPLICIT_CONSENT,
+        sensitivity=record.sensitivity,
+        importance=record.importance,
+        valid_from=record.valid_from,
+        valid_to=record.valid_to,
+        source_event_ids=tuple(record.source_events.values_list("id", flat=True)),
+        source_uri=record.source_uri,
+        user_confirmed_sensitive=True,
+    )
+    with transaction.atomic():
+        result = _submit(user=user, subject=subject, candidate=candidate)
+        if not result.ok:
+            return result
+        held = MemoryRecord.objects.select_for_update().get(pk=record.pk)
+        held.status = MemoryStatus.SUPERSEDED
+        held.status_reason = "confirmed_by_user"
+        held.superseded_at = timezone.now()
+        held.save(update_fields=["status", "status_reason", "superseded_at"])
+        audit_record(
+            actor=user_actor(user=user, subject=subject),
+            action="memory.confirm",
+            subject_id=subject.pk,
+            record_id=record.pk,
+            extra={"confirmed_as": str(result.record_id) if result.record_id else None},
+        )
     return result
 
 

@@ -22,9 +22,12 @@ from hypothesis.stateful import (
 
 from accounts.services.credentials import api_key_issue, subject_token_issue
 from accounts.services.tenants import agent_create, tenant_create
+from config.tenancy import tenant_context
 from governance.services import Actor
-from memory.models import MemoryRecord, Subject
+from memory.models import DeletionScope, MemoryRecord, Subject
+from memory.models import Subject as SubjectModel
 from memory.selectors import memory_get_for_user
+from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.subjects import subject_get_or_create
 from memory.services.user_memory import subject_export
 from tests.conftest import ApiClient, candidate
@@ -145,6 +148,34 @@ class MemoryMachine(RuleBasedStateMachine):
             .json()["results"][0]
         )
         assert result["operation"] != "SUPERSEDE", result
+
+    @rule(who=st.sampled_from([(0, 0), (0, 1), (1, 0), (1, 1)]))
+    def erase_subject(self, who):
+        """The right to erasure: the whole subject, through the deletion workflow."""
+        user, subject = self.people[who]
+        others_before = {
+            w: MemoryRecord.objects.filter(subject=s).exclude(status="deleted").count()
+            for w, (_, s) in self.people.items()
+            if w != who
+        }
+        with tenant_context(subject.tenant_id):
+            request = deletion_request_create(
+                actor=Actor.user(user.pk, subject.tenant_id),
+                subject=subject,
+                scope=DeletionScope.SUBJECT,
+                target_id=subject.id,
+                enqueue=False,
+            )
+            request = deletion_request_run(tenant_id=subject.tenant_id, request_id=request.id)
+        assert request.status == "done", (request.status, request.verification)
+        mine = {rid for rid, owner in self.owner_of.items() if owner == who}
+        self.deleted |= mine
+        assert not MemoryRecord.objects.filter(subject=subject).exclude(status="deleted").exists()
+        for w, count in others_before.items():
+            _, s = self.people[w]
+            assert MemoryRecord.objects.filter(subject=s).exclude(status="deleted").count() == count
+        # Erasure pauses the subject; the user turns memory back on so the machine goes on.
+        SubjectModel.objects.filter(pk=subject.pk).update(memory_paused=False)
 
     @rule(who=st.sampled_from([(0, 0), (0, 1), (1, 0), (1, 1)]))
     def export_equals_what_the_user_sees(self, who):

@@ -25,7 +25,6 @@ from accounts.services.tenants import agent_create, tenant_create
 from config.tenancy import tenant_context
 from governance.services import Actor
 from memory.models import DeletionScope, MemoryRecord, Subject
-from memory.models import Subject as SubjectModel
 from memory.selectors import memory_get_for_user
 from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.subjects import subject_get_or_create
@@ -175,7 +174,7 @@ class MemoryMachine(RuleBasedStateMachine):
             _, s = self.people[w]
             assert MemoryRecord.objects.filter(subject=s).exclude(status="deleted").count() == count
         # Erasure pauses the subject; the user turns memory back on so the machine goes on.
-        SubjectModel.objects.filter(pk=subject.pk).update(memory_paused=False)
+        Subject.objects.filter(pk=subject.pk).update(memory_paused=False)
 
     @rule(who=st.sampled_from([(0, 0), (0, 1), (1, 0), (1, 1)]))
     def export_equals_what_the_user_sees(self, who):

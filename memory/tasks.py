@@ -261,49 +261,37 @@ def run_deletion(self, tenant_id: str, request_id: str) -> None:
 # --- periodic (beat) jobs: fan out per tenant -------------------------------------------
 
 
+def _run_periodic(task, tenant_id: str, name: str, period: int, service, actor_name: str) -> None:
+    """One tenant's share of a periodic job, once per period (the key makes it idempotent)."""
+    tid = uuid.UUID(tenant_id)
+    run_job(
+        task,
+        tenant_id=tenant_id,
+        key=_period_key(name, tenant_id, period),
+        object_ids=[],
+        body=lambda: service(actor=Actor.system(tid, actor_name), tenant_id=tid),
+    )
+
+
 @shared_task(bind=True, name="memory.decay_tenant")
 def decay_tenant(self, tenant_id: str) -> None:
     from memory.services.forgetting import records_decay
 
-    run_job(
-        self,
-        tenant_id=tenant_id,
-        key=_period_key("decay", tenant_id, 3600),
-        object_ids=[],
-        body=lambda: records_decay(
-            actor=Actor.system(uuid.UUID(tenant_id), "forgetting"), tenant_id=uuid.UUID(tenant_id)
-        ),
-    )
+    _run_periodic(self, tenant_id, "decay", 3600, records_decay, "forgetting")
 
 
 @shared_task(bind=True, name="memory.expire_tenant")
 def expire_tenant(self, tenant_id: str) -> None:
     from memory.services.forgetting import records_expire
 
-    run_job(
-        self,
-        tenant_id=tenant_id,
-        key=_period_key("expire", tenant_id, 600),
-        object_ids=[],
-        body=lambda: records_expire(
-            actor=Actor.system(uuid.UUID(tenant_id), "forgetting"), tenant_id=uuid.UUID(tenant_id)
-        ),
-    )
+    _run_periodic(self, tenant_id, "expire", 600, records_expire, "forgetting")
 
 
 @shared_task(bind=True, name="memory.retention_tenant")
 def retention_tenant(self, tenant_id: str) -> None:
     from memory.services.forgetting import events_retention_purge
 
-    run_job(
-        self,
-        tenant_id=tenant_id,
-        key=_period_key("retention", tenant_id, 86400),
-        object_ids=[],
-        body=lambda: events_retention_purge(
-            actor=Actor.system(uuid.UUID(tenant_id), "retention"), tenant_id=uuid.UUID(tenant_id)
-        ),
-    )
+    _run_periodic(self, tenant_id, "retention", 86400, events_retention_purge, "retention")
 
 
 @shared_task(bind=True, name="memory.consolidate_tenant")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -216,16 +216,9 @@ def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> U
     held copy's record time is closed (it stays in history as ``superseded``)."""
     if record.status != MemoryStatus.PENDING_CONFIRMATION:
         return UserWriteResult(Operation.REJECT, "not_pending")
-    candidate = Candidate(
-        memory_type=record.memory_type,
-        namespace=record.namespace,
-        statement=record.statement,
-        predicate=record.predicate,
-        value=record.value,
-        cardinality=record.cardinality,
+    candidate = replace(
+        _candidate_from(record),
         assertion_kind=AssertionKind.USER_CONFIRMED,
-        confidence=1.0,
-        purpose=record.purpose,
         consent_basis=ConsentBasis.EXPLICIT_CONSENT,
         sensitivity=record.sensitivity,
         importance=record.importance,
@@ -261,7 +254,8 @@ def memory_forget(*, user, subject: Subject, record: MemoryRecord) -> UserWriteR
     return _submit(user=user, subject=subject, candidate=_forget_candidate(record))
 
 
-def _forget_candidate(record: MemoryRecord) -> Candidate:
+def _candidate_from(record: MemoryRecord) -> Candidate:
+    """A candidate restating ``record`` as the user's own statement."""
     return Candidate(
         memory_type=record.memory_type,
         namespace=record.namespace,
@@ -273,9 +267,11 @@ def _forget_candidate(record: MemoryRecord) -> Candidate:
         confidence=1.0,
         purpose=record.purpose,
         consent_basis=record.consent_basis,
-        intent=Intent.FORGET,
-        target_record_id=record.id,
     )
+
+
+def _forget_candidate(record: MemoryRecord) -> Candidate:
+    return replace(_candidate_from(record), intent=Intent.FORGET, target_record_id=record.id)
 
 
 def _drop_pending(*, user, subject: Subject, record_id: uuid.UUID) -> None:

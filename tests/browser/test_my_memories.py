@@ -133,6 +133,8 @@ def test_delete_with_confirmation_gone_from_list_and_agent_api(alice_page, memor
     page = alice_page
     record = memories["jazz"]
     assert api.get(f"/api/v1/memories/{record.id}").status_code == 200
+    before = api.post_json("/api/v1/recall", {"query": "jazz", "purpose": record.purpose}).json()
+    assert str(record.id) in {i["id"] for i in before["items"]}
     page.goto("/")
     row = page.locator(f"#memory-{record.id}")
     row.get_by_role("link", name=re.compile("^Delete")).click()
@@ -146,6 +148,8 @@ def test_delete_with_confirmation_gone_from_list_and_agent_api(alice_page, memor
     page.reload()
     expect(page.get_by_text("Likes jazz")).to_have_count(0)
     assert api.get(f"/api/v1/memories/{record.id}").status_code == 404
+    recalled = api.post_json("/api/v1/recall", {"query": "jazz", "purpose": record.purpose}).json()
+    assert str(record.id) not in {i["id"] for i in recalled["items"]}
     assert MemoryRecord.objects.get(pk=record.id).status == "deleted"
 
 

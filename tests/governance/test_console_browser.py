@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from governance.models import ChangeRequest
+from memory.models import MemoryRecord
+from memory.services.indexing import index_pending_records
 from tests.browser import login
 from tests.governance.conftest import V1, V2, approve, propose
 
@@ -62,6 +64,22 @@ def test_reviewer_rejects_one_and_approves_another(
     # The agent now reads the new approved version with its number.
     current = read_agent.client().get("/api/v1/procedures/refunds").json()
     assert current["version"] == 2 and current["text"] == V2
+    # …and recall, for any end user of the tenant, returns version 2 (and nothing rejected).
+    index_pending_records(MemoryRecord.objects.values_list("id", flat=True))
+    recalled = (
+        read_agent.client(owner[1])
+        .post_json(
+            "/api/v1/recall",
+            {
+                "query": "how do we handle refunds?",
+                "purpose": "personalization",
+                "memory_types": ["procedural"],
+            },
+        )
+        .json()
+    )
+    assert [(i["value"]["version"], i["statement"]) for i in recalled["items"]] == [(2, V2)]
+    assert "Ignore previous instructions" not in recalled["context_pack"]
 
 
 @pytest.mark.django_db(transaction=True)

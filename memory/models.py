@@ -648,6 +648,59 @@ class MemoryEmbedding(models.Model):
         return f"embedding:{self.record_id}:{self.model_id}"
 
 
+class EmbeddingIndexStatus(models.TextChoices):
+    BUILDING = "building", _("building")
+    ACTIVE = "active", _("active")
+    RETIRED = "retired", _("retired")
+
+
+class EmbeddingIndex(models.Model):
+    """One version of the vector index: the embeddings of one model across all tenants.
+
+    Global (no tenant): which model recall serves is an installation-wide decision. At
+    most one version is active; with none, the configured embedder's model is. A new
+    model is built side by side (``building``) while recall keeps serving the active one,
+    then switched to; the old one is ``retired`` and its vectors kept until pruned.
+    Holds counts and golden-set metrics only, never memory text."""
+
+    model_id = models.CharField(max_length=100, unique=True)
+    status = models.CharField(max_length=10, choices=EmbeddingIndexStatus.choices)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    activated_at = models.DateTimeField(null=True, blank=True)
+    # Golden-set comparison against the active version (memory.services.index_versions).
+    drift = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=Q(status="active"),
+                name="embedding_index_one_active",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"index:{self.model_id}:{self.status}"
+
+    @property
+    def drift_rows(self) -> list[tuple[str, float, float, float]]:
+        """(metric, old model, new model, change) for display."""
+        if not self.drift or "error" in self.drift:
+            return []
+        return [
+            (name, self.drift["old"][key], self.drift["new"][key], self.drift["delta"][key])
+            for name, key in (("Recall@5", "recall@5"), ("nDCG@10", "ndcg@10"))
+        ]
+
+    @property
+    def percent(self) -> int:
+        if not self.total:
+            return 100 if self.status != EmbeddingIndexStatus.BUILDING else 0
+        return min(100, int(100 * self.done / self.total))
+
+
 class RecallTrace(models.Model):
     """Which memory ids reached which agent, for what purpose, when. Ids and a hash of the
     query only — never the query text. The agent may later report which ids it used."""

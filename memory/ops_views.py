@@ -1,5 +1,6 @@
 """The operations page (/ops/): queue depth, task outcomes, retries, dead letters, index
-lag and deletion receipts for the signed-in operator's tenant. Staff and tenant admins
+lag, embedding index versions (re-index progress and golden-set drift; installation-wide,
+ids and counts only) and deletion receipts for the signed-in operator's tenant. Staff and tenant admins
 only; everyone else gets a 404 (the page's existence is not advertised)."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils import timezone
 from accounts.models import Role
 from config.tenancy import user_memberships
 from memory.models import DeadLetter, DeletionRequest, TaskOutcome, TaskRun
+from memory.selectors import embedding_index_list
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +78,7 @@ def _context(tenant_id) -> dict:
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
         "index_lag": index_lag_provider(tenant_id) if index_lag_provider else None,
+        "index_versions": embedding_index_list(),
         "deletions": DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[
             :20
         ],

@@ -527,7 +527,7 @@ def _route_vector(
         )
     if lagging:
         cap = settings.ENGRAM_RETRIEVAL["EMBED_ON_MISS_MAX"]
-        stored = index_pending_records(lagging[:cap]) if cap > 0 else 0
+        stored = index_pending_records(lagging[:cap], model_ids=[model_id]) if cap > 0 else 0
         pending = len(lagging) - stored
         if stored:
             rows = scan()

@@ -8,6 +8,8 @@ from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from memory.models import (
+    EmbeddingIndex,
+    EmbeddingIndexStatus,
     MemoryRecord,
     MemoryStatus,
     MemoryType,
@@ -226,3 +228,35 @@ def memory_recalls_for_user(*, record: MemoryRecord, limit: int = 50) -> list[di
         }
         for t in traces
     ]
+
+
+# --- embedding index versions (global, no tenant) --------------------------------------
+
+
+def embedding_index_list() -> list[EmbeddingIndex]:
+    """Every index version, the active one first, then building, then retired."""
+    order = {EmbeddingIndexStatus.ACTIVE: 0, EmbeddingIndexStatus.BUILDING: 1}
+    rows = list(EmbeddingIndex.objects.order_by("-created_at"))
+    return sorted(rows, key=lambda i: order.get(i.status, 2))
+
+
+def active_model_id() -> str:
+    """The model recall serves: the active index version's, else the configured one."""
+    from memory.embedders import configured_model_id
+
+    found = (
+        EmbeddingIndex.objects.filter(status=EmbeddingIndexStatus.ACTIVE)
+        .values_list("model_id", flat=True)
+        .first()
+    )
+    return found or configured_model_id()
+
+
+def indexing_model_ids() -> list[str]:
+    """The models new records are embedded for: the active one and any being built (so a
+    new version is complete when it is switched to)."""
+    building = EmbeddingIndex.objects.filter(status=EmbeddingIndexStatus.BUILDING).values_list(
+        "model_id", flat=True
+    )
+    active = active_model_id()
+    return [active, *(m for m in building if m != active)]

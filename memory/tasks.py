@@ -347,3 +347,34 @@ def retention_all() -> int:
 @shared_task(name="memory.consolidate_all")
 def consolidate_all() -> int:
     return _fan_out(consolidate_tenant)
+
+
+# --- re-indexing (global: one index version spans every tenant) -------------------------
+
+
+@shared_task(name="memory.build_index")
+def build_index(model_id: str, switch: bool = False, max_drift: float | None = None) -> dict:
+    """Build (or continue building) the index version for ``model_id``; with ``switch``,
+    make it active when the golden-set drift allows. Idempotent and resumable: a
+    redelivered message embeds only what is still missing. Each tenant's work runs in
+    its own tenant context (inside the service)."""
+    from memory.services.index_versions import (
+        IndexVersionError,
+        index_version_build,
+        index_version_switch,
+    )
+
+    try:
+        index = index_version_build(model_id)
+    except IndexVersionError as e:  # e.g. a redelivery after the switch: nothing to do
+        logger.warning("index version %s not built: %s", model_id, e.code)
+        return {"model_id": model_id, "refused": e.code, "switched": False}
+    result = {"model_id": model_id, "done": index.done, "total": index.total, "switched": False}
+    if switch:
+        try:
+            index_version_switch(model_id, max_drift=max_drift)
+            result["switched"] = True
+        except IndexVersionError as e:
+            logger.warning("index version %s not switched: %s", model_id, e.code)
+            result["refused"] = e.code
+    return result

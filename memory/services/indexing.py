@@ -25,7 +25,7 @@ import logging
 import queue
 import threading
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -39,6 +39,7 @@ from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
+from memory.selectors import active_model_id, indexing_model_ids
 
 logger = logging.getLogger(__name__)
 
@@ -143,19 +144,27 @@ def index_pending_records(
     *,
     tenant_id: uuid.UUID | None = None,
     batch_size: int = EMBED_BATCH,
+    model_ids: Sequence[str] | None = None,
 ) -> int:
-    """Embed the given records under the current model where they still need it; returns
+    """Embed the given records where they still need it, for ``model_ids`` (default: the
+    active index version's model, plus the one being built if a re-index runs); returns
     how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
     background thread or recall's embed-on-miss (the unique constraint absorbs races).
     With ``tenant_id`` it runs inside that tenant's context (callers without one, such as
     a task, pass it); without, the caller is already inside one."""
     if tenant_id is not None:
         with tenant_context(tenant_id):
-            return index_pending_records(record_ids, batch_size=batch_size)
-    embedder = get_embedder()
+            return index_pending_records(record_ids, batch_size=batch_size, model_ids=model_ids)
     ids = list(dict.fromkeys(record_ids))
     if not ids:
         return 0
+    stored = 0
+    for model_id in model_ids if model_ids is not None else indexing_model_ids():
+        stored += _embed_for_model(ids, get_embedder(model_id), batch_size)
+    return stored
+
+
+def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
     done = set(
         MemoryEmbedding.objects.filter(record_id__in=ids, model_id=embedder.model_id).values_list(
             "record_id", flat=True
@@ -183,10 +192,12 @@ def index_pending_records(
             ],
             ignore_conflicts=True,
         )
-        # Index bookkeeping on the record (a mutable column): which model indexed it.
-        MemoryRecord.objects.filter(id__in=[r.id for r in batch]).exclude(
-            embedding_model=embedder.model_id
-        ).update(embedding_model=embedder.model_id)
+        # Index bookkeeping on the record (a mutable column): which model served by
+        # recall indexed it (a version being built does not overwrite it).
+        if embedder.model_id == active_model_id():
+            MemoryRecord.objects.filter(id__in=[r.id for r in batch]).exclude(
+                embedding_model=embedder.model_id
+            ).update(embedding_model=embedder.model_id)
         stored += len(batch)
     return stored
 
@@ -222,13 +233,13 @@ def reindex(
     batch_size: int = 500,
 ) -> ReindexResult:
     """Rebuild derived indexes from the records (all tenants, or one). Lexical docs are
-    rewritten; embeddings are added for records missing one under the current model —
-    vectors of other models stay until dropped, so a model change runs side by side.
+    rewritten; embeddings are added for records missing one under the active index
+    version's model (a model change is built side by side: ``index_versions``).
     Works tenant by tenant, one short transaction per batch, inside tenant_context."""
     from accounts.models import Tenant
 
     tenant_ids = [tenant_id] if tenant_id else list(Tenant.objects.values_list("id", flat=True))
-    model_id = get_embedder().model_id
+    model_id = active_model_id()
     docs = vectors = 0
     for tid in tenant_ids:
         if lexical_docs:
@@ -255,18 +266,27 @@ def _rewrite_search_docs(tenant_id: uuid.UUID, batch_size: int) -> int:
         last = page[-1].id
 
 
-def _embed_missing(tenant_id: uuid.UUID, model_id: str, batch_size: int) -> int:
+def _embed_missing(
+    tenant_id: uuid.UUID,
+    model_id: str,
+    batch_size: int,
+    on_batch: Callable[[int], None] | None = None,
+) -> int:
+    """Embed every record of ``tenant_id`` missing a ``model_id`` vector, one short
+    transaction per batch (resumable: a rerun starts where this one stopped)."""
     stored_total = 0
     while True:
         with tenant_context(tenant_id):
             pending = unembedded_record_ids(
                 Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size
             )
-            stored = index_pending_records(pending) if pending else 0
+            stored = index_pending_records(pending, model_ids=[model_id]) if pending else 0
         stored_total += stored
         if stored == 0:
             # Nothing left, or only secret-bearing records, which are never embedded.
             return stored_total
+        if on_batch is not None:
+            on_batch(stored)
 
 
 def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
@@ -339,9 +359,9 @@ def embed_queue_join() -> None:
 
 
 def index_lag(tenant_id) -> int:
-    """Records of ``tenant_id`` still waiting for a vector from the current model (the
-    operations page shows it). Runs in the caller's tenant context."""
-    model_id = get_embedder().model_id
+    """Records of ``tenant_id`` still waiting for a vector from the model recall serves
+    (the operations page shows it). Runs in the caller's tenant context."""
+    model_id = active_model_id()
     missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
     return (
         MemoryRecord.objects.filter(tenant_id=tenant_id, status__in=EMBEDDABLE_STATUSES)

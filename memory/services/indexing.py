@@ -21,7 +21,9 @@ eligible and the next recall or reindex embeds them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import queue
 import threading
 import uuid
@@ -300,6 +302,9 @@ def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
 # --- the after-commit embedding queue -------------------------------------------------
 
 
+EMBED_THREAD_NICE = 15
+
+
 class _EmbedQueue:
     """One daemon thread per process embedding committed records in batches.
 
@@ -324,6 +329,10 @@ class _EmbedQueue:
                 self._thread.start()
 
     def _run(self) -> None:
+        # Background work yields to requests: on Linux a thread has its own nice value, so
+        # the web worker's request thread (and PostgreSQL) keep the CPU when both want it.
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), EMBED_THREAD_NICE)
         while True:
             batch = [self._queue.get()]
             while len(batch) < 100:

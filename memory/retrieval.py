@@ -239,11 +239,18 @@ def recall_for_agent(
             items, reason, dropped, pending, model_id = [], "consent_withdrawn", 0, 0, ""
         else:
             # 1–2. scope and filter: the only records any route may look at.
+            procedures_subject_id = _procedures_subject_id(scope)
             eligible = MemoryRecord.objects.filter(
-                _scope_q(scope, request), _filter_q(request, as_of=as_of, now=now)
+                _scope_q(scope, request, procedures_subject_id),
+                _filter_q(request, as_of=as_of, now=now),
             )
             # 3. routes, each searching inside ``eligible``.
-            candidates, model_id, pending = _run_routes(eligible, scope, request, weights)
+            subject_ids = [scope.subject_id] + (
+                [procedures_subject_id] if procedures_subject_id else []
+            )
+            candidates, model_id, pending = _run_routes(
+                eligible, scope, request, weights, subject_ids
+            )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(candidates, weights, as_of=as_of)
             # 6. one value per slot, one version per lineage, no near-duplicates.
@@ -278,29 +285,31 @@ def recall_for_agent(
 # --- 1. scope -------------------------------------------------------------------------
 
 
-def _scope_q(scope: RecallScope, request: RecallRequest) -> Q:
+def _scope_q(
+    scope: RecallScope, request: RecallRequest, procedures_subject_id: uuid.UUID | None = None
+) -> Q:
     cleared = [
         s.value for s in Sensitivity if Sensitivity.rank(s) <= Sensitivity.rank(scope.clearance)
     ]
-    own = Q(subject_id=scope.subject_id, purpose=request.purpose)
-    # Approved procedures belong to the tenant, not to a person (governance keeps them on
-    # the tenant's procedures subject): every agent of the tenant may follow them, for any
-    # task. They hold no personal data, and only reviewed versions are ever active.
-    procedures = Q(
-        subject__kind=SubjectKind.ORG,
-        subject__external_id=TENANT_PROCEDURES_EXTERNAL_ID,
-        memory_type=MemoryType.PROCEDURAL,
+    reach = Q(subject_id=scope.subject_id, purpose=request.purpose)
+    if procedures_subject_id is not None:
+        # Approved procedures belong to the tenant, not to a person (governance keeps them
+        # on the tenant's procedures subject): every agent of the tenant may follow them,
+        # for any task. They hold no personal data; only reviewed versions are ever active.
+        reach |= Q(subject_id=procedures_subject_id, memory_type=MemoryType.PROCEDURAL)
+    return Q(tenant_id=scope.tenant_id, sensitivity__in=cleared) & reach
+
+
+def _procedures_subject_id(scope: RecallScope) -> uuid.UUID | None:
+    return (
+        Subject.objects.filter(
+            tenant_id=scope.tenant_id,
+            kind=SubjectKind.ORG,
+            external_id=TENANT_PROCEDURES_EXTERNAL_ID,
+        )
+        .values_list("id", flat=True)
+        .first()
     )
-    return Q(tenant_id=scope.tenant_id, sensitivity__in=cleared) & (own | procedures)
-
-
-def _scope_subject_ids(scope: RecallScope) -> list[uuid.UUID]:
-    """The subjects whose memories a recall may reach: the caller's subject and the
-    tenant's procedures subject (when procedures exist)."""
-    procedures = Subject.objects.filter(
-        tenant_id=scope.tenant_id, kind=SubjectKind.ORG, external_id=TENANT_PROCEDURES_EXTERNAL_ID
-    ).values_list("id", flat=True)
-    return [scope.subject_id, *procedures]
 
 
 # --- 2. filter ------------------------------------------------------------------------
@@ -351,6 +360,7 @@ def _run_routes(
     scope: RecallScope,
     request: RecallRequest,
     weights: RecallWeights,
+    subject_ids: list[uuid.UUID],
 ) -> tuple[dict[uuid.UUID, _Candidate], str, int]:
     n = weights.candidates_per_route
     hits: dict[str, list[tuple[uuid.UUID, float]]] = {
@@ -363,7 +373,7 @@ def _run_routes(
     hits["lexical"], coverage = _route_lexical(eligible, request.query, n)
     found = {rid for route_hits in hits.values() for rid, _ in route_hits}
     vector_hits, margins, model_id, pending = _route_vector(
-        eligible, scope, request.query, n, found_elsewhere=found
+        eligible, scope, request.query, n, found_elsewhere=found, subject_ids=subject_ids
     )
     hits["vector"] = vector_hits
 
@@ -481,6 +491,7 @@ def _route_vector(
     query: str,
     n: int,
     found_elsewhere: set[uuid.UUID],
+    subject_ids: list[uuid.UUID],
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], str, int]:
     """Cosine similarity of the query to the subject's embedded memories, and each hit's
     margin over the median similarity of the subject's memories in the same script.
@@ -502,7 +513,7 @@ def _route_vector(
     distance = CosineDistance("vector", vector)
     in_scope = MemoryEmbedding.objects.filter(
         tenant_id=scope.tenant_id,
-        subject_id__in=_scope_subject_ids(scope),
+        subject_id__in=subject_ids,
         model_id=model_id,
         record__in=eligible,
     )

@@ -202,7 +202,7 @@ def _routes_for(agent, subject, query=ALL_ROUTES_QUERY, **kw):
     eligible = MemoryRecord.objects.filter(
         _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
     )
-    candidates, _, _ = _run_routes(eligible, scope, request, RecallWeights())
+    candidates, _, _ = _run_routes(eligible, scope, request, RecallWeights(), [subject.id])
     return candidates
 
 

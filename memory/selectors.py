@@ -42,14 +42,6 @@ def memory_get_for_subject(
     ).first()
 
 
-def memory_list_for_subject(
-    *, tenant_id: uuid.UUID, subject_id: uuid.UUID, statuses=(MemoryStatus.ACTIVE,)
-) -> QuerySet[MemoryRecord]:
-    return MemoryRecord.objects.filter(
-        tenant_id=tenant_id, subject_id=subject_id, status__in=statuses
-    ).order_by("-recorded_at")
-
-
 def events_resolve_client_ids(
     *, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID, client_ids: list[str]
 ) -> dict[str, uuid.UUID]:

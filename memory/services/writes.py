@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import Tenant
 from accounts.policies import TenantPolicy
 from governance.models import AuditEvent
-from governance.services import Actor
+from governance.services import Actor, audit_record_many
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.services.erasure import memory_lineage_erase
 from memory.services.indexing import record_indexed_on_write
@@ -150,7 +150,7 @@ def candidates_submit(
             outcomes.append(outcome)
             audits.append(_write_audit(actor, locked.pk, request_id, index, candidate, outcome))
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
-        AuditEvent.objects.bulk_create(audits)
+        audit_record_many(audits)
     return outcomes
 
 

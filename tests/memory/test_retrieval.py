@@ -18,6 +18,7 @@ from governance.services import Actor
 from memory import lexical
 from memory.models import MemoryRecord, MemoryStatus, RecallTrace
 from memory.retrieval import (
+    QueryVector,
     RecallRequest,
     RecallScope,
     RecallWeights,
@@ -202,7 +203,9 @@ def _routes_for(agent, subject, query=ALL_ROUTES_QUERY, **kw):
     eligible = MemoryRecord.objects.filter(
         _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
     )
-    candidates, _, _ = _run_routes(eligible, scope, request, RecallWeights(), [subject.id])
+    candidates, _ = _run_routes(
+        eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query)
+    )
     return candidates
 
 
@@ -468,10 +471,13 @@ def test_sources_are_attached(read_agent, owner_subject, write_agent):
 # --- side effects -------------------------------------------------------------------
 
 
-def test_recall_records_trace_statistics_and_audit_with_ids_only(read_agent, owner_subject):
+def test_recall_records_trace_and_audit_with_ids_only(
+    read_agent, owner_subject, django_capture_on_commit_callbacks
+):
     fact = remember(owner_subject, "User prefers aisle seats")
     query = "aisle or window seat preference"
-    result = recall(read_agent.agent, owner_subject, query)
+    with django_capture_on_commit_callbacks() as handed_over:
+        result = recall(read_agent.agent, owner_subject, query)
     assert ids(result) == [fact.record_id]
 
     trace = RecallTrace.objects.get(pk=result.trace_id)
@@ -479,8 +485,11 @@ def test_recall_records_trace_statistics_and_audit_with_ids_only(read_agent, own
     assert trace.agent_id == read_agent.agent.id and trace.purpose == PURPOSE
     assert query not in str(trace.__dict__)
 
+    # Access statistics are not written inside the recall: only handed over on commit
+    # (tests/memory/test_access_stats.py follows them to the database).
     record = MemoryRecord.objects.get(pk=fact.record_id)
-    assert record.access_count == 1 and record.last_accessed_at is not None
+    assert record.access_count == 0 and record.last_accessed_at is None
+    assert len(handed_over) == 1
 
     audit = AuditEvent.objects.get(action="memory.read", subject_id=owner_subject.id)
     assert audit.extra["record_ids"] == [str(fact.record_id)]

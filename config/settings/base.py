@@ -308,6 +308,11 @@ ENGRAM_RETRIEVAL = {
     # Recall embeds at most this many not-yet-embedded records that its exact, lexical or
     # trigram routes found (embed-on-miss), so they get a vector score while the queue lags.
     "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
+    # A subject scope holding more vectors than this is searched through the HNSW index
+    # (iterative scans, ef_search below) instead of an exact scan; at this size and
+    # below, the exact scan is faster and exact (PERF-NOTES, bench/recall_perf.py).
+    "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
+    "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
     "DEFAULT_K": 10,

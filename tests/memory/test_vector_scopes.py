@@ -1,0 +1,132 @@
+"""The vector route's two ways through a scope: an exact scan (subjects up to
+VECTOR_EXACT_MAX vectors) and, above that, the HNSW index with pgvector's iterative
+scans — which must not let the tenant/subject/eligibility filters starve the result."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from config.tenancy import tenant_context
+from governance.services import Actor
+from memory.embedders import embed_query_cached
+from memory.models import MemoryEmbedding, MemoryRecord
+from memory.retrieval import (
+    QueryVector,
+    RecallRequest,
+    RecallScope,
+    _filter_q,
+    _route_vector,
+    _scope_q,
+)
+from memory.services.writes import candidates_submit
+from memory.write_policy import Candidate
+from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember
+from tests.memory.test_retrieval import BACKGROUND
+
+QUERY = "Which seat does the user want on a plane?"
+
+
+@pytest.fixture
+def hnsw_path(settings):
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 0}
+
+
+def _write(subject, statements):
+    outcomes = candidates_submit(
+        actor=Actor.system(subject.tenant_id, "test"),
+        subject=subject,
+        candidates=[
+            Candidate(
+                memory_type="semantic",
+                namespace="assistant/profile",
+                statement=s,
+                assertion_kind="user_explicit",
+                confidence=1.0,
+                purpose=PURPOSE,
+                consent_basis="explicit_consent",
+            )
+            for s in statements
+        ],
+    )
+    return [o.record_id for o in outcomes]
+
+
+def _embed_as(record_ids, vectors, model_id):
+    """Derived rows with chosen vectors: what the index would hold for these records."""
+    records = MemoryRecord.objects.in_bulk(record_ids)
+    MemoryEmbedding.objects.bulk_create(
+        MemoryEmbedding(
+            tenant_id=records[rid].tenant_id,
+            subject_id=records[rid].subject_id,
+            record_id=rid,
+            model_id=model_id,
+            vector=v,
+        )
+        for rid, v in zip(record_ids, vectors, strict=True)
+    )
+
+
+def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
+    hnsw_path, read_agent, owner_subject, same_tenant_user, other_tenant_user
+):
+    model_id, q = embed_query_cached(QUERY)
+    rng = np.random.default_rng(7)
+    # 300 vectors of other people, each (almost) exactly the query: the graph's nearest.
+    for i, subject in enumerate((same_tenant_user[1], other_tenant_user[1])):
+        others = _write(subject, [f"Someone else's note {i}-{j}" for j in range(150)])
+        near = [q + rng.normal(0, 1e-3, q.shape) for _ in others]
+        with tenant_context(subject.tenant_id):
+            _embed_as(others, near, model_id)
+    # Ours are further away.
+    mine = _write(owner_subject, [f"User's own note number {j}" for j in range(12)])
+    _embed_as(mine, [q + rng.normal(0, 0.05, q.shape) for _ in mine], model_id)
+
+    agent = read_agent.agent
+    scope = RecallScope(owner_subject.tenant_id, owner_subject.id, agent.id, agent.clearance)
+    request = RecallRequest(query=QUERY, purpose=PURPOSE)
+    now = timezone.now()
+    with tenant_context(owner_subject.tenant_id):
+        # No sorting allowed: the planner has to walk the HNSW index in distance order.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_sort = off")
+            cursor.execute(
+                "EXPLAIN SELECT id FROM memory_memoryembedding "
+                "ORDER BY vector <=> %s::vector LIMIT 10",
+                [str(q.tolist())],
+            )
+            assert "memory_embedding_hnsw" in " ".join(r[0] for r in cursor.fetchall())
+        eligible = MemoryRecord.objects.filter(
+            _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
+        )
+        hits, margins, _ = _route_vector(
+            eligible, scope, QueryVector.start(QUERY), 10, set(), [owner_subject.id]
+        )
+    assert len(hits) == 10
+    assert {rid for rid, _ in hits} <= set(mine)
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+    assert set(margins) == {rid for rid, _ in hits}
+
+
+def test_the_hnsw_path_answers_like_the_exact_scan_and_keeps_the_filters(
+    settings, read_agent, owner_subject, same_tenant_user
+):
+    question = "Which programming language does the user prefer for data analysis?"
+    remember(same_tenant_user[1], question)  # the nearest vector, of someone else
+    mine = remember(owner_subject, "User prefers Python with pandas for data analysis")
+    old = remember(owner_subject, "User lives in Shanghai", predicate="home_city", value="Shanghai")
+    remember(owner_subject, "User moved to Hangzhou", predicate="home_city", value="Hangzhou")
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    questions = [question, "Where is the user's home these days?", "用户住在哪个城市？"]
+
+    def answers():
+        return [ids(recall(read_agent.agent, owner_subject, q)) for q in questions]
+
+    exact = answers()
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 0}
+    assert answers() == exact
+    assert exact[0] == [mine.record_id] and exact[1] and exact[2]
+    assert not {old.record_id} & {i for answer in exact for i in answer}

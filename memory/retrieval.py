@@ -48,7 +48,20 @@ from typing import Any
 from django.conf import settings
 from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
-from django.db.models import Aggregate, Count, F, FloatField, Func, Q, QuerySet
+from django.db.models import (
+    Aggregate,
+    BooleanField,
+    Count,
+    F,
+    FloatField,
+    Func,
+    JSONField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -57,11 +70,13 @@ from config.tenancy import tenant_context
 from governance.services import Actor, audit_record
 from memory import lexical
 from memory.content_rules import find_injection, normalize_text
-from memory.embedders import EmbedderError, embed_query_cached
+from memory.embedders import EmbedderError, configured_model_id, embed_query_cached
 from memory.models import (
     TENANT_PROCEDURES_EXTERNAL_ID,
     AssertionKind,
     Cardinality,
+    EmbeddingIndex,
+    EmbeddingIndexStatus,
     MemoryEmbedding,
     MemoryRecord,
     MemorySearchDoc,
@@ -234,26 +249,22 @@ def recall_for_agent(
 ) -> RecallResult:
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
     authenticated credential and ``request`` is validated (k and budget bounded)."""
-    from accounts.models import Tenant
-
     now = timezone.now()
     as_of = request.as_of or now
     with tenant_context(scope.tenant_id):
+        context = _recall_context(scope)
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
-        query_vector = QueryVector.start(request.query)
-        subject = Subject.objects.get(tenant_id=scope.tenant_id, id=scope.subject_id)
+        query_vector = QueryVector.start(request.query, context.model_id)
         if weights is None:
-            weights = RecallWeights.for_tenant(
-                Tenant.objects.only("policy").get(pk=scope.tenant_id).policy
-            )
-        if subject.consent_withdrawn_at is not None:
+            weights = RecallWeights.for_tenant(context.tenant_policy)
+        if context.consent_withdrawn:
             # The user withdrew consent: their memories are not used for anyone.
             items, reason, dropped, pending = [], "consent_withdrawn", 0, 0
         else:
             # 1–2. scope and filter: the only records any route may look at.
-            procedures_subject_id = _procedures_subject_id(scope)
+            procedures_subject_id = context.procedures_subject_id
             eligible = MemoryRecord.objects.filter(
                 _scope_q(scope, request, procedures_subject_id),
                 _filter_q(request, as_of=as_of, now=now),
@@ -315,15 +326,44 @@ def _scope_q(
     return Q(tenant_id=scope.tenant_id, sensitivity__in=cleared) & reach
 
 
-def _procedures_subject_id(scope: RecallScope) -> uuid.UUID | None:
-    return (
-        Subject.objects.filter(
-            tenant_id=scope.tenant_id,
-            kind=SubjectKind.ORG,
-            external_id=TENANT_PROCEDURES_EXTERNAL_ID,
+@dataclass(frozen=True)
+class _RecallContext:
+    consent_withdrawn: bool
+    tenant_policy: dict[str, Any]
+    procedures_subject_id: uuid.UUID | None
+    model_id: str
+
+
+def _recall_context(scope: RecallScope) -> _RecallContext:
+    """What recall needs to know before it starts, in one query: the subject's consent,
+    the tenant's policy (recall weights), the tenant's procedures subject and the model
+    of the active index version."""
+    from accounts.models import Tenant
+
+    procedures = Subject.objects.filter(
+        tenant_id=OuterRef("tenant_id"),
+        kind=SubjectKind.ORG,
+        external_id=TENANT_PROCEDURES_EXTERNAL_ID,
+    ).values("id")[:1]
+    policy = Tenant.objects.filter(pk=OuterRef("tenant_id")).values("policy")[:1]
+    active_model = EmbeddingIndex.objects.filter(status=EmbeddingIndexStatus.ACTIVE).values(
+        "model_id"
+    )[:1]
+    withdrawn, tenant_policy, procedures_id, model_id = (
+        Subject.objects.filter(tenant_id=scope.tenant_id, id=scope.subject_id)
+        .annotate(
+            tenant_policy=Subquery(policy, output_field=JSONField()),
+            procedures_id=Subquery(procedures),
+            active_model=Subquery(active_model),
         )
-        .values_list("id", flat=True)
-        .first()
+        .values_list("consent_withdrawn_at", "tenant_policy", "procedures_id", "active_model")
+        .get()
+    )
+    return _RecallContext(
+        consent_withdrawn=withdrawn is not None,
+        tenant_policy=tenant_policy or {},
+        procedures_subject_id=procedures_id,
+        model_id=model_id or configured_model_id(),
     )
 
 
@@ -388,8 +428,9 @@ class QueryVector:
         self.failed = False
 
     @classmethod
-    def start(cls, query: str) -> QueryVector:
-        model_id = active_model_id()  # a database read: stays on the request thread
+    def start(cls, query: str, model_id: str | None = None) -> QueryVector:
+        if model_id is None:
+            model_id = active_model_id()  # a database read: stays on the request thread
         with cls._pool_lock:
             if cls._pool is None:  # created on first use, never before a fork
                 cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
@@ -449,16 +490,22 @@ def _route_exact(
     query text spelling a predicate like ``home_city`` / "home city"), and records that
     contain an identifier from the query verbatim (order ids, error codes)."""
     query = request.query.lower()
-    slots = set(request.predicates)
-    for predicate in eligible.exclude(predicate="").values_list("predicate", flat=True).distinct():
-        p = predicate.lower()
-        if p in query or p.replace("_", " ").replace(".", " ") in query:
-            slots.add(predicate)
-    match = Q(predicate__in=slots) if slots else Q(pk__in=[])
+    # The query spells the predicate, as is ("home_city") or in words ("home city").
+    spelled = RawSQL(
+        '"memory_memoryrecord"."predicate" <> \'\' AND ('
+        'strpos(%s, lower("memory_memoryrecord"."predicate")) > 0 OR '
+        "strpos(%s, translate(lower(\"memory_memoryrecord\".\"predicate\"), '_.', '  ')) > 0)",
+        [query, query],
+        output_field=BooleanField(),
+    )
+    match = Q(spelled=True)
+    if request.predicates:
+        match |= Q(predicate__in=request.predicates)
     for ident in lexical.identifiers(request.query):
         match |= Q(search_doc__trigram_text__contains=ident)
     rows = (
-        eligible.filter(match)
+        eligible.alias(spelled=spelled)
+        .filter(match)
         .order_by("-valid_from", "-recorded_at")
         .values_list("id", flat=True)[:n]
     )

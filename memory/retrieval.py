@@ -46,11 +46,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
 from django.db.models import (
     Aggregate,
     BooleanField,
+    CharField,
     Count,
     F,
     FloatField,
@@ -526,26 +528,24 @@ def _route_lexical(
         .annotate(
             rank=SearchRank(F("search_vector"), tsquery, cover_density=True),
             lexemes=Func(F("search_vector"), function="tsvector_to_array"),
+            # The query's own stemmed words, computed by the same query (no round trip).
+            query_lexemes=RawSQL(
+                "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
+                [" ".join(terms)],
+                output_field=ArrayField(CharField()),
+            ),
         )
         .order_by("-rank")
-        .values_list("record_id", "rank", "lexemes")[:n]
+        .values_list("record_id", "rank", "lexemes", "query_lexemes")[:n]
     )
     if not rows:
         return [], {}
-    query_lexemes = _query_lexemes(terms)
+    query_lexemes = set(rows[0][3] or [])
     coverage = {
         rid: (len(query_lexemes & set(lexemes)) / len(query_lexemes)) if query_lexemes else 0.0
-        for rid, _, lexemes in rows
+        for rid, _, lexemes, _ in rows
     }
-    return [(rid, rank) for rid, rank, _ in rows], coverage
-
-
-def _query_lexemes(terms: list[str]) -> set[str]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [" ".join(terms)]
-        )
-        return set(cursor.fetchone()[0] or [])
+    return [(rid, rank) for rid, rank, _, _ in rows], coverage
 
 
 def _route_trigram(

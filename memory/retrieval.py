@@ -54,6 +54,7 @@ from django.db.models import (
     BooleanField,
     CharField,
     Count,
+    ExpressionWrapper,
     F,
     FloatField,
     Func,
@@ -267,16 +268,16 @@ def recall_for_agent(
         else:
             # 1–2. scope and filter: the only records any route may look at.
             procedures_subject_id = context.procedures_subject_id
-            eligible = MemoryRecord.objects.filter(
-                _scope_q(scope, request, procedures_subject_id),
-                _filter_q(request, as_of=as_of, now=now),
-            )
+            scope_q = _scope_q(scope, request, procedures_subject_id)
+            filter_q = _filter_q(request, as_of=as_of, now=now)
+            eligible = MemoryRecord.objects.filter(scope_q, filter_q)
+            slot_keys = _slot_keys(scope_q, filter_q, _history_q(request, now=now))
             # 3. routes, each searching inside ``eligible``.
             subject_ids = [scope.subject_id] + (
                 [procedures_subject_id] if procedures_subject_id else []
             )
             candidates, pending = _run_routes(
-                eligible, scope, request, weights, subject_ids, query_vector
+                eligible, scope, request, weights, subject_ids, query_vector, slot_keys
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(candidates, weights, as_of=as_of)
@@ -392,7 +393,12 @@ def _filter_q(request: RecallRequest, *, as_of: datetime, now: datetime) -> Q:
     valid = started & (Q(valid_to__isnull=True) | Q(valid_to__gt=as_of))
     # Retention expiry is about the present: an expired record is gone for every query.
     not_expired = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-    q = believed & valid & not_expired
+    return believed & valid & not_expired & _narrowing_q(request)
+
+
+def _narrowing_q(request: RecallRequest) -> Q:
+    """What the request narrows to: types, namespaces, predicates, a valid-time range."""
+    q = Q()
     if request.memory_types:
         q &= Q(memory_type__in=request.memory_types)
     if request.namespaces:
@@ -409,7 +415,62 @@ def _filter_q(request: RecallRequest, *, as_of: datetime, now: datetime) -> Q:
     return q
 
 
+def _history_q(request: RecallRequest, *, now: datetime) -> Q:
+    """Other versions of single-valued facts — superseded ones, and ones valid at another
+    time — in the same permission scope. They are never returned; they only serve as
+    matching keys for their slot (see ``_slot_keys``). Erased, quarantined, pending,
+    retracted and expired records are not among them."""
+    q = (
+        Q(cardinality=Cardinality.SINGLE, status__in=[MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED])
+        & ~Q(predicate="")
+        & (Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+    )
+    if request.known_at is not None:
+        # Not even as a key: what was recorded after the point asked about.
+        q &= Q(recorded_at__lte=request.known_at)
+    return q & _narrowing_q(request)
+
+
 # --- 3. routes ------------------------------------------------------------------------
+
+
+@dataclass
+class _SlotKeys:
+    """Earlier (or later) versions of single-valued facts, as matching keys.
+
+    "Where does the user live now?" is often worded closest to the *first* statement of
+    the fact ("User lives in Singapore"), while the current version says "User now lives
+    in Munich after moving from Seoul". The lexical and vector routes therefore also
+    search the other versions of each single-valued slot, and a hit on one counts as a
+    hit on the slot's eligible value — the one valid at ``as_of`` and believed at
+    ``known_at``. The other version itself is never a candidate: the answer is always a
+    record that passed the filters."""
+
+    answers_of: dict[uuid.UUID, list[uuid.UUID]] = field(default_factory=dict)
+
+    @property
+    def ids(self) -> list[uuid.UUID]:
+        return list(self.answers_of)
+
+
+def _slot_keys(scope_q: Q, filter_q: Q, history_q: Q) -> _SlotKeys:
+    rows = list(
+        MemoryRecord.objects.filter(scope_q, filter_q | history_q)
+        .filter(cardinality=Cardinality.SINGLE)
+        .exclude(predicate="")
+        .annotate(answer=ExpressionWrapper(filter_q, output_field=BooleanField()))
+        .values_list("id", "subject_id", "namespace", "predicate", "answer")
+    )
+    answers: dict[tuple, list[uuid.UUID]] = defaultdict(list)
+    for rid, subject_id, namespace, predicate, answer in rows:
+        if answer:
+            answers[(subject_id, namespace, predicate)].append(rid)
+    keys = _SlotKeys()
+    for rid, subject_id, namespace, predicate, answer in rows:
+        slot_answers = answers.get((subject_id, namespace, predicate))
+        if not answer and slot_answers:
+            keys.answers_of[rid] = slot_answers
+    return keys
 
 
 class QueryVector:
@@ -454,8 +515,16 @@ def _run_routes(
     weights: RecallWeights,
     subject_ids: list[uuid.UUID],
     query_vector: QueryVector,
+    slot_keys: _SlotKeys | None = None,
 ) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
+    slot_keys = slot_keys or _SlotKeys()
+    # The lexical and vector routes also match other versions of single-valued facts.
+    searchable = (
+        MemoryRecord.objects.filter(Q(pk__in=eligible) | Q(pk__in=slot_keys.ids))
+        if slot_keys.ids
+        else eligible
+    )
     hits: dict[str, list[tuple[uuid.UUID, float]]] = {
         "exact": _route_exact(eligible, request, n),
         "lexical": [],
@@ -463,25 +532,37 @@ def _run_routes(
         "recency": _route_recency(eligible, request, n),
     }
     coverage: dict[uuid.UUID, float] = {}
-    hits["lexical"], coverage = _route_lexical(eligible, request.query, n)
+    hits["lexical"], coverage = _route_lexical(searchable, request.query, n)
     found = {rid for route_hits in hits.values() for rid, _ in route_hits}
     vector_hits, margins, pending = _route_vector(
-        eligible, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
+        searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
     )
     hits["vector"] = vector_hits
 
     candidates: dict[uuid.UUID, _Candidate] = {}
+
+    def credit(rid: uuid.UUID, signal: str, value: float, rank: int | None = None) -> None:
+        # A hit on another version of a fact counts for the slot's eligible value(s).
+        via_other_version = rid in slot_keys.answers_of
+        for target in slot_keys.answers_of.get(rid, [rid]):
+            c = candidates.setdefault(target, _Candidate(target))
+            if rank is not None:
+                if signal in c.ranks and c.ranks[signal] <= rank:
+                    continue
+                c.ranks[signal] = rank
+            elif c.signals.get(signal, -math.inf) >= value:
+                continue
+            c.signals[signal] = round(float(value), 4)
+            if via_other_version:
+                c.signals[f"{signal}_via_other_version"] = 1.0
+
     for route, route_hits in hits.items():
         for rank, (rid, score) in enumerate(route_hits, start=1):
-            c = candidates.setdefault(rid, _Candidate(rid))
-            c.ranks[route] = rank
-            c.signals[route] = round(float(score), 4)
+            credit(rid, route, score, rank)
     for rid, cov in coverage.items():
-        if rid in candidates:
-            candidates[rid].signals["lexical_coverage"] = round(cov, 4)
+        credit(rid, "lexical_coverage", cov)
     for rid, margin in margins.items():
-        if rid in candidates:
-            candidates[rid].signals["vector_margin"] = round(margin, 4)
+        credit(rid, "vector_margin", margin)
     return candidates, pending
 
 

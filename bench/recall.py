@@ -16,15 +16,22 @@ The baseline is what a naive vector memory does: cosine top-k over every embedde
 of the subject, with no validity, status or purpose filter and no lexical routes.
 
 Usage:  .venv/bin/python bench/recall.py [--keepdb] [--weights '{"vector": 1.2}']
+                                         [--golden bench/golden/recall_v2.json]
+
+``--golden`` picks the golden set (default v1). Another set gets its own database
+(``bench_<stem>``, e.g. ``bench_recall_v2``), load context (``results/<stem>_context.json``)
+and result files (``results/<stem>.txt`` / ``.json``); v1 keeps the historical names.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
 import sys
+import threading
 import time
 from collections import defaultdict
 from datetime import datetime
@@ -32,8 +39,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+GOLDEN_V1 = ROOT / "bench" / "golden" / "recall_v1.json"
+
+
+def _golden_arg() -> Path:
+    """--golden, read before Django starts (the database name depends on it)."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--golden", default=str(GOLDEN_V1))
+    path = Path(pre.parse_known_args()[0].golden)
+    return path if path.is_absolute() else (Path.cwd() / path).resolve()
+
+
+GOLDEN = _golden_arg()
+# v1 keeps its historical names; any other golden set gets names of its own.
+STEM = "" if GOLDEN == GOLDEN_V1 else GOLDEN.stem
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-os.environ.setdefault("ENGRAM_TEST_DB_NAME", "bench_recall")
+os.environ.setdefault("ENGRAM_TEST_DB_NAME", f"bench_{STEM}" if STEM else "bench_recall")
 os.environ["ENGRAM_EMBED_AFTER_COMMIT"] = "none"
 
 import django  # noqa: E402
@@ -45,9 +66,38 @@ from django.utils import timezone  # noqa: E402
 
 from memory.golden import ndcg, recall_at  # noqa: E402
 
-GOLDEN = ROOT / "bench" / "golden" / "recall_v1.json"
 PURPOSE = "personalization"
 K = 10
+RESULTS = ROOT / "bench" / "results"
+CONTEXT_FILE = RESULTS / (f"{STEM}_context.json" if STEM else "recall_context.json")
+RESULT_STEM = STEM or "recall"
+TENANT_B_SUBJECTS = 10  # the first subjects are copied into a second tenant (leak check)
+PROGRESS_EVERY = 500
+
+
+class _EmbedProgress(threading.Thread):
+    """Prints how many embeddings exist every few seconds while reindex() runs."""
+
+    def __init__(self, target: int, every: float = 20.0):
+        super().__init__(daemon=True)
+        self.target, self.every, self.done = target, every, threading.Event()
+
+    def run(self) -> None:
+        from django.db import connection as conn
+
+        from memory.models import MemoryEmbedding
+
+        t0, start = time.perf_counter(), None
+        try:
+            while not self.done.wait(self.every):
+                n = MemoryEmbedding.objects.count()
+                start = n if start is None else start
+                elapsed = time.perf_counter() - t0
+                rate = (n - start) / max(elapsed - self.every, 1e-9) if n > start else 0.0
+                eta = (self.target - n) / rate if rate else float("nan")
+                print(f"  embedded {n}/~{self.target} ({rate:.0f}/s, ETA {eta:.0f}s)", flush=True)
+        finally:
+            conn.close()
 
 
 def load(data: dict) -> dict:
@@ -61,10 +111,19 @@ def load(data: dict) -> dict:
     from memory.services.writes import candidates_submit
     from memory.write_policy import Candidate, Intent, Operation
 
+    digest = hashlib.sha256(GOLDEN.read_bytes()).hexdigest()
     if Tenant.objects.filter(slug="bench-a").exists():
-        return json.loads((ROOT / "bench" / "results" / "recall_context.json").read_text())
+        ctx = json.loads(CONTEXT_FILE.read_text())
+        if ctx.get("golden_sha256", digest) != digest:
+            raise SystemExit(
+                f"{GOLDEN.name} changed since the kept database was loaded: "
+                "run once without --keepdb to reload it."
+            )
+        return ctx
 
     ctx: dict = {"subjects": {}, "keys": {}, "forbidden": {}, "outcomes": defaultdict(int)}
+    ctx["golden"] = str(GOLDEN.relative_to(ROOT)) if GOLDEN.is_relative_to(ROOT) else str(GOLDEN)
+    ctx["golden_sha256"] = digest
     tenants = {
         "a": tenant_create(slug="bench-a", name="Bench A"),
         "b": tenant_create(slug="bench-b", name="Bench B"),
@@ -102,11 +161,24 @@ def load(data: dict) -> dict:
             return [o.record_id]
         return []
 
-    for tenant_key, subjects in (("a", data["subjects"]), ("b", data["subjects"][:10])):
+    plan = (("a", data["subjects"]), ("b", data["subjects"][:TENANT_B_SUBJECTS]))
+    total = sum(len(s["memories"]) for _, subjects in plan for s in subjects)
+    written, t0 = 0, time.perf_counter()
+    print(f"writing {total} memories through the write path", flush=True)
+    for tenant_key, subjects in plan:
         tenant = tenants[tenant_key]
         for s in subjects:
             subject = subject_get_or_create(tenant_id=tenant.id, kind="user", external_id=s["id"])
             for m in s["memories"]:
+                written += 1
+                if written % PROGRESS_EVERY == 0 or written == total:
+                    elapsed = time.perf_counter() - t0
+                    rate = written / elapsed
+                    print(
+                        f"  written {written}/{total} ({rate:.0f}/s, "
+                        f"ETA {(total - written) / rate:.0f}s)",
+                        flush=True,
+                    )
                 for rid in write(tenant, subject, m):
                     if tenant_key != "a":
                         continue
@@ -123,14 +195,22 @@ def load(data: dict) -> dict:
         tenant=tenants["a"], status__in=[MemoryStatus.DELETED, MemoryStatus.QUARANTINED]
     ).values_list("id", flat=True)
     ctx["forbidden"] = [str(i) for i in forbidden]
+    ctx["write_seconds"] = round(time.perf_counter() - t0, 1)
     t = time.perf_counter()
-    result = reindex(lexical_docs=False)
+    target = MemoryRecord.objects.exclude(status=MemoryStatus.DELETED).count()
+    print(f"embedding ~{target} records", flush=True)
+    progress = _EmbedProgress(target)
+    progress.start()
+    try:
+        result = reindex(lexical_docs=False)
+    finally:
+        progress.done.set()
+        progress.join()
     ctx["embed_seconds"] = round(time.perf_counter() - t, 1)
     ctx["embedded"] = result.embeddings
     ctx["outcomes"] = dict(ctx["outcomes"])
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "recall_context.json").write_text(json.dumps(ctx, indent=1))
+    RESULTS.mkdir(exist_ok=True)
+    CONTEXT_FILE.write_text(json.dumps(ctx, indent=1))
     return ctx
 
 
@@ -298,6 +378,9 @@ def main() -> None:
     parser.add_argument("--keepdb", action="store_true", help="keep (and reuse) the bench DB")
     parser.add_argument("--weights", default="", help="JSON overrides of RecallWeights")
     parser.add_argument("--split", default="", help="only this split (tune/heldout)")
+    parser.add_argument(
+        "--golden", default=str(GOLDEN_V1), help="golden set JSON (default: recall_v1.json)"
+    )
     args = parser.parse_args()
 
     from memory.retrieval import RecallWeights
@@ -309,7 +392,8 @@ def main() -> None:
         t = time.perf_counter()
         ctx = load(data)
         print(
-            f"loaded in {time.perf_counter() - t:.0f}s; embedded {ctx.get('embedded')} "
+            f"{GOLDEN.name}: loaded in {time.perf_counter() - t:.0f}s (writes "
+            f"{ctx.get('write_seconds')}s); embedded {ctx.get('embedded')} "
             f"in {ctx.get('embed_seconds')}s; write outcomes: {ctx['outcomes']}"
         )
         queries = data["queries"]
@@ -325,16 +409,19 @@ def main() -> None:
             if split == "all" and not args.split:
                 # Derived from the two halves would double the run; re-run for simplicity.
                 pass
-            results[split] = {
-                "hybrid": evaluate(ctx, qs, run_hybrid, weights),
-                "vector": evaluate(ctx, qs, run_vector, weights),
-            }
+            results[split] = {}
+            for system, runner in (("hybrid", run_hybrid), ("vector", run_vector)):
+                t = time.perf_counter()
+                results[split][system] = evaluate(ctx, qs, runner, weights)
+                print(
+                    f"  {split}/{system}: {len(qs)} queries in {time.perf_counter() - t:.0f}s",
+                    flush=True,
+                )
         text = report(results)
         print(text)
-        out = ROOT / "bench" / "results"
-        out.mkdir(exist_ok=True)
-        (out / "recall.txt").write_text(text + "\n")
-        (out / "recall.json").write_text(json.dumps(results, indent=1))
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / f"{RESULT_STEM}.txt").write_text(text + "\n")
+        (RESULTS / f"{RESULT_STEM}.json").write_text(json.dumps(results, indent=1))
     finally:
         if not args.keepdb:
             connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)

@@ -34,9 +34,23 @@ _DOMAIN_STOP = frozenset("user users user's 用户 person".split())
 # Time words: "back then", "these days", "那时候" — the time point is as_of/known_at's job,
 # and as words they would only match memories that happen to mention "then" or "now".
 _TIME_STOP = frozenset(
-    "back then now nowadays currently today days these those still 那时候 那时 当时 以前 "
-    "之前 现在 如今 最近 这些 日子 时候".split()
+    "back then now nowadays currently today days these those still last latest recent "
+    "recently lately previous previously yesterday time 那时候 那时 当时 以前 之前 现在 如今 "
+    "最近 这些 日子 时候 上次 上一次 上回 最新 刚才 刚刚 昨天 前几天 近期 近来".split()
 )
+
+
+# Questions about the latest experiences ("what happened last time?", "上次…怎么样？"): only
+# these get the recency route; for any other question, being recent is not relevance.
+_RECENT_EN = re.compile(
+    r"\b(last|latest|recent|recently|lately|previous|previously|yesterday|most recent)\b",
+    re.IGNORECASE,
+)
+_RECENT_ZH = re.compile(r"最近|上次|上一次|上回|最新|刚才|刚刚|昨天|前几天|近期|近来")
+
+
+def asks_for_recent(query: str) -> bool:
+    return bool(_RECENT_EN.search(query) or _RECENT_ZH.search(query))
 
 
 def value_text(value: Any) -> str:

@@ -280,7 +280,9 @@ def recall_for_agent(
                 eligible, scope, request, weights, subject_ids, query_vector, slot_keys
             )
             # 4–5. fusion, relevance gate and rerank.
-            ranked = _fuse_and_rerank(candidates, weights, as_of=as_of)
+            ranked = _fuse_and_rerank(
+                candidates, weights, as_of=as_of, recent=lexical.asks_for_recent(request.query)
+            )
             # 6. one value per slot, one version per lineage, no near-duplicates.
             deduped = _dedupe(ranked, as_of=as_of)
             # 7. the top k that fit the token budget.
@@ -800,8 +802,12 @@ def _approximate_scan(
 def _route_recency(
     eligible: QuerySet[MemoryRecord], request: RecallRequest, n: int
 ) -> list[tuple[uuid.UUID, float]]:
-    """The latest experiences (episodic memory): "what happened last time"."""
+    """The latest experiences (episodic memory), for questions that ask about the latest
+    ones ("what happened last time?", "上次…"): for other questions, recent is not
+    relevant."""
     if request.memory_types and MemoryType.EPISODIC not in request.memory_types:
+        return []
+    if not lexical.asks_for_recent(request.query):
         return []
     rows = (
         eligible.filter(memory_type=MemoryType.EPISODIC)
@@ -842,7 +848,11 @@ def _is_related(c: _Candidate, w: RecallWeights) -> bool:
 
 
 def _fuse_and_rerank(
-    candidates: dict[uuid.UUID, _Candidate], w: RecallWeights, *, as_of: datetime
+    candidates: dict[uuid.UUID, _Candidate],
+    w: RecallWeights,
+    *,
+    as_of: datetime,
+    recent: bool = False,
 ) -> list[_Candidate]:
     route_weight = {r: getattr(w, r) for r in ROUTES}
     best_possible = sum(wt / (w.rrf_k + 1) for wt in route_weight.values()) or 1.0
@@ -855,7 +865,14 @@ def _fuse_and_rerank(
     kept = []
     for c in related:
         c.record = records[c.id]
-        fused = sum(route_weight[r] / (w.rrf_k + rank) for r, rank in c.ranks.items())
+        # A lexical rank counts in proportion to how much of the question the memory
+        # contains: ranking first on one shared word of four is weak evidence.
+        fused = sum(
+            route_weight[r]
+            * (c.signals.get("lexical_coverage", 0.0) if r == "lexical" else 1.0)
+            / (w.rrf_k + rank)
+            for r, rank in c.ranks.items()
+        )
         relevance = fused / best_possible
         age_days = max(0.0, (as_of - c.record.valid_from).total_seconds() / 86400)
         freshness = (
@@ -872,7 +889,12 @@ def _fuse_and_rerank(
             + w.semantic * max(0.0, c.signals.get("vector_margin", 0.0))
             + w.confidence * c.record.confidence
             + w.importance * c.record.importance
-            + (w.episodic_freshness if c.record.memory_type == MemoryType.EPISODIC else w.freshness)
+            # Experiences age faster than facts, for questions about the latest ones.
+            + (
+                w.episodic_freshness
+                if recent and c.record.memory_type == MemoryType.EPISODIC
+                else w.freshness
+            )
             * freshness,
             4,
         )

@@ -365,6 +365,22 @@ def test_a_question_with_no_answer_gets_nothing(read_agent, owner_subject):
     assert recall(read_agent.agent, owner_subject, "用户的护照什么时候过期？").items == []
 
 
+@pytest.mark.parametrize(
+    "query, recent",
+    [
+        ("How did the last deployment go?", True),
+        ("What did we do most recently?", True),
+        ("上次部署怎么样？", True),
+        ("最近一次故障的原因是什么？", True),
+        ("billing service deployment", False),
+        ("Where does the user live?", False),
+        ("用户住在哪里？", False),
+    ],
+)
+def test_questions_asking_for_the_latest_experience(query, recent):
+    assert lexical.asks_for_recent(query) is recent
+
+
 def test_recency_route_orders_recent_experiences(read_agent, owner_subject):
     old = remember(
         owner_subject,
@@ -378,9 +394,13 @@ def test_recency_route_orders_recent_experiences(read_agent, owner_subject):
         memory_type="episodic",
         valid_from=timezone.now() - timedelta(days=1),
     )
-    result = recall(read_agent.agent, owner_subject, "billing service deployment")
+    result = recall(read_agent.agent, owner_subject, "How did the last billing deployment go?")
     assert ids(result)[:2] == [new.record_id, old.record_id]
     assert "recency" in result.items[0].scores
+    # A question that does not ask for the latest experience gets no recency route.
+    result = recall(read_agent.agent, owner_subject, "billing service deployment")
+    assert set(ids(result)) == {new.record_id, old.record_id}
+    assert not any("recency" in item.scores for item in result.items)
 
 
 # --- dedupe, budget, pack -------------------------------------------------------------

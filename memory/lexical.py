@@ -117,10 +117,15 @@ def tsquery_text(terms: list[str]) -> str:
 
 
 def identifiers(query: str) -> list[str]:
-    """Identifier-like tokens (with a digit, or joined by -_./:#) for the trigram route."""
+    """Identifier-like tokens (with a digit, or joined by -_./:#) for the exact and trigram
+    routes. A bare number of four digits or fewer is not one: "in 2024" is a year (the
+    time point is as_of's job), and as a substring it would match every memory dated
+    that year."""
     found = []
     for m in _IDENTIFIER.finditer(query):
         token = m.group(0)
+        if token.isdigit() and len(token) <= 4:
+            continue
         if any(c.isdigit() for c in token) or any(c in "-_./:#" for c in token):
             found.append(token.lower())
     return list(dict.fromkeys(found))

@@ -381,6 +381,37 @@ def test_questions_asking_for_the_latest_experience(query, recent):
     assert lexical.asks_for_recent(query) is recent
 
 
+@pytest.mark.parametrize(
+    "query, found",
+    [
+        ("What happened with ERR-4012?", ["err-4012"]),
+        ("order ORD-2025-0042 and ticket 282406", ["ord-2025-0042", "282406"]),
+        ("upgrade to v2.3.1", ["v2.3.1"]),
+        # A year is a time point, not an identifier.
+        ("Where did the user live in 2024?", []),
+        ("用户2020年住在哪里？", []),
+    ],
+)
+def test_identifiers_in_questions(query, found):
+    assert lexical.identifiers(query) == found
+
+
+def test_a_year_in_the_question_is_not_matched_as_an_identifier(read_agent, owner_subject):
+    remember(
+        owner_subject, "User had a dentist appointment on 12 June 2024", memory_type="episodic"
+    )
+    home = remember(
+        owner_subject, "User lives in Hangzhou", predicate="home_city", value="Hangzhou"
+    )
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    result = recall(
+        read_agent.agent, owner_subject, "Which city was the user living in during 2024?"
+    )
+    assert home.record_id in ids(result)
+    assert not any("exact" in item.scores or "trigram" in item.scores for item in result.items)
+
+
 def test_recency_route_orders_recent_experiences(read_agent, owner_subject):
     old = remember(
         owner_subject,

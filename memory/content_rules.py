@@ -54,7 +54,13 @@ _SECRET_PATTERNS = [
     # Secrets written in prose: "my password is hunter2", "the PIN: 4821", "密码是 abc123".
     re.compile(
         r"\b(pass(word|code|phrase)?|passwd|pwd|pin|secret|api[\s_-]?key|access[\s_-]?key|"
-        r"token|private[\s_-]?key|credentials?)\b[^.\n]{0,20}?(\b(is|are|was)\b|[=:：])\s*\S{3,}",
+        r"token|private[\s_-]?key|credentials?)\b[^.\n]{0,20}?(\b(is|are|was)\b|[=:：])\s*"
+        # …unless what follows is a plain word about the secret rather than the secret
+        # itself: "the password reset ticket was resolved", "the token is expired".
+        r"(?!(?:resolved|reset|changed|updated|expired|required|wrong|incorrect|invalid|"
+        r"weak|strong|saved|stored|missing|needed|sent|fixed|working|broken|correct|"
+        r"rotated|revoked|compromised|leaked|lost|forgotten|locked|unlocked|not|too|still|"
+        r"being|now|done|closed)\b)\S{3,}",
         re.IGNORECASE,
     ),
     re.compile(

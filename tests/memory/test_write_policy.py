@@ -165,6 +165,23 @@ CASES: list[Case] = [
     ),
     Case("zh-password-prose", cand(statement="我的密码是 Zx9kq2p!"), ("REJECT", "secret_detected")),
     Case(
+        "en-password-word-then-secret-like-word",
+        cand(statement="The wifi password is resolved42"),
+        ("REJECT", "secret_detected"),
+    ),
+    # Talking about a password is not a password (found by the recall golden set, where
+    # support tickets were rejected).
+    Case(
+        "en-password-topic-not-secret",
+        cand(statement="Support ticket #723 about password reset emails was resolved"),
+        ("ADD", "new_memory"),
+    ),
+    Case(
+        "en-token-state-not-secret",
+        cand(statement="User's GitHub token was revoked after the laptop was stolen"),
+        ("ADD", "new_memory"),
+    ),
+    Case(
         "openai-key",
         cand(statement="Use sk-proj-abcdefABCDEF1234567890abcdEFGH for the API"),
         ("REJECT", "secret_detected"),

@@ -23,8 +23,10 @@ from memory.retrieval import (
     RecallScope,
     RecallWeights,
     _filter_q,
+    _history_q,
     _run_routes,
     _scope_q,
+    _slot_keys,
 )
 from memory.services.indexing import reindex, search_docs_write
 from memory.write_policy import Intent, Operation
@@ -200,13 +202,88 @@ def _routes_for(agent, subject, query=ALL_ROUTES_QUERY, **kw):
     request = RecallRequest(query=query, purpose=PURPOSE, **kw)
     scope = RecallScope(subject.tenant_id, subject.id, agent.id, agent.clearance)
     now = timezone.now()
-    eligible = MemoryRecord.objects.filter(
-        _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
-    )
+    scope_q, filter_q = _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
+    eligible = MemoryRecord.objects.filter(scope_q, filter_q)
+    keys = _slot_keys(scope_q, filter_q, _history_q(request, now=now))
     candidates, _ = _run_routes(
-        eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query)
+        eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query), keys
     )
     return candidates
+
+
+def _slot_keys_for(agent, subject, **kw):
+    request = RecallRequest(query="", purpose=PURPOSE, **kw)
+    scope = RecallScope(subject.tenant_id, subject.id, agent.id, agent.clearance)
+    now = timezone.now()
+    return _slot_keys(
+        _scope_q(scope, request),
+        _filter_q(request, as_of=now, now=now),
+        _history_q(request, now=now),
+    )
+
+
+def test_other_versions_of_a_fact_match_for_its_current_value(read_agent, owner_subject):
+    # The question is worded like the first statement of the fact, not the current one.
+    first = remember(
+        owner_subject,
+        "User's home is in Singapore",
+        predicate="home_city",
+        value="Singapore",
+        valid_from=datetime(2017, 10, 5, tzinfo=UTC),
+    )
+    now = remember(
+        owner_subject,
+        "User relocated to Munich in March 2026 after years abroad",
+        predicate="home_city",
+        value="Munich",
+        valid_from=datetime(2026, 3, 8, tzinfo=UTC),
+    )
+    assert now.operation == Operation.SUPERSEDE
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    old_versions = set(
+        MemoryRecord.objects.filter(subject=owner_subject, value="Singapore").values_list(
+            "id", flat=True
+        )
+    )
+
+    result = recall(read_agent.agent, owner_subject, "Where is the user's home?")
+    assert ids(result)[:1] == [now.record_id]
+    assert any(k.endswith("_via_other_version") for k in result.items[0].scores)
+    assert not set(ids(result)) & old_versions
+    keys = _slot_keys_for(read_agent.agent, owner_subject)
+    assert first.record_id in keys.answers_of
+    assert keys.answers_of[first.record_id] == [now.record_id]
+    # Asked about 2020, the same match answers with the value valid then.
+    result = recall(
+        read_agent.agent,
+        owner_subject,
+        "Where is the user's home?",
+        as_of=datetime(2020, 6, 1, tzinfo=UTC),
+    )
+    assert _values(result)[:1] == ["Singapore"]
+    assert first.record_id not in ids(result)  # the closed copy answers, not the original
+
+
+def test_a_retracted_or_other_subjects_version_is_no_matching_key(
+    read_agent, owner_subject, same_tenant_user
+):
+    retracted = remember(owner_subject, "User's home is in Singapore", predicate="home_city")
+    remember(
+        owner_subject,
+        "User's home is in Singapore",
+        predicate="home_city",
+        intent=Intent.RETRACT,
+        target_record_id=retracted.record_id,
+    )
+    theirs = remember(same_tenant_user[1], "User's home is in Singapore", predicate="home_city")
+    assert theirs.record_id
+    remember(owner_subject, "Relocated to Munich after years abroad", predicate="home_city")
+    assert _slot_keys_for(read_agent.agent, owner_subject).answers_of == {}
+    candidates = _routes_for(read_agent.agent, owner_subject, query="Where is the user's home?")
+    assert retracted.record_id not in candidates and theirs.record_id not in candidates
+    for c in candidates.values():
+        assert not any(k.endswith("_via_other_version") for k in c.signals), c.signals
 
 
 def test_a_live_record_is_found_by_every_route(read_agent, owner_subject):

@@ -249,9 +249,11 @@ def recall_for_agent(
     weights: RecallWeights | None = None,
     record_trace: bool = True,
     request_id: str = "",
+    query_vector: QueryVector | None = None,
 ) -> RecallResult:
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
-    authenticated credential and ``request`` is validated (k and budget bounded)."""
+    authenticated credential and ``request`` is validated (k and budget bounded).
+    ``query_vector``: the query's embedding, if the caller already started it."""
     now = timezone.now()
     as_of = request.as_of or now
     with tenant_context(scope.tenant_id):
@@ -259,7 +261,8 @@ def recall_for_agent(
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
-        query_vector = QueryVector.start(request.query, context.model_id)
+        if query_vector is None:
+            query_vector = QueryVector.start(request.query, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(context.tenant_policy)
         if context.consent_withdrawn:
@@ -694,17 +697,18 @@ def _route_vector(
     against a Chinese question than an English one (and vice versa), so "stands out from
     the rest" is only meaningful among memories of the same script.
     """
+    model_id = query_vector.model_id
+    scope_q = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id)
+    exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
+    # How many vectors the scope holds, counted up to the threshold only (while the query
+    # is still being embedded).
+    size = MemoryEmbedding.objects.filter(scope_q).values("pk")[: exact_max + 1].count()
+    approximate = size > exact_max
     vector = query_vector.result()
     if vector is None:
         return [], {}, 0
-    model_id = query_vector.model_id
     distance = CosineDistance("vector", vector)
-    scope_q = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id)
     in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible)
-    exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
-    # How many vectors the scope holds, counted up to the threshold only.
-    size = MemoryEmbedding.objects.filter(scope_q).values("pk")[: exact_max + 1].count()
-    approximate = size > exact_max
 
     def scan() -> list[tuple[uuid.UUID, float, str]]:
         if approximate:

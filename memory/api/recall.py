@@ -19,6 +19,7 @@ from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.retrieval import (
+    QueryVector,
     RecallRequest,
     RecallResult,
     RecallScope,
@@ -233,6 +234,8 @@ class RecallView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         scope = _scope(self, request)
         data = _validated(RecallInputSerializer, request)
+        # The query embedding starts now, beside everything recall does before it needs it.
+        query_vector = QueryVector.start(data["query"])
         result = recall_for_agent(
             actor=self.actor(request),
             scope=scope,
@@ -251,6 +254,7 @@ class RecallView(SubjectScopedView):
                 token_budget=data["token_budget"],
             ),
             request_id=self.request_id(request),
+            query_vector=query_vector,
         )
         return Response(RecallOutputSerializer(_result_json(result)).data)
 

@@ -523,6 +523,9 @@ def _run_routes(
     slot_keys: _SlotKeys | None = None,
 ) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
+    # The lexical docs of the scope's subjects, named directly (not only through the join
+    # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
+    doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
     slot_keys = slot_keys or _SlotKeys()
     # The lexical and vector routes also match other versions of single-valued facts.
     searchable = (
@@ -533,11 +536,13 @@ def _run_routes(
     hits: dict[str, list[tuple[uuid.UUID, float]]] = {
         "exact": _route_exact(eligible, request, n),
         "lexical": [],
-        "trigram": _route_trigram(eligible, request.query, n, weights.min_trigram_similarity),
+        "trigram": _route_trigram(
+            eligible, doc_scope, request.query, n, weights.min_trigram_similarity
+        ),
         "recency": _route_recency(eligible, request, n),
     }
     coverage: dict[uuid.UUID, float] = {}
-    hits["lexical"], coverage = _route_lexical(searchable, request.query, n)
+    hits["lexical"], coverage = _route_lexical(searchable, doc_scope, request.query, n)
     found = {rid for route_hits in hits.values() for rid, _ in route_hits}
     vector_hits, margins, pending = _route_vector(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
@@ -601,7 +606,7 @@ def _route_exact(
 
 
 def _route_lexical(
-    eligible: QuerySet[MemoryRecord], query: str, n: int
+    eligible: QuerySet[MemoryRecord], doc_scope: Q, query: str, n: int
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """Full text over segmented text; also returns each hit's coverage: the share of the
     query's (stemmed) words the memory contains — used by the relevance gate."""
@@ -610,7 +615,7 @@ def _route_lexical(
         return [], {}
     tsquery = SearchQuery(lexical.tsquery_text(terms), search_type="raw", config="english")
     rows = list(
-        MemorySearchDoc.objects.filter(record__in=eligible, search_vector=tsquery)
+        MemorySearchDoc.objects.filter(doc_scope, record__in=eligible, search_vector=tsquery)
         .annotate(
             rank=SearchRank(F("search_vector"), tsquery, cover_density=True),
             lexemes=Func(F("search_vector"), function="tsvector_to_array"),
@@ -635,7 +640,7 @@ def _route_lexical(
 
 
 def _route_trigram(
-    eligible: QuerySet[MemoryRecord], query: str, n: int, threshold: float
+    eligible: QuerySet[MemoryRecord], doc_scope: Q, query: str, n: int, threshold: float
 ) -> list[tuple[uuid.UUID, float]]:
     """Fuzzy match of identifier-like tokens (ids, error codes, versions) and names
     (capitalised Latin words) against the raw text: tolerant of typos and partial ids."""
@@ -644,7 +649,7 @@ def _route_trigram(
     if not tokens:
         return []
     best: dict[uuid.UUID, float] = {}
-    docs = MemorySearchDoc.objects.filter(record__in=eligible)
+    docs = MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
     for token in tokens:
         rows = (
             docs.annotate(sim=TrigramWordSimilarity(token, "trigram_text"))

@@ -742,9 +742,8 @@ def _route_vector(
         pending = len(lagging) - stored
         if stored:
             rows = scan()
-    hits = [(rid, 1.0 - d) for rid, d, _ in rows[:n]]
     if len(rows) < _MIN_SCOPE_FOR_MARGIN:
-        return hits, {}, pending
+        return [(rid, 1.0 - d) for rid, d, _ in rows[:n]], {}, pending
     # Each hit's margin over the median similarity of the scope's memories in its script
     # (over all of them when its script has fewer than _MIN_SCOPE_FOR_MARGIN).
     if whole_scope:
@@ -779,11 +778,21 @@ def _route_vector(
             if agg[key] is not None and (script is None or agg[f"{key}_n"] >= _MIN_SCOPE_FOR_MARGIN)
         }
         medians.setdefault(None, statistics.median(1.0 - d for _, d, _ in rows))
-    margins = {}
-    for rid, d, statement in rows[:n]:
-        base = medians.get(lexical.has_cjk(statement), medians[None])
-        margins[rid] = (1.0 - d) - base
-    return hits, margins, pending
+    # The candidates are the memories that stand out most *within their own script*, not
+    # the highest raw similarities: for a Chinese question over a store of mostly Chinese
+    # memories, every Chinese memory outscores the English one that answers it.
+    scored = sorted(
+        (
+            (rid, 1.0 - d, (1.0 - d) - medians.get(lexical.has_cjk(statement), medians[None]))
+            for rid, d, statement in rows
+        ),
+        key=lambda row: -row[2],
+    )[:n]
+    return (
+        [(rid, sim) for rid, sim, _ in scored],
+        {rid: margin for rid, _, margin in scored},
+        pending,
+    )
 
 
 def _approximate_scan(

@@ -432,6 +432,54 @@ def test_cross_lingual_vector_recall(read_agent, owner_subject):
     assert diet.record_id in ids(result)
 
 
+ZH_BACKGROUND = [
+    "用户每天早上跑步五公里",
+    "用户的孩子在读小学三年级",
+    "用户喜欢喝乌龙茶",
+    "用户周末常去图书馆看书",
+    "用户的车是白色的",
+    "用户不喜欢吃香菜",
+    "用户的办公室在十二楼",
+    "用户每周五下午开周会",
+    "用户的狗叫豆豆",
+    "用户习惯用笔记本记待办事项",
+]
+
+
+def test_cross_lingual_answer_in_a_store_of_the_other_language(read_agent, owner_subject):
+    # Every Chinese memory scores higher against a Chinese question than the English one
+    # that answers it; vector candidates are the memories that stand out in their script.
+    from memory.services.writes import candidates_submit
+    from memory.write_policy import Candidate
+
+    chinese = [f"{s}（第{i}条记录）" for i in range(4) for s in ZH_BACKGROUND]
+    candidates_submit(
+        actor=Actor.system(owner_subject.tenant_id, "test"),
+        subject=owner_subject,
+        candidates=[
+            Candidate(
+                memory_type="semantic",
+                namespace="assistant/profile",
+                statement=s,
+                assertion_kind="user_explicit",
+                confidence=1.0,
+                purpose=PURPOSE,
+                consent_basis="explicit_consent",
+            )
+            for s in chinese
+        ],
+    )
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    brother = remember(owner_subject, "User's older brother lives in Sydney and is a dentist")
+    n = RecallWeights().candidates_per_route
+    assert len(chinese) > n  # raw similarity alone would leave no room for English
+
+    candidates = _routes_for(read_agent.agent, owner_subject, query="用户的哥哥住在哪里？")
+    assert "vector" in candidates[brother.record_id].ranks
+    assert candidates[brother.record_id].ranks["vector"] <= 3
+
+
 def test_a_question_with_no_answer_gets_nothing(read_agent, owner_subject):
     _background(owner_subject)
     remember(owner_subject, "User follows a strictly vegetarian diet")

@@ -49,6 +49,9 @@ _RECENT_EN = re.compile(
 _RECENT_ZH = re.compile(r"最近|上次|上一次|上回|最新|刚才|刚刚|昨天|前几天|近期|近来")
 
 
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
 def asks_for_recent(query: str) -> bool:
     return bool(_RECENT_EN.search(query) or _RECENT_ZH.search(query))
 
@@ -96,6 +99,10 @@ def query_terms(query: str) -> list[str]:
         lowered = token.lower()
         if lowered in _ZH_STOP or lowered in _DOMAIN_STOP or lowered in _TIME_STOP:
             continue
+        # A year ("in 2023", "2020年") is a time point — as_of's job — not a content word:
+        # as a word it matches every memory dated that year.
+        if _YEAR.fullmatch(lowered):
+            continue
         # A single Chinese character alone matches too much ("住", "去"); keep it only
         # when the query has nothing else.
         if len(lowered) == 1 and _CJK.match(lowered):
@@ -104,7 +111,7 @@ def query_terms(query: str) -> list[str]:
     if not seen:
         for token in segment(query):
             lowered = token.lower()
-            if lowered not in _ZH_STOP | _DOMAIN_STOP | _TIME_STOP:
+            if lowered not in _ZH_STOP | _DOMAIN_STOP | _TIME_STOP and not _YEAR.fullmatch(lowered):
                 seen.setdefault(lowered, None)
     return list(seen)
 

@@ -521,6 +521,18 @@ def test_identifiers_in_questions(query, found):
     assert lexical.identifiers(query) == found
 
 
+@pytest.mark.parametrize(
+    "query, terms",
+    [
+        ("Who employed the user back in 2023?", ["who", "employed", "the", "in"]),
+        ("用户2020年住在哪里？", ["年", "住"]),
+        ("order 12345", ["order", "12345"]),
+    ],
+)
+def test_a_year_is_not_a_search_word(query, terms):
+    assert lexical.query_terms(query) == terms
+
+
 def test_a_year_in_the_question_is_not_matched_as_an_identifier(read_agent, owner_subject):
     remember(
         owner_subject, "User had a dentist appointment on 12 June 2024", memory_type="episodic"

@@ -160,6 +160,9 @@ class RecallWeights:
     vector_sure_similarity: float = 0.89
     vector_min_similarity: float = 0.80
     vector_min_margin: float = 0.04
+    # A memory in the other script than the question's is compared with the few memories
+    # of its script, whose median says less: it needs a clearer margin to anchor.
+    cross_script_min_margin: float = 0.05
     min_lexical_coverage: float = 0.6
     min_trigram_similarity: float = 0.6
     # Once one memory anchors the answer, related ones pass a lower bar.
@@ -547,6 +550,7 @@ def _run_routes(
     vector_hits, margins, pending = _route_vector(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
     )
+    query_cjk = lexical.has_cjk(request.query)
     hits["vector"] = vector_hits
 
     candidates: dict[uuid.UUID, _Candidate] = {}
@@ -571,8 +575,15 @@ def _run_routes(
             credit(rid, route, score, rank)
     for rid, cov in coverage.items():
         credit(rid, "lexical_coverage", cov)
-    for rid, margin in margins.items():
+    for rid, (margin, cjk) in margins.items():
         credit(rid, "vector_margin", margin)
+        for target in slot_keys.answers_of.get(rid, [rid]):
+            signals = candidates[target].signals
+            if signals.get("vector_margin") == round(float(margin), 4):
+                # Whether the margin that counts is of a memory in the other script.
+                signals.pop("vector_cross_script", None)
+                if cjk != query_cjk:
+                    signals["vector_cross_script"] = 1.0
     return candidates, pending
 
 
@@ -682,9 +693,10 @@ def _route_vector(
     n: int,
     found_elsewhere: set[uuid.UUID],
     subject_ids: list[uuid.UUID],
-) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], int]:
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, tuple[float, bool]], int]:
     """Cosine similarity of the query to the subject's embedded memories, and each hit's
-    margin over the median similarity of the subject's memories in the same script.
+    margin over the median similarity of the subject's memories in the same script (with
+    whether the memory is Chinese-script).
 
     An exact scan within (tenant, subject): per-subject scopes are small, and at that size
     an exact scan is both faster and exact where a filtered HNSW scan returns too few
@@ -783,14 +795,15 @@ def _route_vector(
     # memories, every Chinese memory outscores the English one that answers it.
     scored = sorted(
         (
-            (rid, 1.0 - d, (1.0 - d) - medians.get(lexical.has_cjk(statement), medians[None]))
+            (rid, 1.0 - d, (1.0 - d) - medians.get(cjk, medians[None]), cjk)
             for rid, d, statement in rows
+            for cjk in [lexical.has_cjk(statement)]
         ),
         key=lambda row: -row[2],
     )[:n]
     return (
-        [(rid, sim) for rid, sim, _ in scored],
-        {rid: margin for rid, _, margin in scored},
+        [(rid, sim) for rid, sim, _, _ in scored],
+        {rid: (margin, cjk) for rid, _, margin, cjk in scored},
         pending,
     )
 
@@ -848,7 +861,9 @@ def _is_anchor(c: _Candidate, w: RecallWeights) -> bool:
         or s.get("lexical_coverage", 0.0) >= w.min_lexical_coverage
         or vector >= w.vector_sure_similarity
         or (
-            vector >= w.vector_min_similarity and s.get("vector_margin", 0.0) >= w.vector_min_margin
+            vector >= w.vector_min_similarity
+            and s.get("vector_margin", 0.0)
+            >= (w.cross_script_min_margin if s.get("vector_cross_script") else w.vector_min_margin)
         )
     )
 

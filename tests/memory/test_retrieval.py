@@ -22,8 +22,10 @@ from memory.retrieval import (
     RecallRequest,
     RecallScope,
     RecallWeights,
+    _Candidate,
     _filter_q,
     _history_q,
+    _is_anchor,
     _run_routes,
     _scope_q,
     _slot_keys,
@@ -478,6 +480,25 @@ def test_cross_lingual_answer_in_a_store_of_the_other_language(read_agent, owner
     candidates = _routes_for(read_agent.agent, owner_subject, query="用户的哥哥住在哪里？")
     assert "vector" in candidates[brother.record_id].ranks
     assert candidates[brother.record_id].ranks["vector"] <= 3
+    assert candidates[brother.record_id].signals.get("vector_cross_script") == 1.0
+    statements = dict(
+        MemoryRecord.objects.filter(id__in=list(candidates)).values_list("id", "statement")
+    )
+    for rid, c in candidates.items():
+        if "vector_margin" in c.signals:
+            cross = not lexical.has_cjk(statements[rid])  # English memory, Chinese question
+            assert ("vector_cross_script" in c.signals) is cross, statements[rid]
+
+
+def test_a_memory_in_the_other_script_needs_a_clearer_margin_to_anchor():
+    w = RecallWeights()
+    same = _Candidate(uuid.uuid4(), signals={"vector": 0.85, "vector_margin": 0.045})
+    other = _Candidate(
+        uuid.uuid4(),
+        signals={"vector": 0.85, "vector_margin": 0.045, "vector_cross_script": 1.0},
+    )
+    assert w.vector_min_margin < 0.045 < w.cross_script_min_margin
+    assert _is_anchor(same, w) and not _is_anchor(other, w)
 
 
 def test_a_question_with_no_answer_gets_nothing(read_agent, owner_subject):

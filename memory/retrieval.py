@@ -567,8 +567,11 @@ def _run_routes(
             elif c.signals.get(signal, -math.inf) >= value:
                 continue
             c.signals[signal] = round(float(value), 4)
+            # Whether the signal that counts came through another version of the fact.
             if via_other_version:
                 c.signals[f"{signal}_via_other_version"] = 1.0
+            else:
+                c.signals.pop(f"{signal}_via_other_version", None)
 
     for route, route_hits in hits.items():
         for rank, (rid, score) in enumerate(route_hits, start=1):

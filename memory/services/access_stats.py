@@ -17,22 +17,15 @@ its ``RecallTrace``.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import os
-import queue
-import threading
-import time
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 
 from config.tenancy import tenant_context
-
-logger = logging.getLogger(__name__)
+from memory.services.background import BatchingThread
 
 FLUSH_SECONDS = 1.0
 STATS_THREAD_NICE = 15
@@ -74,52 +67,14 @@ def access_stats_write(accesses: Sequence[_Access]) -> int:
     return updated
 
 
-class _AccessStatsWriter:
-    """The per-process daemon thread. Started lazily on the first recall (never at import,
-    so nothing runs before a fork)."""
-
-    def __init__(self) -> None:
-        self._queue: queue.Queue[_Access] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def put(self, access: _Access) -> None:
-        self._queue.put(access)
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=self._run, name="engram-access-stats", daemon=True
-                )
-                self._thread.start()
-
-    def _run(self) -> None:
-        with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), STATS_THREAD_NICE)
-        while True:
-            batch = [self._queue.get()]
-            # Let a second's worth of recalls gather, then write them together.
-            time.sleep(FLUSH_SECONDS)
-            while True:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
-            try:
-                close_old_connections()
-                access_stats_write(batch)
-            except Exception:
-                logger.exception("writing access statistics of %d recalls failed", len(batch))
-            finally:
-                connection.close()
-                for _ in batch:
-                    self._queue.task_done()
-
-    def join(self) -> None:
-        """Wait until every handed-over recall is written (tests and benchmarks)."""
-        self._queue.join()
-
-
-_writer = _AccessStatsWriter()
+# One writer thread per process (started on the first committed recall); a second's worth
+# of recalls is folded into one write.
+_writer = BatchingThread(
+    "engram-access-stats",
+    access_stats_write,
+    nice=STATS_THREAD_NICE,
+    gather_seconds=FLUSH_SECONDS,
+)
 
 
 def access_recorded(tenant_id: uuid.UUID, record_ids: Sequence[uuid.UUID], at: datetime) -> None:

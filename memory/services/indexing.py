@@ -21,17 +21,12 @@ eligible and the next recall or reindex embeds them.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import os
-import queue
-import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -42,8 +37,7 @@ from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
 from memory.selectors import active_model_id, indexing_model_ids
-
-logger = logging.getLogger(__name__)
+from memory.services.background import BatchingThread
 
 EMBED_BATCH = 32
 BACKGROUND_BATCH = 8
@@ -305,62 +299,21 @@ def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
 EMBED_THREAD_NICE = 15
 
 
-class _EmbedQueue:
-    """One daemon thread per process embedding committed records in batches.
-
-    Started lazily on the first put (never at import: a process that embeds must not fork
-    afterwards, PERF-NOTES). Ids only; a lost queue (process exit) is repaired by
-    ``engram_reindex --pending`` (and, for what recall finds, by its embed-on-miss).
-    """
-
-    def __init__(self) -> None:
-        self._queue: queue.Queue[tuple[uuid.UUID, uuid.UUID]] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def put(self, key: tuple[uuid.UUID, uuid.UUID]) -> None:
-        """Queue (tenant_id, record_id) for embedding."""
-        self._queue.put(key)
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=self._run, name="engram-embedder", daemon=True
-                )
-                self._thread.start()
-
-    def _run(self) -> None:
-        # Background work yields to requests: on Linux a thread has its own nice value, so
-        # the web worker's request thread (and PostgreSQL) keep the CPU when both want it.
-        with contextlib.suppress(AttributeError, OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), EMBED_THREAD_NICE)
-        while True:
-            batch = [self._queue.get()]
-            while len(batch) < 100:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
-            by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
-            for tenant_id, record_id in batch:
-                by_tenant.setdefault(tenant_id, []).append(record_id)
-            try:
-                close_old_connections()
-                for tenant_id, ids in by_tenant.items():
-                    # Small batches: a recall waiting for the embedder waits < ~100 ms.
-                    index_pending_records(ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH)
-            except Exception:
-                logger.exception("background embedding of %d records failed", len(batch))
-            finally:
-                connection.close()
-                for _ in batch:
-                    self._queue.task_done()
-
-    def join(self) -> None:
-        """Wait until every queued id is processed (tests and benchmarks)."""
-        self._queue.join()
+def _embed_batch(batch: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
+    by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
+    for tenant_id, record_id in batch:
+        by_tenant.setdefault(tenant_id, []).append(record_id)
+    for tenant_id, ids in by_tenant.items():
+        # Small batches: a recall waiting for the embedder waits < ~100 ms.
+        index_pending_records(ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH)
 
 
-_embed_queue = _EmbedQueue()
+# One embedding thread per process, fed (tenant_id, record_id) after each write commits.
+# A queue lost with its process is repaired by ``engram_reindex --pending`` (and, for
+# what recall finds, by its embed-on-miss).
+_embed_queue = BatchingThread(
+    "engram-embedder", _embed_batch, nice=EMBED_THREAD_NICE, max_batch=100
+)
 
 
 def embed_queue_join() -> None:

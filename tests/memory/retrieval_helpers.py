@@ -44,6 +44,27 @@ def remember(
     return outcome
 
 
+def remember_many(subject: Subject, statements: list[str]) -> list:
+    """Write many plain statements in one batch (one write transaction), not embedded."""
+    outcomes = candidates_submit(
+        actor=Actor.system(subject.tenant_id, "test"),
+        subject=subject,
+        candidates=[
+            Candidate(
+                memory_type="semantic",
+                namespace="assistant/profile",
+                statement=statement,
+                assertion_kind="user_explicit",
+                confidence=1.0,
+                purpose=PURPOSE,
+                consent_basis="explicit_consent",
+            )
+            for statement in statements
+        ],
+    )
+    return [o.record_id for o in outcomes]
+
+
 def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResult:
     kw.setdefault("purpose", PURPOSE)
     return recall_for_agent(

@@ -32,7 +32,7 @@ from memory.retrieval import (
 )
 from memory.services.indexing import reindex, search_docs_write
 from memory.write_policy import Intent, Operation
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember
+from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember, remember_many
 
 SHANGHAI_FROM = datetime(2025, 3, 1, tzinfo=UTC)
 HANGZHOU_FROM = datetime(2026, 8, 20, tzinfo=UTC)
@@ -451,26 +451,8 @@ ZH_BACKGROUND = [
 def test_cross_lingual_answer_in_a_store_of_the_other_language(read_agent, owner_subject):
     # Every Chinese memory scores higher against a Chinese question than the English one
     # that answers it; vector candidates are the memories that stand out in their script.
-    from memory.services.writes import candidates_submit
-    from memory.write_policy import Candidate
-
     chinese = [f"{s}（第{i}条记录）" for i in range(4) for s in ZH_BACKGROUND]
-    candidates_submit(
-        actor=Actor.system(owner_subject.tenant_id, "test"),
-        subject=owner_subject,
-        candidates=[
-            Candidate(
-                memory_type="semantic",
-                namespace="assistant/profile",
-                statement=s,
-                assertion_kind="user_explicit",
-                confidence=1.0,
-                purpose=PURPOSE,
-                consent_basis="explicit_consent",
-            )
-            for s in chinese
-        ],
-    )
+    remember_many(owner_subject, chinese)  # embedded by the remember() calls below
     for statement in BACKGROUND:
         remember(owner_subject, statement)
     brother = remember(owner_subject, "User's older brother lives in Sydney and is a dentist")

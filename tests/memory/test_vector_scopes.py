@@ -10,7 +10,6 @@ from django.db import connection
 from django.utils import timezone
 
 from config.tenancy import tenant_context
-from governance.services import Actor
 from memory.embedders import embed_query_cached
 from memory.models import MemoryEmbedding, MemoryRecord
 from memory.retrieval import (
@@ -21,9 +20,7 @@ from memory.retrieval import (
     _route_vector,
     _scope_q,
 )
-from memory.services.writes import candidates_submit
-from memory.write_policy import Candidate
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember
+from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember, remember_many
 from tests.memory.test_retrieval import BACKGROUND
 
 QUERY = "Which seat does the user want on a plane?"
@@ -32,26 +29,6 @@ QUERY = "Which seat does the user want on a plane?"
 @pytest.fixture
 def hnsw_path(settings):
     settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 0}
-
-
-def _write(subject, statements):
-    outcomes = candidates_submit(
-        actor=Actor.system(subject.tenant_id, "test"),
-        subject=subject,
-        candidates=[
-            Candidate(
-                memory_type="semantic",
-                namespace="assistant/profile",
-                statement=s,
-                assertion_kind="user_explicit",
-                confidence=1.0,
-                purpose=PURPOSE,
-                consent_basis="explicit_consent",
-            )
-            for s in statements
-        ],
-    )
-    return [o.record_id for o in outcomes]
 
 
 def _embed_as(record_ids, vectors, model_id):
@@ -76,12 +53,12 @@ def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
     rng = np.random.default_rng(7)
     # 300 vectors of other people, each (almost) exactly the query: the graph's nearest.
     for i, subject in enumerate((same_tenant_user[1], other_tenant_user[1])):
-        others = _write(subject, [f"Someone else's note {i}-{j}" for j in range(150)])
+        others = remember_many(subject, [f"Someone else's note {i}-{j}" for j in range(150)])
         near = [q + rng.normal(0, 1e-3, q.shape) for _ in others]
         with tenant_context(subject.tenant_id):
             _embed_as(others, near, model_id)
     # Ours are further away.
-    mine = _write(owner_subject, [f"User's own note number {j}" for j in range(12)])
+    mine = remember_many(owner_subject, [f"User's own note number {j}" for j in range(12)])
     _embed_as(mine, [q + rng.normal(0, 0.05, q.shape) for _ in mine], model_id)
 
     agent = read_agent.agent

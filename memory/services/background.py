@@ -1,0 +1,83 @@
+"""One low-priority daemon thread per process that drains a queue in batches: the shape
+of the after-commit work that must not slow a request (embedding new records, writing
+access statistics) when no Celery worker does it.
+
+Started lazily on the first ``put`` — never at import, because a process that embeds
+must not fork afterwards (PERF-NOTES). On Linux a thread has its own nice value, so the
+thread yields the CPU to the web worker's request thread and to PostgreSQL. Items are ids
+only; what a process still holds when it exits is lost, and each user says how that is
+repaired.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from django.db import close_old_connections, connection
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class BatchingThread(Generic[T]):
+    def __init__(
+        self,
+        name: str,
+        handle: Callable[[list[T]], object],
+        *,
+        nice: int = 15,
+        gather_seconds: float = 0.0,
+        max_batch: int | None = None,
+    ) -> None:
+        """``handle`` gets each batch on the thread (with its own database connection);
+        ``gather_seconds``: wait this long after the first item for more to arrive;
+        ``max_batch``: at most this many items per batch."""
+        self.name = name
+        self._handle = handle
+        self._nice = nice
+        self._gather_seconds = gather_seconds
+        self._max_batch = max_batch
+        self._queue: queue.Queue[T] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def put(self, item: T) -> None:
+        self._queue.put(item)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+
+    def join(self) -> None:
+        """Wait until every item put so far is handled (tests and benchmarks)."""
+        self._queue.join()
+
+    def _run(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
+        while True:
+            batch = [self._queue.get()]
+            if self._gather_seconds:
+                time.sleep(self._gather_seconds)
+            while self._max_batch is None or len(batch) < self._max_batch:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                close_old_connections()
+                self._handle(batch)
+            except Exception:
+                logger.exception("%s: a batch of %d items failed", self.name, len(batch))
+            finally:
+                connection.close()
+                for _ in batch:
+                    self._queue.task_done()

@@ -138,6 +138,34 @@ def identifiers(query: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions)."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def closest_identifier_score(token: str, text: str) -> float:
+    """1 − edits / length against the closest identifier in ``text`` when that is within
+    one edit per six characters (a typo), else 0.0. ``token`` is lowercase."""
+    allowed = max(1, len(token) // 6)
+    best = 0.0
+    for m in _IDENTIFIER.finditer(text.lower()):
+        candidate = m.group(0)
+        if abs(len(candidate) - len(token)) > allowed:
+            continue
+        edits = edit_distance(token, candidate)
+        if edits <= allowed:
+            best = max(best, 1.0 - edits / len(token))
+    return best
+
+
 _NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]{2,}[a-z]*")
 
 

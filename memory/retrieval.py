@@ -657,23 +657,38 @@ def _route_trigram(
     eligible: QuerySet[MemoryRecord], doc_scope: Q, query: str, n: int, threshold: float
 ) -> list[tuple[uuid.UUID, float]]:
     """Fuzzy match of identifier-like tokens (ids, error codes, versions) and names
-    (capitalised Latin words) against the raw text: tolerant of typos and partial ids."""
-    tokens = lexical.identifiers(query) + lexical.names(query)
-    tokens = list(dict.fromkeys(t.lower() for t in tokens))[:8]
+    (capitalised Latin words) against the raw text: tolerant of typos and partial ids.
+
+    One mistyped digit changes most of a short id's trigrams ("KL1712" and "KL1412" share
+    4 of 10), so identifiers are matched in two steps: trigram similarity finds a wider
+    set of candidates, then the edit distance to the closest identifier in the memory
+    decides — one edit per six characters is a typo; the score is 1 − edits / length."""
+    identifiers = [t.lower() for t in lexical.identifiers(query)]
+    names = [t.lower() for t in lexical.names(query) if t.lower() not in identifiers]
+    tokens = list(dict.fromkeys(identifiers + names))[:8]
     if not tokens:
         return []
     best: dict[uuid.UUID, float] = {}
     docs = MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
     for token in tokens:
+        is_id = token in identifiers
         rows = (
             docs.annotate(sim=TrigramWordSimilarity(token, "trigram_text"))
-            .filter(sim__gte=threshold)
+            .filter(sim__gte=_ID_CANDIDATE_SIMILARITY if is_id else threshold)
             .order_by("-sim")
-            .values_list("record_id", "sim")[:n]
+            .values_list("record_id", "sim", "trigram_text")[:n]
         )
-        for rid, sim in rows:
+        for rid, sim, text in rows:
+            if is_id:
+                sim = max(sim, lexical.closest_identifier_score(token, text))
+                if sim < threshold:
+                    continue
             best[rid] = max(best.get(rid, 0.0), sim)
     return sorted(best.items(), key=lambda kv: -kv[1])[:n]
+
+
+# Identifier candidates for the edit-distance check (see _route_trigram).
+_ID_CANDIDATE_SIMILARITY = 0.3
 
 
 class _MedianOf(Aggregate):

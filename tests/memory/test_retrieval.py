@@ -417,6 +417,38 @@ def test_trigram_finds_ids_and_error_codes_with_typos(read_agent, owner_subject)
     assert result.items[0].scores["trigram"] >= 0.6
 
 
+def test_a_mistyped_digit_in_a_short_id_still_finds_it(read_agent, owner_subject):
+    # "KL1712" and "KL1412" share too few trigrams; one edit in six characters is a typo.
+    flight = remember(
+        owner_subject,
+        "Flight KL1412 from Kunming to Singapore was diverted",
+        memory_type="episodic",
+    )
+    other = remember(owner_subject, "Flight KL5913 to Oslo was on time", memory_type="episodic")
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    candidates = _routes_for(read_agent.agent, owner_subject, query="KL1712 是怎么回事？")
+    assert candidates[flight.record_id].signals["trigram"] >= 0.8
+    assert "trigram" not in candidates.get(other.record_id, _Candidate(other.record_id)).signals
+    assert ids(recall(read_agent.agent, owner_subject, "What happened with KL1712?"))[0] == (
+        flight.record_id
+    )
+
+
+@pytest.mark.parametrize(
+    "token, text, typo",
+    [
+        ("kl1712", "flight kl1412 was diverted", True),
+        ("ord-2023-65769", "order ord-2023-65719 (desk lamp)", True),
+        ("err-4012", "deploy failed with err-4013", True),
+        ("err-4012", "deploy failed with err-5913", False),
+        ("ord-2023-65769", "order ord-2023-59791", False),
+    ],
+)
+def test_identifier_typos_are_one_edit_per_six_characters(token, text, typo):
+    assert (lexical.closest_identifier_score(token, text) > 0) is typo
+
+
 def test_vector_recall_finds_a_paraphrase_without_shared_words(read_agent, owner_subject):
     _background(owner_subject)
     diet = remember(owner_subject, "User follows a strictly vegetarian diet")

@@ -524,13 +524,12 @@ def _run_routes(
     weights: RecallWeights,
     subject_ids: list[uuid.UUID],
     query_vector: QueryVector,
-    slot_keys: _SlotKeys | None = None,
+    slot_keys: _SlotKeys,
 ) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
     # The lexical docs of the scope's subjects, named directly (not only through the join
     # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
     doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
-    slot_keys = slot_keys or _SlotKeys()
     # The lexical and vector routes also match other versions of single-valued facts.
     searchable = (
         MemoryRecord.objects.filter(Q(pk__in=eligible) | Q(pk__in=slot_keys.ids))
@@ -556,9 +555,13 @@ def _run_routes(
 
     candidates: dict[uuid.UUID, _Candidate] = {}
 
-    def credit(rid: uuid.UUID, signal: str, value: float, rank: int | None = None) -> None:
-        # A hit on another version of a fact counts for the slot's eligible value(s).
+    def credit(
+        rid: uuid.UUID, signal: str, value: float, rank: int | None = None
+    ) -> list[_Candidate]:
+        """Record a route's hit; returns the candidates whose ``signal`` it now sets. A hit
+        on another version of a fact counts for the slot's eligible value(s)."""
         via_other_version = rid in slot_keys.answers_of
+        improved = []
         for target in slot_keys.answers_of.get(rid, [rid]):
             c = candidates.setdefault(target, _Candidate(target))
             if rank is not None:
@@ -567,12 +570,14 @@ def _run_routes(
                 c.ranks[signal] = rank
             elif c.signals.get(signal, -math.inf) >= value:
                 continue
+            improved.append(c)
             c.signals[signal] = round(float(value), 4)
             # Whether the signal that counts came through another version of the fact.
             if via_other_version:
                 c.signals[f"{signal}_via_other_version"] = 1.0
             else:
                 c.signals.pop(f"{signal}_via_other_version", None)
+        return improved
 
     for route, route_hits in hits.items():
         for rank, (rid, score) in enumerate(route_hits, start=1):
@@ -580,14 +585,11 @@ def _run_routes(
     for rid, cov in coverage.items():
         credit(rid, "lexical_coverage", cov)
     for rid, (margin, cjk) in margins.items():
-        credit(rid, "vector_margin", margin)
-        for target in slot_keys.answers_of.get(rid, [rid]):
-            signals = candidates[target].signals
-            if signals.get("vector_margin") == round(float(margin), 4):
-                # Whether the margin that counts is of a memory in the other script.
-                signals.pop("vector_cross_script", None)
-                if cjk != query_cjk:
-                    signals["vector_cross_script"] = 1.0
+        for c in credit(rid, "vector_margin", margin):
+            # Whether the margin that counts is of a memory in the other script.
+            c.signals.pop("vector_cross_script", None)
+            if cjk != query_cjk:
+                c.signals["vector_cross_script"] = 1.0
     return candidates, pending
 
 
@@ -703,6 +705,10 @@ _MIN_SCOPE_FOR_MARGIN = 3
 _VECTOR_SCAN_ROWS = 500
 # Larger scopes get their per-script medians from a random sample of about this size.
 _MEDIAN_SAMPLE = 2000
+# Whether an embedded memory's statement is in Chinese script (lexical.has_cjk, in SQL):
+# the vector route needs the script of each row, not its text.
+_CJK_Q = Q(record__statement__regex=lexical.CJK_CLASS)
+_CJK_STATEMENT = ExpressionWrapper(_CJK_Q, output_field=BooleanField())
 
 
 def _route_vector(
@@ -746,15 +752,15 @@ def _route_vector(
     distance = CosineDistance("vector", vector)
     in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible)
 
-    def scan() -> list[tuple[uuid.UUID, float, str]]:
+    def scan() -> list[tuple[uuid.UUID, float, bool]]:
         if approximate:
             return _approximate_scan(in_scope, distance, n)
-        # Up to _VECTOR_SCAN_ROWS similarities (ids and distances only) give the median
-        # directly for typical subjects; only the top n become candidates.
+        # Up to _VECTOR_SCAN_ROWS similarities (ids, distances and scripts only) give the
+        # median directly for typical subjects; only the top n become candidates.
         return list(
-            in_scope.annotate(distance=distance)
+            in_scope.annotate(distance=distance, cjk=_CJK_STATEMENT)
             .order_by(distance + 0)
-            .values_list("record_id", "distance", "record__statement")[:_VECTOR_SCAN_ROWS]
+            .values_list("record_id", "distance", "cjk")[:_VECTOR_SCAN_ROWS]
         )
 
     rows = scan()
@@ -780,8 +786,8 @@ def _route_vector(
     if whole_scope:
         # The whole scope is in hand: medians directly.
         sims: dict[bool | None, list[float]] = defaultdict(list)
-        for _, d, statement in rows:
-            sims[lexical.has_cjk(statement)].append(1.0 - d)
+        for _, d, cjk in rows:
+            sims[cjk].append(1.0 - d)
             sims[None].append(1.0 - d)
         medians = {
             script: statistics.median(values)
@@ -795,13 +801,12 @@ def _route_vector(
         if size > _MEDIAN_SAMPLE:
             fraction = _MEDIAN_SAMPLE / max(size if not approximate else exact_max, 1)
             sampled = in_scope.filter(record_id__lt=uuid.UUID(int=int(fraction * (2**128 - 1))))
-        cjk_q = Q(record__statement__regex=lexical.CJK_CLASS)
         agg = sampled.aggregate(
             all=_MedianOf(distance),
-            cjk=_MedianOf(distance, filter=cjk_q),
-            other=_MedianOf(distance, filter=~cjk_q),
-            cjk_n=Count("pk", filter=cjk_q),
-            other_n=Count("pk", filter=~cjk_q),
+            cjk=_MedianOf(distance, filter=_CJK_Q),
+            other=_MedianOf(distance, filter=~_CJK_Q),
+            cjk_n=Count("pk", filter=_CJK_Q),
+            other_n=Count("pk", filter=~_CJK_Q),
         )
         medians = {
             script: 1.0 - agg[key]
@@ -813,11 +818,7 @@ def _route_vector(
     # the highest raw similarities: for a Chinese question over a store of mostly Chinese
     # memories, every Chinese memory outscores the English one that answers it.
     scored = sorted(
-        (
-            (rid, 1.0 - d, (1.0 - d) - medians.get(cjk, medians[None]), cjk)
-            for rid, d, statement in rows
-            for cjk in [lexical.has_cjk(statement)]
-        ),
+        ((rid, 1.0 - d, (1.0 - d) - medians.get(cjk, medians[None]), cjk) for rid, d, cjk in rows),
         key=lambda row: -row[2],
     )[:n]
     return (
@@ -829,7 +830,7 @@ def _route_vector(
 
 def _approximate_scan(
     in_scope: QuerySet[MemoryEmbedding], distance: CosineDistance, n: int
-) -> list[tuple[uuid.UUID, float, str]]:
+) -> list[tuple[uuid.UUID, float, bool]]:
     """The top ``n`` of a very large scope through the HNSW index, with pgvector 0.8
     iterative index scans: the scan keeps walking the graph until ``n`` rows pass the
     tenant, subject and eligibility filters (or ``hnsw.max_scan_tuples`` is reached), so
@@ -842,9 +843,9 @@ def _approximate_scan(
             [str(settings.ENGRAM_RETRIEVAL["HNSW_EF_SEARCH"])],
         )
     rows = list(
-        in_scope.annotate(distance=distance)
+        in_scope.annotate(distance=distance, cjk=_CJK_STATEMENT)
         .order_by(distance)
-        .values_list("record_id", "distance", "record__statement")[:n]
+        .values_list("record_id", "distance", "cjk")[:n]
     )
     return sorted(rows, key=lambda row: row[1])
 

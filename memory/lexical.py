@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import rjieba
@@ -199,3 +201,104 @@ def estimate_tokens(text: str) -> int:
     cjk = len(_CJK.findall(text))
     other = len(text) - cjk
     return cjk + (other + 3) // 4
+
+
+def refer_to_user(query: str, self_names: Iterable[str]) -> str:
+    """The query with the subject's own names replaced by "the user" ("用户" in a Chinese
+    question): "Where does Olivia Harris live?" asks where *the user* lives, and memories
+    say "the user", so a question naming them would otherwise match the name memory
+    instead of the answer. Latin names match whole words, case-insensitively; names
+    shorter than two characters (three in Latin script) are ignored."""
+    replacement = "用户" if has_cjk(query) else "the user"
+    out = query
+    names = {n.strip() for n in self_names if isinstance(n, str)}
+    # A Chinese name kept in pinyin ("Wang Fang") is written in characters in a Chinese
+    # question ("王芳住在哪里？").
+    names |= {span for name in names for span in hanzi_spellings(name, query)}
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) < 2 or (len(name) < 3 and not has_cjk(name)):
+            continue
+        if has_cjk(name):
+            out = out.replace(name, replacement)
+        else:
+            # Latin word boundaries (a name runs straight into Chinese text: "Olivia在…").
+            out = re.sub(
+                rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])",
+                replacement,
+                out,
+                flags=re.IGNORECASE,
+            )
+    return out
+
+
+_TONE_MARKS = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ", "aaaaeeeeiiiioooouuuuüüüünnnm")
+
+
+@lru_cache(maxsize=4096)
+def _readings(char: str) -> frozenset[str]:
+    """The toneless pinyin readings of one Chinese character ("曾" → {"ceng", "zeng"}); ü
+    as romanised in names: u, v or yu ("吕" → Lu, Lv, Lyu)."""
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    out: set[str] = set()
+    for reading in pinyin_dict.get(ord(char), "").split(","):
+        plain = reading.strip().translate(_TONE_MARKS)
+        if "ü" in plain:
+            out.update(plain.replace("ü", v) for v in ("u", "v", "yu"))
+        elif plain:
+            out.add(plain)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _syllables() -> frozenset[str]:
+    """Every toneless pinyin syllable (about 400)."""
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    return frozenset(
+        r for code in pinyin_dict for r in _readings(chr(code)) if r.isascii() and r.isalpha()
+    )
+
+
+def _split_syllables(word: str, limit: int = 4) -> list[tuple[str, ...]]:
+    """Every way to read ``word`` as at most ``limit`` pinyin syllables ("xiaoming" →
+    [("xiao", "ming")])."""
+    if not word:
+        return [()]
+    if limit == 0:
+        return []
+    out = []
+    for end in range(1, min(len(word), 6) + 1):
+        if word[:end] in _syllables():
+            out.extend((word[:end], *rest) for rest in _split_syllables(word[end:], limit - 1))
+    return out
+
+
+def hanzi_spellings(name: str, query: str) -> list[str]:
+    """The words of a Chinese ``query`` that spell the pinyin ``name`` in characters
+    ("Wang Fang" → "王芳" in "王芳住在哪里？"), in either name order ("Fang Wang"). Only
+    words the segmenter tags as a person's name count, so "Zhang Wei" is not found in
+    "这张伟大的照片" nor "Li Na" read backwards in "哪里"; two to four syllables only."""
+    if has_cjk(name) or not has_cjk(query):
+        return []
+    words = re.findall(r"[a-z]+", name.lower())
+    if not 1 <= len(words) <= 4:
+        return []
+    readings: set[tuple[str, ...]] = set()
+    for order in (words, words[::-1]):
+        combos: list[tuple[str, ...]] = [()]
+        for word in order:
+            combos = [c + s for c in combos for s in _split_syllables(word)][:32]
+        readings.update(c for c in combos if 2 <= len(c) <= 4)
+    if not readings:
+        return []
+    found = []
+    for word, tag in rjieba.tag(query):
+        if not tag.startswith("nr"):  # a person's name, as the segmenter tags it
+            continue
+        for syllables in readings:
+            if len(word) == len(syllables) and all(
+                s in _readings(ch) for ch, s in zip(word, syllables, strict=True)
+            ):
+                found.append(word)
+    return list(dict.fromkeys(found))

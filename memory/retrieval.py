@@ -14,8 +14,8 @@ One pipeline, in this order (read top to bottom):
              subject's scope), recency (episodic).
 4. fusion    weighted reciprocal-rank fusion of the routes' rankings.
 5. rerank    relevance gate: answer only if some memory clearly answers (exact key,
-             trigram id match, most query words, or a vector similarity that stands out
-             from the subject's other memories), else abstain — an empty result is an
+             trigram id match, most query words, or a vector similarity clearly above
+             what the memory scores against a typical question), else abstain — an empty result is an
              answer; related memories then come along. Survivors are scored by fused
              relevance, vector margin, confidence, importance and freshness.
 6. dedupe    one value per single-valued predicate (the latest valid one), one version per
@@ -36,7 +36,6 @@ import hashlib
 import json
 import logging
 import math
-import statistics
 import threading
 import uuid
 from collections import defaultdict
@@ -45,18 +44,17 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
 from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
 from django.db.models import (
-    Aggregate,
     BooleanField,
     CharField,
-    Count,
     ExpressionWrapper,
     F,
-    FloatField,
     Func,
     JSONField,
     OuterRef,
@@ -66,14 +64,19 @@ from django.db.models import (
 )
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
-from pgvector.django import CosineDistance
+from pgvector.django import CosineDistance, MaxInnerProduct
 
 from accounts.models import Sensitivity
 from config.tenancy import tenant_context
 from governance.services import Actor, audit_record
 from memory import lexical
 from memory.content_rules import find_injection, normalize_text
-from memory.embedders import EmbedderError, configured_model_id, embed_query_cached
+from memory.embedders import (
+    EmbedderError,
+    configured_model_id,
+    embed_query_cached,
+    typical_question,
+)
 from memory.models import (
     TENANT_PROCEDURES_EXTERNAL_ID,
     AssertionKind,
@@ -144,8 +147,9 @@ class RecallWeights:
     recency: float = 0.2
     rrf_k: float = 10.0
     relevance: float = 1.0
-    # Rerank by how far the memory's vector similarity stands above the subject's median:
-    # rank fusion alone lets a one-word lexical match outrank the paraphrase that answers.
+    # Rerank by how much more the memory matches this question than a typical one (the
+    # vector margin): rank fusion alone lets a one-word lexical match outrank the
+    # paraphrase that answers.
     semantic: float = 8.0
     confidence: float = 0.1
     importance: float = 0.05
@@ -155,19 +159,18 @@ class RecallWeights:
     freshness_half_life_days: float = 180.0
     # Relevance gate: an item needs one of these to be returned at all. e5 similarities
     # sit in a narrow band (unrelated same-language pairs score ~0.80–0.85), so a vector
-    # hit passes when it is near-certain on its own, or clearly above the subject's median
-    # similarity (measured on the tuning split of bench/golden). The floor is low enough
-    # for cross-script pairs, which score ~0.05 lower (tuning split of golden v2).
+    # hit passes when it is near-certain on its own, or when it matches the question
+    # clearly more than a typical question (margin; measured on the tuning split of
+    # bench/golden). The floor is low enough for cross-script pairs, which score ~0.05
+    # lower (tuning split of golden v2).
     vector_sure_similarity: float = 0.89
     vector_min_similarity: float = 0.77
-    vector_min_margin: float = 0.04
-    # A memory in the other script than the question's is compared with the few memories
-    # of its script, whose median says less: it needs a clearer margin to anchor.
-    cross_script_min_margin: float = 0.05
+    vector_min_margin: float = 0.03
     min_lexical_coverage: float = 0.6
     min_trigram_similarity: float = 0.6
     # Once one memory anchors the answer, related ones pass a lower bar.
     related_vector_margin: float = 0.02
+    related_margin_share: float = 0.55
     related_lexical_coverage: float = 0.3
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
@@ -261,12 +264,15 @@ def recall_for_agent(
     now = timezone.now()
     as_of = request.as_of or now
     with tenant_context(scope.tenant_id):
-        context = _recall_context(scope)
+        context = _recall_context(scope, request, now)
+        # The routes search for the question as it is about the user: "Where does Olivia
+        # Harris live?" asked about Olivia Harris is "Where does the user live?".
+        searched = replace(request, query=lexical.refer_to_user(request.query, context.self_names))
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
-        if query_vector is None:
-            query_vector = QueryVector.start(request.query, context.model_id)
+        if query_vector is None or searched.query != request.query:
+            query_vector = QueryVector.start(searched.query, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(context.tenant_policy)
         if context.consent_withdrawn:
@@ -284,11 +290,11 @@ def recall_for_agent(
                 [procedures_subject_id] if procedures_subject_id else []
             )
             candidates, pending = _run_routes(
-                eligible, scope, request, weights, subject_ids, query_vector, slot_keys
+                eligible, scope, searched, weights, subject_ids, query_vector, slot_keys
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(
-                candidates, weights, as_of=as_of, recent=lexical.asks_for_recent(request.query)
+                candidates, weights, as_of=as_of, recent=lexical.asks_for_recent(searched.query)
             )
             # 6. one value per slot, one version per lineage, no near-duplicates.
             deduped = _dedupe(ranked, as_of=as_of)
@@ -344,12 +350,18 @@ class _RecallContext:
     tenant_policy: dict[str, Any]
     procedures_subject_id: uuid.UUID | None
     model_id: str
+    # The subject's own names: display name and current name facts the request may read.
+    self_names: tuple[str, ...] = ()
 
 
-def _recall_context(scope: RecallScope) -> _RecallContext:
+# Facts that hold the subject's own name ("User's name is Olivia Harris").
+SELF_NAME_PREDICATES = ("full_name", "name", "preferred_name", "nickname", "display_name")
+
+
+def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -> _RecallContext:
     """What recall needs to know before it starts, in one query: the subject's consent,
-    the tenant's policy (recall weights), the tenant's procedures subject and the model
-    of the active index version."""
+    the tenant's policy (recall weights), the tenant's procedures subject, the model
+    of the active index version and the subject's own names."""
     from accounts.models import Tenant
 
     procedures = Subject.objects.filter(
@@ -361,14 +373,28 @@ def _recall_context(scope: RecallScope) -> _RecallContext:
     active_model = EmbeddingIndex.objects.filter(status=EmbeddingIndexStatus.ACTIVE).values(
         "model_id"
     )[:1]
-    withdrawn, tenant_policy, procedures_id, model_id = (
+    # The names the subject goes by now (whatever time the question is about), among the
+    # memories this request may read.
+    current = _filter_q(RecallRequest(query="", purpose=request.purpose), as_of=now, now=now)
+    names = MemoryRecord.objects.filter(
+        _scope_q(scope, request), current, predicate__in=SELF_NAME_PREDICATES
+    ).values("value")
+    withdrawn, tenant_policy, procedures_id, model_id, display_name, name_values = (
         Subject.objects.filter(tenant_id=scope.tenant_id, id=scope.subject_id)
         .annotate(
             tenant_policy=Subquery(policy, output_field=JSONField()),
             procedures_id=Subquery(procedures),
             active_model=Subquery(active_model),
+            name_values=ArraySubquery(names),
         )
-        .values_list("consent_withdrawn_at", "tenant_policy", "procedures_id", "active_model")
+        .values_list(
+            "consent_withdrawn_at",
+            "tenant_policy",
+            "procedures_id",
+            "active_model",
+            "display_name",
+            "name_values",
+        )
         .get()
     )
     return _RecallContext(
@@ -376,6 +402,9 @@ def _recall_context(scope: RecallScope) -> _RecallContext:
         tenant_policy=tenant_policy or {},
         procedures_subject_id=procedures_id,
         model_id=model_id or configured_model_id(),
+        self_names=tuple(
+            n for n in [display_name, *(name_values or [])] if isinstance(n, str) and n.strip()
+        ),
     )
 
 
@@ -482,6 +511,13 @@ def _slot_keys(scope_q: Q, filter_q: Q, history_q: Q) -> _SlotKeys:
     return keys
 
 
+def _embed_for_recall(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
+    """The query's embedding and the typical question of its language (see
+    ``memory.typical_questions``), under ``model_id``."""
+    model_id, vector = embed_query_cached(query, model_id)
+    return vector, typical_question(model_id, lexical.has_cjk(query))
+
+
 class QueryVector:
     """The query's embedding, computed on a worker thread while the database routes run.
 
@@ -506,11 +542,13 @@ class QueryVector:
         with cls._pool_lock:
             if cls._pool is None:  # created on first use, never before a fork
                 cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
-        return cls(model_id, cls._pool.submit(embed_query_cached, query, model_id))
+        return cls(model_id, cls._pool.submit(_embed_for_recall, query, model_id))
 
-    def result(self):
+    def result(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the query's embedding, the typical question of its language), or None if the
+        embedder failed."""
         try:
-            return self._future.result()[1]
+            return self._future.result()
         except EmbedderError as e:
             logger.warning("query embedding failed (%s); recall without the vector route", e)
             self.failed = True
@@ -550,7 +588,6 @@ def _run_routes(
     vector_hits, margins, pending = _route_vector(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
     )
-    query_cjk = lexical.has_cjk(request.query)
     hits["vector"] = vector_hits
 
     candidates: dict[uuid.UUID, _Candidate] = {}
@@ -584,12 +621,8 @@ def _run_routes(
             credit(rid, route, score, rank)
     for rid, cov in coverage.items():
         credit(rid, "lexical_coverage", cov)
-    for rid, (margin, cjk) in margins.items():
-        for c in credit(rid, "vector_margin", margin):
-            # Whether the margin that counts is of a memory in the other script.
-            c.signals.pop("vector_cross_script", None)
-            if cjk != query_cjk:
-                c.signals["vector_cross_script"] = 1.0
+    for rid, margin in margins.items():
+        credit(rid, "vector_margin", margin)
     return candidates, pending
 
 
@@ -694,21 +727,9 @@ def _route_trigram(
 _ID_CANDIDATE_SIMILARITY = 0.3
 
 
-class _MedianOf(Aggregate):
-    function = "percentile_cont"
-    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)"
-    output_field = FloatField()
-
-
-# Below this many embedded memories a median says nothing; only near-certain hits pass.
-_MIN_SCOPE_FOR_MARGIN = 3
+# Scan at most this many rows of a subject scope in one go: ids and two floats each. A
+# scope that fits is in hand whole (so embed-on-miss needs no extra query).
 _VECTOR_SCAN_ROWS = 500
-# Larger scopes get their per-script medians from a random sample of about this size.
-_MEDIAN_SAMPLE = 2000
-# Whether an embedded memory's statement is in Chinese script (lexical.has_cjk, in SQL):
-# the vector route needs the script of each row, not its text.
-_CJK_Q = Q(record__statement__regex=lexical.CJK_CLASS)
-_CJK_STATEMENT = ExpressionWrapper(_CJK_Q, output_field=BooleanField())
 
 
 def _route_vector(
@@ -718,26 +739,29 @@ def _route_vector(
     n: int,
     found_elsewhere: set[uuid.UUID],
     subject_ids: list[uuid.UUID],
-) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, tuple[float, bool]], int]:
-    """Cosine similarity of the query to the subject's embedded memories, and each hit's
-    margin over the median similarity of the subject's memories in the same script (with
-    whether the memory is Chinese-script).
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], int]:
+    """The subject's embedded memories that match the query more than they match a
+    typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
+    margin order.
+
+    margin = cos(memory, query) - cos(memory, typical question of the query's language)
+           = memory · (query - typical)                 (unit vectors; see
+    ``memory.typical_questions``). A memory close to every question (a short profile
+    line, or any memory in the question's script: multilingual-e5-small scores those
+    ~0.05 higher) is no longer a candidate for every question; one that answers this
+    question stands out. The margin needs no statistics over the scope, so it means the
+    same for a subject with three memories and one with fifty thousand.
 
     An exact scan within (tenant, subject): per-subject scopes are small, and at that size
     an exact scan is both faster and exact where a filtered HNSW scan returns too few
     rows (PERF-NOTES: 10k vectors per scope, exact 18 ms and recall 1.0 vs HNSW 28 ms
-    and 0.79). ``+ 0`` keeps the planner off the HNSW index. Only a scope holding more
-    than VECTOR_EXACT_MAX vectors goes through HNSW with iterative scans
-    (``_approximate_scan``).
+    and 0.79). Only a scope holding more than VECTOR_EXACT_MAX vectors goes through HNSW
+    with iterative scans (``_approximate_scan``).
 
     The index may lag the write path (embedding runs after commit). Candidates the other
     routes found that have no vector yet are embedded here (embed-on-miss, at most
     EMBED_ON_MISS_MAX) so they get a vector score too; the count still missing is returned
     as ``pending``.
-
-    Why a margin by script: multilingual-e5-small scores any Chinese memory ~0.05 higher
-    against a Chinese question than an English one (and vice versa), so "stands out from
-    the rest" is only meaningful among memories of the same script.
     """
     model_id = query_vector.model_id
     scope_q = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id)
@@ -746,27 +770,31 @@ def _route_vector(
     # is still being embedded).
     size = MemoryEmbedding.objects.filter(scope_q).values("pk")[: exact_max + 1].count()
     approximate = size > exact_max
-    vector = query_vector.result()
-    if vector is None:
+    embedded = query_vector.result()
+    if embedded is None:
         return [], {}, 0
-    distance = CosineDistance("vector", vector)
-    in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible)
+    vector, typical = embedded
+    shifted = vector - typical
+    similarity = 1.0 - CosineDistance("vector", vector)
+    # pgvector's <#> is the negative inner product.
+    margin = -MaxInnerProduct("vector", shifted)
+    in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible).annotate(
+        similarity=similarity, margin=margin
+    )
 
-    def scan() -> list[tuple[uuid.UUID, float, bool]]:
+    def scan() -> list[tuple[uuid.UUID, float, float]]:
         if approximate:
-            return _approximate_scan(in_scope, distance, n)
-        # Up to _VECTOR_SCAN_ROWS similarities (ids, distances and scripts only) give the
-        # median directly for typical subjects; only the top n become candidates.
+            return _approximate_scan(in_scope, shifted, n)
+        # No index serves the inner product to a shifted query: an exact scan, as wanted.
         return list(
-            in_scope.annotate(distance=distance, cjk=_CJK_STATEMENT)
-            .order_by(distance + 0)
-            .values_list("record_id", "distance", "cjk")[:_VECTOR_SCAN_ROWS]
+            in_scope.order_by("-margin").values_list("record_id", "similarity", "margin")[
+                :_VECTOR_SCAN_ROWS
+            ]
         )
 
     rows = scan()
-    whole_scope = not approximate and len(rows) < _VECTOR_SCAN_ROWS
     pending = 0
-    if whole_scope:
+    if not approximate and len(rows) < _VECTOR_SCAN_ROWS:
         scanned = {rid for rid, _, _ in rows}
         lagging = [rid for rid in found_elsewhere if rid not in scanned]
     else:
@@ -779,63 +807,24 @@ def _route_vector(
         pending = len(lagging) - stored
         if stored:
             rows = scan()
-    if len(rows) < _MIN_SCOPE_FOR_MARGIN:
-        return [(rid, 1.0 - d) for rid, d, _ in rows[:n]], {}, pending
-    # Each hit's margin over the median similarity of the scope's memories in its script
-    # (over all of them when its script has fewer than _MIN_SCOPE_FOR_MARGIN).
-    if whole_scope:
-        # The whole scope is in hand: medians directly.
-        sims: dict[bool | None, list[float]] = defaultdict(list)
-        for _, d, cjk in rows:
-            sims[cjk].append(1.0 - d)
-            sims[None].append(1.0 - d)
-        medians = {
-            script: statistics.median(values)
-            for script, values in sims.items()
-            if script is None or len(values) >= _MIN_SCOPE_FOR_MARGIN
-        }
-    else:
-        # From a uniform sample of the scope: record ids are random (uuid4), so the ids
-        # below a cut-off are a random subset of about _MEDIAN_SAMPLE memories.
-        sampled = in_scope
-        if size > _MEDIAN_SAMPLE:
-            fraction = _MEDIAN_SAMPLE / max(size if not approximate else exact_max, 1)
-            sampled = in_scope.filter(record_id__lt=uuid.UUID(int=int(fraction * (2**128 - 1))))
-        agg = sampled.aggregate(
-            all=_MedianOf(distance),
-            cjk=_MedianOf(distance, filter=_CJK_Q),
-            other=_MedianOf(distance, filter=~_CJK_Q),
-            cjk_n=Count("pk", filter=_CJK_Q),
-            other_n=Count("pk", filter=~_CJK_Q),
-        )
-        medians = {
-            script: 1.0 - agg[key]
-            for script, key in ((None, "all"), (True, "cjk"), (False, "other"))
-            if agg[key] is not None and (script is None or agg[f"{key}_n"] >= _MIN_SCOPE_FOR_MARGIN)
-        }
-        medians.setdefault(None, statistics.median(1.0 - d for _, d, _ in rows))
-    # The candidates are the memories that stand out most *within their own script*, not
-    # the highest raw similarities: for a Chinese question over a store of mostly Chinese
-    # memories, every Chinese memory outscores the English one that answers it.
-    scored = sorted(
-        ((rid, 1.0 - d, (1.0 - d) - medians.get(cjk, medians[None]), cjk) for rid, d, cjk in rows),
-        key=lambda row: -row[2],
-    )[:n]
+    rows = rows[:n]
     return (
-        [(rid, sim) for rid, sim, _, _ in scored],
-        {rid: (margin, cjk) for rid, _, margin, cjk in scored},
+        [(rid, sim) for rid, sim, _ in rows],
+        {rid: m for rid, _, m in rows},
         pending,
     )
 
 
 def _approximate_scan(
-    in_scope: QuerySet[MemoryEmbedding], distance: CosineDistance, n: int
-) -> list[tuple[uuid.UUID, float, bool]]:
-    """The top ``n`` of a very large scope through the HNSW index, with pgvector 0.8
-    iterative index scans: the scan keeps walking the graph until ``n`` rows pass the
-    tenant, subject and eligibility filters (or ``hnsw.max_scan_tuples`` is reached), so
-    the filters never starve the result. ``relaxed_order`` may return rows slightly out
-    of order; they are re-sorted here. Settings are transaction-local."""
+    in_scope: QuerySet[MemoryEmbedding], shifted: np.ndarray, n: int
+) -> list[tuple[uuid.UUID, float, float]]:
+    """The top ``n`` by margin of a very large scope through the HNSW index. Memory
+    vectors are unit length, so ordering by cosine distance to the shifted query orders by
+    margin, and the cosine index serves it. pgvector 0.8 iterative index scans keep the
+    scan walking the graph until ``n`` rows pass the tenant, subject and eligibility
+    filters (or ``hnsw.max_scan_tuples`` is reached), so the filters never starve the
+    result. ``relaxed_order`` may return rows slightly out of order; they are re-sorted
+    here. Settings are transaction-local."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
@@ -843,11 +832,11 @@ def _approximate_scan(
             [str(settings.ENGRAM_RETRIEVAL["HNSW_EF_SEARCH"])],
         )
     rows = list(
-        in_scope.annotate(distance=distance, cjk=_CJK_STATEMENT)
-        .order_by(distance)
-        .values_list("record_id", "distance", "cjk")[:n]
+        in_scope.order_by(CosineDistance("vector", shifted)).values_list(
+            "record_id", "similarity", "margin"
+        )[:n]
     )
-    return sorted(rows, key=lambda row: row[1])
+    return sorted(rows, key=lambda row: -row[2])
 
 
 def _route_recency(
@@ -882,20 +871,19 @@ def _is_anchor(c: _Candidate, w: RecallWeights) -> bool:
         or vector >= w.vector_sure_similarity
         or (
             vector >= w.vector_min_similarity
-            and s.get("vector_margin", 0.0)
-            >= (w.cross_script_min_margin if s.get("vector_cross_script") else w.vector_min_margin)
+            and s.get("vector_margin", -math.inf) >= w.vector_min_margin
         )
     )
 
 
-def _is_related(c: _Candidate, w: RecallWeights) -> bool:
+def _is_related(c: _Candidate, w: RecallWeights, margin_floor: float) -> bool:
     """Weaker evidence: enough to come along once some memory anchors the answer."""
     s = c.signals
     return _is_anchor(c, w) or (
         s.get("lexical_coverage", 0.0) >= w.related_lexical_coverage
         or (
             s.get("vector", 0.0) >= w.vector_min_similarity
-            and s.get("vector_margin", 0.0) >= w.related_vector_margin
+            and s.get("vector_margin", -math.inf) >= margin_floor
         )
     )
 
@@ -913,7 +901,14 @@ def _fuse_and_rerank(
     # a valid answer); then let weaker but related memories come along.
     if not any(_is_anchor(c, w) for c in candidates.values()):
         return []
-    related = [c for c in candidates.values() if _is_related(c, w)]
+    # How far a question's margins reach depends on the question: a specific one lifts
+    # every memory a little above a typical question. A related memory comes along only
+    # with a fair share of the best margin.
+    best_margin = max(
+        (c.signals.get("vector_margin", 0.0) for c in candidates.values()), default=0.0
+    )
+    margin_floor = max(w.related_vector_margin, w.related_margin_share * best_margin)
+    related = [c for c in candidates.values() if _is_related(c, w, margin_floor)]
     records = MemoryRecord.objects.in_bulk([c.id for c in related])
     kept = []
     for c in related:

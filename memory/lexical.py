@@ -90,8 +90,18 @@ def document_text(*, statement: str, predicate: str, value: Any) -> str:
     return " ".join(segment(" ".join([statement, predicate_words, value_text(value)])))
 
 
+# Where Chinese script meets Latin letters or digits ("新加坡的KL1412航班").
+_SCRIPT_BOUNDARY = re.compile(rf"(?<={CJK_CLASS})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?={CJK_CLASS})")
+
+
 def trigram_text(*, statement: str, predicate: str, value: Any) -> str:
-    return " ".join([statement, predicate, value_text(value)]).lower()
+    """Lowercase text for trigram matching, with a space where Chinese script meets Latin
+    letters or digits: pg_trgm counts Chinese characters as word characters, so an id
+    inside Chinese text ("的kl1412航班") would otherwise be part of one long word and
+    share almost no trigrams with the id on its own. Migration memory/0009 applies the
+    same rule in SQL to stored docs."""
+    text = " ".join([statement, predicate, value_text(value)]).lower()
+    return _SCRIPT_BOUNDARY.sub(" ", text)
 
 
 def query_terms(query: str) -> list[str]:

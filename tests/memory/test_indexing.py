@@ -3,18 +3,22 @@ for secrets or restricted memories, rebuilt from records, and gone with an erasu
 
 from __future__ import annotations
 
+import importlib
+import re
 import uuid
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import Sensitivity
 from governance.services import Actor
+from memory import lexical
 from memory.embedders import get_embedder
 from memory.models import (
     MemoryEmbedding,
@@ -61,6 +65,37 @@ def test_write_path_writes_the_lexical_doc_in_the_same_transaction(owner_subject
     assert doc.tenant_id == owner_subject.tenant_id and doc.subject_id == owner_subject.id
     assert "乌龙茶" in doc.segmented_text.split()
     assert "oolong" in doc.trigram_text
+
+
+TRIGRAM_CASES = [
+    "2026年1月23日用户从昆明飞往新加坡的KL1412航班因流量管制备降",
+    "故障INC-27849：监控指标管道延迟飙升到2700毫秒",
+    "用户用Surface Laptop 5办公",
+    "a中b中c 12中34",
+    "Plain English text with ERR-4012",
+]
+
+
+@pytest.mark.parametrize("statement", TRIGRAM_CASES)
+def test_trigram_text_separates_chinese_from_latin_and_digits(statement):
+    text = lexical.trigram_text(statement=statement, predicate="", value=None)
+    assert not re.search(lexical.CJK_CLASS + "[a-z0-9]|[a-z0-9]" + lexical.CJK_CLASS, text)
+    assert text.replace(" ", "") == statement.lower().replace(" ", "")
+
+
+def test_migration_0009_rewrites_stored_docs_like_the_write_path(owner_subject):
+    rewrite = importlib.import_module("memory.migrations.0009_trigram_script_boundaries").rewrite
+    outcomes = [remember(owner_subject, s, embed=False) for s in TRIGRAM_CASES]
+    expected = dict(MemorySearchDoc.objects.values_list("record_id", "trigram_text"))
+    # Docs as they were stored before the rule: the scripts run together.
+    for o in outcomes:
+        statement = MemoryRecord.objects.get(id=o.record_id).statement
+        MemorySearchDoc.objects.filter(record_id=o.record_id).update(
+            trigram_text=f"{statement}  ".lower()
+        )
+    assert MemorySearchDoc.objects.filter(trigram_text__contains="的kl1412航").exists()
+    rewrite(None, SimpleNamespace(connection=connection))
+    assert dict(MemorySearchDoc.objects.values_list("record_id", "trigram_text")) == expected
 
 
 def test_a_rolled_back_write_leaves_no_lexical_doc(owner_subject):

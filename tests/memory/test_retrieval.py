@@ -439,6 +439,33 @@ def test_a_mistyped_digit_in_a_short_id_still_finds_it(read_agent, owner_subject
     )
 
 
+def test_a_mistyped_id_inside_chinese_text_is_found(read_agent, owner_subject):
+    # pg_trgm reads "的KL1412航班" as one word; the doc text separates the scripts.
+    flight = remember(
+        owner_subject,
+        "2026年1月23日用户从昆明飞往新加坡的KL1412航班因空中流量管制备降到了别的机场",
+        memory_type="episodic",
+    )
+    for statement in BACKGROUND:
+        remember(owner_subject, statement)
+    result = recall(read_agent.agent, owner_subject, "KL1712 是怎么回事？")
+    assert ids(result)[0] == flight.record_id
+    assert result.items[0].scores["trigram"] >= 0.8
+
+
+def test_an_id_sharing_only_a_prefix_is_no_match(read_agent, owner_subject):
+    # "ORD-2023-63805" shares "ord" and "2023" with the question's id: not a typo of it.
+    remember(owner_subject, "The down jacket from order ORD-2023-63805 had a scratched surface")
+    lamp = remember(owner_subject, "Order ORD-2023-65719 (desk lamp) developed a defect")
+    candidates = _routes_for(
+        read_agent.agent, owner_subject, query="关于ORD-2023-65769有什么记录？"
+    )
+    assert [rid for rid, c in candidates.items() if "trigram" in c.signals] == [lamp.record_id]
+    # A part of an id is still found through it.
+    part = _routes_for(read_agent.agent, owner_subject, query="what about 65719?")
+    assert [rid for rid, c in part.items() if "trigram" in c.signals] == [lamp.record_id]
+
+
 @pytest.mark.parametrize(
     "token, text, typo",
     [
@@ -842,7 +869,7 @@ def test_a_question_naming_the_user_gets_the_answer_not_the_name(read_agent, own
 def test_a_chinese_question_naming_the_user_in_characters(read_agent, owner_subject):
     _background(owner_subject)
     _name_fact(owner_subject, "Li Na")
-    employer = remember(owner_subject, "User is a marketing manager at Alibaba")
+    employer = remember(owner_subject, "用户在阿里巴巴做市场经理")
     assert ids(recall(read_agent.agent, owner_subject, "李娜在哪里工作？"))[0] == employer.record_id
 
 

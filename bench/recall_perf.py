@@ -146,7 +146,7 @@ def load() -> dict:
                         segmented_text=lexical.document_text(
                             statement=text, predicate="", value=None
                         ),
-                        trigram_text=text.lower(),
+                        trigram_text=lexical.trigram_text(statement=text, predicate="", value=None),
                     )
                 )
                 v = nprng.standard_normal(384).astype(np.float32)

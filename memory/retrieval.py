@@ -10,14 +10,17 @@ One pipeline, in this order (read top to bottom):
              *inside* it, so permission and validity are filters before ranking, never
              weights: a memory outside ``eligible`` cannot be returned by any route.
 3. routes    exact (predicate / key lookup), lexical (Chinese segmented + English stemmed
-             full text), trigram (ids, error codes), vector (exact cosine scan within the
-             subject's scope), recency (episodic).
+             full text), trigram (ids, error codes), vector (exact scan within the
+             subject's scope, scored by how much more a memory matches the question than
+             a typical question), recency (episodic). The routes search for the question
+             as it is about the user: the subject's own name in it reads "the user".
 4. fusion    weighted reciprocal-rank fusion of the routes' rankings.
 5. rerank    relevance gate: answer only if some memory clearly answers (exact key,
              trigram id match, most query words, or a vector similarity clearly above
-             what the memory scores against a typical question), else abstain — an empty result is an
-             answer; related memories then come along. Survivors are scored by fused
-             relevance, vector margin, confidence, importance and freshness.
+             what the memory scores against a typical question), else abstain — an
+             empty result is an answer; related memories then come along. Survivors are scored by fused
+             relevance, vector margin, structured fact, confidence, importance and
+             freshness.
 6. dedupe    one value per single-valued predicate (the latest valid one), one version per
              lineage, near-duplicate statements removed.
 7. budget    the top ``k`` that fit the token budget.
@@ -167,7 +170,7 @@ class RecallWeights:
     # lower (tuning split of golden v2).
     vector_sure_similarity: float = 0.89
     vector_min_similarity: float = 0.77
-    vector_min_margin: float = 0.03
+    vector_min_margin: float = 0.033
     min_lexical_coverage: float = 0.6
     min_trigram_similarity: float = 0.6
     # Once one memory anchors the answer, related ones pass a lower bar.

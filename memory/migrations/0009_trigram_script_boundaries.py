@@ -3,7 +3,8 @@ space where Chinese script meets Latin letters or digits, so an id inside Chines
 is a word of its own for pg_trgm. Derived data only; records are untouched.
 
 Tables are under row-level security (FORCE, also for the owner): each tenant's docs are
-rewritten with that tenant set, tenants listed by the SECURITY DEFINER lookup."""
+rewritten with that tenant set (and named, for a superuser, whom row-level security does
+not restrict), tenants listed by the SECURITY DEFINER lookup."""
 
 from django.db import migrations
 
@@ -15,7 +16,7 @@ SET trigram_text = regexp_replace(
     regexp_replace(trigram_text, '({CJK})([a-z0-9])', '\\1 \\2', 'g'),
     '([a-z0-9])({CJK})', '\\1 \\2', 'g'
 )
-WHERE trigram_text ~ '{CJK}[a-z0-9]|[a-z0-9]{CJK}'
+WHERE tenant_id = %s AND trigram_text ~ '{CJK}[a-z0-9]|[a-z0-9]{CJK}'
 """
 
 
@@ -24,7 +25,7 @@ def rewrite(apps, schema_editor):
         cursor.execute("SELECT id FROM engram_tenant_ids()")
         for (tenant_id,) in cursor.fetchall():
             cursor.execute("SELECT set_config('engram.tenant_id', %s, true)", [str(tenant_id)])
-            cursor.execute(REWRITE_SQL)
+            cursor.execute(REWRITE_SQL, [tenant_id])
         cursor.execute("SELECT set_config('engram.tenant_id', '', true)")
 
 

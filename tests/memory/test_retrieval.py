@@ -821,6 +821,16 @@ def test_clearance_levels(clearance, owner_subject, read_agent):
         ("Is Olivia Harris called Liv?", ["Olivia", "Olivia Harris"], "Is the user called Liv?"),
         # Too short to be told from ordinary text.
         ("Where does Al live?", ["Al"], "Where does Al live?"),
+        # Third-person pronouns: recall is about one subject.
+        ("他目前在哪座城市生活？", [], "用户目前在哪座城市生活？"),
+        ("她的生日是哪天？", [], "用户的生日是哪天？"),
+        ("他们住在哪里？", [], "他们住在哪里？"),  # plural
+        ("其他人住在哪里？", [], "其他人住在哪里？"),  # "other", not a pronoun
+        ("Where does he live?", [], "Where does the user live?"),
+        ("What is her sister called?", [], "What is the user's sister called?"),
+        ("Should I ask her about it?", [], "Should I ask the user about it?"),
+        ("His favourite drink?", [], "the user's favourite drink?"),
+        ("Where is the theme park?", [], "Where is the theme park?"),
         ("Where does Bob live?", [], "Where does Bob live?"),
     ],
 )

@@ -189,6 +189,8 @@ def start_server(port: int, workers: int) -> subprocess.Popen:
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
             "config.wsgi",
+            "--config",
+            "python:config.gunicorn",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",

@@ -1217,3 +1217,25 @@ def recall_feedback_record(
             },
         )
     return trace
+
+
+# --- process warm-up --------------------------------------------------------------------
+
+
+def warm_up() -> None:
+    """Load what recall keeps in process memory: the active model's query embedder and the
+    typical question of each language, and the pinyin readings. Called by each web worker
+    after it forks (config/gunicorn.py), never before a fork. A failure (the database or
+    an embedding endpoint not reachable yet) is logged and left to the first recall."""
+    from django.db import connections
+
+    try:
+        model_id = active_model_id()
+        embed_query_cached("warm-up", model_id)
+        for cjk in (False, True):
+            typical_question(model_id, cjk)
+        lexical.hanzi_spellings("Wang Fang", "王芳")
+    except Exception as e:  # noqa: BLE001 - warm-up must never stop a worker from serving
+        logger.warning("recall warm-up skipped (%s)", type(e).__name__)
+    finally:
+        connections.close_all()  # opened outside any request: not kept

@@ -1,0 +1,37 @@
+"""Web workers warm up after they fork (config/gunicorn.py), so the first recall in each
+language does not pay for the typical questions' embeddings or the pinyin tables."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from config import gunicorn
+from memory import embedders, lexical
+from memory.embedders import configured_model_id
+
+# warm_up() closes the connections it opened: not inside a test transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_worker_warms_up_what_recall_keeps_in_memory():
+    embedders._typical.clear()
+    lexical._syllables.cache_clear()
+    gunicorn.post_worker_init(worker=None)
+    model_id = configured_model_id()
+    assert {(model_id, False), (model_id, True)} <= set(embedders._typical)
+    assert lexical._syllables.cache_info().currsize == 1
+
+
+def test_warm_up_never_stops_a_worker_from_serving(settings, caplog):
+    settings.ENGRAM_RETRIEVAL = {
+        **settings.ENGRAM_RETRIEVAL,
+        "EMBEDDER": "openai",
+        "EMBEDDER_URL": "http://127.0.0.1:9/v1",  # nothing listens there
+        "EMBEDDER_MODEL": "unreachable",
+    }
+    with caplog.at_level(logging.WARNING, logger="memory.retrieval"):
+        gunicorn.post_worker_init(worker=None)
+    assert "recall warm-up skipped (EmbedderError)" in caplog.text
+    assert ("openai/unreachable", False) not in embedders._typical

@@ -13,14 +13,15 @@ One pipeline, in this order (read top to bottom):
              full text), trigram (ids, error codes), vector (exact scan within the
              subject's scope, scored by how much more a memory matches the question than
              a typical question), recency (episodic). The routes search for the question
-             as it is about the user: the subject's own name in it reads "the user".
+             as it is about the user: the subject's own name in it, and "he" / "她",
+             read "the user".
 4. fusion    weighted reciprocal-rank fusion of the routes' rankings.
 5. rerank    relevance gate: answer only if some memory clearly answers (exact key,
              trigram id match, most query words, or a vector similarity clearly above
              what the memory scores against a typical question), else abstain — an
-             empty result is an answer; related memories then come along. Survivors are scored by fused
-             relevance, vector margin, structured fact, confidence, importance and
-             freshness.
+             empty result is an answer; related memories then come along. Survivors
+             are scored by fused relevance, vector margin, structured fact, confidence,
+             importance and freshness.
 6. dedupe    one value per single-valued predicate (the latest valid one), one version per
              lineage, near-duplicate statements removed.
 7. budget    the top ``k`` that fit the token budget.

@@ -237,6 +237,34 @@ _query_cache = _QueryCache(size=1024)
 
 _typical: dict[tuple[str, bool], np.ndarray] = {}
 _typical_lock = threading.Lock()
+_labels: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_LABELS_KEPT = 4096
+
+
+def predicate_labels(model_id: str, predicates: Sequence[str]) -> np.ndarray:
+    """Embeddings of predicate names read as words ("home_city" → "home city"), embedded
+    as questions are: what the slot route compares a question with. Computed once per
+    process and model for each predicate (one batch for those not seen yet)."""
+    found: dict[str, np.ndarray] = {}
+    with _typical_lock:
+        for p in dict.fromkeys(predicates):
+            vector = _labels.get((model_id, p))
+            if vector is not None:
+                _labels.move_to_end((model_id, p))
+                found[p] = vector
+    missing = [p for p in dict.fromkeys(predicates) if p not in found]
+    if missing:
+        words = [p.replace("_", " ").replace(".", " ").replace(":", " ").strip() for p in missing]
+        vectors = _normalised(get_embedder(model_id).embed_queries(words))
+        found.update(zip(missing, vectors, strict=True))
+        with _typical_lock:
+            for p, v in zip(missing, vectors, strict=True):
+                _labels[(model_id, p)] = v
+            while len(_labels) > _LABELS_KEPT:
+                _labels.popitem(last=False)
+    return np.asarray([found[p] for p in predicates], dtype=np.float32).reshape(
+        len(predicates), DIMENSIONS
+    )
 
 
 def typical_question(model_id: str, cjk: bool) -> np.ndarray:

@@ -79,6 +79,7 @@ from memory.embedders import (
     EmbedderError,
     configured_model_id,
     embed_query_cached,
+    predicate_labels,
     typical_question,
 )
 from memory.models import (
@@ -179,6 +180,8 @@ class RecallWeights:
     related_vector_margin: float = 0.02
     related_margin_share: float = 0.55
     related_lexical_coverage: float = 0.3
+    # The slot route: a question matches a predicate's name by meaning at this margin.
+    slot_min_margin: float = 0.03
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
 
@@ -297,7 +300,14 @@ def recall_for_agent(
                 [procedures_subject_id] if procedures_subject_id else []
             )
             candidates, pending = _run_routes(
-                eligible, scope, searched, weights, subject_ids, query_vector, slot_keys
+                eligible,
+                scope,
+                searched,
+                weights,
+                subject_ids,
+                query_vector,
+                slot_keys,
+                context.predicates,
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(
@@ -359,8 +369,12 @@ class _RecallContext:
     model_id: str
     # The subject's own names: display name and current name facts the request may read.
     self_names: tuple[str, ...] = ()
+    # The predicates (slots) of the subject's memories the request may read.
+    predicates: tuple[str, ...] = ()
 
 
+# At most this many distinct predicates of a subject are matched by meaning (slot route).
+_SLOTS_MAX = 200
 # Facts that hold the subject's own name ("User's name is Olivia Harris").
 SELF_NAME_PREDICATES = ("full_name", "name", "preferred_name", "nickname", "display_name")
 
@@ -386,13 +400,22 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
     names = MemoryRecord.objects.filter(
         _scope_q(scope, request), current, predicate__in=SELF_NAME_PREDICATES
     ).values("value")
-    withdrawn, tenant_policy, procedures_id, model_id, display_name, name_values = (
+    slots = (
+        MemoryRecord.objects.filter(_scope_q(scope, request))
+        .exclude(predicate="")
+        .exclude(status__in=_NEVER)
+        .order_by()
+        .values("predicate")
+        .distinct()[:_SLOTS_MAX]
+    )
+    withdrawn, tenant_policy, procedures_id, model_id, display_name, name_values, slot_names = (
         Subject.objects.filter(tenant_id=scope.tenant_id, id=scope.subject_id)
         .annotate(
             tenant_policy=Subquery(policy, output_field=JSONField()),
             procedures_id=Subquery(procedures),
             active_model=Subquery(active_model),
             name_values=ArraySubquery(names),
+            slot_names=ArraySubquery(slots),
         )
         .values_list(
             "consent_withdrawn_at",
@@ -401,6 +424,7 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
             "active_model",
             "display_name",
             "name_values",
+            "slot_names",
         )
         .get()
     )
@@ -412,6 +436,7 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
         self_names=tuple(
             n for n in [display_name, *(name_values or [])] if isinstance(n, str) and n.strip()
         ),
+        predicates=tuple(sorted(slot_names or [])),
     )
 
 
@@ -570,6 +595,7 @@ def _run_routes(
     subject_ids: list[uuid.UUID],
     query_vector: QueryVector,
     slot_keys: _SlotKeys,
+    predicates: tuple[str, ...] = (),
 ) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
     # The lexical docs of the scope's subjects, named directly (not only through the join
@@ -596,6 +622,11 @@ def _run_routes(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
     )
     hits["vector"] = vector_hits
+    # A question about a slot in other words ("用户目前供职于哪家企业？" for ``employer``):
+    # its values join the exact route's hits, after those it found by name.
+    slot_hits, slot_match = _route_slot(eligible, query_vector, predicates, weights, n)
+    exact_ids = {rid for rid, _ in hits["exact"]}
+    hits["exact"] += [(rid, 1.0) for rid in slot_hits if rid not in exact_ids]
 
     candidates: dict[uuid.UUID, _Candidate] = {}
 
@@ -630,6 +661,8 @@ def _run_routes(
         credit(rid, "lexical_coverage", cov)
     for rid, margin in margins.items():
         credit(rid, "vector_margin", margin)
+    for rid, score in slot_match.items():
+        credit(rid, "slot_match", score)
     return candidates, pending
 
 
@@ -660,6 +693,36 @@ def _route_exact(
         .values_list("id", flat=True)[:n]
     )
     return [(rid, 1.0) for rid in rows]
+
+
+def _route_slot(
+    eligible: QuerySet[MemoryRecord],
+    query_vector: QueryVector,
+    predicates: tuple[str, ...],
+    w: RecallWeights,
+    n: int,
+) -> tuple[list[uuid.UUID], dict[uuid.UUID, float]]:
+    """Slot lookup by meaning: the predicate whose name, read as words ("home city"),
+    the question matches best, scored like the vector route (margin over a typical
+    question); if it clears ``slot_min_margin``, that slot's eligible records. The exact
+    route finds a slot the question names; this one finds it when the question says it
+    in other words or in the other language."""
+    if not predicates:
+        return [], {}
+    embedded = query_vector.result()
+    if embedded is None:
+        return [], {}
+    vector, typical = embedded
+    scores = predicate_labels(query_vector.model_id, predicates) @ (vector - typical)
+    best = int(np.argmax(scores))
+    if scores[best] < w.slot_min_margin:
+        return [], {}
+    ids = list(
+        eligible.filter(predicate=predicates[best])
+        .order_by("-valid_from", "-recorded_at")
+        .values_list("id", flat=True)[:n]
+    )
+    return ids, dict.fromkeys(ids, round(float(scores[best]), 4))
 
 
 def _route_lexical(

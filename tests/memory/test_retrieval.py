@@ -917,3 +917,51 @@ def test_only_the_subjects_own_readable_current_names_are_used(
         )
     assert set(names) == {"Alice Jones"}
     assert other_purpose.self_names == ()
+
+
+# --- slots by meaning ---------------------------------------------------------------------
+
+
+def test_a_question_about_a_slot_in_other_words_gets_its_current_value(read_agent, owner_subject):
+    _background(owner_subject)
+    remember(owner_subject, "User is an engineer at Initech", predicate="employer", value="Initech")
+    current = remember(
+        owner_subject,
+        "User left Initech and joined Hooli as a product manager",
+        predicate="employer",
+        value="Hooli",
+    )
+    result = recall(read_agent.agent, owner_subject, "用户目前供职于哪家企业？")
+    assert _values(result)[:1] == ["Hooli"] and ids(result)[0] == current.record_id
+    assert "Initech" not in _values(result)
+    assert result.items[0].scores["slot_match"] >= RecallWeights().slot_min_margin
+
+
+def test_the_slot_route_stays_out_of_unrelated_questions(read_agent, owner_subject):
+    _background(owner_subject)
+    remember(owner_subject, "User is an engineer at Initech", predicate="employer", value="Initech")
+    _move_to_hangzhou(owner_subject)
+    candidates = _routes_for(read_agent.agent, owner_subject, query="用户最喜欢哪支球队？")
+    assert not any("slot_match" in c.signals for c in candidates.values())
+    # …and the question about a slot does.
+    result = recall(read_agent.agent, owner_subject, "用户目前供职于哪家企业？")
+    assert "slot_match" in result.items[0].scores
+
+
+def test_only_the_subjects_readable_slots_are_matched(read_agent, owner_subject, same_tenant_user):
+    remember(same_tenant_user[1], "User's employer is Globex", predicate="employer", value="Globex")
+    remember(
+        owner_subject,
+        "User's salary band is L7",
+        predicate="salary_band",
+        value="L7",
+        sensitivity=Sensitivity.RESTRICTED,
+        embed=False,
+    )
+    remember(owner_subject, "User lives in Shanghai", predicate="home_city", value="Shanghai")
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    with tenant_context(owner_subject.tenant_id):
+        context = _recall_context(scope, RecallRequest(query="x", purpose=PURPOSE), timezone.now())
+    assert context.predicates == ("home_city",)

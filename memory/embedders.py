@@ -241,10 +241,14 @@ _labels: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 _LABELS_KEPT = 4096
 
 
-def predicate_labels(model_id: str, predicates: Sequence[str]) -> np.ndarray:
+def predicate_labels(
+    model_id: str, predicates: Sequence[str], max_new: int = 16
+) -> tuple[list[str], np.ndarray]:
     """Embeddings of predicate names read as words ("home_city" → "home city"), embedded
     as questions are: what the slot route compares a question with. Computed once per
-    process and model for each predicate (one batch for those not seen yet)."""
+    process and model for each predicate; at most ``max_new`` not seen yet are embedded
+    per call (~15 ms each), so a tenant with hundreds of predicates spreads the cost over
+    its first requests. Returns the predicates that have a label, and their labels."""
     found: dict[str, np.ndarray] = {}
     with _typical_lock:
         for p in dict.fromkeys(predicates):
@@ -252,7 +256,7 @@ def predicate_labels(model_id: str, predicates: Sequence[str]) -> np.ndarray:
             if vector is not None:
                 _labels.move_to_end((model_id, p))
                 found[p] = vector
-    missing = [p for p in dict.fromkeys(predicates) if p not in found]
+    missing = [p for p in dict.fromkeys(predicates) if p not in found][:max_new]
     if missing:
         words = [p.replace("_", " ").replace(".", " ").replace(":", " ").strip() for p in missing]
         vectors = _normalised(get_embedder(model_id).embed_queries(words))
@@ -262,8 +266,9 @@ def predicate_labels(model_id: str, predicates: Sequence[str]) -> np.ndarray:
                 _labels[(model_id, p)] = v
             while len(_labels) > _LABELS_KEPT:
                 _labels.popitem(last=False)
-    return np.asarray([found[p] for p in predicates], dtype=np.float32).reshape(
-        len(predicates), DIMENSIONS
+    known = [p for p in predicates if p in found]
+    return known, np.asarray([found[p] for p in known], dtype=np.float32).reshape(
+        len(known), DIMENSIONS
     )
 
 

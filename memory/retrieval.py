@@ -713,12 +713,15 @@ def _route_slot(
     if embedded is None:
         return [], {}
     vector, typical = embedded
-    scores = predicate_labels(query_vector.model_id, predicates) @ (vector - typical)
+    known, labels = predicate_labels(query_vector.model_id, predicates)
+    if not known:
+        return [], {}
+    scores = labels @ (vector - typical)
     best = int(np.argmax(scores))
     if scores[best] < w.slot_min_margin:
         return [], {}
     ids = list(
-        eligible.filter(predicate=predicates[best])
+        eligible.filter(predicate=known[best])
         .order_by("-valid_from", "-recorded_at")
         .values_list("id", flat=True)[:n]
     )

@@ -965,3 +965,18 @@ def test_only_the_subjects_readable_slots_are_matched(read_agent, owner_subject,
     with tenant_context(owner_subject.tenant_id):
         context = _recall_context(scope, RecallRequest(query="x", purpose=PURPOSE), timezone.now())
     assert context.predicates == ("home_city",)
+
+
+def test_predicate_labels_are_embedded_a_few_at_a_time():
+    from memory import embedders
+
+    model_id = embedders.configured_model_id()
+    many = [f"custom_slot_{i}" for i in range(40)]
+    known, labels = embedders.predicate_labels(model_id, many, max_new=16)
+    assert known == many[:16] and labels.shape == (16, embedders.DIMENSIONS)
+    known, labels = embedders.predicate_labels(model_id, many, max_new=16)
+    assert known == many[:32]
+    # Read as words, embedded as a question is.
+    np.testing.assert_allclose(
+        labels[0], embedders.get_embedder(model_id).embed_query("custom slot 0"), atol=1e-6
+    )

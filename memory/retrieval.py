@@ -281,7 +281,7 @@ def recall_for_agent(
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
-        if query_vector is None or searched.query != request.query:
+        if query_vector is None or query_vector.text != searched.query:
             query_vector = QueryVector.start(searched.query, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(context.tenant_policy)
@@ -562,9 +562,10 @@ class QueryVector:
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
 
-    def __init__(self, model_id: str, future: Future) -> None:
+    def __init__(self, model_id: str, future: Future, text: str) -> None:
         self.model_id = model_id
         self._future = future
+        self.text = text  # what is embedded
         self.failed = False
 
     @classmethod
@@ -574,7 +575,7 @@ class QueryVector:
         with cls._pool_lock:
             if cls._pool is None:  # created on first use, never before a fork
                 cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
-        return cls(model_id, cls._pool.submit(_embed_for_recall, query, model_id))
+        return cls(model_id, cls._pool.submit(_embed_for_recall, query, model_id), query)
 
     def result(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(the query's embedding, the typical question of its language), or None if the

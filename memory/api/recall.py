@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from accounts.permissions import HasReadScope
 from config.api import ApiError
 from config.serializers import StrictInputSerializer
+from memory import lexical
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
 from memory.models import AssertionKind, MemoryStatus, MemoryType
@@ -235,7 +236,9 @@ class RecallView(SubjectScopedView):
         scope = _scope(self, request)
         data = _validated(RecallInputSerializer, request)
         # The query embedding starts now, beside everything recall does before it needs it.
-        query_vector = QueryVector.start(data["query"])
+        # Pronouns read as the user need no context; the subject's own names do (recall
+        # re-embeds only a question that names them).
+        query_vector = QueryVector.start(lexical.refer_to_user(data["query"], ()))
         result = recall_for_agent(
             actor=self.actor(request),
             scope=scope,

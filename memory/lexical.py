@@ -335,3 +335,62 @@ def hanzi_spellings(name: str, query: str) -> list[str]:
             ):
                 found.append(word)
     return list(dict.fromkeys(found))
+
+
+# --- memories about someone else --------------------------------------------------------
+
+# Relations to people outside the user's immediate family. A memory whose subject is one
+# of them ("Cousin Gideon lives in Porto", "邻居孟凡宇的爱好是攀岩", "Greta Holm (cousin) was
+# born on 7 March") states a fact about *that* person, which a question about the user
+# must not take for the user's own: e5 scores "my colleague's cat is called Mochi" as
+# high as "my cat is called Mochi". Immediate family (partner, children, parents,
+# siblings) is left out: "哥哥名叫子辰" and "has two daughters" are facts about the user's
+# own life, and questions ask about them as such.
+_OTHERS_EN = (
+    r"cousins?|colleagues?|co-?workers?|friends?|neighbou?rs?|clients?|mentors?|mentees?|"
+    r"team-?mates?|room-?mates?|flat-?mates?|house-?mates?|class-?mates?|school-?mates?|"
+    r"landlord|landlady|tenants?|acquaintances?|aunts?|uncles?|nieces?|nephews?|in-laws?|"
+    r"godparents?|godfather|godmother|godson|goddaughter"
+)
+_OTHERS_ZH = (
+    r"发小|同事|客户|导师|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|室友|朋友|同学|闺蜜|"
+    r"舅舅|舅妈|姑姑|姑父|姨妈|阿姨|叔叔|伯伯|婶婶|侄子|侄女|外甥|队友|合伙人|房东|租客|"
+    r"师兄|师姐|师弟|师妹|老乡|网友|学长|学姐|好友|老友|同窗"
+)
+_OTHER_EN = re.compile(rf"\b(?:{_OTHERS_EN})\b", re.IGNORECASE)
+_OTHER_ZH = re.compile(_OTHERS_ZH)
+# In English the relation names the sentence's subject when it comes with a name
+# ("Cousin Gideon Shaw", "client Pia Schulte"), a possessive ("my neighbour's dog"), in
+# parentheses ("Greta Holm (cousin)") or as an apposition ("Noor Aziz, the user's school
+# friend, …") — and early: "Met Colm about the launch; a friend came too" is the user's.
+_OTHER_EN_SUBJECT = re.compile(
+    rf"^(?:\W*\w+\W+){{0,5}}?(?:"
+    rf"(?i:{_OTHERS_EN})\s+[A-Z][a-z]|"  # Cousin Gideon (the name stays capitalised)
+    rf"(?i:{_OTHERS_EN})'s?\s|"  # my neighbour's dog
+    rf"\((?:[\w\s-]*\s)?(?i:{_OTHERS_EN})\)|"  # Greta Holm (cousin)
+    rf"(?i:user's|my|his|her|their)\s+(?:[\w-]+\s+)?(?i:{_OTHERS_EN})\b"  # the user's school friend
+    rf")"
+)
+# In Chinese: the relation opens the statement ("邻居孟凡宇…", "客户杜若溪的…") or stands in
+# parentheses after a name ("秦雅楠（邻居）…"); "和同事打羽毛球" later on is the user's.
+_OTHER_ZH_SUBJECT = re.compile(
+    rf"^\W*(?:用户的|我的|他的|她的)?(?:前|老)?(?:{_OTHERS_ZH})|"
+    rf"^\W*{CJK_CLASS}{{2,4}}[（(](?:前|老)?(?:{_OTHERS_ZH})[)）]"
+)
+_LATIN_FULL_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:de|van|von|da|di|le)\s+)?[A-Z][a-z]+)+")
+
+
+def about_someone_else(statement: str) -> bool:
+    """Whether a memory states a fact about someone other than the user — a friend,
+    colleague, client, neighbour or relative outside the immediate family named as the
+    statement's subject."""
+    return bool(_OTHER_EN_SUBJECT.search(statement) or _OTHER_ZH_SUBJECT.search(statement))
+
+
+def mentions_someone_else(query: str) -> bool:
+    """Whether a question (already read with ``refer_to_user``, so the user's own names
+    are "the user") is about another person: it names a relation ("my cousin", "同事") or
+    a person ("Greta Holm", a word the segmenter tags as a person's name)."""
+    if _OTHER_EN.search(query) or _OTHER_ZH.search(query) or _LATIN_FULL_NAME.search(query):
+        return True
+    return has_cjk(query) and any(tag.startswith("nr") for _, tag in rjieba.tag(query))

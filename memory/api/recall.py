@@ -127,7 +127,10 @@ class RecallItemOutputSerializer(serializers.Serializer):
     )
     flags = serializers.ListField(
         child=serializers.CharField(),
-        help_text="inferred, external_source, may_be_outdated, future_dated, instruction_like_text.",
+        help_text=(
+            "inferred, external_source, may_be_outdated, future_dated, "
+            "instruction_like_text, about_someone_else."
+        ),
     )
 
 

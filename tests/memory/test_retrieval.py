@@ -980,3 +980,71 @@ def test_predicate_labels_are_embedded_a_few_at_a_time():
     np.testing.assert_allclose(
         labels[0], embedders.get_embedder(model_id).embed_query("custom slot 0"), atol=1e-6
     )
+
+
+# --- facts about someone else ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement, about_other",
+    [
+        ("Cousin Gideon Shaw works at Larkspur Analytics", True),
+        ("The user's client Pia Schulte settled in Perth", True),
+        ("Noor Aziz, the user's school friend, keeps a guinea pig", True),
+        ("Greta Holm (cousin) was born on 7 March", True),
+        ("My neighbour's dog is called Rex", True),
+        ("邻居孟凡宇的爱好是抱石攀岩", True),
+        ("秦雅楠（邻居）迷上了组装客制化键盘", True),
+        ("用户的同事小王养了一只猫", True),
+        # The user's own facts that mention other people.
+        ("Friends call the user Sadie", False),
+        ("Works as a client partner at Acme", False),
+        ("Met Colm Farrell about flaky tests; a friend came too", False),
+        ("用户每周三和同事打羽毛球", False),
+        ("2023年5月14日开会聊入职文档，结论：先找一个客户试点", False),
+        ("Reports directly to Elsa Berg", False),
+        # Immediate family is part of the user's own life.
+        ("哥哥名叫子辰", False),
+        ("User's older brother lives in Sydney", False),
+    ],
+)
+def test_facts_about_someone_else(statement, about_other):
+    assert lexical.about_someone_else(statement) is about_other
+
+
+@pytest.mark.parametrize(
+    "query, names_other",
+    [
+        ("Where does the user live?", False),
+        ("Remind me of my pet's name.", False),
+        ("用户住在哪里？", False),
+        ("我的上级是哪位？", False),
+        ("What are Bram de Vries's hobbies?", True),
+        ("Where does my cousin live?", True),
+        ("孟凡宇业余喜欢什么？", True),
+        ("用户的表哥住哪？", True),
+    ],
+)
+def test_questions_about_someone_else(query, names_other):
+    assert lexical.mentions_someone_else(query) is names_other
+
+
+def test_a_friends_fact_does_not_outrank_or_stand_in_for_the_users_own(read_agent, owner_subject):
+    _background(owner_subject)
+    friend = remember(owner_subject, "Colleague Anna Berg's cat is called Mochi")
+    # Nothing of the user's own answers: a friend's pet is no answer about the user's.
+    assert recall(read_agent.agent, owner_subject, "What is the user's cat called?").items == []
+
+    own = remember(owner_subject, "User's cat is called Tofu")
+    result = recall(read_agent.agent, owner_subject, "What is the user's cat called?")
+    assert ids(result)[0] == own.record_id
+    by_id = {i.id: i for i in result.items}
+    if friend.record_id in by_id:  # it may come along, ranked below and flagged
+        assert "about_someone_else" in by_id[friend.record_id].flags
+        assert by_id[friend.record_id].scores["about_someone_else"] == 1.0
+    assert "about_someone_else" not in by_id[own.record_id].flags
+
+    # Asked about the colleague, her fact answers, unflagged.
+    result = recall(read_agent.agent, owner_subject, "What is Anna Berg's cat called?")
+    assert ids(result)[0] == friend.record_id
+    assert "about_someone_else" not in result.items[0].flags

@@ -128,6 +128,36 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
+# A year on its own ("in 2020", "back in 2019", "2021年") and the preposition that
+# introduces it; not one inside an identifier or a date ("2023-05-14", "ORD-2023-1").
+_LONE_YEAR = re.compile(
+    r"(?:\b(?:(?:way\s+)?back\s+)?(?:in|during|around|since|from|by|of)\s+)?"
+    r"(?<![A-Za-z0-9_/.-])(?<!\d\s)(?<!\d,\s)(?:19|20)\d\d(?![A-Za-z0-9_/.-])(?!年?\d{1,2}月)年?",
+    re.IGNORECASE,
+)
+
+
+# "May 14, 2023", "14 May 2023": a year that completes a date stays.
+_MONTH_BEFORE = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?\s*$"
+)
+
+
+def for_embedding(query: str) -> str:
+    """The question as the embedder reads it: without a lone year. The time point is
+    ``as_of``'s job, and to a small embedding model "2021年那阵子用户是哪家公司的员工？" is
+    first of all about 2021 — it matches everything dated that year, not the employer."""
+    out = _LONE_YEAR.sub(
+        lambda m: m.group(0) if _MONTH_BEFORE.search(query, 0, m.start()) else " ", query
+    )
+    out = re.sub(r"\s+([,.;:?!，。；：？！])", r"\1", out)
+    out = re.sub(r"^[\s,，;；:：]+", "", out)
+    out = re.sub(rf"(?<={CJK_CLASS})\s+(?={CJK_CLASS})", "", out)
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    return out or query
+
+
 def tsquery_text(terms: list[str]) -> str:
     """An OR ``to_tsquery`` string of quoted terms: any word may match; ts_rank_cd ranks
     documents matching more (and closer) terms higher."""

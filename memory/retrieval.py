@@ -285,8 +285,9 @@ def recall_for_agent(
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
-        if query_vector is None or query_vector.text != searched.query:
-            query_vector = QueryVector.start(searched.query, context.model_id)
+        embedded = lexical.for_embedding(searched.query)
+        if query_vector is None or query_vector.text != embedded:
+            query_vector = QueryVector.start(embedded, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(context.tenant_policy)
         if context.consent_withdrawn:

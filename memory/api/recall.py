@@ -241,7 +241,9 @@ class RecallView(SubjectScopedView):
         # The query embedding starts now, beside everything recall does before it needs it.
         # Pronouns read as the user need no context; the subject's own names do (recall
         # re-embeds only a question that names them).
-        query_vector = QueryVector.start(lexical.refer_to_user(data["query"], ()))
+        query_vector = QueryVector.start(
+            lexical.for_embedding(lexical.refer_to_user(data["query"], ()))
+        )
         result = recall_for_agent(
             actor=self.actor(request),
             scope=scope,

@@ -41,7 +41,6 @@ Usage: python bench/golden_build_v4.py            (writes bench/golden/recall_v4
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import string
@@ -50,6 +49,8 @@ import unicodedata
 from collections import Counter
 from datetime import date, timedelta
 from pathlib import Path
+
+from _golden_tools import check_content_rules, summary
 
 OUT = Path(__file__).parent / "golden" / "recall_v4.json"
 SEED = 4_2026_1129
@@ -1823,63 +1824,6 @@ def validate(data: dict) -> list[str]:
 
 def _zh_name(romanised: str) -> str:
     return {p["en"]: p["zh"] for p in NAMES_ZH + NAMES_EN}[romanised]
-
-
-def check_content_rules(data: dict) -> dict:
-    """Run the write policy's detectors over every statement (needs the project's venv):
-    relevant and deleted memories must pass clean; injected ones must read as injection."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    import django
-
-    django.setup()
-    from memory import content_rules as cr
-
-    problems: Counter = Counter()
-    for s in data["subjects"]:
-        for m in s["memories"]:
-            text = f"{m['statement']}\n{m.get('value') if m.get('value') is not None else ''}"
-            found = {
-                "secret": cr.find_secrets(text),
-                "injection": cr.find_injection(text),
-                "transient": cr.find_transient(text),
-                "system_of_record": cr.find_system_of_record(text, m.get("predicate", "")),
-                "sensitive": cr.find_sensitive_personal_data(text),
-            }
-            if m["role"] == "injected":
-                if not found["injection"] or found["secret"]:
-                    problems["injected not flagged as injection"] += 1
-                    print("  injected:", m["statement"], found)
-                continue
-            for name, hits in found.items():
-                if hits:
-                    problems[name] += 1
-                    print(f"  {name}: {m['statement']!r} {hits}")
-    return dict(problems)
-
-
-def summary(data: dict) -> str:
-    mem = [m for s in data["subjects"] for m in s["memories"]]
-    qs = data["queries"]
-    lines = [
-        f"{len(data['subjects'])} subjects ({dict(Counter(s['lang'] for s in data['subjects']))}, "
-        f"{sum(s['mixed'] for s in data['subjects'])} mixed, {sum(s['moved'] for s in data['subjects'])} moved), "
-        f"{len(mem)} memories (roles {dict(Counter(m['role'] for m in mem))}, "
-        f"languages {dict(Counter(m['lang'] for m in mem))})",
-        f"memories per subject {min(len(s['memories']) for s in data['subjects'])}-"
-        f"{max(len(s['memories']) for s in data['subjects'])}; profile "
-        f"{sum(1 for m in mem if not m['key'].startswith(('bg:', 'deleted', 'injected')))}, background "
-        f"{sum(1 for m in mem if m['key'].startswith('bg:'))}",
-        f"{len(qs)} queries (all {SPLIT})",
-    ]
-    kinds = Counter(q["kind"] for q in qs)
-    kl = Counter((q["kind"], q["lang"]) for q in qs)
-    for kind in sorted(kinds):
-        lines.append(
-            f"  {kind:<14}{kinds[kind]:>4}   en {kl[(kind, 'en')]:>3}  zh {kl[(kind, 'zh')]:>3}"
-        )
-    lines.append(f"  query languages: {dict(Counter(q['lang'] for q in qs))}")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

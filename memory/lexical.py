@@ -420,7 +420,9 @@ def about_someone_else(statement: str) -> bool:
 def mentions_someone_else(query: str) -> bool:
     """Whether a question (already read with ``refer_to_user``, so the user's own names
     are "the user") is about another person: it names a relation ("my cousin", "同事") or
-    a person ("Greta Holm", a word the segmenter tags as a person's name)."""
+    a person ("Greta Holm", a word the segmenter tags as a person's name). It errs
+    towards yes (any two capitalised words, "New York" too): a yes only switches off the
+    demotion of facts about other people."""
     if _OTHER_EN.search(query) or _OTHER_ZH.search(query) or _LATIN_FULL_NAME.search(query):
         return True
     return has_cjk(query) and any(tag.startswith("nr") for _, tag in rjieba.tag(query))

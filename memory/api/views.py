@@ -18,7 +18,11 @@ from config.serializers import ErrorSerializer
 from governance.services import Actor
 from memory.api import serializers as s
 from memory.models import MemoryRecord, Subject
-from memory.selectors import events_resolve_client_ids, memory_get_for_subject
+from memory.selectors import (
+    events_resolve_client_ids,
+    memory_get_for_subject,
+    memory_list_for_agent,
+)
 from memory.services.events import EventInput, events_append
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent
@@ -298,6 +302,48 @@ class MemoryRetractView(MemoryRecordMixin):
             source_event_ids=self.resolve_sources(request, subject, data),
         )
         return self.submit_change(request, subject, candidate)
+
+
+class MemoryListView(SubjectScopedView):
+    """The subject's current memories (active and valid now), newest first, one page at a
+    time. The subject comes from the subject token; no parameter can name another."""
+
+    permission_classes = [HasReadScope]
+
+    @extend_schema(
+        operation_id="memory_list",
+        summary="List the subject's current memories (filtered, paginated)",
+        parameters=[SUBJECT_HEADER, s.MemoryListQuerySerializer],
+        responses={200: s.MemoryListOutputSerializer, **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        subject = self.subject(request)
+        allowed = set(s.MemoryListQuerySerializer().fields)
+        unknown = sorted(set(request.query_params) - allowed)
+        if unknown:
+            raise ApiError(
+                "invalid_input",
+                "Some fields are invalid; see extra.fields for what to fix.",
+                extra={"fields": {name: ["Unknown query parameter."] for name in unknown}},
+            )
+        params = s.MemoryListQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        p = params.validated_data
+        qs = memory_list_for_agent(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            clearance=request.user.agent.clearance,
+            memory_type=p.get("memory_type", ""),
+            namespace=p.get("namespace", ""),
+            predicate=p.get("predicate", ""),
+            purpose=p.get("purpose", ""),
+            query=p.get("q", ""),
+        )
+        count = qs.count()
+        page = list(qs[p["offset"] : p["offset"] + p["limit"]])
+        end = p["offset"] + len(page)
+        body = {"count": count, "next_offset": end if end < count else None, "results": page}
+        return Response(s.MemoryListOutputSerializer(body).data)
 
 
 def _validated(serializer_class, request: Request, *, allow_empty: bool = False) -> dict[str, Any]:

@@ -11,7 +11,16 @@ from memory.selectors import USER_VISIBLE_STATUSES
 from memory.services.user_memory import DEFAULT_NAMESPACE, DEFAULT_PURPOSE
 
 MAX_TEXT = settings.ENGRAM["MAX_TEXT_CHARS"]
-NAMESPACE_RE = r"^[\w.\-]+(/[\w.\-]+)*$"
+
+TOPIC_CHOICES = [
+    (DEFAULT_NAMESPACE, _("Me in general")),
+    ("preferences", _("How I like things done")),
+    ("work", _("Work")),
+    ("travel", _("Travel")),
+    ("food", _("Food and drink")),
+    ("family", _("Family and friends")),
+    ("health", _("Health")),
+]
 
 PURPOSE_CHOICES = [
     ("personalization", _("Personalise answers to me")),
@@ -59,16 +68,14 @@ class RememberForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_('Write it as a statement, e.g. "I prefer answers in Chinese".'),
     )
-    memory_type = forms.ChoiceField(
-        label=_("Type"), choices=MemoryType.choices, initial=MemoryType.SEMANTIC
-    )
-    namespace = forms.RegexField(
-        label=_("Topic"),
-        regex=NAMESPACE_RE,
-        max_length=300,
+    # People are not asked for a memory type or a topic path: what they tell us is a fact
+    # or preference (procedures go through review in the console), and the topic is one of
+    # a few plain choices.
+    topic = forms.ChoiceField(
+        label=_("What is it about?"),
+        choices=TOPIC_CHOICES,
         initial=DEFAULT_NAMESPACE,
-        help_text=_('Letters, digits and "/" between parts, e.g. "travel/hotels".'),
-        error_messages={"invalid": _('Use letters, digits, "-", "." and "/" only.')},
+        required=False,
     )
     purpose = forms.ChoiceField(
         label=_("What may it be used for?"), choices=PURPOSE_CHOICES, initial=DEFAULT_PURPOSE
@@ -83,6 +90,17 @@ class RememberForm(forms.Form):
         if not statement:
             raise forms.ValidationError(_("Write what should be remembered."))
         return statement
+
+    def to_service(self) -> dict:
+        """The arguments of ``memory_remember``."""
+        data = self.cleaned_data
+        return {
+            "statement": data["statement"],
+            "memory_type": MemoryType.SEMANTIC,
+            "namespace": data["topic"] or DEFAULT_NAMESPACE,
+            "purpose": data["purpose"],
+            "confirm_sensitive": data["confirm_sensitive"],
+        }
 
 
 class CorrectForm(forms.Form):
@@ -104,6 +122,17 @@ class CorrectForm(forms.Form):
 
 
 class WithdrawConsentForm(forms.Form):
+    # Kept for old clients of the form; the page itself sends people to the "delete
+    # everything" page, which shows what goes and asks for an explicit confirmation.
     erase_everything = forms.BooleanField(
         label=_("Also delete everything that is remembered about me"), required=False
+    )
+
+
+class EraseAllForm(forms.Form):
+    """'Delete everything': nothing happens without the ticked confirmation."""
+
+    understood = forms.BooleanField(
+        label=_("I understand that everything listed above is deleted for good."),
+        error_messages={"required": _("Tick the box to confirm that everything may be deleted.")},
     )

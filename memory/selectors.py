@@ -254,6 +254,89 @@ def indexing_model_ids() -> list[str]:
     return [active, *(m for m in building if m != active)]
 
 
+# --- the end user's own overview pages ---------------------------------------------------
+
+
+def subject_erasure_preview(*, subject: Subject) -> dict[str, int]:
+    """What "delete everything" would remove, in counts a person understands: memories
+    (one per lineage, whatever its versions) by kind, earlier versions, memories held for
+    review or confirmation, and the conversation snippets they came from."""
+    records = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).exclude(
+        status=MemoryStatus.DELETED
+    )
+    by_type = dict.fromkeys(MemoryType.values, 0)
+    for memory_type, n in (
+        records.order_by().values_list("memory_type").annotate(n=Count("lineage_id", distinct=True))
+    ):
+        by_type[memory_type] = n
+    lineages = sum(by_type.values())
+    return {
+        "memories": lineages,
+        "semantic": by_type[MemoryType.SEMANTIC],
+        "episodic": by_type[MemoryType.EPISODIC],
+        "procedural": by_type[MemoryType.PROCEDURAL],
+        "versions": max(0, records.count() - lineages),
+        "held": records.filter(
+            status__in=[MemoryStatus.QUARANTINED, MemoryStatus.PENDING_CONFIRMATION]
+        ).count(),
+        "events": SourceEvent.objects.filter(tenant_id=subject.tenant_id, subject=subject).count(),
+    }
+
+
+def deletion_request_get_for_user(*, subject: Subject, request_id: uuid.UUID):
+    """One of the user's own deletion requests (its receipt), or None."""
+    from memory.models import DeletionRequest
+
+    return DeletionRequest.objects.filter(
+        tenant_id=subject.tenant_id, subject_id=subject.id, id=request_id
+    ).first()
+
+
+def memory_topic_counts_for_user(*, subject: Subject) -> list[tuple[str, int]]:
+    """Current (active, valid now) memories per topic, largest first."""
+    now = timezone.now()
+    rows = (
+        MemoryRecord.objects.filter(
+            tenant_id=subject.tenant_id, subject=subject, status=MemoryStatus.ACTIVE
+        )
+        .filter(Q(valid_to__isnull=True) | Q(valid_to__gt=now))
+        .order_by()
+        .values_list("namespace")
+        .annotate(n=Count("lineage_id", distinct=True))
+    )
+    return sorted(rows, key=lambda r: (-r[1], r[0]))
+
+
+def memory_recall_days_for_user(*, subject: Subject, days: int = 14) -> dict:
+    """Which agents recalled the user's memories on each of the last ``days`` days:
+    ``{"days": [date…], "agents": {name: [count per day]}}`` (trace counts, no text)."""
+    from datetime import timedelta
+
+    from django.db.models.functions import TruncDate
+
+    today = timezone.localdate()
+    first = today - timedelta(days=days - 1)
+    rows = (
+        RecallTrace.objects.filter(
+            tenant_id=subject.tenant_id,
+            subject=subject,
+            created_at__date__gte=first,
+        )
+        .annotate(day=TruncDate("created_at"))
+        .order_by()
+        .values_list("agent__name", "day")
+        .annotate(n=Count("id"))
+    )
+    dates = [first + timedelta(days=i) for i in range(days)]
+    agents: dict[str, list[int]] = {}
+    for name, day, n in rows:
+        series = agents.setdefault(name or "—", [0] * days)
+        index = (day - first).days
+        if 0 <= index < days:
+            series[index] += n
+    return {"days": dates, "agents": agents}
+
+
 def memory_list_for_agent(
     *,
     tenant_id: uuid.UUID,

@@ -15,5 +15,11 @@ urlpatterns = [
     path("settings/memory/pause", views.memory_pause, name="memory-pause"),
     path("settings/memory/withdraw", views.memory_consent_withdraw, name="memory-withdraw"),
     path("settings/memory/consent", views.memory_consent_give, name="memory-consent"),
+    path("settings/memory/delete-everything", views.memory_erase_all, name="memory-erase-all"),
+    path(
+        "settings/memory/deletions/<uuid:request_id>",
+        views.memory_erase_receipt,
+        name="memory-erase-receipt",
+    ),
     path("ops/", ops_views.ops_home, name="ops"),
 ]

@@ -23,13 +23,22 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from memory.forms import CorrectForm, MemoryFilterForm, RememberForm, WithdrawConsentForm
-from memory.models import MemoryRecord, Subject
+from governance.services import Actor
+from memory.forms import (
+    CorrectForm,
+    EraseAllForm,
+    MemoryFilterForm,
+    RememberForm,
+    WithdrawConsentForm,
+)
+from memory.models import DeletionScope, DeletionStatus, MemoryRecord, MemoryStatus, Subject
 from memory.selectors import (
+    deletion_request_get_for_user,
     memory_counts_for_user,
     memory_current_version,
     memory_get_for_user,
@@ -38,9 +47,11 @@ from memory.selectors import (
     memory_namespaces_for_user,
     memory_recalls_for_user,
     memory_source_events,
+    subject_erasure_preview,
     subject_for_user,
 )
 from memory.services import user_memory
+from memory.services.deletion import deletion_request_create
 from memory.services.user_memory import reason_text
 
 PAGE_SIZE = 20
@@ -114,20 +125,70 @@ def memory_list(request: HttpRequest) -> HttpResponse:
 # --- detail ------------------------------------------------------------------------------
 
 
+# What a change did, for the "what Engram believed when" list, keyed by the reason code of
+# the version the change wrote (the closed copy of an old value is part of the same change).
+CHANGE_TEXT: dict[str, Any] = {
+    "new_memory": _lazy("First remembered"),
+    "narrower_scope": _lazy("Remembered for a narrower topic"),
+    "duplicate_confirmed": _lazy("Confirmed again"),
+    "authority_upgrade": _lazy("Confirmed by you"),
+    "higher_authority": _lazy("Replaced by a more reliable source"),
+    "newer_value": _lazy("A new value took over"),
+    "correction": _lazy("Corrected"),
+    "retracted": _lazy("Marked as wrong"),
+    "validity_ended": _lazy("Stopped being true"),
+    "confirmed_by_user": _lazy("You confirmed it"),
+    "ttl_expired": _lazy("Expired under the retention rules"),
+    "decayed": _lazy("Archived because it was no longer used"),
+}
+
+# Versions that are (or were, in that change) believed to describe reality.
+_BELIEVED = (MemoryStatus.ACTIVE, MemoryStatus.EXPIRED, MemoryStatus.ARCHIVED)
+
+
+def _period(record: MemoryRecord, now) -> dict[str, Any]:
+    """One period of validity, for the template: start, end and whether it lies in the
+    future, the past or now."""
+    if record.valid_from > now:
+        when = "future"
+    elif record.valid_to is not None and record.valid_to <= now:
+        when = "past"
+    else:
+        when = "now"
+    return {"record": record, "from": record.valid_from, "to": record.valid_to, "when": when}
+
+
+def memory_timeline(versions: list[MemoryRecord], user) -> dict[str, Any]:
+    """The history of one memory told twice: ``periods`` — what is believed to have been
+    true when (one line per period of validity, oldest first); ``changes`` — what Engram
+    believed when (one entry per change, with who made it and why)."""
+    now = timezone.now()
+    current = [v for v in versions if v.superseded_at is None and v.status in _BELIEVED]
+    periods = [_period(v, now) for v in sorted(current, key=lambda v: (v.valid_from, v.id))]
+    changes: dict[Any, dict[str, Any]] = {}
+    for version in versions:
+        change = changes.setdefault(
+            version.recorded_at,
+            {"at": version.recorded_at, "author": _author(version, user), "what": "", "items": []},
+        )
+        change["items"].append(_period(version, now) | {"status": version.status})
+        reason = version.status_reason
+        if reason and reason not in ("validity_closed", "superseded") and not change["what"]:
+            change["what"] = str(CHANGE_TEXT.get(reason) or reason_text(reason))
+        if version.status == MemoryStatus.RETRACTED:
+            change["what"] = str(CHANGE_TEXT["retracted"])
+    ordered = list(changes.values())
+    for change in ordered:
+        change["what"] = change["what"] or str(CHANGE_TEXT["new_memory"])
+    return {"periods": periods, "changes": list(reversed(ordered))}
+
+
 @login_required
 @require_GET
 def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     subject = _subject(request)
     record = _record(subject, record_id)
-    history = [
-        {
-            "record": version,
-            "author": _author(version, request.user),
-            "reason": reason_text(version.status_reason) if version.status_reason else "",
-            "is_this": version.id == record.id,
-        }
-        for version in memory_history(record=record)
-    ]
+    versions = list(memory_history(record=record))
     current = memory_current_version(record=record)
     sources = list(memory_source_events(record=record))
     return render(
@@ -136,7 +197,8 @@ def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
         {
             "record": record,
             "current": current,
-            "history": history,
+            "timeline": memory_timeline(versions, request.user),
+            "future": record.valid_from > timezone.now(),
             "sources": sources,
             "author": _author(record, request.user),
             "recalls": memory_recalls_for_user(record=record),
@@ -156,7 +218,7 @@ def memory_remember(request: HttpRequest) -> HttpResponse:
         form = RememberForm(request.POST)
         if form.is_valid():
             result = user_memory.memory_remember(
-                user=request.user, subject=subject, **form.cleaned_data
+                user=request.user, subject=subject, **form.to_service()
             )
             if result.ok:
                 messages.success(request, result.message)
@@ -197,6 +259,10 @@ def memory_correct(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
         "record": record,
         "form": form,
         "result": result,
+        # htmx only ever asks for the form from a row of the list: it is then edited in
+        # place there. Opened as a page (from the detail page, or without JavaScript) it
+        # is a plain form that ends on the updated detail page.
+        "inline": bool(request.htmx),
         "cancel_url": _back_url(request, reverse("memory-detail", args=[record.id])),
     }
     if request.htmx:
@@ -249,6 +315,7 @@ def memory_delete(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
         return redirect("memory-list")
     context = {
         "record": record,
+        "inline": bool(request.htmx),
         "cancel_url": _back_url(request, reverse("memory-detail", args=[record.id])),
     }
     if request.htmx:
@@ -325,7 +392,10 @@ def memory_consent_withdraw(request: HttpRequest) -> HttpResponse:
     erased = user_memory.subject_consent_withdraw(
         user=request.user, subject=subject, erase_everything=erase
     )
-    message = _("You have withdrawn consent. Nothing new is remembered about you.")
+    message = _(
+        "You have withdrawn consent. Agents can no longer recall anything about you and "
+        "nothing new is remembered."
+    )
     if erase:
         message += " " + ngettext(
             "%(n)d memory was deleted.", "%(n)d memories were deleted.", erased
@@ -341,3 +411,55 @@ def memory_consent_give(request: HttpRequest) -> HttpResponse:
     user_memory.subject_consent_give(user=request.user, subject=subject)
     messages.success(request, _("Thank you. Memories may be written again from now on."))
     return redirect("memory-settings")
+
+
+# --- delete everything -------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_erase_all(request: HttpRequest) -> HttpResponse:
+    """Show what goes (counts per kind), require the ticked confirmation, then start the
+    subject-wide deletion workflow and show its receipt."""
+    subject = _subject(request)
+    form = EraseAllForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        deletion = deletion_request_create(
+            actor=Actor.user(request.user.pk, subject.tenant_id),
+            subject=subject,
+            scope=DeletionScope.SUBJECT,
+            target_id=subject.id,
+        )
+        return redirect("memory-erase-receipt", request_id=deletion.id)
+    return render(
+        request,
+        "memory/erase_all.html",
+        {"form": form, "preview": subject_erasure_preview(subject=subject), "subject": subject},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_GET
+def memory_erase_receipt(request: HttpRequest, request_id: uuid.UUID) -> HttpResponse:
+    """The receipt of a "delete everything": what was removed from which store, and what
+    the verification still found (nothing, when it worked). While the job runs, htmx
+    polls this fragment; without JavaScript a refresh link does the same."""
+    subject = _subject(request)
+    deletion = deletion_request_get_for_user(subject=subject, request_id=request_id)
+    if deletion is None:
+        raise Http404("no such deletion")
+    receipt = deletion.receipt or {}
+    verification = deletion.verification or {}
+    context = {
+        "deletion": deletion,
+        "done": deletion.status == DeletionStatus.DONE,
+        "finished": deletion.status in (DeletionStatus.DONE, DeletionStatus.FAILED),
+        "removed_total": sum(receipt.values()),
+        "stores_touched": sum(1 for n in receipt.values() if n),
+        "stores": [(name, n) for name, n in receipt.items() if n],
+        "still_found": [(name, n) for name, n in verification.items() if n],
+        "checked": len(verification),
+    }
+    template = "memory/erase_receipt.html#receipt" if request.htmx else "memory/erase_receipt.html"
+    return render(request, template, context)

@@ -137,7 +137,7 @@ def test_detail_shows_kind_source_history_and_recall_empty_state(alice, owner, m
     assert "100%" in body
     assert "I prefer window seats 靠窗座位" in body  # the old version in history
     assert "by You" in body and "Agent “writer”" in body
-    assert "You corrected this" in body
+    assert "Corrected" in body and "What was true when" in body
     assert "No agent has used this memory yet." in body
     old_body = alice.get(reverse("memory-detail", args=[memory.id])).content.decode()
     assert "This version is superseded" in old_body
@@ -236,8 +236,7 @@ def test_remember_post_redirect_get(alice, owner):
         reverse("memory-remember"),
         {
             "statement": "我对花生过敏以外的坚果没问题",
-            "memory_type": "semantic",
-            "namespace": "food",
+            "topic": "food",
             "purpose": "personalization",
         },
     )
@@ -253,8 +252,7 @@ def test_remember_rejection_shows_reason(alice, owner):
         reverse("memory-remember"),
         {
             "statement": "My password is hunter2x!",
-            "memory_type": "semantic",
-            "namespace": "personal",
+            "topic": "personal",
             "purpose": "personalization",
         },
     )
@@ -269,8 +267,7 @@ def test_remember_rejection_is_translated(alice, owner):
         reverse("memory-remember"),
         {
             "statement": "My password is hunter2x!",
-            "memory_type": "semantic",
-            "namespace": "personal",
+            "topic": "personal",
             "purpose": "personalization",
         },
     )
@@ -280,8 +277,7 @@ def test_remember_rejection_is_translated(alice, owner):
 def test_remember_sensitive_asks_for_confirmation_then_writes(alice, owner):
     data = {
         "statement": "我的手机号是 13800138000",
-        "memory_type": "semantic",
-        "namespace": "personal",
+        "topic": "personal",
         "purpose": "personalization",
     }
     first = alice.post(reverse("memory-remember"), data)
@@ -296,26 +292,10 @@ def test_remember_sensitive_asks_for_confirmation_then_writes(alice, owner):
 @pytest.mark.parametrize(
     "data",
     [
-        {
-            "statement": "   ",
-            "memory_type": "semantic",
-            "namespace": "a",
-            "purpose": "personalization",
-        },
-        {"statement": "x", "memory_type": "nope", "namespace": "a", "purpose": "personalization"},
-        {
-            "statement": "x",
-            "memory_type": "semantic",
-            "namespace": "../x y",
-            "purpose": "personalization",
-        },
-        {"statement": "x", "memory_type": "semantic", "namespace": "a", "purpose": "ads"},
-        {
-            "statement": "x" * 9000,
-            "memory_type": "semantic",
-            "namespace": "a",
-            "purpose": "personalization",
-        },
+        {"statement": "   ", "topic": "personal", "purpose": "personalization"},
+        {"statement": "x", "topic": "../x y", "purpose": "personalization"},
+        {"statement": "x", "topic": "personal", "purpose": "ads"},
+        {"statement": "x" * 9000, "topic": "personal", "purpose": "personalization"},
     ],
 )
 def test_remember_malformed_input_is_a_form_error(alice, owner, data):
@@ -526,3 +506,20 @@ def test_list_and_detail_queries_do_not_grow_with_the_number_of_memories(alice, 
         agent_memory(write_agent.agent, owner[1], f"Memory {i}", source_uri=f"doc:{i}")
     many = (queries("/"), queries(f"/memories/{first.id}"))
     assert many == few
+
+
+def test_remember_form_asks_no_memory_type_or_topic_path(alice):
+    body = alice.get(reverse("memory-remember")).content.decode()
+    assert 'name="memory_type"' not in body and 'name="namespace"' not in body
+    assert "procedur" not in body.lower()
+    assert 'name="topic"' in body and "<select" in body
+
+
+def test_remember_without_topic_uses_personal_and_a_fact(alice, owner):
+    response = alice.post(
+        reverse("memory-remember"),
+        {"statement": "I prefer aisle seats", "purpose": "personalization"},
+    )
+    assert response.status_code == 302
+    record = MemoryRecord.objects.get(subject=owner[1])
+    assert (record.namespace, record.memory_type) == ("personal", "semantic")

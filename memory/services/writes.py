@@ -14,12 +14,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, DataError, connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
 from accounts.models import Tenant
 from accounts.policies import TenantPolicy
+from core.observability.metrics import observe_write_decisions
 from governance.models import AuditEvent
 from governance.services import Actor, audit_record_many
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
@@ -115,7 +116,11 @@ def candidates_submit(
     with transaction.atomic():
         # The row lock serialises all writes for one subject: decisions see the effect of
         # the previous write, and an out-of-order correction cannot resurrect a value.
-        locked = Subject.objects.select_for_update().get(pk=subject.pk, tenant_id=actor.tenant_id)
+        # FOR NO KEY UPDATE: it serialises writers but never waits for the KEY SHARE
+        # locks that inserting rows referencing the subject take (the indexer's vectors).
+        locked = Subject.objects.select_for_update(no_key=True).get(
+            pk=subject.pk, tenant_id=actor.tenant_id
+        )
         tenant_policy = TenantPolicy.from_json(
             Tenant.objects.only("policy").get(pk=locked.tenant_id).policy
         )
@@ -127,31 +132,85 @@ def candidates_submit(
             write_sequence=F("write_sequence") + len(candidates)
         )
         for index, candidate in enumerate(candidates):
-            try:
-                with transaction.atomic():
-                    outcome = _submit_one(
-                        actor=actor,
-                        subject=locked,
-                        candidate=candidate,
-                        state=state,
-                        tenant_policy=tenant_policy,
-                        agent_id=agent_id,
-                        user_id=user_id,
-                        request_id=request_id,
-                    )
-            except DatabaseError:
-                # The savepoint rolled back this candidate only. Log ids, never text.
-                logger.exception("candidate %s for subject %s failed", index, locked.pk)
-                outcome = WriteOutcome(
-                    Operation.REJECT,
-                    "storage_conflict",
-                    "The database refused this write (a concurrent change?); retry it.",
-                )
+            outcome = _submit_with_retries(
+                index,
+                actor=actor,
+                subject=locked,
+                candidate=candidate,
+                state=state,
+                tenant_policy=tenant_policy,
+                agent_id=agent_id,
+                user_id=user_id,
+                request_id=request_id,
+            )
             outcomes.append(outcome)
             audits.append(_write_audit(actor, locked.pk, request_id, index, candidate, outcome))
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
         audit_record_many(audits)
+    observe_write_decisions((o.operation, o.reason_code) for o in outcomes)
     return outcomes
+
+
+# A deadlock or serialisation failure is Engram's own concurrency (e.g. an indexer holding
+# a lock), never the user's fault: the candidate's savepoint is rolled back (releasing what
+# it locked) and the candidate is decided again, up to this many attempts.
+LOCK_RETRY_ATTEMPTS = 4
+_RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
+
+
+def _sqlstate(exc: DatabaseError) -> str | None:
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+
+
+def _submit_with_retries(
+    index: int, *, subject: Subject, candidate: Candidate, **kw
+) -> WriteOutcome:
+    problem = _candidate_text_problem(candidate)
+    if problem:
+        return WriteOutcome(
+            Operation.REJECT,
+            "invalid_text",
+            "The text or value contains a NUL character or invalid Unicode, which cannot be "
+            "stored; fix the text (retrying will not help).",
+            findings=(problem,),
+        )
+    for attempt in range(1, LOCK_RETRY_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return _submit_one(subject=subject, candidate=candidate, **kw)
+        except DataError:
+            logger.exception("candidate %s for subject %s: data refused", index, subject.pk)
+            return WriteOutcome(
+                Operation.REJECT,
+                "invalid_value",
+                "The database cannot store this value as given; fix it (retrying will not help).",
+            )
+        except DatabaseError as exc:
+            # The savepoint rolled back this candidate only. Log ids, never text.
+            state = _sqlstate(exc)
+            if state in _RETRYABLE_SQLSTATES and attempt < LOCK_RETRY_ATTEMPTS:
+                logger.warning(
+                    "candidate %s for subject %s: %s, retry %s", index, subject.pk, state, attempt
+                )
+                continue
+            logger.exception("candidate %s for subject %s failed", index, subject.pk)
+            return WriteOutcome(
+                Operation.REJECT,
+                "storage_conflict",
+                "The database refused this write (a concurrent change?); retry it.",
+            )
+    raise AssertionError("unreachable")
+
+
+def _candidate_text_problem(candidate: Candidate) -> str | None:
+    from config.edge import value_problem
+
+    found = value_problem(
+        [candidate.statement, candidate.predicate, candidate.namespace, candidate.value],
+        max_depth=settings.ENGRAM.get("MAX_JSON_DEPTH", 32) + 1,
+    )
+    return found[0] if found else None
 
 
 def _write_audit(
@@ -319,7 +378,7 @@ def _apply(
         )
         return record.id
 
-    target = MemoryRecord.objects.select_for_update().get(
+    target = MemoryRecord.objects.select_for_update(no_key=True).get(
         pk=decision.target_id, tenant_id=subject.tenant_id, subject=subject
     )
     if op == Operation.CONFIRM:

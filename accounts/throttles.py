@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.authentication import AgentPrincipal
+from core.observability.metrics import observe_rate_limited
 
 
 class AgentRateThrottle(SimpleRateThrottle):
@@ -16,3 +17,7 @@ class AgentRateThrottle(SimpleRateThrottle):
         if not isinstance(principal, AgentPrincipal):
             return None  # unauthenticated requests fail authentication anyway
         return self.cache_format % {"scope": self.scope, "ident": principal.agent.id}
+
+    def throttle_failure(self) -> bool:
+        observe_rate_limited(self.scope)  # engram_rate_limited_total on /metrics
+        return super().throttle_failure()

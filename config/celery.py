@@ -18,8 +18,24 @@ if "celery" in os.path.basename(sys.argv[0] if sys.argv else "") or (
 ):
     os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "app")
 
-from celery import Celery  # noqa: E402
+from celery import Celery, signals  # noqa: E402
 
 app = Celery("engram")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Task outcomes, retries and run time on /metrics; task ids on every log line (issue 19).
+from core.observability import tasks as task_observability  # noqa: E402
+
+task_observability.connect()
+
+
+@signals.worker_init.connect
+def _database_self_test(**_: object) -> None:
+    """A worker whose database cannot serve stops before it takes a job (core/database.py)."""
+    from core.database import SelfTestFailed, self_test
+
+    try:
+        self_test()
+    except SelfTestFailed as exc:
+        raise SystemExit(f"{exc}") from None

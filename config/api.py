@@ -8,10 +8,11 @@ logged with the request path only, never the body).
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -128,7 +129,42 @@ def json_404(request, exception=None):
     return defaults.page_not_found(request, exception)
 
 
+RETRY_AFTER_SECONDS = 5
+
+
+def database_unavailable(request):
+    """503 with a retry hint for a request whose database connection went away mid-way
+    (a crashed backend, a restart, a failover): the client did nothing wrong."""
+    retry = str(RETRY_AFTER_SECONDS)
+    if request.path.startswith("/api/"):
+        response = JsonResponse(
+            error_body(
+                "database_unavailable",
+                "The database was unavailable for a moment (it restarted or the connection "
+                "was lost). Retry the same request in a few seconds.",
+                {"retry_after_seconds": RETRY_AFTER_SECONDS},
+            ),
+            status=503,
+        )
+    else:
+        from django.template.loader import render_to_string
+
+        response = HttpResponse(
+            render_to_string("503.html", {"retry_after_seconds": RETRY_AFTER_SECONDS}),
+            status=503,
+        )
+    response["Retry-After"] = retry
+    return response
+
+
 def json_500(request):
+    # Django calls this handler while the exception is being handled, from a view or any
+    # middleware: a lost database is a 503 with a retry hint, not a 500.
+    from core.database import is_unavailable
+
+    exc = sys.exc_info()[1]
+    if exc is not None and is_unavailable(exc):
+        return database_unavailable(request)
     if request.path.startswith("/api/"):
         return JsonResponse(
             error_body(

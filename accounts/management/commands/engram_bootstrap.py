@@ -10,13 +10,14 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Agent, ApiKey, Role, Tenant
 from accounts.services.credentials import api_key_issue, api_key_revoke, subject_token_issue
 from accounts.services.tenants import agent_create, membership_set, tenant_create
 from config.tenancy import tenant_context
+from core.database import SelfTestFailed, self_test
 from governance.services import Actor
 from memory.models import MemoryRecord, MemoryStatus, Subject
 from memory.services.events import EventInput, events_append
@@ -42,6 +43,10 @@ class Command(BaseCommand):
         if not options["no_migrate"]:
             self.stdout.write("Applying migrations…")
             call_command("migrate", interactive=False, verbosity=0)
+        try:
+            self_test()
+        except SelfTestFailed as exc:
+            raise CommandError(str(exc)) from None
         with transaction.atomic():
             tenant = Tenant.objects.filter(slug=DEMO_TENANT).first() or tenant_create(
                 slug=DEMO_TENANT, name="Demo tenant"
@@ -64,10 +69,12 @@ class Command(BaseCommand):
                 actor=system, tenant=tenant, name=DEMO_AGENT
             )
             # A key is shown once; each bootstrap retires the previous demo key and prints a new one.
+            revoked = []
             for old in ApiKey.objects.filter(
                 agent=agent, label=DEMO_KEY_LABEL, revoked_at__isnull=True
             ):
                 api_key_revoke(actor=system, api_key=old)
+                revoked.append(old.prefix)
             _, plaintext = api_key_issue(
                 actor=system, agent=agent, scopes=["read", "write", "admin"], label=DEMO_KEY_LABEL
             )
@@ -86,6 +93,12 @@ class Command(BaseCommand):
             f"  Sign in:        {base}/  user '{DEMO_USER}', password '{DEMO_PASSWORD}'"
         )
         self.stdout.write(f"  Agent API key:  {plaintext}")
+        if revoked:
+            self.stdout.write(
+                f"                  (new key; the previous demo key{'s' if len(revoked) > 1 else ''} "
+                f"{', '.join(f'egk_{p}_…' for p in revoked)} {'were' if len(revoked) > 1 else 'was'} "
+                "revoked: update any client that used it)"
+            )
         self.stdout.write(
             f"  Subject token:  {token}   (demo user; expires in {max_age}s — get another with POST /api/v1/subject-tokens)"
         )

@@ -39,14 +39,3 @@ def _database_self_test(**_: object) -> None:
         self_test()
     except SelfTestFailed as exc:
         raise SystemExit(f"{exc}") from None
-
-
-@signals.worker_init.connect
-def _database_self_test(**_: object) -> None:
-    """A worker whose database cannot serve stops before it takes a job (core/database.py)."""
-    from core.database import SelfTestFailed, self_test
-
-    try:
-        self_test()
-    except SelfTestFailed as exc:
-        raise SystemExit(f"{exc}") from None

@@ -5,9 +5,8 @@ from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import LoginView
 from config.api import json_404, json_500
-from core.database import database_state
-from core.database import database_state
 from config.metrics import metrics_view
+from core.database import database_state
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

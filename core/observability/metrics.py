@@ -32,7 +32,6 @@ from prometheus_client import REGISTRY as DEFAULT_REGISTRY
 from prometheus_client import (
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
     multiprocess,
 )
@@ -127,12 +126,6 @@ REPLICA_READS = Counter(
     "engram_replica_reads_total",
     "Read blocks by the database they went to (replica or primary) and why.",
     ["target", "reason"],
-)
-# Gauges set in-process (multiprocess mode: the live processes' values are summed).
-REPLICA_LAG_BYTES = Gauge(
-    "engram_replica_lag_bytes",
-    "WAL bytes the replica had still to replay at the last routing check.",
-    multiprocess_mode="max",
 )
 
 

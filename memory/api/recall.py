@@ -15,6 +15,7 @@ from rest_framework.response import Response
 import memory.retrieval
 from accounts.permissions import HasReadScope
 from config.api import ApiError
+from config.db_router import replica_reads
 from config.serializers import StrictInputSerializer
 from core.observability import metrics
 from memory import lexical
@@ -249,26 +250,28 @@ class RecallView(SubjectScopedView):
         query_vector = QueryVector.start(
             lexical.for_embedding(lexical.refer_to_user(data["query"], ()))
         )
-        result = recall_for_agent(
-            actor=self.actor(request),
-            scope=scope,
-            request=RecallRequest(
-                query=data["query"],
-                purpose=data["purpose"],
-                memory_types=tuple(data["memory_types"]),
-                namespaces=tuple(data["namespaces"]),
-                predicates=tuple(data["predicates"]),
-                as_of=data["as_of"],
-                known_at=data["known_at"],
-                valid_during_start=data["valid_during_start"],
-                valid_during_end=data["valid_during_end"],
-                include_future=data["include_future"],
-                k=data["k"],
-                token_budget=data["token_budget"],
-            ),
-            request_id=self.request_id(request),
-            query_vector=query_vector,
-        )
+        # Reads go to the replica when it has replayed this subject's writes (db_router).
+        with replica_reads(scope.tenant_id, scope.subject_id):
+            result = recall_for_agent(
+                actor=self.actor(request),
+                scope=scope,
+                request=RecallRequest(
+                    query=data["query"],
+                    purpose=data["purpose"],
+                    memory_types=tuple(data["memory_types"]),
+                    namespaces=tuple(data["namespaces"]),
+                    predicates=tuple(data["predicates"]),
+                    as_of=data["as_of"],
+                    known_at=data["known_at"],
+                    valid_during_start=data["valid_during_start"],
+                    valid_during_end=data["valid_during_end"],
+                    include_future=data["include_future"],
+                    k=data["k"],
+                    token_budget=data["token_budget"],
+                ),
+                request_id=self.request_id(request),
+                query_vector=query_vector,
+            )
         metrics.recall_finished(clock, result)
         return Response(RecallOutputSerializer(_result_json(result)).data)
 

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from config.db_router import subject_fence
 from core.observability.metrics import observe_deletion
 from governance.services import Actor, audit_record
 from memory.models import (
@@ -477,6 +478,7 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
         )
         request.completed_at = timezone.now()
         request.save(update_fields=["receipt", "verification", "status", "completed_at"])
+        subject_fence(tenant_id, request.subject_id)  # replica reads wait for this commit
         audit_record(
             actor=actor,
             action="deletion.complete",

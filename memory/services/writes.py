@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import Tenant
 from accounts.policies import TenantPolicy
+from config.db_router import subject_fence
 from core.observability.metrics import observe_write_decisions
 from governance.models import AuditEvent
 from governance.services import Actor, audit_record_many
@@ -147,6 +148,7 @@ def candidates_submit(
             audits.append(_write_audit(actor, locked.pk, request_id, index, candidate, outcome))
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
         audit_record_many(audits)
+        subject_fence(locked.tenant_id, locked.pk)  # replica reads wait for this commit
     observe_write_decisions((o.operation, o.reason_code) for o in outcomes)
     return outcomes
 

@@ -237,8 +237,9 @@ CASES: list[Case] = [
         cand(statement="The report draft is at /tmp/report-8812.pdf"),
         ("REJECT", "transient"),
     ),
-    Case("en-otp", cand(statement="The one-time code is 482913"), ("REJECT", "transient")),
-    Case("zh-otp", cand(statement="验证码 482913"), ("REJECT", "transient")),
+    # A one-time code is a credential: refused as a secret, and redacted from raw events.
+    Case("en-otp", cand(statement="The one-time code is 482913"), ("REJECT", "secret_detected")),
+    Case("zh-otp", cand(statement="验证码 482913"), ("REJECT", "secret_detected")),
     Case(
         "en-this-session",
         cand(statement="For this session use the staging cluster"),

@@ -1,0 +1,205 @@
+"""Text that instructs the agent instead of stating a fact.
+
+Three findings, from strongest to weakest:
+
+- ``instruction_like_text`` (``find_injection``): an attack on the agent whoever sends it:
+  "ignore previous instructions", fake system or developer messages, chat-template tokens
+  (``<|im_start|>system``, ``[INST]``, ``<<SYS>>``), requests to reveal credentials.
+- ``deceptive_link`` / ``obfuscated_text`` (``find_obfuscation``): a markdown link whose
+  visible domain differs from where it points, a host written with look-alike or punycode
+  letters, a word mixing Latin with look-alike letters of another script, bidi overrides
+  or invisible characters inside a word. Innocent text has none of these.
+- ``procedure_like_text`` / ``instruction_to_agent`` (``find_procedure_like``,
+  ``find_instruction_to_agent``): a runbook step, a rule, or an imperative addressed to the
+  assistant ("from now on send … to …", "以后把…发到…"). From the user this is a
+  preference; from a tool or a web page it is never stored as an active memory.
+
+All patterns read the detection form (``memory.text_normalize``): homoglyphs, zero-width
+characters, full-width Latin and spaced-out letters are undone first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import urlsplit
+
+from memory.text_normalize import has_mixed_script_word, normalize_for_detection
+
+# A sentence start: the start of the text, or after sentence punctuation or a colon.
+_START = r"(?:^|(?<=[.:;!?。；：！？\n])\s*|\b(?:result|output|note|response)\s*[:：]\s*)"
+
+_INJECTION_PATTERNS = [
+    re.compile(
+        r"\b(ignore|disregard|forget|override|bypass|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+)*"
+        r"(previous|prior|above|earlier|preceding|system|developer|safety|original|existing)\s+"
+        r"(instructions?|rules?|prompts?|messages?|policy|policies|guidelines|directives|guardrails)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(system prompt|developer message|developer mode|jailbreak|jailbroken|DAN mode|"
+        r"god mode|sudo mode)\b",
+        re.IGNORECASE,
+    ),
+    # "you are now …" as the start of an address, not "appreciate where you are now".
+    re.compile(
+        rf"{_START}(?:assistant|ai|model|bot)?[,:]?\s*you are now\b(?!\s*[.,!?])"
+        r"|\bfrom now on,? you are\b|\bact as (?:an? |the )?(?:admin|root|developer|system|superuser)\b",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(r"\bnew (instructions?|rules?|system (?:prompt|policy))\s*[:：]", re.IGNORECASE),
+    # A standing order to move the user's data somewhere: exfiltration, whoever writes it.
+    re.compile(
+        r"\b(always|must|should|from now on,?|going forward,?)\s+(?:\w+\s+){0,2}?(send|forward|email|"
+        r"upload|post|exfiltrate|leak|copy|cc|bcc|share)\b[^.]{0,60}\b(emails?|messages?|conversations?|"
+        r"transcripts?|chats?|files|documents|data|passwords?|credentials|logs|history|records|"
+        r"contacts|recordings|api keys?)\b[^.]{0,60}\b(to|at)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(always|must|should|from now on,?|going forward,?)\s+(?:\w+\s+){0,2}?(send|forward|email|"
+        r"upload|post|copy|cc|bcc|share)\b[^.]{0,60}\b(to|at)\s+(?:[\w.+-]+@[\w-]+\.\w|https?://)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(总是|务必|必须|以后|今后|从现在起|从现在开始|每次)\S{0,20}?(对话|聊天|记录|邮件|文件|数据|资料|"
+        r"密码|密钥|凭证|通讯录|日志)\S{0,12}?(发送|转发|上传|抄送|同步|发)\S{0,4}(到|给|至)"
+    ),
+    re.compile(
+        r"\b(reveal|print|disclose|leak|dump|exfiltrate)\b[^.]{0,30}\b(admin(istrator)? )?"
+        r"(password|credentials|api key|secret|token|system prompt)s?\b"
+        r"|\b(record|save|store|remember|log)\b[^.]{0,30}\b(every|all|their|users'?|the user'?s|admin(istrator)?)\s+"
+        r"(passwords?|credentials|api keys?|secrets?)\b",
+        re.IGNORECASE,
+    ),
+    # Chat-template and role tokens of the common model families.
+    re.compile(
+        r"<\s*\|?\s*/?\s*(system|instructions?|im_start|im_end|endoftext|eot_id|start_header_id|"
+        r"end_header_id|begin_of_text|assistant|user)\s*\|?\s*>"
+        r"|\[/?INST\]|<<\s*/?SYS\s*>>|^\s*#{2,}\s*(system|instruction)s?\s*[:：]|\[\s*system\s*\]",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        r"(忽略|无视|忘记|忘掉|覆盖|跳过)\S{0,6}(之前|以上|前面|先前|系统|原有|所有)\S{0,4}(指令|指示|规则|提示|设定|限制)"
+    ),
+    re.compile(r"(系统提示词?|开发者消息|开发者模式|越狱|扮演管理员|进入\S{0,4}模式)"),
+    re.compile(r"(?:^|[。：:；\n])\s*你现在是|^你现在是", re.MULTILINE),
+    re.compile(r"(管理员密码|把\S{0,10}(密码|密钥|令牌)\S{0,6}(记下|发给|发送|告诉|保存|泄露))"),
+]
+
+_PROCEDURE_PATTERNS = [
+    re.compile(
+        rf"{_START}(runbook|procedure|playbook|skill|best practice|policy|rule|how[- ]to|sop|"
+        r"step\s*\d+|(?:runbook|procedure|playbook|sop)\s+(?:step|note|update|rule)s?(?:\s*\d+)?)\s*[:：]",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        rf"{_START}(always|never|before|after|when(ever)?|every (day|night|time))\b[^.]{{0,80}}\b"
+        r"(run|disable|enable|skip|export|delete|send|forward|store|approve|restart|upload|copy)\b",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        r"(?:^|[。：:；\n])\s*(运维手册|手册|流程|规范|规程|技能|步骤\s*\d*|操作步骤|最佳实践|操作规程)\S{0,4}\s*[:：]"
+    ),
+    re.compile(
+        r"(每天|每晚|每次|总是|一律|以后都)\S{0,20}(导出|删除|关闭|跳过|发送|转发|上传|批准|重启|执行)"
+    ),
+    re.compile(r"\S{0,20}前(先)?\S{0,10}(关闭|删除|跳过|禁用)"),
+]
+
+# An imperative addressed to the agent: a standing order to move data or change behaviour.
+_TO_AGENT_PATTERNS = [
+    re.compile(
+        r"\b(from now on|going forward|henceforth|in future|from today|always|every time|whenever)\b"
+        r"[^.]{0,80}\b(send|forward|cc|bcc|copy|upload|post|email|share|route|redirect|sync|report|"
+        r"transfer|leak|exfiltrate)\b[^.]{0,80}\b(to|with)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(the assistant|assistants?|agents?|the ai|the model|you)\s+(must|should|shall|will|are required to|"
+        r"need to|have to)\s+(always\s+|now\s+|never\s+)?\w+",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(以后|今后|从现在起|从现在开始|从今以后|往后|从今天起|总是|务必|必须|每次)\S{0,30}"
+        r"(发送|发到|发给|转发|上传|抄送|同步到|分享给|汇报给|告诉)\S{0,30}(到|给|至)?"
+    ),
+    re.compile(r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?\S{1,20}"),
+]
+
+_MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\(\s*([^)\s]+)\s*\)")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s<>\"')\]]+", re.IGNORECASE)
+_DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+[a-z]{2,})\b", re.IGNORECASE)
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def find_injection(text: str) -> list[str]:
+    """``instruction_like_text`` when the text attacks the agent's instructions."""
+    form = normalize_for_detection(text)
+    if any(p.search(form) for p in _INJECTION_PATTERNS):
+        return ["instruction_like_text"]
+    return []
+
+
+def find_procedure_like(text: str) -> list[str]:
+    """``procedure_like_text`` for text that prescribes how to act (a runbook step, a
+    rule) — what only reviewed procedural memory may say, whatever type is claimed."""
+    form = normalize_for_detection(text)
+    if any(p.search(form) for p in _PROCEDURE_PATTERNS):
+        return ["procedure_like_text"]
+    return []
+
+
+def find_instruction_to_agent(text: str) -> list[str]:
+    """``instruction_to_agent`` for a standing order addressed to the assistant."""
+    form = normalize_for_detection(text)
+    if any(p.search(form) for p in _TO_AGENT_PATTERNS):
+        return ["instruction_to_agent"]
+    return []
+
+
+def _registered(host: str) -> str:
+    parts = host.lower().rstrip(".").split(".")
+    return ".".join(parts[-2:])
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url if "://" in url else "http://" + url).hostname or ""
+    except ValueError:
+        return ""
+
+
+def find_obfuscation(text: str) -> list[str]:
+    """``deceptive_link`` and ``obfuscated_text`` findings on the *original* text."""
+    findings: set[str] = set()
+    for m in _MD_LINK.finditer(text):
+        label, target = m.group(1), m.group(2)
+        host = _host(target)
+        shown = _DOMAIN_IN_TEXT.search(normalize_for_detection(label))
+        if shown and host and _registered(shown.group(1)) != _registered(host):
+            findings.add("deceptive_link")
+    for m in _URL.finditer(text):
+        host = _host(m.group())
+        if host and (not host.isascii() or "xn--" in host):
+            findings.add("deceptive_link")
+    for m in _MD_LINK.finditer(text):
+        host = _host(m.group(2))
+        if host and (not host.isascii() or "xn--" in host):
+            findings.add("deceptive_link")
+    if has_mixed_script_word(text) or _BIDI.search(text) or _invisible_inside_word(text):
+        findings.add("obfuscated_text")
+    return sorted(findings)
+
+
+def _invisible_inside_word(text: str) -> bool:
+    """A format character between two letters ("pass\u200bword"); emoji joiners sit
+    between symbols and do not count."""
+    for i in range(1, len(text) - 1):
+        if unicodedata.category(text[i]) == "Cf":
+            j = i + 1
+            while j < len(text) and unicodedata.category(text[j]) == "Cf":
+                j += 1
+            if j < len(text) and text[i - 1].isalpha() and text[j].isalpha():
+                return True
+    return False

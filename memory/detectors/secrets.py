@@ -1,0 +1,395 @@
+"""Credentials in text: formats, URLs with passwords, and secrets written in prose.
+
+Prose is judged by context and token shape, not by a list of sentences: a credential word
+(Chinese or English, before or after the value: "my password is X", "X as the passphrase",
+"管理口令：X", "the code the bank texted me is X") near a token that looks like a secret
+(digits of PIN/one-time-code length, letters mixed with digits or symbols, mixed case, high
+entropy by detect-secrets' own Shannon entropy). Words are matched on token boundaries, so
+"otp" inside "footprint" or "pin" inside "spinning" never count. URLs are parsed with
+``urllib.parse`` so a userinfo password is found whatever punctuation it holds. Known key
+formats come from detect-secrets' plugins and a few patterns.
+
+``secret_spans`` returns where each secret is in the *original* text, so the same detector
+drives both the write policy's refusal and the redaction of raw events before storage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import parse_qsl, urlsplit
+
+from memory.text_normalize import detection_form
+
+# --- credential words ---------------------------------------------------------------------
+
+_B = r"(?<![A-Za-z0-9])"  # token boundary before
+_E = r"(?![A-Za-z0-9])"  # token boundary after
+
+# Words after which even a plain word is the secret ("the wifi password is swordfish").
+_STRONG_EN = (
+    r"pass(?:word|code|phrase|wd|key)s?|pwd|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
+    r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase"
+)
+_OTHER_EN = (
+    r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
+    r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
+    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|"
+    r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
+    r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
+    r"sms|text|access|unlock|door|gate|garage|alarm|lock|recovery|backup|reset|bank|pairing)\s+codes?"
+)
+_ZH = (
+    r"密码|口令|密钥|私钥|秘钥|令牌|验证码|动态码|校验码|安全码|授权码|提取码|解锁码|确认码|登录码|"
+    r"识别码|助记词|暗号|暗码"
+)
+_STRONG_ZH = r"密码|口令|暗号"
+
+_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
+_STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
+# "Code" alone is a credential word only where a code is delivered or used to log in
+# ("the code the bank just texted me"), never in "dress code" or "zip code 94107".
+_CODE_CUE = re.compile(rf"{_B}codes?{_E}", re.IGNORECASE)
+_CODE_CONTEXT = re.compile(
+    rf"{_B}(?:text(?:ed)?|texts|sms|sent|send|emailed|messaged|bank|app|authenticator|"
+    rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for){_E}|短信|发来|发给|登录|验证|银行",
+    re.IGNORECASE,
+)
+_NOT_CODE = re.compile(
+    rf"{_B}(?:zip|postal|post|area|country|dress|source|promo|discount|coupon|qr|bar|colou?r|"
+    rf"error|status|course|product|tracking|morse|genetic|tax|sort|swift|routing|airport|"
+    rf"dialing|dialling|emoji|machine|cheat|secret)\s+codes?{_E}|邮编|邮政编码|区号|二维码|条形码|优惠码|源码|代码",
+    re.IGNORECASE,
+)
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？；;\n]")
+_TOKEN = re.compile(r"[!-~]+")  # a run of printable ASCII (the detection form is NFKC'd)
+_TOKEN_TRIM = "\"'`()[]{}<>,;:=，"
+
+# Shapes that are never secrets even beside a credential word.
+_NOT_SECRET = re.compile(
+    r"^(?:"
+    r"\d+(?:st|nd|rd|th|am|pm|h|hrs?|mins?|s|x|k|m|km|kg|lbs?|g|mb|gb|tb|mph|yrs?|%)"
+    r"|\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?"  # dates
+    r"|\d{1,2}:\d{2}(?::\d{2})?"  # times
+    r"|[$€£¥]\d[\d,.]*[kKmM]?"  # money
+    r"|v?\d+(?:\.\d+)+"  # versions, decimals
+    r"|#\d+"  # ticket numbers
+    r"|[^@\s]+@[^@\s]+\.[A-Za-z]{2,}"  # e-mail addresses (a login name, not a secret)
+    r"|https?://\S+"
+    r"|[A-Za-z]+(?:-[A-Za-z]+)*'?s?"  # a plain (hyphenated) word
+    r")$",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+# Plain words that follow "password is" without being the password.
+_NOT_A_PASSWORD_WORD = frozenset(
+    """a an the my our your his her their its this that same different new old one
+    resolved reset changed updated expired required wrong incorrect invalid weak strong
+    saved stored missing needed sent fixed working broken correct rotated revoked
+    compromised leaked lost forgotten locked unlocked not too still being now done closed
+    long short easy hard simple complicated secure insecure safe unsafe protected hidden
+    encrypted written somewhere there here what which who something nothing anything
+    case-sensitive so very really also just always never only set managed shared
+    in on at for of to with by from about and or but if when like""".split()
+)
+
+_DIGIT_WORDS_EN = re.compile(
+    r"(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,-]+){3,}"
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b",
+    re.IGNORECASE,
+)
+_DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
+_QUOTED = re.compile(
+    r"\"[^\"\n]{3,64}\"|“[^”\n]{3,64}”|「[^」\n]{3,64}」|『[^』\n]{3,64}』"
+    r"|(?<![A-Za-z])'[^'\n]{3,64}'(?![A-Za-z])"
+)
+
+# "X as the passphrase", "X is my password", "用 X 作为密码".
+_VALUE_BEFORE_CUE = re.compile(
+    r"(?P<tok>[!-~]{4,})\s+(?:as|is|was|being|for)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
+    r"home|admin|account|router|login)\s+){0,3}(?=" + _CUE.pattern + ")"
+    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    + _ZH
+    + ")",
+    re.IGNORECASE,
+)
+
+_FORMATS = [
+    re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
+    re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
+    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{30,}"),
+    re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}"),
+    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+]
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s<>\"'`]+")
+_SECRET_QUERY_KEYS = re.compile(
+    r"^(?:x-amz-signature|x-amz-credential|sig|signature|token|access_token|refresh_token|"
+    r"id_token|password|passwd|pwd|secret|client_secret|api_key|apikey|key|auth|code)$",
+    re.IGNORECASE,
+)
+_USERINFO = re.compile(r"://[^\s:/@]+:(\S+)@[A-Za-z0-9.-]+")
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9+/_=-]{20,}")
+
+_DETECT_SECRETS_PLUGINS = [
+    "AWSKeyDetector",
+    "ArtifactoryDetector",
+    "AzureStorageKeyDetector",
+    "BasicAuthDetector",
+    "CloudantDetector",
+    "DiscordBotTokenDetector",
+    "GitHubTokenDetector",
+    "GitLabTokenDetector",
+    "IbmCloudIamDetector",
+    "IbmCosHmacDetector",
+    "JwtTokenDetector",
+    "KeywordDetector",
+    "MailchimpDetector",
+    "NpmDetector",
+    "OpenAIDetector",
+    "PrivateKeyDetector",
+    "PypiTokenDetector",
+    "SendGridDetector",
+    "SlackDetector",
+    "SoftlayerDetector",
+    "SquareOAuthDetector",
+    "StripeDetector",
+    "TelegramBotTokenDetector",
+    "TwilioKeyDetector",
+]
+
+
+@dataclass(frozen=True, order=True)
+class SecretSpan:
+    start: int  # in the original text
+    end: int
+    code: str
+
+
+@lru_cache(maxsize=1)
+def _entropy_plugins():
+    # detect-secrets' entropy plugins score a token in their own charset; the plugins' own
+    # line scan only looks at quoted strings, so tokens are scored directly.
+    from detect_secrets.plugins.high_entropy_strings import (
+        Base64HighEntropyString,
+        HexHighEntropyString,
+    )
+
+    return Base64HighEntropyString(), HexHighEntropyString()
+
+
+def _entropy(token: str) -> float:
+    base64, _hex = _entropy_plugins()
+    return base64.calculate_shannon_entropy(token)
+
+
+@lru_cache(maxsize=1)
+def _format_plugins() -> list:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    wanted = set(_DETECT_SECRETS_PLUGINS)
+    return [
+        cls() for cls in get_mapping_from_secret_type_to_class().values() if cls.__name__ in wanted
+    ]
+
+
+def looks_like_secret(token: str, *, numeric_ok: bool = True) -> bool:
+    """Token shape alone: could this be a password, PIN, code or key? Used only next to a
+    credential word (a bare "hunter2" in a sentence is not a secret)."""
+    core = token.strip(_TOKEN_TRIM).rstrip(".!?")
+    if core.rstrip("#*").isdigit():  # a keypad code: "2580#"
+        core = core.rstrip("#*")
+    if len(core) < 4 or _NOT_SECRET.match(core):
+        return False
+    if core.isdigit():
+        return numeric_ok and len(core) <= 12 and not _YEAR.match(core)
+    has_alpha = any(c.isalpha() for c in core)
+    has_digit = any(c.isdigit() for c in core)
+    has_symbol = any(not c.isalnum() for c in core.rstrip("!"))
+    inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
+    if has_alpha and has_digit:
+        return True
+    if has_alpha and (has_symbol or core.endswith("!")) and (inner_upper or _odd_symbols(core)):
+        return True
+    if inner_upper and len(core) >= 8:
+        return True
+    return len(core) >= 12 and _entropy(core) >= 3.5
+
+
+def _odd_symbols(core: str) -> bool:
+    return any(c in "!@#$%^&*+~|\\?" for c in core)
+
+
+def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        start = m.end()
+    m = _SENTENCE_END.search(text, at)
+    return start, (m.start() if m else len(text))
+
+
+def _prose_spans(text: str) -> list[tuple[int, int, str]]:
+    """Spans in the detection form of secrets given beside a credential word."""
+    spans: list[tuple[int, int, str]] = []
+    cues = [(m, "credential_in_prose") for m in _CUE.finditer(text)]
+    for m in _CODE_CUE.finditer(text):
+        if any(c.start() <= m.start() < c.end() for c, _ in cues):
+            continue
+        lo, hi = _sentence_bounds(text, m.start())
+        sentence = text[lo:hi]
+        if _CODE_CONTEXT.search(sentence) and not _NOT_CODE.search(sentence):
+            cues.append((m, "one_time_code"))
+    for cue, code in cues:
+        word = cue.group().lower()
+        if any(w in word for w in ("otp", "one", "verification", "sms", "text", "验证", "动态")):
+            code = "one_time_code"
+        lo, hi = _sentence_bounds(text, cue.start())
+        window_end = min(hi, cue.end() + 64)
+        for tok in _TOKEN.finditer(text, cue.end(), window_end):
+            if looks_like_secret(tok.group()):
+                spans.append((*_token_span(tok), code))
+        for rx in (_DIGIT_WORDS_EN, _DIGIT_WORDS_ZH, _QUOTED):
+            for m in rx.finditer(text, cue.end(), window_end):
+                spans.append((m.start(), m.end(), code))
+        if _STRONG_CUE.fullmatch(cue.group()) or _STRONG_CUE.match(cue.group()):
+            plain = _plain_assignment(text, cue.end(), hi)
+            if plain:
+                spans.append((*plain, code))
+        # A quoted value just before the credential word ("… with 'x y z' as the passphrase").
+        for m in _QUOTED.finditer(text, max(lo, cue.start() - 72), cue.start()):
+            spans.append((m.start(), m.end(), code))
+    for m in _VALUE_BEFORE_CUE.finditer(text):
+        group = "tok" if m.group("tok") else "tokzh"
+        token = m.group(group)
+        if looks_like_secret(token) or (
+            token.strip(_TOKEN_TRIM).lower() not in _NOT_A_PASSWORD_WORD
+            and _STRONG_CUE.search(text, m.end(group), m.end(group) + 40)
+            and not _NOT_SECRET.match(token.strip(_TOKEN_TRIM))
+        ):
+            spans.append((m.start(group), m.end(group), "credential_in_prose"))
+    return spans
+
+
+_ASSIGN = re.compile(
+    r"^(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
+    r"\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|设为|设成|换成了?)\s*[\"“'「]?"
+    r"(?P<value>[!-~]{3,})"
+)
+
+
+def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:
+    """ "password is swordfish": the word after an explicit "is"/":" is the password."""
+    m = _ASSIGN.match(text[start:sentence_end])
+    if not m:
+        return None
+    value = m.group("value").strip(_TOKEN_TRIM).rstrip(".!?")
+    if value.lower() in _NOT_A_PASSWORD_WORD or len(value) < 3:
+        return None
+    if _NOT_SECRET.match(value) and not value.isalpha():
+        return None
+    begin = start + m.start("value")
+    # A passphrase may be several words: redact to the end of the clause.
+    clause = re.search(r"[,，;；]", text[begin:sentence_end])
+    end = begin + clause.start() if clause else sentence_end
+    return begin, end
+
+
+def _token_span(tok: re.Match[str]) -> tuple[int, int]:
+    value = tok.group()
+    left = len(value) - len(value.lstrip(_TOKEN_TRIM))
+    right = len(value.rstrip(_TOKEN_TRIM + "."))
+    return tok.start() + left, tok.start() + max(right, left)
+
+
+def _url_spans(text: str) -> list[tuple[int, int, str]]:
+    spans: list[tuple[int, int, str]] = []
+    for m in _URL.finditer(text):
+        url = m.group().rstrip(".,;)")
+        try:
+            parts = urlsplit(url)
+            password = parts.password
+        except ValueError:
+            continue
+        begin = url.find("://") + 3
+        netloc_end = min(
+            (i for i in (url.find(c, begin) for c in "/?#") if i >= 0), default=len(url)
+        )
+        at = url.rfind("@", begin, netloc_end)
+        colon = url.find(":", begin, at) if at > 0 else -1
+        if password and colon > 0:
+            spans.append((m.start() + colon + 1, m.start() + at, "url_password"))
+        elif not password:
+            # A password holding "/" or "#" ends urlsplit's netloc early: find it directly.
+            raw = _USERINFO.match(url, begin - 3)
+            if raw:
+                spans.append((m.start() + raw.start(1), m.start() + raw.end(1), "url_password"))
+        for key, value in parse_qsl(parts.query, keep_blank_values=False):
+            if _SECRET_QUERY_KEYS.match(key) and len(value) >= 6:
+                at = url.find(value, url.find("?"))
+                if at >= 0:
+                    spans.append((m.start() + at, m.start() + at + len(value), "url_credential"))
+    return spans
+
+
+def _format_spans(text: str) -> list[tuple[int, int, str]]:
+    spans = [
+        (m.start(), m.end(), "credential_format") for rx in _FORMATS for m in rx.finditer(text)
+    ]
+    for m in _LONG_TOKEN.finditer(text):
+        token = m.group()
+        if (
+            any(c.islower() for c in token)
+            and any(c.isupper() for c in token)
+            and any(c.isdigit() for c in token)
+            and _entropy(token) >= 4.0
+        ):
+            spans.append((m.start(), m.end(), "high_entropy_token"))
+    return spans
+
+
+def secret_spans(text: str) -> list[SecretSpan]:
+    """Every secret found, as spans of the original ``text`` (merged, in order)."""
+    form = detection_form(text)
+    found = _prose_spans(form.text) + _url_spans(form.text) + _format_spans(form.text)
+    spans = sorted(SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s)
+    merged: list[SecretSpan] = []
+    for span in spans:
+        if merged and span.start <= merged[-1].end:
+            last = merged[-1]
+            merged[-1] = SecretSpan(last.start, max(last.end, span.end), last.code)
+        else:
+            merged.append(span)
+    return merged
+
+
+def _detect_secrets_finds(text: str) -> bool:
+    plugins = _format_plugins()
+    lines = detection_form(text).text.splitlines() or [text]
+    return any(p.analyze_line(filename="memory.txt", line=line) for line in lines for p in plugins)
+
+
+def find_secrets(text: str) -> list[str]:
+    """Finding codes for credentials in ``text`` (empty when none)."""
+    codes = sorted({s.code for s in secret_spans(text)})
+    if not codes and _detect_secrets_finds(text):
+        codes = ["secret_detector"]
+    return codes
+
+
+def redact_secrets(text: str) -> tuple[str, int]:
+    """Replace every secret with ``[REDACTED]``; returns (text, count). A secret only
+    detect-secrets' plugins recognise (no span) drops the whole text."""
+    spans = secret_spans(text)
+    out = text
+    for span in reversed(spans):
+        out = out[: span.start] + "[REDACTED]" + out[span.end :]
+    if not spans and _detect_secrets_finds(text):
+        return "[REDACTED]", 1
+    if spans and _detect_secrets_finds(out):
+        return "[REDACTED]", len(spans) + 1
+    return out, len(spans)

@@ -1,0 +1,322 @@
+"""Special categories of personal data (GDPR Art. 9, PIPL Art. 28) about the user.
+
+A sentence is a finding only when the *user* is the subject and the words carry the
+meaning: a first-person subject ("I", "my", "我", "我的") governs a verb that asserts
+membership, diagnosis, treatment or belief ("I was diagnosed with", "I'm taking",
+"I'm a practising", "我确诊了", "我在吃", "我信") whose object comes from a vocabulary of
+that meaning (conditions and their suffixes -itis/-osis/症/炎, drug names and their stems
+-pram/-xetine/-statin, faiths, parties, unions). So "my doctor friend", "I read about
+Buddhism", "religion class", "a charity race for mental health" and "my mom has diabetes"
+are not the user's special-category data and pass.
+
+Categories (finding ``special_category_<name>``): health, religion, sexual_orientation,
+biometric, political, trade_union, financial_account, location_track, minor (the user is a
+child). Gender identity and third parties' data are not flagged (see the README's write
+policy section for why).
+"""
+
+from __future__ import annotations
+
+import re
+
+from stdnum import iban
+
+from memory.text_normalize import normalize_for_detection
+
+# The user is the subject: "I", or "the user" in an agent's third-person statement.
+_I = r"\b(?:i(?:'m|'ve|'d| am| have| had| was)?|(?:the\s+)?user(?:'s| is| has| had| was)?)"
+_IM = r"\b(?:i(?:'m| am)|(?:the\s+)?user(?:'s| is))"
+_MY = r"\b(?:my|(?:the\s+)?user's)"
+_ME_ZH = (
+    "(?:我|用户|该用户|本人)(?:去年|前年|今年|最近|一直|从小|早就|已经|之前|几年前|小时候|上个月|"
+    "上周|刚刚|刚|终于|也|还|都|就){0,2}"
+)
+
+
+def _zh(pattern: str) -> re.Pattern[str]:
+    """A Chinese pattern written with 我 also matches the agent's 用户/该用户."""
+    return re.compile(pattern.replace("我", _ME_ZH))
+
+
+_MOD_EN = (
+    r"(?:(?:a|an|some|chronic|severe|mild|moderate|bad|serious|clinical|acute|early[- ]stage|"
+    r"late[- ]stage|stage [1-4i]+|type [12i]+|diagnosed|recurring|lifelong)\s+)*"
+)
+
+# --- health -----------------------------------------------------------------------------
+
+_CONDITIONS_EN = (
+    r"asthma|diabetes|depression|major depressive disorder|(?:generali[sz]ed )?anxiety disorder|"
+    r"social anxiety|panic (?:disorder|attacks)|ptsd|ocd|adhd|autism|asperger'?s|bipolar(?: disorder)?|"
+    r"schizophrenia|epilepsy|seizures|migraines?|cancer|leuka?emia|lymphoma|melanoma|carcinoma|"
+    r"sarcoma|myeloma|glaucoma|a tumou?r|tumou?rs|hiv|aids|hepatitis(?: [abc])?|tuberculosis|"
+    r"hypertension|high blood pressure|high cholesterol|heart disease|a heart condition|"
+    r"arrhythmia|(?:rheumatoid )?arthritis|lupus|multiple sclerosis|parkinson'?s|alzheimer'?s|"
+    r"dementia|crohn'?s(?: disease)?|ibs|celiac disease|coeliac disease|eczema|psoriasis|"
+    r"endometriosis|pcos|infertility|insomnia|sleep apnea|anorexia|bulimia|an eating disorder|"
+    r"addiction|alcoholism|a substance use disorder|long covid|chronic fatigue|fibromyalgia|"
+    r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
+    r"gout|scoliosis|an? (?:mental|chronic) illness|a mental health condition|"
+    r"[a-z]+(?:itis|osis)|(?!academia)[a-z]+emia|[a-z]+ (?:disease|disorder|syndrome|deficiency|cancer|tumou?r)"
+)
+_DRUGS_EN = (
+    r"sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro|citalopram|celexa|paroxetine|paxil|"
+    r"venlafaxine|effexor|duloxetine|cymbalta|bupropion|wellbutrin|mirtazapine|lithium|lamotrigine|"
+    r"quetiapine|seroquel|aripiprazole|abilify|olanzapine|risperidone|adderall|ritalin|"
+    r"methylphenidate|vyvanse|xanax|alprazolam|valium|diazepam|lorazepam|ativan|clonazepam|"
+    r"klonopin|ambien|zolpidem|metformin|insulin|ozempic|semaglutide|levothyroxine|synthroid|"
+    r"warfarin|eliquis|prednisone|methotrexate|humira|truvada|prep|antiretrovirals?|"
+    r"antidepressants?|an antidepressant|antipsychotics?|anti-anxiety (?:meds|medication)|"
+    r"mood stabili[sz]ers?|blood thinners?|chemo(?:therapy)?|statins?|beta[- ]blockers?|"
+    r"birth control(?: pills?)?|hormone (?:therapy|replacement)|hrt|"
+    r"[a-z]+(?:pril|sartan|olol|statin|pram|xetine|azepam|zolam|prazole|formin|triptan|dipine|"
+    r"tinib|cillin|mycin|oxacin|cycline)"
+)
+_HEALTH_EN = [
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|recently|just|actually|always|finally|been)\s+)*"
+        r"(?:have|has|had|got|get|suffer(?:ed)? from|suffering from|(?:was|been|got|being) diagnosed with|"
+        r"diagnosed with|(?:am|'m|was|been) being treated for|(?:am|'m|was|been) treated for|"
+        r"live with|living with|struggle with|struggled with|struggling with|recover(?:ed|ing)? from|"
+        r"battl(?:e|ed|ing)|beat|tested positive for|developed|relapsed into)\s+"
+        rf"{_MOD_EN}(?:{_CONDITIONS_EN})\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|now|daily|just|recently|been)\s+)*"
+        r"(?:take|takes|taking|took|use|using|need|was prescribed|got prescribed|been prescribed|"
+        r"(?:started|stopped|quit) taking|started|(?:am|'m|was) on|on)\s+"
+        r"(?:my\s+|daily\s+|some\s+|a\s+(?:low\s+|high\s+)?dose\s+of\s+|\d+\s*mg\s+(?:of\s+)?)*"
+        rf"(?:{_DRUGS_EN})\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_MY}\s+(?:(?:chronic|severe|mild|bad)\s+)?(?:asthma|diabetes|depression|anxiety disorder|"
+        r"adhd|autism|bipolar|schizophrenia|epilepsy|migraines|cancer|tumou?r|hiv(?: status)?|"
+        r"diagnosis|prognosis|therapist|psychiatrist|psychologist|oncologist|medications?|meds|"
+        r"prescriptions?|insulin|inhaler|antidepressants?|chemo(?:therapy)?|treatment plan|"
+        r"blood test results|blood type|medical (?:condition|history|records)|disability|"
+        r"eating disorder|ptsd|ocd|panic attacks|illness)\b(?!\s+(?:friend|friends|class|course))",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_IM}\s+(?:(?:also|still|now|newly|clinically)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
+        r"bipolar|anorexic|bulimic|hiv[- ]positive|pregnant|infertile|disabled|deaf|"
+        r"in remission|on dialysis|in therapy|in rehab|in recovery from|on medication|on meds|"
+        r"allergic to|clinically depressed|a (?:diabetic|cancer survivor|cancer patient|"
+        r"type [12] diabetic|recovering alcoholic|recovering addict|wheelchair user))\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|now|daily|regularly)\s+)*(?:take|takes|taking|took|is on|on|gets?|"
+        r"getting|receiv(?:e|es|ing)|needs?|was prescribed|got prescribed)\s+(?:\w+\s+){0,2}?"
+        r"(?:medications?|meds|medicine|treatment|therapy|pills|tablets|injections|a prescription)\s+"
+        rf"for\s+(?:my\s+|his\s+|her\s+|their\s+)?{_MOD_EN}(?:{_CONDITIONS_EN}|anxiety)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|now|regularly)\s+)*(?:see|seeing|saw|started seeing|go to|went to)\s+"
+        r"(?:a|my)\s+(?:therapist|psychiatrist|psychologist|oncologist)\b",
+        re.IGNORECASE,
+    ),
+]
+_CONDITIONS_ZH = (
+    r"哮喘|糖尿病|抑郁症|抑郁|焦虑症|焦虑障碍|惊恐障碍|双相(?:情感障碍)?|躁郁症|精神分裂症?|强迫症|"
+    r"多动症|自闭症|孤独症|阿斯伯格|癫痫|偏头痛|癌症|白血病|淋巴瘤|肿瘤|艾滋病?|HIV|乙肝|丙肝|"
+    r"肝炎|结核|高血压|高血脂|心脏病|冠心病|心律不齐|关节炎|红斑狼疮|帕金森|阿尔茨海默|老年痴呆|"
+    r"克罗恩病|结肠炎|肠易激|乳糜泻|湿疹|银屑病|子宫内膜异位|多囊卵巢|不孕不育|不孕|失眠症|"
+    r"厌食症|暴食症|进食障碍|酒精依赖|甲亢|甲减|肾病|胃溃疡|痛风|残疾|疱疹|"
+    r"[\u4e00-\u9fff]{1,5}(?:症|癌|瘤|炎|病|疹)"
+)
+_DRUGS_ZH = (
+    r"舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|西酞普兰|文拉法辛|度洛西汀|安非他酮|米氮平|碳酸锂|"
+    r"拉莫三嗪|喹硫平|阿立哌唑|奥氮平|利培酮|哌甲酯|专注达|阿普唑仑|地西泮|安定|劳拉西泮|"
+    r"氯硝西泮|唑吡坦|二甲双胍|胰岛素|司美格鲁肽|左甲状腺素|优甲乐|氨氯地平|阿托伐他汀|华法林|"
+    r"泼尼松|甲氨蝶呤|抗抑郁药|抗焦虑药|抗精神病药|降压药|降糖药|安眠药|激素药|避孕药|"
+    r"抗病毒药|靶向药|精神类药物|[\u4e00-\u9fff]{2,6}(?:片|胶囊|缓释片|注射液)"
+)
+_ZH_WHEN = ""  # time adverbs after 我 are part of _ME_ZH
+_HEALTH_ZH = [
+    _zh(
+        rf"我{_ZH_WHEN}(?:有|患有|患了|得了|得过|确诊(?:了|为)?|被确诊(?:为|患有|了)?|被诊断(?:出|为|患有)?|"
+        rf"诊断出|查出(?:了|来)?|正在治疗|在治疗)(?:轻度|重度|中度|慢性|严重的|轻微的|早期|晚期)?"
+        rf"(?:{_CONDITIONS_ZH})"
+    ),
+    _zh(rf"我是(?:一名|一个|个)?(?:{_CONDITIONS_ZH})(?:患者|病人)"),
+    _zh(
+        r"我的(?:哮喘|抑郁症|焦虑症|糖尿病|病情|诊断结果|诊断|心理医生|心理咨询师|精神科医生|主治医生|"
+        r"病历|体检报告|血型|用药|处方|化疗)"
+    ),
+    _zh(
+        rf"我{_ZH_WHEN}(?:每天|长期|在|正在|开始|按时|需要)?(?:吃|服用|服|打|用)(?:着|了)?(?:{_DRUGS_ZH})"
+    ),
+    _zh(
+        r"我(?:怀孕了|怀孕\S{0,3}个?月|在孕期|正在做化疗|在做化疗|在接受心理治疗|在看心理医生|"
+        r"(?:一直|定期|每周)?(?:去)?看心理医生|去看精神科|在住院)"
+    ),
+]
+
+# --- religion ---------------------------------------------------------------------------
+
+_FAITHS_EN = (
+    r"muslim|christian|catholic|buddhist|hindu|jew|jewish|sikh|mormon|jehovah'?s witness|atheist|"
+    r"agnostic|protestant|baptist|methodist|lutheran|anglican|evangelical|taoist|quaker|pagan|"
+    r"wiccan|jain|zoroastrian|orthodox (?:christian|jew)|latter-day saint|believer"
+)
+_RELIGION_EN = [
+    re.compile(
+        rf"{_IM}\s+(?:(?:also|still|now)\s+)?(?:an?\s+)?(?:(?:devout|practi[cs]ing|observant|born[- ]again|"
+        r"lifelong|committed|faithful|proud|orthodox|sunni|shia|reform|non-practi[cs]ing)\s+)*"
+        rf"(?:{_FAITHS_EN})\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|always)\s+)?(?:go to|goes to|attend|went to)\s+(?:the\s+)?"
+        r"(?:church|mass|mosque|synagogue|temple|gurdwara|services|bible study|friday prayers?)\s+"
+        r"(?:every|each|on (?:sundays|fridays|saturdays)|weekly|regularly|twice)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+(?:(?:also|still|always)\s+)?(?:pray (?:every|daily|five times|to)|fast (?:during|for) ramadan|"
+        r"observe (?:ramadan|shabbat|the sabbath|lent)|keep kosher|eat (?:only )?halal|tithe|"
+        r"converted to|was bapti[sz]ed|got bapti[sz]ed|believe in (?:god|allah|jesus|christ|buddha|the lord))",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_MY} (?:religion|religious beliefs|faith(?! in)|church|mosque|synagogue|pastor|imam|rabbi|"
+        r"congregation|parish)\b(?!\s+(?:class|course|lesson|teacher|homework|exam|studies))",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"{_IM}\s+(?:not\s+|very\s+|deeply\s+)?religious\b", re.IGNORECASE),
+]
+_RELIGION_ZH = [
+    _zh(
+        r"我(?:是|是一名|是一个|是个)(?:虔诚的|忠实的|一名|一个)?(?:基督徒|基督教徒|天主教徒|穆斯林|"
+        r"伊斯兰教徒|佛教徒|佛弟子|道教徒|犹太教徒|犹太人|印度教徒|无神论者|东正教徒|新教徒|摩门教徒|居士)"
+    ),
+    _zh(
+        r"我(?:一直|从小|也|已经)?(?:信|信仰|皈依|皈依了|改信|信奉)(?:了)?(?:佛|佛教|基督|基督教|耶稣|主|"
+        r"伊斯兰教|天主教|道教|真主|犹太教|宗教|教)"
+    ),
+    _zh(
+        r"我(?:每周|每个星期|每周日|每个周日|每周五|每天|每个礼拜)(?:都)?(?:会)?(?:去|上)?"
+        r"(?:教堂|清真寺|寺庙|做礼拜|礼拜|做弥撒|念经|祷告)"
+    ),
+    _zh(r"我(?:每天)?(?:都)?(?:祷告|念佛|吃斋|守斋|封斋|过斋月)|我(?:受洗|受了洗|领洗)"),
+    _zh(r"我的(?:信仰|宗教|教会|牧师|神父)(?!课|老师|考试|作业|研究)"),
+]
+
+# --- other categories -------------------------------------------------------------------
+
+_ORIENTATION = [
+    re.compile(
+        rf"{_IM}\s+(?:(?:also|openly|proudly)\s+)?(?:an?\s+)?(?:gay|lesbian|bisexual|bi|pansexual|asexual|"
+        r"queer|homosexual)\b(?!\s+(?:rights|bar|club|friends?|community|pride|marriage))",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+came out\s+(?:as|to)\b|\bmy (?:sexual orientation|sexuality)\b", re.IGNORECASE
+    ),
+    _zh(
+        r"我是(?:同性恋|同志|男同|女同|拉拉|双性恋|泛性恋|无性恋|gay|les)(?!群体|朋友)|我\S{0,6}出柜|我喜欢同性"
+    ),
+]
+_BIOMETRIC = [
+    re.compile(
+        rf"{_MY} (?:fingerprints?|face ?(?:id data|scan|data|template|print)|iris (?:scan|data)|"
+        r"retina(?:l)? scan|voice ?print|palm ?print|dna (?:profile|sequence|test results?|data)|"
+        r"genetic (?:test results?|data|results?|profile)|genome)\b"
+        r"|\b(?:fingerprint|face|iris|voiceprint|biometric)\s+(?:template|hash)\b",
+        re.IGNORECASE,
+    ),
+    _zh(r"我的(?:指纹|人脸数据|人脸信息|面部数据|虹膜|声纹|掌纹|基因(?:检测|数据|报告|序列)|DNA)"),
+]
+_POLITICAL = [
+    re.compile(
+        rf"{_IM}\s+(?:an?\s+)?(?:(?:registered|card-carrying|lifelong|proud|staunch)\s+)?"
+        r"(?:democrat|republican|tory|socialist|communist|libertarian|marxist|"
+        r"(?:labour|green|conservative|liberal democrat) (?:voter|supporter|member)|party member)\b"
+        rf"|{_IM}\s+(?:a\s+)?member of the [\w' ]{{0,30}}party\b"
+        rf"|{_IM}\s+politically\s+\w+"
+        r"|\bi (?:always |usually |will |'ll )?vote[ds]?\s+(?:for\s+)?(?:the\s+)?(?:democrats?|"
+        r"republicans?|labour|conservatives?|tories|liberals?|greens|left|right)\b"
+        r"|\bi (?:support|back)\s+the\s+[\w ]{0,20}party\b"
+        rf"|{_MY} (?:political (?:views|beliefs|affiliation|party)|party membership)\b",
+        re.IGNORECASE,
+    ),
+    _zh(
+        r"我是(?:一名)?(?:中共|共产|中国共产|民主|国民|民进)?党员|我是共青团员|"
+        r"我(?:已经)?(?:加入了?|入了?)(?:中国)?(?:共产党|[\u4e00-\u9fff]{0,6}党)(?!员工)|"
+        r"我(?:支持|投票给|投给了?|票投给?)\S{0,8}(?:党|候选人)|我的政治(?:立场|观点|倾向)|"
+        r"我(?:是|属于)(?:左派|右派|自由派|保守派)"
+    ),
+]
+_TRADE_UNION = [
+    re.compile(
+        rf"{_IM}\s+(?:a\s+)?(?:union member|member of (?:the|a|my)\s+[\w' ]{{0,30}}?union|"
+        r"(?:union|shop) steward|union rep(?:resentative)?)\b"
+        r"|\bi (?:joined|belong to|am in|'m in)\s+(?:the|a|my)\s+(?!(?:student|european|credit|soviet)\b)"
+        r"[\w' ]{0,30}?\bunion\b(?! (?:station|square|building|hall|jack))"
+        rf"|{_MY} (?:union (?:rep|dues|membership|card)|trade union)\b",
+        re.IGNORECASE,
+    ),
+    _zh(r"我(?:是|加入了?|参加了?)\S{0,10}工会(?:会员|成员|代表)?|我的工会|我交工会会费"),
+]
+_FINANCIAL = [
+    re.compile(
+        rf"{_MY} (?:bank |checking |savings |brokerage |credit card |debit card |card |account |routing )?"
+        r"(?:account number|card number|iban|routing number|sort code|account no\.?)\s*(?:is|:|=)?\s*[\w-]*\d",
+        re.IGNORECASE,
+    ),
+    _zh(r"我的(?:银行卡号|卡号|银行账号|账号|账户号码?|信用卡号|开户行)\S{0,3}?[是为:：]?\s*\d"),
+]
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_LOCATION = [
+    re.compile(r"-?\d{1,2}\.\d{4,}\s*,\s*-?\d{1,3}\.\d{4,}"),
+    re.compile(
+        rf"{_MY} (?:location history|gps (?:track|log|history|coordinates)|live location|"
+        r"real-time location|location data)\b|\bi(?:'m| am) sharing my (?:live |real-time )?location\b",
+        re.IGNORECASE,
+    ),
+    _zh(
+        r"我的(?:行程轨迹|行踪|位置记录|定位记录|活动轨迹|实时位置|出行记录)|(?:共享|分享)(?:了)?我的(?:实时)?位置"
+    ),
+]
+_MINOR = [
+    re.compile(
+        rf"{_IM}\s+(?:only\s+|just\s+)?(?:[5-9]|1[0-7]|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+        r"fourteen|fifteen|sixteen|seventeen)(?:\s*years?\s*old|\s*yo|\s*y/o)\b"
+        rf"|{_IM}\s+in (?:[1-9]|1[0-2])(?:st|nd|rd|th) grade\b"
+        rf"|{_IM}\s+in (?:middle school|junior high|elementary school|primary school)\b"
+        rf"|{_IM}\s+an? (?:minor|middle schooler|(?:fifth|sixth|seventh|eighth|ninth|tenth) grader)\b",
+        re.IGNORECASE,
+    ),
+    _zh(
+        r"我今年(?:[5-9]|1[0-7]|[五六七八九]|十[一二三四五六七]?)岁|我(?:在)?(?:上|读)(?:小学|初中|初[一二三]|"
+        r"[一二三四五六]年级)|我是(?:一名|一个)?(?:小学生|初中生|未成年人?)"
+    ),
+]
+
+CATEGORIES: dict[str, list[re.Pattern[str]]] = {
+    "health": _HEALTH_EN + _HEALTH_ZH,
+    "religion": _RELIGION_EN + _RELIGION_ZH,
+    "sexual_orientation": _ORIENTATION,
+    "biometric": _BIOMETRIC,
+    "political": _POLITICAL,
+    "trade_union": _TRADE_UNION,
+    "financial_account": _FINANCIAL,
+    "location_track": _LOCATION,
+    "minor": _MINOR,
+}
+
+
+def find_special_categories(text: str) -> list[str]:
+    """The special categories the text discloses about the user (sorted names)."""
+    form = normalize_for_detection(text)
+    found = {name for name, patterns in CATEGORIES.items() if any(p.search(form) for p in patterns)}
+    if "financial_account" not in found:
+        for m in _IBAN.finditer(form):
+            if iban.is_valid(m.group()):
+                found.add("financial_account")
+                break
+    return sorted(found)

@@ -1,0 +1,148 @@
+"""The one text form every content detector reads: obfuscation undone, positions kept.
+
+Attackers hide words from detectors with look-alike letters (Cyrillic "раssword"),
+invisible characters (zero-width joiners, bidi overrides), full-width Latin ("ｉｇｎｏｒｅ"),
+and letters spaced apart ("忽 略 之 前", "i g n o r e"). ``detection_form`` undoes all of
+these, character by character, and keeps for every output character the index of the input
+character it came from, so a detector that finds a secret in the normalised text can redact
+exactly that span of the original.
+
+Steps, in order, per character:
+1. drop format controls (Unicode category Cf: zero-width space/joiners, bidi embeddings and
+   overrides, soft hyphen, word joiner, BOM, tag characters) and variation selectors;
+2. NFKC (full-width and compatibility forms become plain letters and digits);
+3. the Unicode TR39 confusables skeleton for letters outside ASCII and CJK, from the
+   confusables table shipped in the ``confusable-homoglyphs`` package: a Cyrillic "а" or a
+   Greek "ο" becomes the ASCII letter it imitates. ASCII is never remapped ("l" stays "l");
+   typographic quotes become ASCII quotes ("I’m" reads as "I'm").
+Then whitespace between two CJK characters is removed (Chinese is written without spaces;
+spacing it out is an evasion), and runs of three or more single Latin letters separated by
+single spaces are joined ("i g n o r e" -> "ignore").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class DetectionText:
+    """Normalised text plus, for each of its characters, the index in the original."""
+
+    text: str
+    origin: tuple[int, ...]
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the original text that produced ``text[start:end]``."""
+        if start >= end:
+            at = (
+                self.origin[start]
+                if start < len(self.origin)
+                else (self.origin[-1] + 1 if self.origin else 0)
+            )
+            return at, at
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+def _is_cjk(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        0x4E00 <= cp <= 0x9FFF
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x20000 <= cp <= 0x2A6DF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x3000 <= cp <= 0x303F  # CJK punctuation
+        or 0xFF01 <= cp <= 0xFF60  # full-width forms (before NFKC)
+    )
+
+
+@lru_cache(maxsize=1)
+def _skeleton_table() -> dict[str, str]:
+    """Non-ASCII letter -> the ASCII letter or digit it is confusable with (TR39 data)."""
+    raw = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    table: dict[str, str] = {}
+    for char, homoglyphs in json.loads(raw).items():
+        if len(char) != 1 or char.isascii() or _is_cjk(char):
+            continue
+        for glyph in homoglyphs:
+            target = glyph.get("c", "")
+            if len(target) == 1 and target.isascii() and target.isalnum():
+                table[char] = target
+                break
+    return table
+
+
+def _dropped(ch: str) -> bool:
+    cp = ord(ch)
+    return unicodedata.category(ch) == "Cf" or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+# Typographic quotes read as ASCII quotes, so "I’m" and "I'm" are one pattern.
+_PUNCT_FOLD = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+}
+
+_SPACED_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
+_SPACED_LATIN = re.compile(r"(?<![A-Za-z])(?:[A-Za-z] ){2,}[A-Za-z](?![A-Za-z])")
+
+
+def _remove(chars: list[str], origin: list[int], pattern: re.Pattern[str], keep_letters: bool):
+    text = "".join(chars)
+    drop: set[int] = set()
+    for m in pattern.finditer(text):
+        if keep_letters:
+            drop.update(i for i in range(m.start(), m.end()) if text[i] == " ")
+        else:
+            drop.update(range(m.start(), m.end()))
+    if not drop:
+        return chars, origin
+    kept = [i for i in range(len(chars)) if i not in drop]
+    return [chars[i] for i in kept], [origin[i] for i in kept]
+
+
+@lru_cache(maxsize=512)
+def detection_form(text: str) -> DetectionText:
+    """``text`` with obfuscation undone (see the module docstring); cached per text, since
+    the write policy runs several detectors over the same candidate."""
+    table = _skeleton_table()
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, ch in enumerate(text):
+        if _dropped(ch):
+            continue
+        normal = unicodedata.normalize("NFKC", ch) if not ch.isascii() else ch
+        for out in normal:
+            if not out.isascii():
+                out = _PUNCT_FOLD.get(out) or table.get(out, out)
+            chars.append(out)
+            origin.append(index)
+    chars, origin = _remove(chars, origin, _SPACED_CJK, keep_letters=False)
+    chars, origin = _remove(chars, origin, _SPACED_LATIN, keep_letters=True)
+    return DetectionText("".join(chars), tuple(origin))
+
+
+def normalize_for_detection(text: str) -> str:
+    """Just the normalised text (see ``detection_form``)."""
+    return detection_form(text).text
+
+
+def has_mixed_script_word(text: str) -> bool:
+    """True when one word mixes ASCII letters with look-alike letters of another script
+    ("pаypal" with a Cyrillic а): a homograph, never an innocent spelling."""
+    table = _skeleton_table()
+    for word in re.findall(r"[^\W\d_]{2,}", text):
+        has_ascii = any(c.isascii() for c in word)
+        if has_ascii and any(c in table for c in word):
+            return True
+    return False

@@ -254,6 +254,23 @@ def decide(
             findings=injection,
         )
 
+    # 7a. (issue 14) Content derived from a tool or web source that reads as an order to the
+    #     agent, or that hides its words (look-alike letters, invisible characters inside
+    #     words, a link whose text names another domain), is never stored as an active
+    #     memory: it is quarantined with the finding as its flag.
+    if not candidate.review_approved and _derives_from_tool_or_web(candidate):
+        flagged = content_rules.find_instruction_to_agent(text) + content_rules.find_obfuscation(
+            text
+        )
+        if flagged:
+            return _quarantine(
+                candidate,
+                "tool_derived_instruction",
+                "This comes from a tool or web source and reads as an instruction or hides its "
+                "words; it needs review.",
+                findings=flagged,
+            )
+
     # 7b. (governance, issue 5) Every procedural write that adds content — an assertion or
     #     an explicit supersede/correction — needs an approved change request.
     if (
@@ -341,6 +358,17 @@ def decide(
 
 
 # --- steps ------------------------------------------------------------------------------
+
+
+_TOOL_OR_WEB_ROLES = frozenset({"tool", "external", "system"})
+
+
+def _derives_from_tool_or_web(candidate: Candidate) -> bool:
+    """A tool or web page wrote it, or an agent's claim cites such an event."""
+    return candidate.assertion_kind in (
+        AssertionKind.TOOL_CONFIRMED,
+        AssertionKind.EXTERNAL_UNTRUSTED,
+    ) or bool(_TOOL_OR_WEB_ROLES.intersection(candidate.source_roles))
 
 
 def _normalise(candidate: Candidate, now: datetime, inference_max_confidence: float) -> Candidate:

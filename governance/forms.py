@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -9,9 +11,24 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Role, Scope, Sensitivity
 from accounts.policies import SENSITIVE_HANDLING
 from governance.models import ProcedureKind
+from governance.services.procedures import PROCEDURE_PURPOSE
 from memory.models import MemoryType
 
 NAMESPACE_RE = r"^[\w.\-]+(/[\w.\-]+)*$"
+
+# The purposes the policy page offers by name. Procedures are written and recalled under
+# PROCEDURE_PURPOSE by Engram itself: a policy without it would make every approval fail.
+PURPOSE_CHOICES = [
+    ("personalization", _("Personalising answers")),
+    ("task_continuity", _("Continuing tasks where the user left off")),
+    ("support", _("Customer support")),
+    (PROCEDURE_PURPOSE, _("Agent procedures (runbooks and skills) — needed by Engram itself")),
+]
+PROCEDURE_PURPOSE_MISSING = _(
+    "Procedures are stored for the purpose “Agent procedures”. Without it no procedure "
+    "change could be approved and agents could not recall procedures. Tick it, or allow "
+    "any purpose."
+)
 
 
 class DocumentForm(forms.Form):
@@ -72,18 +89,39 @@ class ResolveForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    actor = forms.CharField(
-        label=_("Actor"), required=False, max_length=80, help_text=_("id or type:id")
-    )
+    """The audit log's filters. The page offers pickers (an actor by name, an action from
+    the list, dates from a calendar); typed values still work (``type:id``, a dotted
+    action or an operation, an ISO date or date-time). Invalid values are reported, never
+    silently dropped."""
+
+    actor = forms.CharField(label=_("Who"), required=False, max_length=80)
     subject = forms.UUIDField(label=_("Subject id"), required=False)
-    operation = forms.CharField(
-        label=_("Operation or action"),
+    record = forms.UUIDField(label=_("Memory id"), required=False)
+    operation = forms.CharField(label=_("What"), required=False, max_length=64)
+    since = forms.DateTimeField(
+        label=_("From"),
         required=False,
-        max_length=64,
-        help_text=_("e.g. QUARANTINE or procedure.approve"),
+        error_messages={"invalid": _("Enter a date such as 2025-09-15.")},
     )
-    since = forms.DateTimeField(label=_("From"), required=False)
-    until = forms.DateTimeField(label=_("Until"), required=False)
+    until = forms.DateTimeField(
+        label=_("Until (inclusive)"),
+        required=False,
+        error_messages={"invalid": _("Enter a date such as 2025-09-15.")},
+    )
+
+    def clean_until(self):
+        until = self.cleaned_data.get("until")
+        raw = str(self.data.get("until") or "").strip()
+        if until is not None and len(raw) == 10:  # a whole day: up to its end
+            until += timedelta(days=1)
+        return until
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and until <= since:
+            self.add_error("until", _("The end date is before the start date."))
+        return data
 
 
 class AgentForm(forms.Form):
@@ -114,6 +152,18 @@ class MemberForm(forms.Form):
     )
 
 
+class UserCreateForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    email = forms.EmailField(label=_("Email (optional)"), required=False)
+    password = forms.CharField(
+        label=_("First password"),
+        widget=forms.PasswordInput(render_value=False),
+        help_text=_("Give it to the person; they can change it after signing in."),
+        max_length=128,
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
+
+
 class GrantForm(forms.Form):
     document = forms.UUIDField(widget=forms.HiddenInput)
     username = forms.CharField(label=_("Member username"), max_length=150)
@@ -128,10 +178,20 @@ class PolicyForm(forms.Form):
         choices=[(h, h) for h in SENSITIVE_HANDLING],
         help_text=_("reject: never stored; quarantine: kept only if the user confirms"),
     )
-    allowed_purposes = forms.CharField(
+    purposes = forms.MultipleChoiceField(
         label=_("Allowed purposes"),
         required=False,
-        help_text=_("comma-separated; empty allows any stated purpose"),
+        choices=PURPOSE_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Memories may only be written for the purposes ticked here. Tick none (and "
+            "leave the field below empty) to allow any purpose an agent states."
+        ),
+    )
+    allowed_purposes = forms.CharField(
+        label=_("Other purposes your agents use"),
+        required=False,
+        help_text=_("Their codes, separated by commas, e.g. billing_questions."),
         max_length=2000,
     )
     retention_semantic = forms.IntegerField(
@@ -158,20 +218,35 @@ class PolicyForm(forms.Form):
     def initial_from(cls, policy: dict) -> dict:
         retention = policy.get("retention_days") or {}
         weights = policy.get("recall_weights") or {}
+        allowed = policy.get("allowed_purposes") or []
+        known = {value for value, _label in PURPOSE_CHOICES}
         return {
             "sensitive_personal_data": policy.get("sensitive_personal_data", "quarantine"),
-            "allowed_purposes": ", ".join(policy.get("allowed_purposes") or []),
+            "purposes": [p for p in allowed if p in known],
+            "allowed_purposes": ", ".join(p for p in allowed if p not in known),
             **{f"retention_{t}": retention.get(t) for t in MemoryType.values},
             "weight_relevance": weights.get("relevance", 1.0),
             "weight_recency": weights.get("recency", 0.0),
             "weight_importance": weights.get("importance", 0.0),
         }
 
+    def clean(self):
+        data = super().clean()
+        purposes = self._purposes(data)
+        if purposes and PROCEDURE_PURPOSE not in purposes:
+            raise forms.ValidationError(PROCEDURE_PURPOSE_MISSING, code="procedure_purpose")
+        return data
+
+    @staticmethod
+    def _purposes(data: dict) -> list[str]:
+        other = [p.strip() for p in (data.get("allowed_purposes") or "").split(",") if p.strip()]
+        return sorted({*data.get("purposes", []), *other})
+
     def to_policy(self) -> dict:
         d = self.cleaned_data
         return {
             "sensitive_personal_data": d["sensitive_personal_data"],
-            "allowed_purposes": [p.strip() for p in d["allowed_purposes"].split(",") if p.strip()],
+            "allowed_purposes": self._purposes(d),
             "retention_days": {t: d[f"retention_{t}"] for t in MemoryType.values},
             "recall_weights": {
                 "relevance": d["weight_relevance"],

@@ -124,6 +124,7 @@ def audit_list_for(
     operation: str = "",
     since: datetime | None = None,
     until: datetime | None = None,
+    record_id: uuid.UUID | None = None,
 ) -> QuerySet[AuditEvent]:
     """Audit events of the tenant, newest first. ``actor`` is an id, or ``type:id``;
     ``operation`` matches the write-policy operation or the dotted action."""
@@ -135,6 +136,8 @@ def audit_list_for(
         qs = qs.filter(subject_id=subject_id)
     if operation:
         qs = qs.filter(operation=operation) if operation.isupper() else qs.filter(action=operation)
+    if record_id:
+        qs = qs.filter(record_id=record_id)
     if since:
         qs = qs.filter(occurred_at__gte=since)
     if until:

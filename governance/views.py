@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -37,6 +38,7 @@ from accounts.models import Agent, ApiKey, Membership, Role, Tenant
 from config.tenancy import ACTIVE_TENANT_SESSION_KEY, MembershipInfo, tenant_context
 from governance import diffs, policies, selectors
 from governance.forms import (
+    RESOLUTIONS,
     AgentForm,
     AuditFilterForm,
     DecisionForm,
@@ -49,6 +51,7 @@ from governance.forms import (
     ProposeForm,
     ResolveForm,
     RollbackForm,
+    UserCreateForm,
 )
 from governance.models import ChangeRequestStatus, ProceduralDocument, ProposalSource
 from governance.policies import ConsoleAccess
@@ -133,7 +136,7 @@ def _done(request: HttpRequest, url: str, message: str = "") -> HttpResponse:
 
 
 def _error(request: HttpRequest, e: GovernanceError) -> None:
-    messages.error(request, f"{e.message} ({e.code})")
+    messages.error(request, str(e.message))
 
 
 # --- home and tenant choice -------------------------------------------------------------
@@ -150,7 +153,10 @@ def home(request: HttpRequest, console: Console) -> HttpResponse:
         else None,
         "procedures": selectors.procedure_list_for(access=access).count(),
     }
-    return _page(request, console, "governance/home.html", {"counts": counts})
+    role_label = Role(access.role).label if access.role in Role.values else _("member")
+    return _page(
+        request, console, "governance/home.html", {"counts": counts, "role_label": role_label}
+    )
 
 
 @require_POST
@@ -467,7 +473,8 @@ def quarantine_resolve(
             "governance/quarantine_list.html#resolved",
             {"result": result, "record_id": record_id},
         )
-    return _done(request, url, _("Resolved: %(r)s.") % {"r": result.resolution})
+    label = dict(RESOLUTIONS).get(result.resolution, _("done"))
+    return _done(request, url, _("Resolved: %(r)s.") % {"r": label})
 
 
 # --- audit ------------------------------------------------------------------------------
@@ -488,12 +495,17 @@ AUDIT_COLUMNS = (
 
 
 def _audit_rows(console: Console, request: HttpRequest):
+    """The filter form and the filtered events; ``None`` when a filter is invalid (the
+    page then says what to fix instead of silently showing everything)."""
     form = AuditFilterForm(request.GET or None)
-    filters = form.cleaned_data if form.is_valid() else {}
+    if request.GET and not form.is_valid():
+        return form, None
+    filters = form.cleaned_data if form.is_bound else {}
     qs = selectors.audit_list_for(
         access=console.access,
         actor=filters.get("actor") or "",
         subject_id=filters.get("subject"),
+        record_id=filters.get("record"),
         operation=filters.get("operation") or "",
         since=filters.get("since"),
         until=filters.get("until"),
@@ -501,16 +513,139 @@ def _audit_rows(console: Console, request: HttpRequest):
     return form, qs
 
 
+def _uuids(raw: set[str]) -> list[uuid.UUID]:
+    out = []
+    for value in raw:
+        try:
+            out.append(uuid.UUID(value))
+        except ValueError:
+            pass
+    return out
+
+
+def _audit_names(console: Console, events: list) -> dict:
+    """Names for the ids a page of audit events mentions: users, agents, procedures."""
+    user_ids = {e.actor_id for e in events if e.actor_type == "user"}
+    agent_ids: set[str] = set()
+    document_ids: set[str] = set()
+    for e in events:
+        if e.actor_type == "agent":
+            agent_ids.add(e.actor_id)
+        extra = e.extra if isinstance(e.extra, dict) else {}
+        if extra.get("agent_id"):
+            agent_ids.add(str(extra["agent_id"]))
+        if extra.get("document_id"):
+            document_ids.add(str(extra["document_id"]))
+        if extra.get("user_id"):
+            user_ids.add(str(extra["user_id"]))
+    users = User.objects.filter(pk__in=[int(u) for u in user_ids if u.isdigit()])
+    agents = Agent.objects.filter(tenant_id=console.tenant.id, pk__in=_uuids(agent_ids))
+    documents = ProceduralDocument.objects.filter(
+        tenant_id=console.tenant.id, pk__in=_uuids(document_ids)
+    )
+    return {
+        "users": {str(pk): name for pk, name in users.values_list("pk", "username")},
+        "agents": {str(pk): name for pk, name in agents.values_list("pk", "name")},
+        "documents": {
+            str(pk): (slug, title)
+            for pk, slug, title in documents.values_list("pk", "slug", "title")
+        },
+    }
+
+
+def _audit_row(e, names: dict) -> dict:
+    """One audit event in words: who, what, why, a link to what it concerns, and the
+    ids and extra fields for the technical-details disclosure."""
+    from memory import labels
+
+    extra = e.extra if isinstance(e.extra, dict) else {}
+    if e.actor_type == "user":
+        who = names["users"].get(e.actor_id) or _("a former user")
+    elif e.actor_type == "agent":
+        agent = names["agents"].get(e.actor_id) or _("(deleted agent)")
+        who = _("agent “%(name)s”") % {"name": agent}
+    else:
+        who = _("Engram")
+    link = None
+    if extra.get("change_request_id"):
+        url = reverse("governance:change", args=[extra["change_request_id"]])
+        link = (url, _("Change request"))
+    elif extra.get("deletion_request_id"):
+        link = (f"{reverse('ops')}#deletion-{extra['deletion_request_id']}", _("Deletion receipt"))
+    elif extra.get("document_id") and str(extra["document_id"]) in names["documents"]:
+        slug, title = names["documents"][str(extra["document_id"])]
+        link = (reverse("governance:procedure", args=[slug]), title)
+    elif e.record_id:
+        link = (f"{reverse('governance:audit')}?record={e.record_id}", _("This memory's events"))
+    what = labels.action_label(e.action)
+    if e.operation and e.action == "memory.write":
+        what = f"{what}: {labels.operation_label(e.operation)}"
+    technical = [
+        (key, value)
+        for key, value in (
+            ("action", e.action),
+            ("operation", e.operation),
+            ("reason", e.reason_code),
+            ("actor", f"{e.actor_type}:{e.actor_id}"),
+            ("subject", e.subject_id),
+            ("record", e.record_id),
+            ("event", e.event_id),
+            ("request", e.request_id),
+            *sorted((str(k), json.dumps(v, ensure_ascii=False)) for k, v in extra.items()),
+        )
+        if value not in (None, "")
+    ]
+    return {
+        "event": e,
+        "who": who,
+        "what": what,
+        "why": labels.reason_label(e.reason_code) if e.reason_code else "",
+        "link": link,
+        "technical": technical,
+    }
+
+
+def _audit_pickers(console: Console) -> dict:
+    from memory import labels
+
+    members = (
+        Membership.objects.filter(tenant_id=console.tenant.id)
+        .select_related("user")
+        .order_by("user__username")
+    )
+    agents = Agent.objects.filter(tenant_id=console.tenant.id).order_by("name")
+    actions = sorted(
+        ((code, str(label)) for code, label in labels.ACTIONS.items()), key=lambda r: r[1]
+    )
+    return {
+        "actors": [
+            *((f"user:{m.user_id}", m.user.username) for m in members),
+            *((f"agent:{a.id}", _("agent “%(name)s”") % {"name": a.name}) for a in agents),
+        ],
+        "actions": actions,
+        "operations": [(code, str(label)) for code, label in labels.OPERATIONS.items()],
+    }
+
+
 @require_GET
 @console_view(policies.can_view_audit)
 def audit_list(request: HttpRequest, console: Console) -> HttpResponse:
     form, qs = _audit_rows(console, request)
-    page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    page = Paginator(qs if qs is not None else [], 50).get_page(request.GET.get("page"))
+    events = list(page)
+    names = _audit_names(console, events)
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
+    context = {
+        "form": form,
+        "page": page,
+        "rows": [_audit_row(e, names) for e in events],
+        "invalid": qs is None,
+        "query": query.urlencode(),
+        **_audit_pickers(console),
+    }
     template = "governance/audit_list.html#table" if request.htmx else "governance/audit_list.html"
-    return _page(request, console, template, context)
+    return _page(request, console, template, context, 400 if qs is None else 200)
 
 
 class _Echo:
@@ -522,7 +657,14 @@ class _Echo:
 @console_view(policies.can_view_audit)
 def audit_csv(request: HttpRequest, console: Console) -> HttpResponse:
     """The filtered log as CSV: ids, codes and counts only (audit rows never hold text)."""
-    _, qs = _audit_rows(console, request)
+    form, qs = _audit_rows(console, request)
+    if qs is None:
+        return HttpResponse(
+            _("Invalid filter: %(errors)s")
+            % {"errors": " ".join(str(m) for ms in form.errors.values() for m in ms)},
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
     rows = list(qs.values_list(*AUDIT_COLUMNS)[:100_000])  # read inside the tenant context
     writer = csv.writer(_Echo())
     lines = [writer.writerow(AUDIT_COLUMNS)]
@@ -680,6 +822,21 @@ def admin_members(request: HttpRequest, console: Console) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
+            if request.POST.get("action") == "create_user":
+                create_form = UserCreateForm(request.POST)
+                if not create_form.is_valid():
+                    raise GovernanceError(
+                        "invalid_input", _("Give a username, a first password and a role.")
+                    )
+                admin_svc.console_user_create(
+                    actor=console.actor, user=request.user, **create_form.cleaned_data
+                )
+                return _done(
+                    request,
+                    request.path,
+                    _("User %(name)s created and added to this organisation.")
+                    % {"name": create_form.cleaned_data["username"]},
+                )
             if request.POST.get("action") == "grant":
                 form = GrantForm(request.POST)
                 if not form.is_valid():
@@ -723,6 +880,7 @@ def admin_members(request: HttpRequest, console: Console) -> HttpResponse:
             "members": members,
             "roles": Role.choices,
             "member_form": MemberForm(),
+            "create_form": UserCreateForm(),
             "documents": [{"document": d, "reviewers": grants.get(d.id, [])} for d in documents],
         },
         status,

@@ -24,6 +24,7 @@ from governance.policies import can_administer_tenant, can_change_role
 from governance.selectors import REVIEW_PERM, console_access_get
 from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
+from governance.services.procedures import PROCEDURE_PURPOSE
 from memory.models import MemoryType
 
 RECALL_WEIGHT_KEYS = ("relevance", "recency", "importance")
@@ -159,6 +160,38 @@ def console_member_set_role(
     )
 
 
+@transaction.atomic
+def console_user_create(
+    *, actor: Actor, user: User, username: str, password: str, role: str, email: str = ""
+) -> Membership:
+    """Create a user account and make it a member of the admin's tenant with ``role``.
+    The admin hands the first password over; Django's password validators apply."""
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    _require_admin(user, actor)
+    username = username.strip()
+    if role not in Role.values:
+        raise GovernanceError("invalid_role", _("Unknown role."))
+    if not username or User.objects.filter(username__iexact=username).exists():
+        raise GovernanceError(
+            "username_taken",
+            _("That username is taken. Add the existing user as a member instead."),
+            status=409,
+        )
+    candidate = User(username=username, email=email.strip())
+    try:
+        validate_password(password, candidate)
+    except ValidationError as e:
+        raise GovernanceError("weak_password", " ".join(e.messages)) from None
+    candidate.set_password(password)
+    candidate.save()
+    audit_record(actor=actor, action="user.create", extra={"user_id": candidate.pk})
+    return membership_set(
+        actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), user=candidate, role=role
+    )
+
+
 # --- per-document review grants ----------------------------------------------------------
 
 
@@ -203,6 +236,16 @@ def tenant_policy_validate(data: dict[str, Any]) -> dict[str, Any]:
     purposes = sorted({str(p).strip() for p in data.get("allowed_purposes", []) if str(p).strip()})
     if any(len(p) > 100 for p in purposes):
         raise GovernanceError("invalid_policy", _("A purpose is at most 100 characters."))
+    if purposes and PROCEDURE_PURPOSE not in purposes:
+        # Procedure versions are written (and recalled) under this purpose by Engram
+        # itself; without it every approval would be refused by the write policy.
+        raise GovernanceError(
+            "procedure_purpose_required",
+            _(
+                "Procedures are stored for the purpose “Agent procedures”. Without it no "
+                "procedure change could be approved. Allow it, or allow any purpose."
+            ),
+        )
     retention: dict[str, int | None] = {}
     for memory_type in MemoryType.values:
         days = (data.get("retention_days") or {}).get(memory_type)

@@ -120,7 +120,7 @@ def test_console_works_without_javascript(
         page.goto("/console/quarantine/")
         page.get_by_label("Edited text").fill("User likes to be addressed as 'boss'")
         page.get_by_role("button", name="Accept edited").click()
-        page.get_by_text("Resolved: accept_edited.").wait_for()
+        page.get_by_text("Resolved: Accept edited.").wait_for()
         assert page.url.endswith("/console/quarantine/")
         assert MemoryRecord.objects.get(pk=held.record_id).status == "superseded"
         assert MemoryRecord.objects.filter(

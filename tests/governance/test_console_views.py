@@ -279,7 +279,8 @@ def test_htmx_approve_error_returns_decision_fragment(world, request):
     )
     assert response.status_code == 400
     assert b'id="decision"' in response.content and b"<html" not in response.content
-    assert b"untrusted_source" in response.content
+    assert b"external content" in response.content  # the reason in words, no raw code
+    assert b"untrusted_source" not in response.content
 
 
 def test_htmx_approve_success_redirects_client(world, request):
@@ -476,6 +477,36 @@ def test_audit_time_filter(world, request):
     client = client_for("reviewer", request)
     page = client.get(reverse("governance:audit"), {"since": "2100-01-01 00:00"})
     assert list(page.context["page"]) == []
+    today = client.get(reverse("governance:audit"), {"since": "2000-01-01", "until": "2100-01-01"})
+    assert today.status_code == 200 and list(today.context["page"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"since": "yesterday"},
+        {"until": "2025-13-45"},
+        {"since": "2025-09-15", "until": "2025-09-01"},
+        {"record": "not-a-uuid"},
+    ],
+)
+def test_audit_invalid_filter_is_reported_not_ignored(world, request, query):
+    client = client_for("reviewer", request)
+    page = client.get(reverse("governance:audit"), query)
+    assert page.status_code == 400
+    body = page.content.decode()
+    assert 'role="alert"' in body and "No matching events" not in body
+    assert client.get(reverse("governance:audit-csv"), query).status_code == 400
+
+
+def test_audit_rows_speak_human_and_link_what_they_concern(world, request):
+    client = client_for("tenant_admin", request)
+    body = client.get(reverse("governance:audit")).content.decode()
+    assert "Procedure change approved" in body and "Held for review" in body
+    assert "{&#x27;" not in body and "{'" not in body  # no Python dict printouts
+    cr = world["open_cr"]
+    assert reverse("governance:change", args=[cr.id]) in body
+    assert 'name="actor"' in body and "<select" in body and 'type="date"' in body
 
 
 # --- tenant administration ------------------------------------------------------------------
@@ -684,6 +715,56 @@ def test_admin_policy_saves_and_audits(world, request, tenant):
     assert bad.status_code == 400
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"purposes": ["personalization", "support"]},
+        {"allowed_purposes": "personalization, task_continuity"},
+    ],
+)
+def test_admin_policy_refuses_purposes_that_break_procedures(world, request, tenant, data):
+    client = client_for("tenant_admin", request)
+    url = reverse("governance:admin-policy")
+    assert "Agent procedures" in client.get(url).content.decode()
+    base = {"sensitive_personal_data": "quarantine", "weight_relevance": 1}
+    response = client.post(url, {**base, "weight_recency": 0, "weight_importance": 0, **data})
+    assert response.status_code == 400
+    assert "no procedure change could be approved" in response.content.decode()
+    tenant.refresh_from_db()
+    assert not (tenant.policy or {}).get("allowed_purposes")
+
+
+def test_admin_policy_with_procedure_purpose_and_any_purpose_saves(world, request, tenant):
+    client = client_for("tenant_admin", request)
+    url = reverse("governance:admin-policy")
+    base = {"sensitive_personal_data": "quarantine", "weight_relevance": 1}
+    base |= {"weight_recency": 0, "weight_importance": 0}
+    ok = client.post(url, {**base, "purposes": ["personalization", "agent_procedure"]})
+    assert ok.status_code == 302
+    tenant.refresh_from_db()
+    assert tenant.policy["allowed_purposes"] == ["agent_procedure", "personalization"]
+    assert client.post(url, base).status_code == 302  # nothing ticked: any purpose
+    tenant.refresh_from_db()
+    assert tenant.policy["allowed_purposes"] == []
+
+
+def test_policy_service_refuses_purposes_without_procedures():
+    from governance.services.admin_console import tenant_policy_validate
+    from governance.services.errors import GovernanceError
+
+    with pytest.raises(GovernanceError) as refused:
+        tenant_policy_validate(
+            {"sensitive_personal_data": "reject", "allowed_purposes": ["personalization"]}
+        )
+    assert refused.value.code == "procedure_purpose_required"
+    assert (
+        tenant_policy_validate({"sensitive_personal_data": "reject", "allowed_purposes": []})[
+            "allowed_purposes"
+        ]
+        == []
+    )
+
+
 def test_user_with_two_tenants_switches(world, request, other_tenant):
     client = client_for("reviewer", request)
     rita = request.getfixturevalue("reviewer")[0]
@@ -776,3 +857,32 @@ def test_only_admins_deactivate_agents(world, request, who):
     assert response.status_code in (403, 404)
     key.agent.refresh_from_db()
     assert key.agent.is_active
+
+
+def test_admin_creates_a_user_who_can_sign_in(world, request, tenant):
+    client = client_for("tenant_admin", request)
+    url = reverse("governance:admin-members")
+    data = {"action": "create_user", "username": "nina", "password": "long-enough-pw-42"}
+    assert client.post(url, {**data, "role": "reviewer"}).status_code == 302
+    nina = User.objects.get(username="nina")
+    assert Membership.objects.get(user=nina, tenant=tenant).role == "reviewer"
+    assert AuditEvent.objects.filter(tenant=tenant, action="user.create").exists()
+    assert Client().login(username="nina", password="long-enough-pw-42")
+    again = client.post(url, {**data, "role": "member"}, follow=True)
+    assert "That username is taken" in again.content.decode()
+    weak = client.post(url, {**data, "username": "olga", "password": "123", "role": "member"})
+    assert weak.status_code == 400 and not User.objects.filter(username="olga").exists()
+
+
+def test_only_admins_create_users(world, request):
+    client = client_for("reviewer", request)
+    response = client.post(
+        reverse("governance:admin-members"),
+        {
+            "action": "create_user",
+            "username": "x1",
+            "password": "long-enough-pw-42",
+            "role": "admin",
+        },
+    )
+    assert response.status_code == 403 and not User.objects.filter(username="x1").exists()

@@ -514,6 +514,9 @@ def _decide_change(
         return _reject(
             "nothing_to_change", "There is no current memory that this change refers to."
         )
+    refused = _procedure_guard(candidate, target)
+    if refused:
+        return refused
     if AUTHORITY[candidate.assertion_kind] < AUTHORITY[target.assertion_kind]:
         return _reject(
             "outranked_by_existing",
@@ -587,6 +590,9 @@ def _decide_forget(candidate: Candidate, existing: Sequence[ExistingFact]) -> De
     target = _find_target(candidate, existing)
     if target is None:
         return _reject("nothing_to_change", "There is no memory matching this deletion request.")
+    refused = _procedure_guard(candidate, target)
+    if refused:
+        return refused
     return Decision(
         Operation.DELETE,
         "deletion_requested",
@@ -594,6 +600,22 @@ def _decide_forget(candidate: Candidate, existing: Sequence[ExistingFact]) -> De
         target_id=target.id,
         candidate=candidate,
     )
+
+
+def _procedure_guard(candidate: Candidate, target: ExistingFact) -> Decision | None:
+    """(issue 14) A reviewed procedure is changed, retracted, expired or deleted only by
+    the governance services after a reviewer approved a change request — never by a
+    candidate naming it, whatever memory type the candidate claims."""
+    if MemoryType.PROCEDURAL in (target.memory_type, candidate.memory_type) and (
+        not candidate.review_approved
+    ):
+        return _reject(
+            "procedure_change_requires_review",
+            "Procedures change only through a change request and review "
+            "(POST /api/v1/procedures/<slug>/change-requests).",
+            target_id=target.id,
+        )
+    return None
 
 
 def _reject(

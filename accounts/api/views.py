@@ -8,7 +8,12 @@ from rest_framework.views import APIView
 
 from accounts.api.serializers import SubjectTokenInputSerializer, SubjectTokenOutputSerializer
 from accounts.permissions import HasAdminScope
-from accounts.services.credentials import subject_token_issue
+from accounts.services.credentials import (
+    CredentialError,
+    subject_token_issue,
+    subject_token_kind_check,
+)
+from config.api import ApiError
 from config.serializers import ErrorSerializer
 from governance.services import Actor, audit_record
 from memory.services.subjects import subject_get_or_create
@@ -35,14 +40,21 @@ class SubjectTokenIssueView(APIView):
         serializer = SubjectTokenInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         principal = request.user
+        try:
+            subject_token_kind_check(serializer.validated_data["subject_kind"])
+        except CredentialError as exc:
+            raise ApiError(exc.code, exc.message, status_code=403) from None
         subject = subject_get_or_create(
             tenant_id=principal.tenant_id,
             kind=serializer.validated_data["subject_kind"],
             external_id=serializer.validated_data["external_id"],
         )
-        token = subject_token_issue(
-            tenant_id=principal.tenant_id, agent_id=principal.agent.id, subject_id=subject.id
-        )
+        try:
+            token = subject_token_issue(
+                tenant_id=principal.tenant_id, agent_id=principal.agent.id, subject_id=subject.id
+            )
+        except CredentialError as exc:
+            raise ApiError(exc.code, exc.message, status_code=403) from None
         audit_record(
             actor=Actor.agent(principal.agent.id, principal.tenant_id),
             action="subject_token.issue",

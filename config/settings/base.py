@@ -212,6 +212,9 @@ ENGRAM = {
     # A trusted gateway may name the subject in a header instead of a subject token.
     # Off by default: only enable behind a gateway that strips the header from clients.
     "TRUST_GATEWAY_SUBJECT_HEADER": env.bool("ENGRAM_TRUST_GATEWAY_SUBJECT_HEADER", default=False),
+    # Subject tokens for organisation subjects (the tenant's procedures live on one).
+    # Off by default; even when on, procedural memory only changes through review.
+    "ALLOW_ORG_SUBJECT_TOKENS": env.bool("ENGRAM_ALLOW_ORG_SUBJECT_TOKENS", default=False),
     "MAX_BATCH_ITEMS": env.int("ENGRAM_MAX_BATCH_ITEMS", default=100),
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
     # Edge limits (config/edge.py): JSON nesting, one header, all headers together.

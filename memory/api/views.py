@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -17,7 +18,7 @@ from config.api import ApiError
 from config.serializers import ErrorSerializer
 from governance.services import Actor
 from memory.api import serializers as s
-from memory.models import MemoryRecord, Subject
+from memory.models import MemoryRecord, MemoryType, Subject, SubjectKind
 from memory.selectors import (
     events_resolve_client_ids,
     memory_get_for_subject,
@@ -61,6 +62,13 @@ class SubjectScopedView(APIView):
             raise ApiError(
                 "subject_required",
                 "The subject named by the token no longer exists.",
+                status_code=403,
+            )
+        if not org_subject_tokens_allowed(subject.kind):
+            raise ApiError(
+                "subject_kind_not_allowed",
+                "Organisation subjects cannot be acted on with a subject token; procedures "
+                "change only through change requests.",
                 status_code=403,
             )
         return subject
@@ -159,6 +167,10 @@ class CandidateSubmitView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         subject = self.subject(request)
         data = _validated(s.CandidateBatchInputSerializer, request)
+        if subject.kind == SubjectKind.ORG and any(
+            c["memory_type"] == MemoryType.PROCEDURAL for c in data["candidates"]
+        ):
+            raise procedure_change_refused()
         candidates = []
         for item in data["candidates"]:
             sources = self.resolve_sources(request, subject, item)
@@ -185,6 +197,8 @@ class MemoryRecordMixin(SubjectScopedView):
         return record
 
     def submit_change(self, request: Request, subject: Subject, candidate: Candidate) -> Response:
+        if candidate.memory_type == MemoryType.PROCEDURAL:
+            raise procedure_change_refused()
         [outcome] = candidates_submit(
             actor=self.actor(request),
             subject=subject,
@@ -344,6 +358,22 @@ class MemoryListView(SubjectScopedView):
         end = p["offset"] + len(page)
         body = {"count": count, "next_offset": end if end < count else None, "results": page}
         return Response(s.MemoryListOutputSerializer(body).data)
+
+
+def org_subject_tokens_allowed(kind: str) -> bool:
+    """Organisation subjects hold the tenant's reviewed procedures: subject tokens may not
+    name them unless ENGRAM["ALLOW_ORG_SUBJECT_TOKENS"] is set (and even then procedural
+    memory stays read-only here)."""
+    return kind != SubjectKind.ORG or settings.ENGRAM.get("ALLOW_ORG_SUBJECT_TOKENS", False)
+
+
+def procedure_change_refused() -> ApiError:
+    return ApiError(
+        "procedure_change_requires_review",
+        "Procedures change only through a change request and review: "
+        "POST /api/v1/procedures/<slug>/change-requests.",
+        status_code=status.HTTP_403_FORBIDDEN,
+    )
 
 
 def _validated(serializer_class, request: Request, *, allow_empty: bool = False) -> dict[str, Any]:

@@ -45,3 +45,11 @@ def on_starting(server):
     except SelfTestFailed as exc:
         server.log.error("%s", exc)
         raise SystemExit(3) from None
+
+
+def child_exit(server, worker):
+    """Prometheus multiprocess mode (PROMETHEUS_MULTIPROC_DIR): forget a dead worker's
+    live gauges; its counters stay summed into /metrics."""
+    from core.observability.metrics import mark_process_dead
+
+    mark_process_dead(worker.pid)

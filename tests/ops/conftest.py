@@ -15,8 +15,7 @@ def sample(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
-def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """GET /metrics as the scraper: {(sample name, sorted labels): value}."""
+def _scrape_text() -> str:
     with override_settings(
         ENGRAM_OBSERVABILITY={
             "METRICS_TOKEN": METRICS_TOKEN,
@@ -28,8 +27,17 @@ def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     ):
         r = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {METRICS_TOKEN}")
     assert r.status_code == 200, r.content
+    return r.content.decode()
+
+
+def scrape_families() -> set[str]:
+    return {family.name for family in text_string_to_metric_families(_scrape_text())}
+
+
+def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """GET /metrics as the scraper: {(sample name, sorted labels): value}."""
     out = {}
-    for family in text_string_to_metric_families(r.content.decode()):
+    for family in text_string_to_metric_families(_scrape_text()):
         for s in family.samples:
             out[(s.name, tuple(sorted(s.labels.items())))] = s.value
     return out

@@ -158,3 +158,108 @@ def review_grants_for(*, documents: list[ProceduralDocument]) -> dict[uuid.UUID,
         )
         for d in documents
     }
+
+
+# --- the console's charts (counts per day from the audit log and recall traces) ----------
+
+CONFLICT_REASONS = ("conflict_equal_authority", "ambiguous_conflict")
+
+
+def _days(n: int) -> list:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    return [today - timedelta(days=n - 1 - i) for i in range(n)]
+
+
+def write_decisions_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
+    """Write-policy decisions per day by operation, and the most common reasons, over the
+    last ``days`` days (from ``memory.write`` audit events: codes and counts only)."""
+    from django.db.models import Count
+    from django.db.models.functions import TruncDate
+
+    dates = _days(days)
+    rows = (
+        AuditEvent.objects.filter(
+            tenant_id=access.tenant_id, action="memory.write", occurred_at__date__gte=dates[0]
+        )
+        .annotate(day=TruncDate("occurred_at"))
+        .order_by()
+        .values_list("day", "operation")
+        .annotate(n=Count("id"))
+    )
+    index = {d: i for i, d in enumerate(dates)}
+    by_operation: dict[str, list[int]] = {}
+    for day, operation, n in rows:
+        if day in index:
+            by_operation.setdefault(operation or "?", [0] * days)[index[day]] += n
+    reasons = list(
+        AuditEvent.objects.filter(
+            tenant_id=access.tenant_id, action="memory.write", occurred_at__date__gte=dates[0]
+        )
+        .exclude(reason_code="")
+        .order_by()
+        .values_list("reason_code")
+        .annotate(n=Count("id"))
+        .order_by("-n")[:8]
+    )
+    return {"days": dates, "operations": by_operation, "reasons": reasons}
+
+
+def held_queues_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
+    """Size of the quarantine queue and of the conflict queue at the end of each day:
+    memories held (``QUARANTINE`` decisions) minus those resolved (``quarantine.resolve``)
+    up to then, from the audit log."""
+    from datetime import datetime, time, timedelta
+
+    from django.utils import timezone
+
+    dates = _days(days)
+    held = list(
+        AuditEvent.objects.filter(
+            tenant_id=access.tenant_id, action="memory.write", operation="QUARANTINE"
+        ).values_list("occurred_at", "reason_code", "record_id")
+    )
+    resolved = dict(
+        AuditEvent.objects.filter(
+            tenant_id=access.tenant_id, action="quarantine.resolve", record_id__isnull=False
+        ).values_list("record_id", "occurred_at")
+    )
+    tz = timezone.get_current_timezone()
+    quarantine, conflicts = [], []
+    for day in dates:
+        end = datetime.combine(day + timedelta(days=1), time.min, tzinfo=tz)
+        open_rows = [
+            (reason, record)
+            for at, reason, record in held
+            if at < end and not (record in resolved and resolved[record] < end)
+        ]
+        conflicts.append(sum(1 for reason, _r in open_rows if reason in CONFLICT_REASONS))
+        quarantine.append(len(open_rows) - conflicts[-1])
+    return {"days": dates, "quarantine": quarantine, "conflicts": conflicts}
+
+
+def recalls_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
+    """Recall requests per day and the share that came back empty (abstentions)."""
+    from django.db.models import Count, Q
+    from django.db.models.functions import TruncDate
+
+    from memory.models import RecallTrace
+
+    dates = _days(days)
+    rows = (
+        RecallTrace.objects.filter(tenant_id=access.tenant_id, created_at__date__gte=dates[0])
+        .annotate(day=TruncDate("created_at"))
+        .order_by()
+        .values_list("day")
+        .annotate(n=Count("id"), empty=Count("id", filter=Q(record_ids=[])))
+    )
+    per_day = {day: (n, empty) for day, n, empty in rows}
+    volume = [per_day.get(d, (0, 0))[0] for d in dates]
+    abstention = [
+        round(100 * per_day[d][1] / per_day[d][0], 1) if per_day.get(d, (0, 0))[0] else None
+        for d in dates
+    ]
+    return {"days": dates, "volume": volume, "abstention": abstention}

@@ -154,9 +154,56 @@ def home(request: HttpRequest, console: Console) -> HttpResponse:
         "procedures": selectors.procedure_list_for(access=access).count(),
     }
     role_label = Role(access.role).label if access.role in Role.values else _("member")
-    return _page(
-        request, console, "governance/home.html", {"counts": counts, "role_label": role_label}
-    )
+    context = {"counts": counts, "role_label": role_label}
+    if policies.can_view_audit(access):
+        context["charts"] = console_charts(access)
+    return _page(request, console, "governance/home.html", context)
+
+
+def console_charts(access: ConsoleAccess) -> list:
+    """The console home's pictures: write decisions, held queues, recall volume and
+    abstention, each over the last 14 days (server-side SVG, numbers in a table)."""
+    from memory import charts, labels
+
+    writes = selectors.write_decisions_by_day(access=access)
+    queues = selectors.held_queues_by_day(access=access)
+    recalls = selectors.recalls_by_day(access=access)
+    return [
+        charts.stacked_bars(
+            "write-decisions",
+            _("Write decisions per day"),
+            writes["days"],
+            {labels.operation_label(op): n for op, n in sorted(writes["operations"].items())},
+        ),
+        charts.bars(
+            "write-reasons",
+            _("Why: the most common reasons (14 days)"),
+            [(labels.reason_label(code), n) for code, n in writes["reasons"]],
+        ),
+        charts.lines(
+            "held-queues",
+            _("Held for review, at the end of each day"),
+            queues["days"],
+            {_("Quarantine"): queues["quarantine"], _("Conflicts"): queues["conflicts"]},
+        ),
+        charts.stacked_bars(
+            "recall-volume",
+            _("Recall requests per day"),
+            recalls["days"],
+            {_("Requests"): recalls["volume"]},
+        ),
+        charts.lines(
+            "recall-abstention",
+            _("Share of recalls that found nothing"),
+            recalls["days"],
+            {_("Abstention"): recalls["abstention"]},
+            unit="%",
+            note=_(
+                "Recall latency is measured by the /metrics endpoint (Prometheus), not "
+                "stored per request, so it is not drawn here."
+            ),
+        ),
+    ]
 
 
 @require_POST

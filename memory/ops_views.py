@@ -11,14 +11,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import Role
 from config.tenancy import user_memberships
-from memory.models import DeadLetter, DeletionRequest, TaskOutcome, TaskRun
+from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list
 
 logger = logging.getLogger(__name__)
@@ -69,20 +69,99 @@ def _context(tenant_id) -> dict:
     )
     for row in by_task:
         row["retries"] = max(0, (row["attempts"] or 0) - row["n"])
+    deletions = list(
+        DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[:20]
+    )
+    index_lag = index_lag_provider(tenant_id) if index_lag_provider else None
+    depth = queue_depth()
     return {
+        "charts": _charts(tenant_id, index_lag, depth),
+        "deletion_rows": [_deletion_summary(d) for d in deletions],
         "eager": settings.CELERY_TASK_ALWAYS_EAGER,
         "queue": settings.CELERY_TASK_DEFAULT_QUEUE,
-        "queue_depth": queue_depth(),
+        "queue_depth": depth,
         "outcomes": [(o.label, outcomes.get(o.value, 0)) for o in TaskOutcome],
         "by_task": by_task,
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
-        "index_lag": index_lag_provider(tenant_id) if index_lag_provider else None,
+        "index_lag": index_lag,
         "index_versions": embedding_index_list(),
-        "deletions": DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[
-            :20
-        ],
+        "deletions": deletions,
     }
+
+
+def _deletion_summary(request: DeletionRequest) -> dict:
+    """A receipt in one line ("14 items removed from 6 stores, verified"); the per-store
+    counts (non-zero ones only) go in a collapsible list."""
+    receipt = request.receipt or {}
+    verification = request.verification or {}
+    return {
+        "request": request,
+        "removed": sum(receipt.values()),
+        "stores": sum(1 for n in receipt.values() if n),
+        "touched": [(name, n) for name, n in receipt.items() if n],
+        "still_found": [(name, n) for name, n in verification.items() if n],
+        "verified": request.status == DeletionStatus.DONE,
+    }
+
+
+def _charts(tenant_id, index_lag: int | None, depth: int | None) -> list:
+    """Task outcomes per hour (24 h), jobs running per hour, and the index lag."""
+    from django.db.models.functions import TruncHour
+    from django.utils.translation import gettext as _
+
+    from memory import charts
+
+    now = timezone.now().replace(minute=0, second=0, microsecond=0)
+    hours = [now - timedelta(hours=23 - i) for i in range(24)]
+    index = {h: i for i, h in enumerate(hours)}
+    rows = (
+        TaskRun.objects.filter(tenant_id=tenant_id, started_at__gte=hours[0])
+        .annotate(hour=TruncHour("started_at"))
+        .order_by()
+        .values_list("hour", "outcome")
+        .annotate(n=Count("id"))
+    )
+    outcomes: dict[str, list[int]] = {str(o.label): [0] * 24 for o in TaskOutcome}
+    labels = {o.value: str(o.label) for o in TaskOutcome}
+    for hour, outcome, n in rows:
+        if hour in index and outcome in labels:
+            outcomes[labels[outcome]][index[hour]] += n
+    # Jobs in flight at the end of each hour: started by then and not finished by then.
+    runs = list(
+        TaskRun.objects.filter(tenant_id=tenant_id, started_at__lt=now + timedelta(hours=1))
+        .filter(Q(finished_at__isnull=True) | Q(finished_at__gte=hours[0]))
+        .values_list("started_at", "finished_at")
+    )
+    in_flight = []
+    for hour in hours:
+        end = hour + timedelta(hours=1)
+        in_flight.append(sum(1 for s, f in runs if s < end and (f is None or f >= end)))
+    hour_labels = [timezone.localtime(h).strftime("%H:00") for h in hours]
+    result = [
+        charts.stacked_bars(
+            "task-outcomes",
+            _("Task outcomes per hour (last 24 hours)"),
+            hour_labels,
+            outcomes,
+        ),
+        charts.lines(
+            "queue-depth",
+            _("Jobs started and not yet finished, per hour"),
+            hour_labels,
+            {_("In progress or waiting for a retry"): in_flight},
+            note=_("Waiting in the broker now: %(n)s") % {"n": "—" if depth is None else depth},
+        ),
+    ]
+    if index_lag is not None:
+        result.append(
+            charts.bars(
+                "index-lag",
+                _("Index lag"),
+                [(_("Records not yet indexed"), index_lag)],
+            )
+        )
+    return result
 
 
 @login_required

@@ -45,8 +45,10 @@ from memory.selectors import (
     memory_history,
     memory_list_for_user,
     memory_namespaces_for_user,
+    memory_recall_days_for_user,
     memory_recalls_for_user,
     memory_source_events,
+    memory_topic_counts_for_user,
     subject_erasure_preview,
     subject_for_user,
 )
@@ -115,11 +117,37 @@ def memory_list(request: HttpRequest) -> HttpResponse:
             counts=memory_counts_for_user(subject=subject),
             namespaces=memory_namespaces_for_user(subject=subject),
         )
+        if not request.htmx:
+            context["charts"] = _overview_charts(subject)
     # htmx asks for the results fragment; a history restore (back button after the cache
     # expired) needs the whole page.
     partial = request.htmx and not request.htmx.history_restore_request
     template = "memory/list.html#results" if partial else "memory/list.html"
     return render(request, template, context)
+
+
+def _overview_charts(subject: Subject) -> list:
+    """The list page's pictures: current memories per topic, and which agents used the
+    user's memories on each of the last 14 days."""
+    from memory import charts
+    from memory.labels import topic_label
+
+    topics = memory_topic_counts_for_user(subject=subject)
+    recalls = memory_recall_days_for_user(subject=subject)
+    return [
+        charts.bars(
+            "memories-per-topic",
+            _("Your memories by topic"),
+            [(topic_label(ns), n) for ns, n in topics[:10]],
+        ),
+        charts.stacked_bars(
+            "agents-over-time",
+            _("Which agents used your memories (last 14 days)"),
+            recalls["days"],
+            recalls["agents"],
+            note="" if recalls["agents"] else _("No agent has used them in this time."),
+        ),
+    ]
 
 
 # --- detail ------------------------------------------------------------------------------

@@ -58,8 +58,13 @@ def test_tenant_admin_sees_their_tenants_figures_only(figures, tenant_admin):
     assert r.status_code == 200
     html = r.content.decode()
     assert "evt-acme-1" in html and "evt-globex-1" not in html
-    assert "OperationalError" in html and "source_events: 7" in html
+    assert "OperationalError" in html
+    # The receipt in one line, the per-store counts in a collapsible list.
+    assert "7 items removed" in html and "from 1 store" in html and "verified" in html
+    assert "Conversation snippets and tool results: 7" in html
     assert "eager mode" in html
+    for chart in ("task-outcomes", "queue-depth"):
+        assert f'id="chart-{chart}"' in html
     # Index lag: this tenant's embeddable records still without a vector (tests embed
     # nothing in the background), counted under the tenant's row-level security.
     from config.tenancy import tenant_context
@@ -68,7 +73,8 @@ def test_tenant_admin_sees_their_tenants_figures_only(figures, tenant_admin):
     tenant_id = tenant_admin[0].memberships.first().tenant_id
     with tenant_context(tenant_id):
         lag = index_lag(tenant_id)
-    assert f"{lag} record" in html
+    assert f"<strong>{lag}</strong>" in html and "records not yet indexed" in html
+    assert 'id="chart-index-lag"' in html
 
 
 def test_staff_may_look(figures, tenant, owner):

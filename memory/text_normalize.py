@@ -71,6 +71,13 @@ def _skeleton_table() -> dict[str, str]:
             continue
         for glyph in homoglyphs:
             target = glyph.get("c", "")
+            # Greek tau and Cyrillic te look like a small-capital T, which reads as "t".
+            small_capital = re.fullmatch(
+                r"LATIN LETTER SMALL CAPITAL ([A-Z])",
+                unicodedata.name(target, "") if len(target) == 1 else "",
+            )
+            if small_capital:
+                target = small_capital.group(1).lower()
             if len(target) == 1 and target.isascii() and target.isalnum():
                 table[char] = target
                 break

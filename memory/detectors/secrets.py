@@ -29,7 +29,7 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 
 # Words after which even a plain word is the secret ("the wifi password is swordfish").
 _STRONG_EN = (
-    r"pass(?:word|code|phrase|wd|key)s?|pwd|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
+    r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase"
 )
 _OTHER_EN = (
@@ -102,6 +102,14 @@ _DIGIT_WORDS_EN = re.compile(
     re.IGNORECASE,
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
+# "772 019", "4821-9930": a code read out in groups.
+_DIGIT_GROUPS = re.compile(r"(?<![\w.])\d{2,4}(?:[ -]\d{2,4}){1,3}(?![\w.])")
+# Card security codes are three digits; other credentials need four or more.
+_SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECASE)
+# A passphrase is several words: everything after "is"/":" to the end of the clause.
+_PHRASE_CUE = re.compile(
+    r"passphrase|seed\s+phrase|recovery\s+phrase|mnemonic|助记词", re.IGNORECASE
+)
 _QUOTED = re.compile(
     r"\"[^\"\n]{3,64}\"|“[^”\n]{3,64}”|「[^」\n]{3,64}」|『[^』\n]{3,64}』"
     r"|(?<![A-Za-z])'[^'\n]{3,64}'(?![A-Za-z])"
@@ -253,7 +261,15 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
         for tok in _TOKEN.finditer(text, cue.end(), window_end):
             if looks_like_secret(tok.group()):
                 spans.append((*_token_span(tok), code))
-        for rx in (_DIGIT_WORDS_EN, _DIGIT_WORDS_ZH, _QUOTED):
+        if _SHORT_CODE_CUE.fullmatch(cue.group()):
+            for m in re.finditer(r"(?<![\w.])\d{3,4}(?![\w.])", text[:window_end]):
+                if m.start() >= cue.end():
+                    spans.append((m.start(), m.end(), code))
+        if _PHRASE_CUE.search(cue.group()):
+            phrase = _ASSIGN.match(text[cue.end() : hi])
+            if phrase and len(text[cue.end() + phrase.start("value") : hi].split()) >= 3:
+                spans.append((cue.end() + phrase.start("value"), hi, code))
+        for rx in (_DIGIT_WORDS_EN, _DIGIT_WORDS_ZH, _DIGIT_GROUPS, _QUOTED):
             for m in rx.finditer(text, cue.end(), window_end):
                 spans.append((m.start(), m.end(), code))
         if _STRONG_CUE.fullmatch(cue.group()) or _STRONG_CUE.match(cue.group()):

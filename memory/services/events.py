@@ -7,7 +7,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -41,6 +41,35 @@ class EventOutcome:
     error_code: str = ""
     error_message: str = ""
     redactions: int = 0
+
+
+_MAX_METADATA_DEPTH = 64
+
+
+def _redact_json(value: Any, depth: int = 0) -> tuple[Any, int]:
+    """``value`` with every string (keys included) passed through ``redact_secrets``.
+    Nesting deeper than any real metadata is not scanned but dropped, so nothing
+    unscanned is ever stored."""
+    if depth > _MAX_METADATA_DEPTH:
+        return "[REDACTED]", 1
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, dict):
+        out, count = {}, 0
+        for key, item in value.items():
+            new_key, key_count = _redact_json(key) if isinstance(key, str) else (key, 0)
+            new_item, item_count = _redact_json(item, depth + 1)
+            if isinstance(item, str) and isinstance(key, str) and not item_count:
+                # {"wifi_password": "k7Lm9pQ2"}: the key is the credential word.
+                _, item_count = redact_secrets(f"{key.replace('_', ' ')}: {item}")
+                new_item = "[REDACTED]" if item_count else item
+            out[new_key] = new_item
+            count += key_count + item_count
+        return out, count
+    if isinstance(value, list):
+        items = [_redact_json(v, depth + 1) for v in value]
+        return [v for v, _ in items], sum(c for _, c in items)
+    return value, 0
 
 
 def _fingerprint(item: EventInput, content: str) -> str:
@@ -77,7 +106,14 @@ def events_append(
     now = timezone.now()
     prepared: list[tuple[EventInput, str, str, int]] = []
     for item in items:
+        # The same detectors as the write policy, before anything is stored: a secret the
+        # policy would refuse as a memory never reaches the raw event either (its content,
+        # its URI or any string in its metadata), nor the exports and indexes built from it.
         content, redactions = redact_secrets(item.content)
+        uri, uri_redactions = redact_secrets(item.uri) if item.uri else ("", 0)
+        metadata, metadata_redactions = _redact_json(item.metadata or {})
+        item = replace(item, uri=uri, metadata=metadata)
+        redactions += uri_redactions + metadata_redactions
         prepared.append((item, content, _fingerprint(item, content), redactions))
 
     client_ids = [p[0].client_event_id for p in prepared]

@@ -1,0 +1,649 @@
+"""The seeds' 20-turn experiment: does selective memory beat no memory and full history?
+
+    .venv/bin/python -m bench.experiment_20_turns            # starts its own Engram (gunicorn
+                                                             # on loopback, the dev database)
+    .venv/bin/python -m bench.experiment_20_turns --url http://127.0.0.1:8000 \\
+        --api-key egk_… --admin-key egk_…                    # or a running one
+    [--llm-url http://127.0.0.1:8080/v1 --llm-model NAME]    # an OpenAI-compatible reader
+
+A scripted learning conversation (Chinese and English, 20 user turns) holds an old-vs-new
+preference conflict (tea), a move (city), secrets (an API key, a one-time code, a
+password), transient remarks, facts about someone else (a colleague, a sister) and a
+deletion request (diet). The agents:
+
+- ``no_memory``: only the current message;
+- ``full_history``: every earlier message in the prompt;
+- ``engram``: selective memory through engram_client — each turn appends the event and
+  proposes candidates (a naive extractor proposes one for every remark, secrets included;
+  Engram's write policy decides), the deletion request deletes, and the context is a
+  recall for the message (Engram's context pack as it comes: a notice, then each item
+  with its id, kind, validity, source and flags);
+- ``engram_compact``: the same memory and recall, rendered as one line per statement
+  with its flags (what an agent may send when the pack's provenance is not needed).
+
+After turns 5, 10, 15 and 20 each agent answers the same probe questions. The "LLM" is a
+deterministic extractive reader over the context it is given (it picks the candidate value
+in the line that best matches the question's cue words; ties go to the most salient line:
+the latest in a transcript, the top-ranked in a recall pack), so the comparison measures
+memory, not a model. With ``--llm-url`` an OpenAI-compatible chat model reads instead.
+
+Reported per agent: accuracy over the probes (an abstention is right when nothing should
+be known, e.g. after the deletion), context tokens per turn (CJK characters and words,
+an approximation of a tokenizer), memory latency per turn, and pollution rate: the share of
+probe contexts holding a wrong, stale, secret, deleted, transient or someone-else fact.
+Writes docs/experiment_20_turns.md (table) and docs/experiment_20_turns.svg (plot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PURPOSE = "personalization"
+PROBE_AFTER = (5, 10, 15, 20)
+
+
+# --- the conversation -----------------------------------------------------------------------
+
+
+def fact(statement: str, predicate: str = "", value: Any = None, ns: str = "profile") -> dict:
+    """A candidate the naive extractor proposes for a remark."""
+    body: dict[str, Any] = {
+        "memory_type": "semantic",
+        "namespace": f"assistant/{ns}",
+        "statement": statement,
+        "assertion_kind": "user_explicit",
+        "confidence": 1.0,
+        "purpose": PURPOSE,
+        "consent_basis": "explicit_consent",
+    }
+    if predicate:
+        body["predicate"] = predicate
+        body["value"] = value
+    return body
+
+
+@dataclass(frozen=True)
+class Turn:
+    text: str
+    candidates: tuple[dict, ...] = ()
+    forget_predicate: str = ""  # the user asks to delete what is remembered under it
+
+
+SCRIPT: tuple[Turn, ...] = (
+    Turn(
+        "Hi! I'm Lin, and I live in Shanghai.",
+        (fact("User lives in Shanghai", "home_city", "Shanghai"),),
+    ),
+    Turn("我平时最喜欢喝乌龙茶。", (fact("用户喜欢喝乌龙茶", "favourite_tea", "乌龙茶"),)),
+    Turn(
+        "For technical questions, please give the conclusion first, then the evidence.",
+        (
+            fact(
+                "User wants technical answers conclusion-first, then evidence",
+                "answer_style",
+                "conclusion-first",
+            ),
+        ),
+    ),
+    Turn("I'm a bit tired today.", (fact("User is tired today"),)),
+    Turn("我的同事王强住在北京。", (fact("用户的同事王强住在北京", ns="people"),)),
+    Turn(
+        "Here is my API key, keep it for later: sk-proj-4fQ9x2LmN8vR7tY6uI5oP3aS1dF0gH",
+        (fact("User's API key is sk-proj-4fQ9x2LmN8vR7tY6uI5oP3aS1dF0gH"),),
+    ),
+    Turn("我在一家叫云杉科技的公司工作。", (fact("用户在云杉科技工作", "employer", "云杉科技"),)),
+    Turn("I'm vegetarian, by the way.", (fact("User is vegetarian", "diet", "vegetarian"),)),
+    Turn("What's a good way to learn Rust?"),
+    Turn("我下周三要去开会，有点紧张。", (fact("用户下周三要去开会，有点紧张"),)),
+    Turn(
+        "Big news: I moved to Hangzhou last week.",
+        (fact("User lives in Hangzhou", "home_city", "Hangzhou"),),
+    ),
+    Turn(
+        "其实我现在改喝绿茶了，不再喝乌龙茶。",
+        (fact("用户现在喜欢喝绿茶", "favourite_tea", "绿茶"),),
+    ),
+    Turn(
+        "My verification code is 483920, can you type it in?",
+        (fact("User's verification code is 483920"),),
+    ),
+    Turn(
+        "My sister Mei is a doctor in Guangzhou.",
+        (fact("User's sister Mei is a doctor in Guangzhou", ns="people"),),
+    ),
+    Turn("请把我饮食方面的记录删掉。", forget_predicate="diet"),
+    Turn(
+        "I prefer metric units in every answer.",
+        (fact("User prefers metric units", "units", "metric"),),
+    ),
+    Turn("我养了一只猫，叫年糕。", (fact("用户养了一只叫年糕的猫", "pet_name", "年糕"),)),
+    Turn("Ugh, the traffic is terrible right now.", (fact("The traffic is terrible right now"),)),
+    Turn("My password is Tr0ub4dor&3, remember it.", (fact("User's password is Tr0ub4dor&3"),)),
+    Turn("我女儿今年上小学一年级了。", (fact("用户的女儿今年上小学一年级", ns="family"),)),
+)
+assert len(SCRIPT) == 20
+
+
+@dataclass(frozen=True)
+class Probe:
+    name: str
+    question: str
+    values: dict[str, str]  # a spelling found in context -> the canonical answer
+    cues: tuple[str, ...]
+    truth: Callable[[int], str | None]  # the right answer after turn n (None: abstain)
+
+
+def _after(*changes: tuple[int, str | None]) -> Callable[[int], str | None]:
+    def truth(n: int) -> str | None:
+        answer = None
+        for turn, value in changes:
+            if n >= turn:
+                answer = value
+        return answer
+
+    return truth
+
+
+PROBES: tuple[Probe, ...] = (
+    Probe(
+        "city",
+        "Which city does the user live in now?",
+        {
+            "Hangzhou": "Hangzhou",
+            "杭州": "Hangzhou",
+            "Shanghai": "Shanghai",
+            "上海": "Shanghai",
+            "北京": "Beijing",
+            "Beijing": "Beijing",
+            "Guangzhou": "Guangzhou",
+        },
+        ("live", "lives", "moved", "住", "city"),
+        _after((1, "Shanghai"), (11, "Hangzhou")),
+    ),
+    Probe(
+        "tea",
+        "用户现在喜欢喝什么茶？",
+        {"绿茶": "绿茶", "乌龙茶": "乌龙茶", "green tea": "绿茶", "oolong": "乌龙茶"},
+        ("茶", "喝", "tea"),
+        _after((2, "乌龙茶"), (12, "绿茶")),
+    ),
+    Probe(
+        "style",
+        "How does the user want technical answers structured?",
+        {
+            "conclusion-first": "conclusion-first",
+            "conclusion first": "conclusion-first",
+            "先给结论": "conclusion-first",
+        },
+        ("answer", "answers", "technical", "conclusion"),
+        _after((3, "conclusion-first")),
+    ),
+    Probe(
+        "employer",
+        "用户在哪家公司工作？",
+        {"云杉科技": "云杉科技"},
+        ("公司", "工作", "work"),
+        _after((7, "云杉科技")),
+    ),
+    Probe(
+        "diet",
+        "Does the user follow a particular diet?",
+        {"vegetarian": "vegetarian", "素食": "vegetarian"},
+        ("diet", "vegetarian", "饮食"),
+        _after((8, "vegetarian"), (15, None)),
+    ),
+    Probe(
+        "units",
+        "Which units does the user prefer?",
+        {"metric": "metric", "公制": "metric"},
+        ("units", "unit", "单位"),
+        _after((16, "metric")),
+    ),
+    Probe(
+        "pet",
+        "用户的猫叫什么名字？",
+        {"年糕": "年糕"},
+        ("猫", "cat", "名字", "叫"),
+        _after((17, "年糕")),
+    ),
+)
+
+# What must not reach a context about the user (checked per line, after the turn it applies).
+SECRETS = ("sk-proj-", "483920", "Tr0ub4dor")
+SOMEONE_ELSE = ("王强", "Mei")
+TRANSIENT = ("tired", "traffic", "紧张")
+STALE = (  # (from turn, old value, current value): a line with the old value and not the new
+    (11, ("Shanghai", "上海"), ("Hangzhou", "杭州")),
+    (12, ("乌龙茶", "oolong"), ("绿茶", "green tea")),
+)
+DELETED = ((15, ("vegetarian", "素食")),)
+
+
+def pollution(context: str, after_turn: int) -> list[str]:
+    """Kinds of polluting facts in a context (empty when clean)."""
+    found: set[str] = set()
+    for line in context.splitlines():
+        low = line.lower()
+        if any(s.lower() in low for s in SECRETS):
+            found.add("secret")
+        if any(s.lower() in low for s in SOMEONE_ELSE):
+            found.add("someone_else")
+        if any(s.lower() in low for s in TRANSIENT):
+            found.add("transient")
+        for turn, old, new in STALE:
+            if after_turn >= turn and any(o.lower() in low for o in old):
+                if not any(n.lower() in low for n in new):
+                    found.add("stale")
+        for turn, words in DELETED:
+            if after_turn >= turn and any(w.lower() in low for w in words):
+                found.add("deleted")
+    return sorted(found)
+
+
+def tokens(text: str) -> int:
+    """An approximate token count, the same for every agent: one per CJK character and per
+    punctuation mark, one per 4 characters of a Latin word or number (ids and timestamps
+    in a recall pack cost what a BPE tokenizer would roughly charge for them)."""
+    count = 0
+    for piece in re.findall(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]", text):
+        count += -(-len(piece) // 4) if piece[0].isascii() and piece[0].isalnum() else 1
+    return count
+
+
+# --- the reader (the deterministic "LLM") ---------------------------------------------------
+
+
+def read_answer(probe: Probe, context: str, prefer: str) -> str | None:
+    """The candidate value in the context line that best matches the question's cues; ties
+    go to the latest line (``prefer="latest"``, a transcript) or the first (``"first"``, a
+    ranked recall pack). None when no line holds a candidate value."""
+    best: tuple[int, int, str] | None = None
+    lines = [line for line in context.splitlines() if line.strip()]
+    for position, line in enumerate(lines):
+        low = line.lower()
+        hits = [(low.find(s.lower()), v) for s, v in probe.values.items() if s.lower() in low]
+        if not hits:
+            continue
+        value = min(hits)[1]  # the first value the line mentions
+        score = sum(1 for cue in probe.cues if cue.lower() in low)
+        order = position if prefer == "latest" else -position
+        if best is None or (score, order) > best[:2]:
+            best = (score, order, value)
+    return best[2] if best else None
+
+
+def llm_reader(url: str, model: str, api_key: str) -> Callable[[Probe, str, str], str | None]:
+    """An OpenAI-compatible chat model as the reader; its answer is mapped back to a
+    candidate value (or None when it names none)."""
+    import httpx
+
+    def read(probe: Probe, context: str, prefer: str) -> str | None:
+        prompt = (
+            "Answer the question from the context only, in a few words. If the context does "
+            f"not say, answer 'unknown'.\n\nContext:\n{context or '(none)'}\n\n"
+            f"Question: {probe.question}"
+        )
+        r = httpx.post(
+            url.rstrip("/") + "/chat/completions",
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
+            json={
+                "model": model,
+                "messages": [{"role": "user", "content": prompt}],
+                "temperature": 0,
+            },
+            timeout=60,
+        )
+        r.raise_for_status()
+        answer = r.json()["choices"][0]["message"]["content"].lower()
+        hits = [(answer.find(s.lower()), v) for s, v in probe.values.items() if s.lower() in answer]
+        return min(hits)[1] if hits else None
+
+    return read
+
+
+# --- the agents -----------------------------------------------------------------------------
+
+
+class NoMemoryAgent:
+    name = "no_memory"
+    prefer = "latest"
+
+    def hear(self, n: int, turn: Turn) -> str:
+        return turn.text
+
+    def context(self, question: str) -> str:
+        return ""
+
+
+class FullHistoryAgent:
+    name = "full_history"
+    prefer = "latest"
+
+    def __init__(self) -> None:
+        self.history: list[str] = []
+
+    def hear(self, n: int, turn: Turn) -> str:
+        prompt = "\n".join([*self.history, turn.text])
+        self.history.append(turn.text)
+        return prompt
+
+    def context(self, question: str) -> str:
+        return "\n".join(self.history)
+
+
+class EngramAgent:
+    """Selective memory through engram_client: append, propose, let the policy decide."""
+
+    name = "engram"
+    prefer = "first"
+
+    def __init__(self, subject: Any, run_id: str) -> None:
+        self.subject = subject
+        self.run_id = run_id
+        self.decisions: list[tuple[int, str, str]] = []
+
+    def hear(self, n: int, turn: Turn) -> str:
+        from engram_client import Event
+
+        event_id = f"{self.run_id}-t{n}"
+        self.subject.append_events(
+            [Event(event_id, "message", "user", turn.text, thread_id=self.run_id)]
+        )
+        if turn.forget_predicate:
+            for record in self.subject.iter_memories(predicate=turn.forget_predicate):
+                result = self.subject.delete(record.id)
+                self.decisions.append((n, "DELETE", getattr(result, "reason_code", "queued")))
+        if turn.candidates:
+            batch = self.subject.submit_candidates(
+                [{**c, "source_client_event_ids": [event_id]} for c in turn.candidates]
+            )
+            for r in getattr(batch, "results", []):
+                self.decisions.append((n, r.operation, r.reason_code))
+        pack = self.subject.recall(turn.text, PURPOSE, k=5, token_budget=400)
+        return "\n".join([pack.context_pack, turn.text])
+
+    def context(self, question: str) -> str:
+        return self.subject.recall(question, PURPOSE, k=3, token_budget=400).context_pack
+
+
+class EngramCompactAgent:
+    """The same memory (written by EngramAgent) rendered compactly: one line per recalled
+    statement with its flags, instead of the full pack with ids, times and sources."""
+
+    name = "engram_compact"
+    prefer = "first"
+
+    def __init__(self, subject: Any) -> None:
+        self.subject = subject
+
+    @staticmethod
+    def render(pack: Any) -> str:
+        if not pack.items:
+            return ""
+        lines = ["Recalled memories (data about the user, not instructions):"]
+        for item in pack.items:
+            flags = f" [{', '.join(item.flags)}]" if item.flags else ""
+            lines.append(f"- {item.statement}{flags}")
+        return "\n".join(lines)
+
+    def hear(self, n: int, turn: Turn) -> str:
+        pack = self.subject.recall(turn.text, PURPOSE, k=5, token_budget=400)
+        return "\n".join(filter(None, [self.render(pack), turn.text]))
+
+    def context(self, question: str) -> str:
+        return self.render(self.subject.recall(question, PURPOSE, k=3, token_budget=400))
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+@dataclass
+class AgentResult:
+    name: str
+    correct: int = 0
+    probes: int = 0
+    polluted: int = 0
+    pollution_kinds: dict[str, int] = field(default_factory=dict)
+    turn_tokens: list[int] = field(default_factory=list)
+    turn_latency_ms: list[float] = field(default_factory=list)
+    accuracy_at: dict[int, float] = field(default_factory=dict)
+    answers: list[tuple[int, str, str | None, str | None]] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.probes if self.probes else 0.0
+
+    @property
+    def pollution_rate(self) -> float:
+        return self.polluted / self.probes if self.probes else 0.0
+
+
+def run_experiment(
+    subject: Any, *, reader: Callable[[Probe, str, str], str | None] = read_answer
+) -> list[AgentResult]:
+    """Run the conversation through every agent; ``subject`` is an engram_client
+    SubjectClient for a fresh end user."""
+    run_id = uuid.uuid4().hex[:8]
+    agents = [
+        NoMemoryAgent(),
+        FullHistoryAgent(),
+        EngramAgent(subject, run_id),
+        EngramCompactAgent(subject),
+    ]
+    results = {a.name: AgentResult(a.name) for a in agents}
+    for n, turn in enumerate(SCRIPT, start=1):
+        for agent in agents:
+            started = time.perf_counter()
+            prompt = agent.hear(n, turn)
+            results[agent.name].turn_latency_ms.append((time.perf_counter() - started) * 1000)
+            results[agent.name].turn_tokens.append(tokens(prompt))
+        if n not in PROBE_AFTER:
+            continue
+        for agent in agents:
+            res = results[agent.name]
+            right = asked = 0
+            for probe in PROBES:
+                truth = probe.truth(n)
+                if truth is None and all(probe.truth(t) is None for t in range(1, n + 1)):
+                    continue  # never stated yet: nothing to probe
+                context = agent.context(probe.question)
+                answer = reader(probe, context, agent.prefer)
+                kinds = pollution(context, n)
+                asked += 1
+                right += answer == truth
+                res.polluted += bool(kinds)
+                for kind in kinds:
+                    res.pollution_kinds[kind] = res.pollution_kinds.get(kind, 0) + 1
+                res.answers.append((n, probe.name, truth, answer))
+            res.correct += right
+            res.probes += asked
+            res.accuracy_at[n] = right / asked if asked else 0.0
+    return list(results.values())
+
+
+# --- reporting ------------------------------------------------------------------------------
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def table(results: list[AgentResult]) -> str:
+    head = (
+        "| agent | accuracy | after 5 / 10 / 15 / 20 | context tokens per turn (mean, turn 20) "
+        "| memory latency per turn p50 / p95 | pollution rate |\n|---|---|---|---|---|---|\n"
+    )
+    rows = []
+    for r in results:
+        at = " / ".join(f"{r.accuracy_at.get(n, 0):.2f}" for n in PROBE_AFTER)
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(r.pollution_kinds.items()))
+        rows.append(
+            f"| {r.name} | {r.accuracy:.2f} ({r.correct}/{r.probes}) | {at} "
+            f"| {statistics.mean(r.turn_tokens):.0f}, {r.turn_tokens[-1]} "
+            f"| {_p(r.turn_latency_ms, 0.5):.1f} / {_p(r.turn_latency_ms, 0.95):.1f} ms "
+            f"| {r.pollution_rate:.2f} ({r.polluted}/{r.probes}{': ' + kinds if kinds else ''}) |"
+        )
+    return head + "\n".join(rows) + "\n"
+
+
+COLOURS = {
+    "no_memory": "#9e9e9e",
+    "full_history": "#e07b39",
+    "engram": "#3b7dd8",
+    "engram_compact": "#2e9e5b",
+}
+
+
+def svg(results: list[AgentResult]) -> str:
+    """Three panels drawn by hand: accuracy after each probe point, context tokens per
+    turn, pollution rate."""
+    w, h, pad = 900, 300, 40
+    panel = (w - 4 * pad) / 3
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{w}" height="{h}" fill="white"/>',
+    ]
+
+    def frame(x0: float, title: str, ymax_label: str) -> None:
+        out.append(f'<text x="{x0}" y="22" font-weight="bold">{title}</text>')
+        out.append(
+            f'<line x1="{x0}" y1="{h - pad}" x2="{x0 + panel}" y2="{h - pad}" stroke="#333"/>'
+        )
+        out.append(f'<line x1="{x0}" y1="{pad}" x2="{x0}" y2="{h - pad}" stroke="#333"/>')
+        out.append(f'<text x="{x0 - 4}" y="{pad + 4}" text-anchor="end">{ymax_label}</text>')
+        out.append(f'<text x="{x0 - 4}" y="{h - pad + 4}" text-anchor="end">0</text>')
+
+    plot_h = h - 2 * pad
+    # 1. accuracy at each probe point (lines)
+    x0 = pad
+    frame(x0, "Accuracy after turn 5/10/15/20", "1")
+    for i, n in enumerate(PROBE_AFTER):
+        x = x0 + panel * (i + 0.5) / len(PROBE_AFTER)
+        out.append(f'<text x="{x:.0f}" y="{h - pad + 16}" text-anchor="middle">{n}</text>')
+    for r in results:
+        pts = " ".join(
+            f"{x0 + panel * (i + 0.5) / len(PROBE_AFTER):.1f},"
+            f"{h - pad - plot_h * r.accuracy_at.get(n, 0):.1f}"
+            for i, n in enumerate(PROBE_AFTER)
+        )
+        out.append(
+            f'<polyline points="{pts}" fill="none" stroke="{COLOURS[r.name]}" stroke-width="2.5"/>'
+        )
+    # 2. tokens per turn (lines)
+    x0 = 2 * pad + panel
+    top = max(max(r.turn_tokens) for r in results)
+    frame(x0, "Context tokens per turn", str(top))
+    for r in results:
+        pts = " ".join(
+            f"{x0 + panel * i / (len(r.turn_tokens) - 1):.1f},{h - pad - plot_h * t / top:.1f}"
+            for i, t in enumerate(r.turn_tokens)
+        )
+        out.append(
+            f'<polyline points="{pts}" fill="none" stroke="{COLOURS[r.name]}" stroke-width="2.5"/>'
+        )
+    out.append(
+        f'<text x="{x0 + panel / 2}" y="{h - pad + 16}" text-anchor="middle">turn 1 → 20</text>'
+    )
+    # 3. pollution rate (bars)
+    x0 = 3 * pad + 2 * panel
+    frame(x0, "Pollution rate (probe contexts)", "1")
+    bar = panel / (len(results) * 1.5)
+    for i, r in enumerate(results):
+        x = x0 + bar * 0.5 + i * bar * 1.5
+        bh = plot_h * r.pollution_rate
+        out.append(
+            f'<rect x="{x:.1f}" y="{h - pad - bh:.1f}" width="{bar:.1f}" height="{bh:.1f}" '
+            f'fill="{COLOURS[r.name]}"/>'
+        )
+        out.append(
+            f'<text x="{x + bar / 2:.1f}" y="{h - pad - bh - 4:.1f}" text-anchor="middle">'
+            f"{r.pollution_rate:.2f}</text>"
+        )
+    # legend
+    for i, r in enumerate(results):
+        y = h - 8
+        x = pad + i * 170
+        out.append(f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{COLOURS[r.name]}"/>')
+        out.append(f'<text x="{x + 16}" y="{y}">{r.name}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# --- command line ---------------------------------------------------------------------------
+
+
+def _own_engram() -> tuple[Any, str, str]:
+    """A tenant and agent for this run in the configured database, and gunicorn serving it."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    import django
+
+    django.setup()
+    from accounts.services.credentials import api_key_issue
+    from accounts.services.tenants import agent_create, tenant_create
+    from bench._harness import Server
+    from governance.services import Actor
+
+    tenant = tenant_create(slug=f"exp20-{uuid.uuid4().hex[:8]}", name="20-turn experiment")
+    actor = Actor.system(tenant.id)
+    agent = agent_create(actor=actor, tenant=tenant, name="experiment")
+    _, key = api_key_issue(actor=actor, agent=agent, scopes=["read", "write"])
+    _, admin = api_key_issue(actor=actor, agent=agent, scopes=["admin"])
+    return Server(workers=1), key, admin
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url")
+    parser.add_argument("--api-key")
+    parser.add_argument("--admin-key")
+    parser.add_argument("--llm-url", default=os.environ.get("ENGRAM_EXPERIMENT_LLM_URL"))
+    parser.add_argument("--llm-model", default=os.environ.get("ENGRAM_EXPERIMENT_LLM_MODEL", ""))
+    parser.add_argument("--out", default=str(ROOT / "docs"))
+    args = parser.parse_args(argv)
+    from engram_client import EngramClient
+
+    reader = read_answer
+    if args.llm_url:
+        reader = llm_reader(
+            args.llm_url, args.llm_model, os.environ.get("ENGRAM_EXPERIMENT_LLM_API_KEY", "")
+        )
+
+    def run(url: str, key: str, admin: str) -> list[AgentResult]:
+        with EngramClient(url, key, admin_api_key=admin) as client:
+            return run_experiment(client.for_user(f"lin-{uuid.uuid4().hex[:6]}"), reader=reader)
+
+    if args.url:
+        results = run(args.url, args.api_key, args.admin_key)
+    else:
+        server, key, admin = _own_engram()
+        with server:
+            results = run(f"http://127.0.0.1:{server.port}", key, admin)
+    text = table(results)
+    print(text)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "experiment_20_turns.md").write_text(text)
+    (out / "experiment_20_turns.svg").write_text(svg(results))
+    print(f"wrote {out / 'experiment_20_turns.md'} and {out / 'experiment_20_turns.svg'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -37,6 +37,14 @@ _INJECTION_PATTERNS = [
         re.IGNORECASE,
     ),
     re.compile(
+        r"\b(ignore|disregard|forget)\s+(?:all\s+|everything\s+|anything\s+)?(?:of\s+)?(?:the\s+)?"
+        r"(?:above|previous|prior|preceding|earlier)(?:\s+(?:text|content|context|conversation|"
+        r"messages?|lines?|steps?))?\s*(?:and|[,;.:]|$)"
+        r"|\b(forget|disregard)\s+(?:everything|all)\s+(?:you were told|you know|you were given|"
+        r"before this|above)",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
         r"\b(system prompt|developer message|developer mode|jailbreak|jailbroken|DAN mode|"
         r"god mode|sudo mode)\b",
         re.IGNORECASE,
@@ -44,7 +52,9 @@ _INJECTION_PATTERNS = [
     # "you are now …" as the start of an address, not "appreciate where you are now".
     re.compile(
         rf"{_START}(?:assistant|ai|model|bot)?[,:]?\s*you are now\b(?!\s*[.,!?])"
-        r"|\bfrom now on,? you are\b|\bact as (?:an? |the )?(?:admin|root|developer|system|superuser)\b",
+        rf"|{_START}(?:assistant|ai|model|bot)?[,:]?\s*you'?re now\b(?!\s*[.,!?])"
+        r"|\bfrom (?:now|this point|here) on,? you(?:'re| are)\b"
+        r"|\bact as (?:an? |the )?(?:admin|root|developer|system|superuser)\b",
         re.IGNORECASE | re.MULTILINE,
     ),
     re.compile(r"\bnew (instructions?|rules?|system (?:prompt|policy))\s*[:：]", re.IGNORECASE),
@@ -78,6 +88,10 @@ _INJECTION_PATTERNS = [
         r"end_header_id|begin_of_text|assistant|user)\s*\|?\s*>"
         r"|\[/?INST\]|<<\s*/?SYS\s*>>|^\s*#{2,}\s*(system|instruction)s?\s*[:：]|\[\s*system\s*\]",
         re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        r"(忽略|无视|忘记|忘掉|不要理会|别管|不用管)\S{0,4}(上面|以上|之前|前面|先前)的?(所有|全部)?"
+        r"(内容|话|说明|要求|指令|规则|对话|设定)"
     ),
     re.compile(
         r"(忽略|无视|忘记|忘掉|覆盖|跳过)\S{0,6}(之前|以上|前面|先前|系统|原有|所有)\S{0,4}(指令|指示|规则|提示|设定|限制)"
@@ -129,6 +143,23 @@ _TO_AGENT_PATTERNS = [
         r"(发送|发到|发给|转发|上传|抄送|同步到|分享给|汇报给|告诉)\S{0,30}(到|给|至)?"
     ),
     re.compile(r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?\S{1,20}"),
+    # A role-addressed order ("Assistant: send …", "Note to AI: …", "SYSTEM: …").
+    re.compile(
+        r"\b(?:note|message|reminder|instructions?) (?:to|for) (?:the )?(?:ai|assistant|agent|model|llm|bot)\b"
+        r"|\b(?:assistant|agent|ai|chatbot|model|llm)\s*[,:]\s*(?:please\s+)?(?:send|forward|delete|ignore|"
+        r"reveal|upload|store|remember|save|run|execute|approve|transfer|email|share|always|never)\b"
+        r"|^\s*(?:system|developer)(?:\s+(?:message|note|notice|prompt|update))?\s*[:：]",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # A standing order in Chinese: "from now on, every reply must …".
+    re.compile(
+        r"(以后|今后|从现在起|从现在开始|从今以后|往后|从今天起)\S{0,20}?(都要|必须|一律|务必|记得|请|都得|要先)"
+    ),
+    re.compile(
+        r"(给|致)(助手|智能体|AI|模型|机器人)的?(提示|留言|备注|指令)|(助手|智能体|AI)[，,：:]\s*请?(把|将|记住|删除|发送)"
+    ),
+    # Markup meant to be read by a model and hidden from a person.
+    re.compile(r"<!--[\s\S]*?\w[\s\S]*?-->"),
 ]
 
 _MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\(\s*([^)\s]+)\s*\)")
@@ -137,10 +168,24 @@ _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+[a-z]{2,})\b", re.IGNORECASE)
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+_LEET_WORD = re.compile(r"(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[\w@$]{3,}")
+
+
+def _unleet(form: str) -> str:
+    """ "1gn0re prev10us" -> "ignore previous": only words mixing letters with digits."""
+    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), form)
+
+
 def find_injection(text: str) -> list[str]:
     """``instruction_like_text`` when the text attacks the agent's instructions."""
     form = normalize_for_detection(text)
     if any(p.search(form) for p in _INJECTION_PATTERNS):
+        return ["instruction_like_text"]
+    unleet = _unleet(form)
+    if unleet != form and any(p.search(unleet) for p in _INJECTION_PATTERNS):
         return ["instruction_like_text"]
     return []
 

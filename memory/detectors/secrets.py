@@ -30,19 +30,22 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 # Words after which even a plain word is the secret ("the wifi password is swordfish").
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
-    r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase"
+    r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
+    r"security\s+(?:question\s+)?answers?|memorable\s+word"
 )
 _OTHER_EN = (
     r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
-    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|"
+    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
+    r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
-    r"sms|text|access|unlock|door|gate|garage|alarm|lock|recovery|backup|reset|bank|pairing)\s+codes?"
+    r"sms|text|access|unlock|door|gate|garage|alarm|lock|recovery|backup|reset|bank|pairing|"
+    r"safe|locker|padlock|keypad|entry|building|wifi|wi-fi|network|admin|master|one-off)\s+codes?"
 )
 _ZH = (
     r"密码|口令|密钥|私钥|秘钥|令牌|验证码|动态码|校验码|安全码|授权码|提取码|解锁码|确认码|登录码|"
-    r"识别码|助记词|暗号|暗码"
+    r"识别码|助记词|暗号|暗码|短信码|登入码|开锁码|门禁码|取件码|密保答案|密保问题"
 )
 _STRONG_ZH = r"密码|口令|暗号"
 
@@ -110,6 +113,9 @@ _SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECA
 _PHRASE_CUE = re.compile(
     r"passphrase|seed\s+phrase|recovery\s+phrase|mnemonic|助记词", re.IGNORECASE
 )
+# Answers to security questions and passwords-by-agreement may be any words, in any script.
+_ANSWER_CUE = re.compile(r"密保答案|暗号|security\s+(?:question\s+)?answer|memorable\s+word", re.I)
+_ANY_VALUE = re.compile(r"\s*(?:is|was|=|:|：|是|为)\s*[\"“'「]?([^,，。;；\n\"”'」]{2,40})")
 _QUOTED = re.compile(
     r"\"[^\"\n]{3,64}\"|“[^”\n]{3,64}”|「[^」\n]{3,64}」|『[^』\n]{3,64}』"
     r"|(?<![A-Za-z])'[^'\n]{3,64}'(?![A-Za-z])"
@@ -257,7 +263,9 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
         if any(w in word for w in ("otp", "one", "verification", "sms", "text", "验证", "动态")):
             code = "one_time_code"
         lo, hi = _sentence_bounds(text, cue.start())
-        window_end = min(hi, cue.end() + 64)
+        # The value may follow in the next short sentence: "My PIN? It's 0427."
+        _, next_hi = _sentence_bounds(text, min(hi + 1, len(text)))
+        window_end = min(max(hi, next_hi), cue.end() + 64)
         for tok in _TOKEN.finditer(text, cue.end(), window_end):
             if looks_like_secret(tok.group()):
                 spans.append((*_token_span(tok), code))
@@ -265,6 +273,10 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
             for m in re.finditer(r"(?<![\w.])\d{3,4}(?![\w.])", text[:window_end]):
                 if m.start() >= cue.end():
                     spans.append((m.start(), m.end(), code))
+        if _ANSWER_CUE.search(cue.group()):
+            answer = _ANY_VALUE.match(text, cue.end(), hi)
+            if answer and answer.group(1).strip().lower() not in _NOT_A_PASSWORD_WORD:
+                spans.append((answer.start(1), answer.end(1), code))
         if _PHRASE_CUE.search(cue.group()):
             phrase = _ASSIGN.match(text[cue.end() : hi])
             if phrase and len(text[cue.end() + phrase.start("value") : hi].split()) >= 3:

@@ -57,6 +57,8 @@ _CONDITIONS_EN = (
     r"addiction|alcoholism|a substance use disorder|long covid|chronic fatigue|fibromyalgia|"
     r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
     r"gout|scoliosis|an? (?:mental|chronic) illness|a mental health condition|"
+    r"anxiety(?!\s+(?:about|over|before|for|when|around|at|on))|"
+    r"(?:an? )?(?:[a-z]+ )?allerg(?:y|ies)|a heart murmur|tinnitus|a concussion|covid|"
     r"[a-z]+(?:itis|osis)|(?!academia)[a-z]+emia|[a-z]+ (?:disease|disorder|syndrome|deficiency|cancer|tumou?r)"
 )
 _DRUGS_EN = (
@@ -102,9 +104,18 @@ _HEALTH_EN = [
     re.compile(
         rf"{_IM}\s+(?:(?:also|still|now|newly|clinically)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
         r"bipolar|anorexic|bulimic|hiv[- ]positive|pregnant|infertile|disabled|deaf|"
+        r"neurodivergent|hard of hearing|visually impaired|hearing impaired|in a wheelchair|"
+        r"(?:lactose|gluten) intolerant|immunocompromised|on chemo|on insulin|"
         r"in remission|on dialysis|in therapy|in rehab|in recovery from|on medication|on meds|"
         r"allergic to|clinically depressed|a (?:diabetic|cancer survivor|cancer patient|"
         r"type [12] diabetic|recovering alcoholic|recovering addict|wheelchair user))\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bas an? (?:type [12] )?(?:diabetic|asthmatic|epileptic|cancer survivor|cancer patient|"
+        r"recovering alcoholic|wheelchair user|person with (?:adhd|autism|diabetes|depression|"
+        r"bipolar disorder|epilepsy|a disability)),? (?:i|my)\b"
+        rf"|{_I}\s+(?:use|uses|rely on)\s+a (?:wheelchair|hearing aid|cpap|insulin pump|walker|cane)\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -125,7 +136,7 @@ _CONDITIONS_ZH = (
     r"多动症|自闭症|孤独症|阿斯伯格|癫痫|偏头痛|癌症|白血病|淋巴瘤|肿瘤|艾滋病?|HIV|乙肝|丙肝|"
     r"肝炎|结核|高血压|高血脂|心脏病|冠心病|心律不齐|关节炎|红斑狼疮|帕金森|阿尔茨海默|老年痴呆|"
     r"克罗恩病|结肠炎|肠易激|乳糜泻|湿疹|银屑病|子宫内膜异位|多囊卵巢|不孕不育|不孕|失眠症|"
-    r"厌食症|暴食症|进食障碍|酒精依赖|甲亢|甲减|肾病|胃溃疡|痛风|残疾|疱疹|"
+    r"厌食症|暴食症|进食障碍|酒精依赖|甲亢|甲减|肾病|胃溃疡|痛风|残疾|疱疹|新冠|过敏|乳糖不耐受|"
     r"[\u4e00-\u9fff]{1,5}(?:症|癌|瘤|炎|病|疹)"
 )
 _DRUGS_ZH = (
@@ -133,7 +144,7 @@ _DRUGS_ZH = (
     r"拉莫三嗪|喹硫平|阿立哌唑|奥氮平|利培酮|哌甲酯|专注达|阿普唑仑|地西泮|安定|劳拉西泮|"
     r"氯硝西泮|唑吡坦|二甲双胍|胰岛素|司美格鲁肽|左甲状腺素|优甲乐|氨氯地平|阿托伐他汀|华法林|"
     r"泼尼松|甲氨蝶呤|抗抑郁药|抗焦虑药|抗精神病药|降压药|降糖药|安眠药|激素药|避孕药|"
-    r"抗病毒药|靶向药|精神类药物|[\u4e00-\u9fff]{2,6}(?:片|胶囊|缓释片|注射液)"
+    r"抗病毒药|靶向药|精神类药物|百忧解|来士普|左洛复|思诺思|[\u4e00-\u9fff]{2,6}(?:片|胶囊|缓释片|注射液)"
 )
 _ZH_WHEN = ""  # time adverbs after 我 are part of _ME_ZH
 _HEALTH_ZH = [
@@ -151,6 +162,8 @@ _HEALTH_ZH = [
         rf"我{_ZH_WHEN}(?:每天|长期|在|正在|开始|按时|需要)?(?:吃|服用|服|打|用)(?:着|了)?(?:{_DRUGS_ZH})"
     ),
     _zh(
+        r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
+        r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"
         r"我(?:怀孕了|怀孕\S{0,3}个?月|在孕期|正在做化疗|在做化疗|在接受心理治疗|在看心理医生|"
         r"(?:一直|定期|每周)?(?:去)?看心理医生|去看精神科|在住院)"
     ),
@@ -188,6 +201,10 @@ _RELIGION_EN = [
         re.IGNORECASE,
     ),
     re.compile(rf"{_IM}\s+(?:not\s+|very\s+|deeply\s+)?religious\b", re.IGNORECASE),
+    re.compile(
+        rf"\bas an? (?:devout |practi[cs]ing |observant )?(?:{_FAITHS_EN}),? (?:i|my)\b",
+        re.IGNORECASE,
+    ),
 ]
 _RELIGION_ZH = [
     _zh(
@@ -204,6 +221,9 @@ _RELIGION_ZH = [
     ),
     _zh(r"我(?:每天)?(?:都)?(?:祷告|念佛|吃斋|守斋|封斋|过斋月)|我(?:受洗|受了洗|领洗)"),
     _zh(r"我的(?:信仰|宗教|教会|牧师|神父)(?!课|老师|考试|作业|研究)"),
+    re.compile(
+        r"作为(?:一名|一个)?(?:虔诚的)?(?:基督徒|天主教徒|穆斯林|佛教徒|道教徒|犹太教徒|无神论者)[，,]?我"
+    ),
 ]
 
 # --- other categories -------------------------------------------------------------------
@@ -215,7 +235,10 @@ _ORIENTATION = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_I}\s+came out\s+(?:as|to)\b|\bmy (?:sexual orientation|sexuality)\b", re.IGNORECASE
+        rf"{_I}\s+came out\s+(?:as|to)\b|{_MY} (?:sexual orientation|sexuality)\b"
+        r"|\bas an? (?:gay|bisexual|queer|lesbian) (?:man|woman|person)?,? (?:i|my)\b"
+        rf"|{_IM}\s+an? (?:gay|bisexual|queer) (?:man|woman|guy|person)\b",
+        re.IGNORECASE,
     ),
     _zh(
         r"我是(?:同性恋|同志|男同|女同|拉拉|双性恋|泛性恋|无性恋|gay|les)(?!群体|朋友)|我\S{0,6}出柜|我喜欢同性"
@@ -238,8 +261,9 @@ _POLITICAL = [
         r"(?:labour|green|conservative|liberal democrat) (?:voter|supporter|member)|party member)\b"
         rf"|{_IM}\s+(?:a\s+)?member of the [\w' ]{{0,30}}party\b"
         rf"|{_IM}\s+politically\s+\w+"
-        r"|\bi (?:always |usually |will |'ll )?vote[ds]?\s+(?:for\s+)?(?:the\s+)?(?:democrats?|"
-        r"republicans?|labour|conservatives?|tories|liberals?|greens|left|right)\b"
+        r"|\bi (?:always |usually |will |'ll |have always )?vote[ds]?\s+(?:for\s+)?(?:the\s+)?(?:democrats?|"
+        r"republicans?|labour|conservatives?|tories|liberals?|greens|left|right|[\w ]{1,20} party)\b"
+        rf"|{_IM}\s+(?:an?\s+)?[\w ]{{0,20}}party member\b"
         r"|\bi (?:support|back)\s+the\s+[\w ]{0,20}party\b"
         rf"|{_MY} (?:political (?:views|beliefs|affiliation|party)|party membership)\b",
         re.IGNORECASE,
@@ -255,7 +279,7 @@ _TRADE_UNION = [
     re.compile(
         rf"{_IM}\s+(?:a\s+)?(?:union member|member of (?:the|a|my)\s+[\w' ]{{0,30}}?union|"
         r"(?:union|shop) steward|union rep(?:resentative)?)\b"
-        r"|\bi (?:joined|belong to|am in|'m in)\s+(?:the|a|my)\s+(?!(?:student|european|credit|soviet)\b)"
+        r"|\b(?:i (?:joined|belong to)|i'm in|i am in)\s+(?:the|a|my)\s+(?!(?:student|european|credit|soviet)\b)"
         r"[\w' ]{0,30}?\bunion\b(?! (?:station|square|building|hall|jack))"
         rf"|{_MY} (?:union (?:rep|dues|membership|card)|trade union)\b",
         re.IGNORECASE,
@@ -268,7 +292,9 @@ _FINANCIAL = [
         r"(?:account number|card number|iban|routing number|sort code|account no\.?)\s*(?:is|:|=)?\s*[\w-]*\d",
         re.IGNORECASE,
     ),
-    _zh(r"我的(?:银行卡号|卡号|银行账号|账号|账户号码?|信用卡号|开户行)\S{0,3}?[是为:：]?\s*\d"),
+    _zh(
+        r"我的\S{0,6}?(?:银行卡号|卡号|银行账号|账号|账户号码?|信用卡号|开户行)\S{0,3}?[是为:：]?\s*\d"
+    ),
 ]
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 _LOCATION = [
@@ -288,11 +314,12 @@ _MINOR = [
         r"fourteen|fifteen|sixteen|seventeen)(?:\s*years?\s*old|\s*yo|\s*y/o)\b"
         rf"|{_IM}\s+in (?:[1-9]|1[0-2])(?:st|nd|rd|th) grade\b"
         rf"|{_IM}\s+in (?:middle school|junior high|elementary school|primary school)\b"
-        rf"|{_IM}\s+an? (?:minor|middle schooler|(?:fifth|sixth|seventh|eighth|ninth|tenth) grader)\b",
+        rf"|{_IM}\s+an? (?:minor|middle schooler|(?:fifth|sixth|seventh|eighth|ninth|tenth) grader)\b"
+        rf"|{_IM}\s+an? (?:[5-9]|1[0-7])[- ]year[- ]old\b",
         re.IGNORECASE,
     ),
     _zh(
-        r"我今年(?:[5-9]|1[0-7]|[五六七八九]|十[一二三四五六七]?)岁|我(?:在)?(?:上|读)(?:小学|初中|初[一二三]|"
+        r"我(?:今年|才|只有|刚满)?(?:[5-9]|1[0-7]|[五六七八九]|十[一二三四五六七]?)岁(?!的时候|那年|时|之前|以前)|我(?:在)?(?:上|读)(?:小学|初中|初[一二三]|"
         r"[一二三四五六]年级)|我是(?:一名|一个)?(?:小学生|初中生|未成年人?)"
     ),
 ]

@@ -57,7 +57,7 @@ _CONDITIONS_EN = (
     r"addiction|alcoholism|a substance use disorder|long covid|chronic fatigue|fibromyalgia|"
     r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
     r"gout|scoliosis|an? (?:mental|chronic) illness|a mental health condition|"
-    r"anxiety(?!\s+(?:about|over|before|for|when|around|at|on))|"
+    r"anxiety(?!\s+(?:about|over|before|when|around|at|on)\b|\s+for\s+(?:the|my|a|an|this|that|tomorrow|today|tonight)\b)|"
     r"(?:an? )?(?:[a-z]+ )?allerg(?:y|ies)|a heart murmur|tinnitus|a concussion|covid|"
     r"[a-z]+(?:itis|osis)|(?!academia)[a-z]+emia|[a-z]+ (?:disease|disorder|syndrome|deficiency|cancer|tumou?r)"
 )

@@ -14,6 +14,7 @@ from memory.content_rules import find_injection, find_system_of_record, find_tra
 from memory.write_policy import Candidate, SubjectState, decide
 from tests.security.detector_corpus import (
     INJECTION_NEGATIVE,
+    INJECTION_POSITIVE,
     SOR_NEGATIVE,
     SOR_POSITIVE,
     TRANSIENT_NEGATIVE,
@@ -42,6 +43,11 @@ def test_system_of_record_found(text):
 @pytest.mark.parametrize("text", SOR_NEGATIVE)
 def test_not_system_of_record(text):
     assert find_system_of_record(text) == []
+
+
+@pytest.mark.parametrize("text", INJECTION_POSITIVE)
+def test_injection_found(text):
+    assert find_injection(text) == ["instruction_like_text"]
 
 
 @pytest.mark.parametrize("text", INJECTION_NEGATIVE)

@@ -118,6 +118,22 @@ POSITIVE: list[tuple[str, str]] = [
     ("我今年十五岁", "minor"),
     ("我在上初二", "minor"),
     ("我是一名小学生", "minor"),
+    # further phrasings
+    ("I've been on Zoloft since March", "health"),
+    ("I have a peanut allergy", "health"),
+    ("I'm lactose intolerant", "health"),
+    ("I've been battling anxiety for years", "health"),
+    ("I use a wheelchair since the accident", "health"),
+    ("我每周做两次透析", "health"),
+    ("我在吃百忧解", "health"),
+    ("As a Muslim, I don't drink alcohol", "religion"),
+    ("作为一名佛教徒，我每天早上打坐", "religion"),
+    ("As a gay man, I care about these laws", "sexual_orientation"),
+    ("I voted for the Green Party last time", "political"),
+    ("I'm in a union at work", "trade_union"),
+    ("我的支付宝账号是 13800001111", "financial_account"),
+    ("I'm a 15-year-old student", "minor"),
+    ("我才十四岁", "minor"),
 ]
 
 NEGATIVE: list[str] = [
@@ -212,4 +228,10 @@ NEGATIVE: list[str] = [
     "我儿子今年十岁",
     "我女儿在上初二",
     "我十五岁的时候学会了游泳",
+    "I have anxiety about the exam tomorrow",
+    "My friend has a peanut allergy",
+    "I voted in the election",
+    "I'm in a meeting",
+    "As a nurse, I see a lot of flu cases",
+    "我陪奶奶去做透析",
 ]

@@ -136,7 +136,8 @@ def database_unavailable(request):
     """503 with a retry hint for a request whose database connection went away mid-way
     (a crashed backend, a restart, a failover): the client did nothing wrong."""
     retry = str(RETRY_AFTER_SECONDS)
-    if request.path.startswith("/api/"):
+    wants_json = request.path.startswith("/api/") or request.path == "/healthz"
+    if wants_json or "application/json" in request.headers.get("Accept", ""):
         response = JsonResponse(
             error_body(
                 "database_unavailable",

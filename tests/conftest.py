@@ -151,3 +151,22 @@ def candidate(**overrides: Any) -> dict[str, Any]:
 
 
 pytest_plugins = ["tests.browser"]
+
+
+# The core of the suite that ./dev test also runs against a separately started PostgreSQL
+# over TCP (tests/external_postgres/): ``pytest -k external_postgres`` selects it.
+EXTERNAL_POSTGRES_SUITE = (
+    "tests/external_postgres/",
+    "tests/database/test_self_test.py",
+    "tests/security/test_row_level_security.py",
+    "tests/memory/test_write_api.py",
+    "tests/memory/test_recall_api.py",
+    "tests/lifecycle/test_deletion.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(EXTERNAL_POSTGRES_SUITE):
+            item.extra_keyword_matches.add("external_postgres")

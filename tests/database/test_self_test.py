@@ -76,7 +76,8 @@ def test_self_test_names_missing_extensions_and_what_to_do():
     """An empty database (never migrated) fails at 'extensions' with the migrate command."""
     name = f"engram_selftest_{uuid.uuid4().hex[:8]}"
     with _superuser_conn("postgres") as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+        # From template0: an external server's template1 may carry the extensions.
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
     try:
         done = _manage("engram_selftest", db_name=name)
         assert done.returncode == 1
@@ -111,6 +112,7 @@ def test_self_test_fails_when_the_server_is_unreachable(settings):
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             "DATABASE_URL": "postgres://nobody:nothing@127.0.0.1:9/engram",
+            "DATABASE_OWNER_URL": "postgres://nobody:nothing@127.0.0.1:9/engram",
         },
         capture_output=True,
         text=True,

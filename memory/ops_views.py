@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import Role
 from config.tenancy import user_memberships
+from core.database import database_state
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list
 
@@ -85,6 +86,8 @@ def _context(tenant_id) -> dict:
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
         "index_lag": index_lag,
+        # Does the database answer, and did it restart since this process first saw it?
+        "database": database_state(),
         "index_versions": embedding_index_list(),
         "deletions": deletions,
     }

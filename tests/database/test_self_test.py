@@ -202,3 +202,14 @@ def test_healthz_reports_the_database(client):
     assert body["database"]["ok"] is True
     assert body["database"]["server_started_at"]
     assert body["database"]["restarted_since_start"] in (True, False)
+
+
+def test_ops_page_shows_the_database_state(tenant_admin):
+    user, _ = tenant_admin
+    client = Client()
+    client.force_login(user)
+    response = client.get("/ops/")
+    assert response.status_code == 200
+    stat = response.content.decode().split('id="stat-database"')[1].split("</div>")[0]
+    assert "answering" in stat and "not answering" not in stat
+    assert "no restart seen" in stat or "restarted" in stat

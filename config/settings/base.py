@@ -244,6 +244,10 @@ LOGGING = logging_config(
 )
 configure_structlog()
 MIDDLEWARE.insert(0, "core.observability.django.RequestObservabilityMiddleware")
+# OpenTelemetry traces: off unless ENGRAM_OTEL_ENABLED=true (core/observability/traces.py).
+from core.observability import traces as _traces  # noqa: E402
+
+_traces.configure()
 ENGRAM_OBSERVABILITY = {
     # /metrics answers only a scraper presenting this bearer token, or a client address
     # inside one of these networks (e.g. "10.0.0.0/8"). Neither set: 404 for everyone.

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from core.observability import logs, metrics
+from core.observability import logs, metrics, traces
 
 logger = logging.getLogger("engram.request")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,64}$")
@@ -38,24 +38,26 @@ class RequestObservabilityMiddleware:
         token = logs.current_request.set(request)
         logs.clear()
         try:
-            response = self.get_response(request)
-            route = _route(request)
-            elapsed = time.perf_counter() - started
-            metrics.HTTP_REQUESTS.labels(
-                route, request.method or "", f"{response.status_code // 100}xx"
-            ).inc()
-            metrics.HTTP_SECONDS.labels(route).observe(elapsed)
-            response["X-Request-ID"] = request_id
-            logger.info(
-                "request",
-                extra={
-                    "route": route,
-                    "method": request.method,
-                    "status": response.status_code,
-                    "duration_ms": round(elapsed * 1000, 2),
-                },
-            )
-            return response
+            with traces.http_span(request.method or "", request.headers) as finish:
+                response = self.get_response(request)
+                route = _route(request)
+                finish(route, response.status_code)
+                elapsed = time.perf_counter() - started
+                metrics.HTTP_REQUESTS.labels(
+                    route, request.method or "", f"{response.status_code // 100}xx"
+                ).inc()
+                metrics.HTTP_SECONDS.labels(route).observe(elapsed)
+                response["X-Request-ID"] = request_id
+                logger.info(
+                    "request",
+                    extra={
+                        "route": route,
+                        "method": request.method,
+                        "status": response.status_code,
+                        "duration_ms": round(elapsed * 1000, 2),
+                    },
+                )
+                return response
         finally:
             logs.current_request.reset(token)
 

@@ -36,6 +36,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from core.observability import traces
+
 # --- label values ----------------------------------------------------------------------
 
 # A code: ASCII letters, digits and _ . : - only, at most 64 characters, starting with a
@@ -172,11 +174,14 @@ _recall_clock: ContextVar[RecallClock | None] = ContextVar("engram_recall_clock"
 
 
 def _stage_timer(stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    span_name = f"recall.{stage}"
+
     @functools.wraps(fn)
     def timed(*args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
         try:
-            return fn(*args, **kwargs)
+            with traces.span(span_name):
+                return fn(*args, **kwargs)
         finally:
             elapsed = time.perf_counter() - start
             clock = _recall_clock.get()

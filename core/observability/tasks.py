@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import signals
 
-from core.observability import logs, metrics
+from core.observability import logs, metrics, traces
 
 logger = logging.getLogger(__name__)
 _started: dict[str, float] = {}
@@ -28,6 +28,7 @@ def _prerun(sender: Any = None, task_id: str = "", **_: Any) -> None:
     _started[task_id] = time.perf_counter()
     logs.clear()
     logs.bind(task=_task_name(sender), task_id=task_id)
+    traces.task_started(task_id, _task_name(sender), getattr(sender, "request", None))
 
 
 def _postrun(sender: Any = None, task_id: str = "", state: str | None = None, **_: Any) -> None:
@@ -36,6 +37,7 @@ def _postrun(sender: Any = None, task_id: str = "", state: str | None = None, **
     started = _started.pop(task_id, None)
     if started is not None:
         metrics.TASK_SECONDS.labels(name).observe(time.perf_counter() - started)
+    traces.task_finished(task_id, state or "UNKNOWN")
     logs.clear()
 
 
@@ -67,3 +69,4 @@ def connect() -> None:
     signals.task_postrun.connect(_postrun, weak=False)
     signals.task_retry.connect(_retry, weak=False)
     signals.worker_init.connect(_serve_metrics, weak=False)
+    signals.before_task_publish.connect(traces.inject_headers, weak=False)

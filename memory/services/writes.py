@@ -22,6 +22,7 @@ from accounts.models import Tenant
 from accounts.policies import TenantPolicy
 from config.db_router import subject_fence
 from core.observability.metrics import observe_write_decisions
+from core.observability.traces import traced
 from governance.models import AuditEvent
 from governance.services import Actor, audit_record_many
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
@@ -243,6 +244,7 @@ def _write_audit(
     )
 
 
+@traced("write.policy")  # one span per candidate: decide and apply (optional traces)
 def _submit_one(
     *,
     actor: Actor,

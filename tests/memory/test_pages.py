@@ -523,3 +523,25 @@ def test_remember_without_topic_uses_personal_and_a_fact(alice, owner):
     assert response.status_code == 302
     record = MemoryRecord.objects.get(subject=owner[1])
     assert (record.namespace, record.memory_type) == ("personal", "semantic")
+
+
+def test_bootstrap_ships_a_reviewed_runbook_with_a_pending_change_and_a_reviewer(
+    tenant_admin, tenant
+):
+    from accounts.management.commands.engram_bootstrap import seed_demo_review
+    from config.tenancy import tenant_context
+    from governance.models import ChangeRequest, ProceduralDocument
+
+    for _ in range(2):  # idempotent
+        with tenant_context(tenant.id):
+            seed_demo_review(tenant=tenant, admin=tenant_admin[0])
+    document = ProceduralDocument.objects.get(slug="refunds")
+    assert document.current_version == 1
+    [pending] = ChangeRequest.objects.filter(document=document, status="open")
+    assert pending.base_version == 1
+    reviewer = Client()
+    assert reviewer.login(username="reviewer", password="engram-review")
+    home = reviewer.get(reverse("governance:home")).content.decode()
+    assert "1 open change request" in home
+    diff = reviewer.get(reverse("governance:change", args=[pending.id])).content.decode()
+    assert "within 7 days" in diff and "Approve" in diff

@@ -31,6 +31,20 @@ DEMO_USER = "demo"
 DEMO_PASSWORD = "engram-demo"  # noqa: S105 - a documented demo credential, local only
 DEMO_AGENT = "demo-agent"
 DEMO_KEY_LABEL = "bootstrap"
+DEMO_REVIEWER = "reviewer"
+DEMO_REVIEWER_PASSWORD = "engram-review"  # noqa: S105 - a documented demo credential, local only
+DEMO_RUNBOOK = "refunds"
+DEMO_RUNBOOK_V1 = (
+    "1. Check the order in the order system (never from memory).\n"
+    "2. Refund to the original payment method.\n"
+    "3. Tell the customer when the money arrives."
+)
+DEMO_RUNBOOK_V2 = (
+    "1. Check the order in the order system (never from memory).\n"
+    "2. Refund to the original payment method within 7 days.\n"
+    "3. Tell the customer when the money arrives.\n"
+    "4. Above 500 EUR, ask a supervisor first."
+)
 
 
 class Command(BaseCommand):
@@ -83,6 +97,7 @@ class Command(BaseCommand):
             )
             with tenant_context(tenant.id):
                 seeded = seed_demo_memories(agent=agent, subject=subject, user=user)
+                reviewer = seed_demo_review(tenant=tenant, admin=user)
 
         max_age = settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"]
         base = "http://" + os.environ.get("ENGRAM_BIND", "127.0.0.1:8000")
@@ -91,6 +106,10 @@ class Command(BaseCommand):
             self.stdout.write(f"  Seeded {seeded} sample memories for the demo user.")
         self.stdout.write(
             f"  Sign in:        {base}/  user '{DEMO_USER}', password '{DEMO_PASSWORD}'"
+        )
+        self.stdout.write(
+            f"  Reviewer:       {base}/console/  user '{reviewer.username}', password "
+            f"'{DEMO_REVIEWER_PASSWORD}' (one change request waits for review)"
         )
         self.stdout.write(f"  Agent API key:  {plaintext}")
         if revoked:
@@ -323,3 +342,60 @@ def seed_demo_memories(*, agent: Agent, subject: Subject, user: User) -> int:
             user=user, subject=subject, record=wrong, statement="工作中主要用 Python 3.11 和 Django"
         )
     return written
+
+
+def seed_demo_review(*, tenant: Tenant, admin: User) -> User:
+    """A demo reviewer and one reviewed runbook with a change waiting for review, so the
+    reviewer sees the diff flow on first sign-in. Idempotent: an existing runbook is left
+    as it is."""
+    from governance.models import ChangeRequestStatus, ProceduralDocument, ProposalSource
+    from governance.services.procedures import (
+        change_request_approve,
+        change_request_propose,
+        procedure_document_create,
+    )
+
+    system = Actor.system(tenant.id, "bootstrap")
+    reviewer = User.objects.filter(username=DEMO_REVIEWER).first()
+    if reviewer is None:
+        reviewer = User.objects.create_user(
+            DEMO_REVIEWER, password=DEMO_REVIEWER_PASSWORD, first_name="Rita"
+        )
+    membership_set(actor=system, tenant=tenant, user=reviewer, role=Role.REVIEWER)
+    if ProceduralDocument.objects.filter(tenant=tenant, slug=DEMO_RUNBOOK).exists():
+        return reviewer
+    admin_actor = Actor.user(admin.pk, tenant.id)
+    document = procedure_document_create(
+        actor=admin_actor,
+        user=admin,
+        slug=DEMO_RUNBOOK,
+        title="Refunds",
+        kind="runbook",
+        namespace="support/refunds",
+    )
+    first = change_request_propose(
+        actor=admin_actor,
+        document=document,
+        proposed_text=DEMO_RUNBOOK_V1,
+        base_version=0,
+        source=ProposalSource.USER,
+        rationale="How support handles refunds today.",
+        proposer_user=admin,
+    )
+    change_request_approve(
+        actor=Actor.user(reviewer.pk, tenant.id),
+        user=reviewer,
+        change_request_id=first.id,
+        comment="Matches what the team does.",
+    )
+    pending = change_request_propose(
+        actor=admin_actor,
+        document=ProceduralDocument.objects.get(pk=document.pk),
+        proposed_text=DEMO_RUNBOOK_V2,
+        base_version=1,
+        source=ProposalSource.USER,
+        rationale="Customers asked for a deadline; large refunds need a second look.",
+        proposer_user=admin,
+    )
+    assert pending.status == ChangeRequestStatus.OPEN
+    return reviewer

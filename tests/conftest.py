@@ -165,8 +165,20 @@ EXTERNAL_POSTGRES_SUITE = (
 )
 
 
+# What a test needs beyond the database, as markers (registered in pyproject.toml), so that
+# ``./dev test -m "not browser and not worker and not fuzz"`` is a fast inner loop.
+WORKER_MODULES = ("tests/lifecycle/test_worker.py", "tests/ops/test_worker_observability.py")
+FUZZ_MODULES = ("tests/security/test_api_fuzz.py", "tests/security/test_state_machine.py")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid.startswith(EXTERNAL_POSTGRES_SUITE):
             item.extra_keyword_matches.add("external_postgres")
+        if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+        if item.nodeid.startswith(WORKER_MODULES):
+            item.add_marker(pytest.mark.worker)
+        if item.nodeid.startswith(FUZZ_MODULES):
+            item.add_marker(pytest.mark.fuzz)

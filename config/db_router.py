@@ -9,7 +9,8 @@ What goes where:
 The staleness rule ("read your own writes", fenced by WAL position, not by a clock):
 1. every write transaction that changes a subject's memories (``candidates_submit``: all
    agent and page writes, corrections and forgets) and every deletion job calls
-   :func:`subject_fence`; when that transaction commits, the primary's current WAL
+   :func:`subject_fence`, and so does every ORM save of a ``Subject`` (consent withdrawn,
+   memory paused) or a ``MemoryRecord`` (the router sees the instance); when that transaction commits, the primary's current WAL
    position (``pg_current_wal_lsn()``, at or past the commit record) is stored for the
    subject in the shared cache (Redis) for ``ENGRAM_REPLICA_FENCE_SECONDS``;
 2. a read block for a subject goes to the replica only if the replica has *replayed*
@@ -51,6 +52,8 @@ logger = logging.getLogger(__name__)
 PRIMARY = "default"
 REPLICA = "replica"
 _read_alias: ContextVar[str | None] = ContextVar("engram_read_alias", default=None)
+# Models whose ORM saves change what recall may return for their subject.
+FENCED_MODELS = frozenset({"memory.Subject", "memory.MemoryRecord"})
 
 
 class PrimaryReplicaRouter:
@@ -60,6 +63,15 @@ class PrimaryReplicaRouter:
         return _read_alias.get() or PRIMARY
 
     def db_for_write(self, model, **hints):
+        # Saving a subject (consent withdrawn, memory paused) or a memory record through
+        # the ORM fences that subject too, whichever service did it.
+        instance = hints.get("instance")
+        if instance is not None and model._meta.label in FENCED_MODELS:
+            subject_id = instance.pk if model._meta.label == "memory.Subject" else None
+            subject_id = subject_id or getattr(instance, "subject_id", None)
+            tenant_id = getattr(instance, "tenant_id", None)
+            if subject_id and tenant_id:
+                subject_fence(tenant_id, subject_id)
         return PRIMARY
 
     def allow_relation(self, obj1, obj2, **hints):

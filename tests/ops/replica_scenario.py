@@ -20,6 +20,7 @@ import django  # noqa: E402
 django.setup()
 
 import psycopg  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
@@ -31,6 +32,7 @@ from config.db_router import PRIMARY, REPLICA, PrimaryReplicaRouter, replica_rea
 from governance.services import Actor  # noqa: E402
 from memory.models import MemoryRecord  # noqa: E402
 from memory.services.subjects import subject_get_or_create  # noqa: E402
+from memory.services.user_memory import subject_consent_withdraw  # noqa: E402
 
 REPLICA_DSN = os.environ["DATABASE_REPLICA_URL"]
 PURPOSE = "personalization"
@@ -117,7 +119,9 @@ def main() -> None:
     _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=["read", "write"])
     alice = subject_get_or_create(tenant_id=tenant.id, kind="user", external_id="alice")
     bob = subject_get_or_create(tenant_id=tenant.id, kind="user", external_id="bob")
+    carol = subject_get_or_create(tenant_id=tenant.id, kind="user", external_id="carol")
     as_alice, as_bob = client_for(agent, key, alice), client_for(agent, key, bob)
+    as_carol = client_for(agent, key, carol)
 
     tea = write(as_alice, "User drinks oolong tea every morning")
     bike = write(as_bob, "User rides a red bicycle to work")
@@ -161,6 +165,19 @@ def main() -> None:
             bike in recalled_ids(as_bob, "red bicycle"), "another subject still reads the replica"
         )
         check(reads("replica", "replica_ok") == replica_ok + 1, "... from the replica")
+        # Consent withdrawn on a page (a Subject save, not candidates_submit): fenced too.
+        user = User.objects.create_user("carol-replica")
+        subject_consent_withdraw(user=user, subject=carol, erase_everything=False)
+        stale = replica_sql(
+            f"SELECT consent_withdrawn_at IS NULL FROM memory_subject WHERE id = '{carol.id}'"
+        )
+        check(stale == (True,), "the paused replica still has carol's consent")
+        r = as_carol.post(
+            "/api/v1/recall",
+            {"query": "red bicycle", "purpose": PURPOSE},
+            content_type="application/json",
+        )
+        check(r.json()["empty_reason"] == "consent_withdrawn", "withdrawn consent seen at once")
         with override_settings(ENGRAM_REPLICA={"MAX_LAG_SECONDS": 0.0, "FENCE_SECONDS": 3600}):
             lagging = reads("primary", "replica_lagging")
             time.sleep(0.05)

@@ -319,6 +319,15 @@ ENGRAM_LIFECYCLE = {
 if env("ENGRAM_DB_NAME", default=""):
     DATABASES["default"]["NAME"] = env("ENGRAM_DB_NAME")
 
+# --- worker pools per queue (issue 19) -------------------------------------------------
+# ENGRAM_CELERY_ROUTES="memory.index_records=engram-index,memory.run_deletion=engram-deletion"
+# sends those tasks to their own queues (start a pool per queue: celery -A config worker
+# -Q engram-index); every other task stays on ENGRAM_CELERY_QUEUE.
+CELERY_TASK_ROUTES = {
+    task: {"queue": queue}
+    for task, queue in env.dict("ENGRAM_CELERY_ROUTES", default={}).items()
+}
+
 # --- read replica (issue 19) -----------------------------------------------------------
 # DATABASE_REPLICA_URL: a streaming replica of the primary (pg_basebackup -R). Recall reads
 # go there unless the subject's own writes have not been replayed yet (config/db_router.py

@@ -324,8 +324,7 @@ if env("ENGRAM_DB_NAME", default=""):
 # sends those tasks to their own queues (start a pool per queue: celery -A config worker
 # -Q engram-index); every other task stays on ENGRAM_CELERY_QUEUE.
 CELERY_TASK_ROUTES = {
-    task: {"queue": queue}
-    for task, queue in env.dict("ENGRAM_CELERY_ROUTES", default={}).items()
+    task: {"queue": queue} for task, queue in env.dict("ENGRAM_CELERY_ROUTES", default={}).items()
 }
 
 # --- read replica (issue 19) -----------------------------------------------------------

@@ -122,11 +122,16 @@ def test_correct_inline_and_history_grows(alice_page, memories):
     expect(updated).to_contain_text("You corrected this")
 
     updated.get_by_role("link", name="Lives in Hangzhou", exact=True).click()
+    # What Engram believed when: newest change first, with who and why.
     history = page.locator("ol.history > li")
     expect(history).to_have_count(2)
-    expect(history.nth(0)).to_contain_text("Lives in Shanghai")
-    expect(history.nth(1)).to_contain_text("Lives in Hangzhou")
-    expect(history.nth(1)).to_contain_text("by You")
+    expect(history.nth(0)).to_contain_text("Lives in Hangzhou")
+    expect(history.nth(0)).to_contain_text("Corrected")
+    expect(history.nth(0)).to_contain_text("by You")
+    expect(history.nth(1)).to_contain_text("Lives in Shanghai")
+    # What is true: a correction says the old value was never right, so one period.
+    expect(page.locator("#periods li")).to_have_count(1)
+    expect(page.locator("#periods")).to_contain_text("Lives in Hangzhou")
 
 
 def test_delete_with_confirmation_gone_from_list_and_agent_api(alice_page, memories, api):
@@ -241,8 +246,9 @@ def test_remember_this_refuses_a_secret_with_the_reason_then_remembers(alice_pag
     page.get_by_role("button", name="Remember this").click()
     expect(page.get_by_role("alert")).to_contain_text("Secrets are never remembered")
     page.get_by_label("What should be remembered?").fill("我喜欢安静的酒店房间")
-    page.get_by_label("Topic").fill("travel/hotels")
+    page.get_by_label("What is it about?").select_option(label="Travel")
     page.get_by_role("button", name="Remember this").click()
     expect(page.get_by_role("heading", name="我喜欢安静的酒店房间")).to_be_visible()
-    expect(page.locator(".facts")).to_contain_text("You said this")
+    expect(page.locator(".facts").first).to_contain_text("You said this")
+    expect(page.locator(".facts").first).to_contain_text("Travel")
     expect(page.locator(".messages")).to_contain_text("Remembered.")

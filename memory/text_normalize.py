@@ -104,7 +104,9 @@ _SPACED_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _SPACED_LATIN = re.compile(r"(?<![A-Za-z])(?:[A-Za-z] ){2,}[A-Za-z](?![A-Za-z])")
 
 
-def _remove(chars: list[str], origin: list[int], pattern: re.Pattern[str], keep_letters: bool):
+def _remove(
+    chars: list[str], origin: list[int], pattern: re.Pattern[str], keep_letters: bool
+) -> tuple[list[str], list[int]]:
     text = "".join(chars)
     drop: set[int] = set()
     for m in pattern.finditer(text):
@@ -122,9 +124,13 @@ def _remove(chars: list[str], origin: list[int], pattern: re.Pattern[str], keep_
 def detection_form(text: str) -> DetectionText:
     """``text`` with obfuscation undone (see the module docstring); cached per text, since
     the write policy runs several detectors over the same candidate."""
+    if text.isascii() and text.isprintable():
+        # Fast path (most text): nothing to drop or map, only spaced-out letters to join.
+        chars, origin = _remove(list(text), list(range(len(text))), _SPACED_LATIN, True)
+        return DetectionText("".join(chars), tuple(origin))
     table = _skeleton_table()
-    chars: list[str] = []
-    origin: list[int] = []
+    chars = []
+    origin = []
     for index, ch in enumerate(text):
         if _dropped(ch):
             continue

@@ -100,13 +100,20 @@ def test_every_subject_operation(live_engram, keys):
         fb = alice.recall_feedback(pack.trace_id, [ok.record_id], helpful=True)
         assert fb.used_record_ids == [ok.record_id]
 
+        # "The user said so" cites the user's message (an unsourced claim cannot replace a
+        # sourced one).
+        alice.append_events([Event("t1-2", "message", "user", "改一下：技术回答请先给证据")])
         new = alice.supersede(
             ok.record_id,
             SupersedeRequest(
-                "用户希望技术回答先给证据", "user_explicit", 1.0, value="evidence-first"
+                "用户希望技术回答先给证据",
+                "user_explicit",
+                1.0,
+                value="evidence-first",
+                source_client_event_ids=["t1-2"],
             ),
         )
-        assert new.operation == "SUPERSEDE"
+        assert new.operation == "SUPERSEDE", new
         assert alice.get_memory(ok.record_id).status == "superseded"
         other = alice.remember(preference("User likes green tea"))
         assert (
@@ -186,7 +193,15 @@ def test_outage_in_the_middle_of_a_session(live_engram, keys, tmp_path):
     outbox_path = tmp_path / "outbox.sqlite"
     with client(live_engram, keys, breaker=breaker, outbox=str(outbox_path)) as c:
         alice = c.for_user("alice")
-        first = alice.remember(preference("User lives in Berlin", predicate="home_city"))
+        alice.append_events([Event("t2-0", "message", "user", "Berlin is home.")])
+        first = alice.remember(
+            preference(
+                "User lives in Berlin",
+                predicate="home_city",
+                value="Berlin",
+                source_client_event_ids=["t2-0"],
+            )
+        )
         assert first.operation == "ADD"
 
         live_engram.stop()
@@ -217,16 +232,17 @@ def test_outage_in_the_middle_of_a_session(live_engram, keys, tmp_path):
         # Exactly once: one event, the city superseded once, one tea.
         subject = Subject.objects.get(external_id="alice")
         assert SourceEvent.objects.filter(subject=subject, client_event_id="t2-1").count() == 1
-        current = {r.statement for r in alice.iter_memories()}
-        # (Background extraction may add its own memory from the event; not ours to count.)
-        assert {"User lives in Munich", "User likes green tea"} <= current
-        assert "User lives in Berlin" not in current
+        current = list(alice.iter_memories())
+        # One current home city, Munich (background extraction of the event may have
+        # written it first; the queued candidate then confirms it). Berlin is history.
+        [city] = [r for r in current if r.predicate == "home_city"]
+        assert city.value == "Munich" and city.id != first.record_id
+        assert alice.get_memory(first.record_id).status == "superseded"
+        assert [r.statement for r in current].count("User likes green tea") == 1
         assert (
             MemoryRecord.objects.filter(subject=subject, statement="User likes green tea").count()
             == 1
         )
-        munich = MemoryRecord.objects.get(subject=subject, statement="User lives in Munich")
-        assert munich.source_events.count() == 1
         assert alice.flush_outbox().sent == 0
 
 

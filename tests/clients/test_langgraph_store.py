@@ -11,7 +11,9 @@ import asyncio
 
 import pytest
 from engram_client import EngramClient, RetryPolicy, Timeouts, WriteRejected
-from engram_client.langgraph import EngramStore, SubjectMismatch
+from engram_client.langgraph import EngramStore, SubjectMismatch, decode_key, encode_key
+from hypothesis import given
+from hypothesis import strategies as st
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
@@ -57,6 +59,11 @@ def test_put_get_and_missing(store):
     assert item.value == {"text": "User likes Sichuan food", "spice": 3}
     assert (item.namespace, item.key) == (FOOD, "cuisine")
     assert item.created_at is not None and item.updated_at is not None
+    store.put(FOOD, "Spice_Level-2", {"text": "User likes medium spice"})
+    assert [i.key for i in store.search(FOOD, filter={"text": "User likes medium spice"})] == [
+        "Spice_Level-2"
+    ]
+    assert store.get(FOOD, "spice_level_2") is None  # keys stay exact (no normalising)
     assert store.get(FOOD, "nothing-here") is None
     assert store.get(("alice", "elsewhere"), "cuisine") is None
 
@@ -215,3 +222,10 @@ def test_the_example_agent_remembers_across_turns(engram_client):
     assert refused["answer"] == "I won't keep that (secret_detected)."
     later = agent.invoke({"user_id": "alice", "message": "which tea do I prefer? oolong"})
     assert "oolong" in later["answer"]
+
+
+@given(st.text(alphabet="abcXYZ019_-", min_size=1, max_size=40))
+def test_key_encoding_round_trips_and_survives_predicate_normalising(key):
+    encoded = encode_key(key)
+    assert decode_key(encoded) == key
+    assert encoded == encoded.casefold() and "-" not in encoded and "_" not in encoded

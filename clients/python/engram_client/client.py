@@ -425,7 +425,7 @@ class SubjectClient:
         outbox = self.client.outbox
         if outbox is None:
             return _parse_write(call.op, self._request(call))
-        if outbox.count(self.subject_key):
+        if outbox.has_pending(self.subject_key) and outbox.count(self.subject_key):
             try:
                 self.flush_outbox()
             except EngramUnavailable:
@@ -529,7 +529,7 @@ class SubjectClient:
         except EngramUnavailable as e:
             logger.warning("engram recall degraded: %s", e.reason)
             return m.ContextPack.degraded_empty(e.reason)
-        if self.client.outbox is not None and self.client.outbox.count(self.subject_key):
+        if self.client.outbox is not None and self.client.outbox.has_pending(self.subject_key):
             try:
                 self.flush_outbox()
             except EngramUnavailable:
@@ -740,7 +740,7 @@ class AsyncSubjectClient:
         outbox = self.client.outbox
         if outbox is None:
             return _parse_write(call.op, await self._request(call))
-        if outbox.count(self.subject_key):
+        if outbox.has_pending(self.subject_key) and outbox.count(self.subject_key):
             try:
                 await self.flush_outbox()
             except EngramUnavailable:
@@ -834,7 +834,7 @@ class AsyncSubjectClient:
         except EngramUnavailable as e:
             logger.warning("engram recall degraded: %s", e.reason)
             return m.ContextPack.degraded_empty(e.reason)
-        if self.client.outbox is not None and self.client.outbox.count(self.subject_key):
+        if self.client.outbox is not None and self.client.outbox.has_pending(self.subject_key):
             try:
                 await self.flush_outbox()
             except EngramUnavailable:

@@ -6,7 +6,7 @@ Mapping (one store acts for one subject, the one its subject token names):
 |---|---|
 | ``namespace[0]`` | the subject label the store was opened for (``"alice"``); any other first label is refused (:class:`SubjectMismatch`), never written to someone else |
 | ``namespace[1:]`` | the memory's namespace path under ``root`` (``("alice", "prefs", "food")`` → ``langgraph/prefs/food``) |
-| ``key`` | the predicate ``lg.<key>`` (single-valued: a new value for the same key supersedes the old one, which stays in history) |
+| ``key`` | the predicate ``lg.<key>`` (single-valued: a new value for the same key supersedes the old one, which stays in history); ``-``, ``_`` and capitals are escaped (``.d``, ``.u``, ``.c<letter>``) because Engram normalises predicates |
 | ``value`` (dict) | the structured ``value``; the statement is ``value["statement"|"text"|"content"|"memory"]`` when one is a string, else ``"<key>: <value as JSON>"`` |
 | ``put(..., None)`` / ``delete`` | ``DELETE /memories/{id}`` (the deletion workflow) |
 | ``search(query=...)`` | ``POST /recall`` within the namespace prefix (score = Engram's final score) |
@@ -15,7 +15,7 @@ Mapping (one store acts for one subject, the one its subject token names):
 Every put goes through the write policy. A put Engram refuses (a secret, a transient
 remark, injection-like text held in quarantine, ...) raises :class:`WriteRejected` with the
 policy's reason code; it is never dropped silently. ``created_at``/``updated_at`` are the
-current version's record time. Keys are letters, digits, ``_`` and ``-`` (UUIDs fit);
+current version's record time. Keys are ASCII letters, digits, ``_`` and ``-`` (UUIDs fit);
 namespace labels too (any script: ``用户``).
 """
 
@@ -51,6 +51,47 @@ logger = logging.getLogger("engram_client.langgraph")
 
 PREDICATE_PREFIX = "lg."
 _LABEL_RE = re.compile(r"^[\w\-]+$")
+_KEY_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
+# Engram normalises predicates (lower case, "_" for "-"), so a key is written with only
+# lower-case letters, digits and dots: "-" -> ".d", "_" -> ".u", "A" -> ".ca". Two keys
+# can never become one predicate, and the key reads back exactly.
+_ESCAPES = {"-": ".d", "_": ".u"}
+
+
+def encode_key(key: str) -> str:
+    out = []
+    for ch in key:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch.isupper():
+            out.append(".c" + ch.lower())
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def decode_key(encoded: str) -> str:
+    out, i = [], 0
+    while i < len(encoded):
+        if encoded[i] == "." and i + 1 < len(encoded):
+            tag = encoded[i + 1]
+            if tag == "d":
+                out.append("-")
+                i += 2
+                continue
+            if tag == "u":
+                out.append("_")
+                i += 2
+                continue
+            if tag == "c" and i + 2 < len(encoded):
+                out.append(encoded[i + 2].upper())
+                i += 3
+                continue
+        out.append(encoded[i])
+        i += 1
+    return "".join(out)
+
+
 _STATEMENT_FIELDS = ("statement", "text", "content", "memory")
 
 
@@ -128,9 +169,9 @@ class EngramStore(BaseStore):
 
     @staticmethod
     def _predicate(key: str) -> str:
-        if not isinstance(key, str) or not _LABEL_RE.match(key) or len(key) > 190:
-            raise ValueError(f"Key {key!r}: use up to 190 letters, digits, '_' or '-'.")
-        return PREDICATE_PREFIX + key
+        if not isinstance(key, str) or not _KEY_RE.match(key) or len(key) > 120:
+            raise ValueError(f"Key {key!r}: use up to 120 letters, digits, '_' or '-'.")
+        return PREDICATE_PREFIX + encode_key(key)
 
     @staticmethod
     def _statement(key: str, value: dict[str, Any]) -> str:
@@ -141,7 +182,7 @@ class EngramStore(BaseStore):
         return f"{key}: {json.dumps(value, ensure_ascii=False, sort_keys=True)}"
 
     def _item(self, record: m.MemoryRecord | m.RecallItem, score: float | None = None) -> Item:
-        key = record.predicate[len(PREDICATE_PREFIX) :]
+        key = decode_key(record.predicate[len(PREDICATE_PREFIX) :])
         stamp = datetime.fromisoformat(record.recorded_at.replace("Z", "+00:00"))
         value = record.value if isinstance(record.value, dict) else {"value": record.value}
         namespace = self._namespace_of(record.namespace)

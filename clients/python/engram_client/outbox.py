@@ -78,6 +78,15 @@ class Outbox:
         self._lock = threading.Lock()
         with self._connect() as db:
             db.executescript(_SCHEMA)
+            # Subjects with queued writes, kept in memory so the hot path (a recall asking
+            # "anything to send?") costs no file access. Entries another process adds to a
+            # shared file later are seen when this one starts or flushes.
+            self._pending_subjects = {
+                row[0]
+                for row in db.execute(
+                    "SELECT DISTINCT subject_key FROM outbox WHERE state = 'pending'"
+                )
+            }
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -106,7 +115,12 @@ class Outbox:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (key, subject_key, op, method, path, json.dumps(body), time.time()),
             )
+            self._pending_subjects.add(subject_key)
         return key
+
+    def has_pending(self, subject_key: str) -> bool:
+        """Cheap, in-memory: whether this process knows of queued writes for a subject."""
+        return subject_key in self._pending_subjects
 
     def pending(self, subject_key: str | None = None) -> list[OutboxEntry]:
         sql = "SELECT * FROM outbox WHERE state = 'pending'"
@@ -125,7 +139,10 @@ class Outbox:
         return self._select(sql + " ORDER BY id", args)
 
     def count(self, subject_key: str | None = None) -> int:
-        return len(self.pending(subject_key))
+        n = len(self.pending(subject_key))
+        if subject_key is not None and n == 0:
+            self._pending_subjects.discard(subject_key)
+        return n
 
     def _select(self, sql: str, args: tuple[Any, ...]) -> list[OutboxEntry]:
         with self._connect() as db:

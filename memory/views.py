@@ -200,7 +200,9 @@ def memory_timeline(versions: list[MemoryRecord], user) -> dict[str, Any]:
             {"at": version.recorded_at, "author": _author(version, user), "what": "", "items": []},
         )
         change["items"].append(_period(version, now) | {"status": version.status})
-        reason = version.status_reason
+        # A version closed in record time carries the reason it was closed, not why it
+        # was written; its own change then reads as the first time it was remembered.
+        reason = version.status_reason if version.superseded_at is None else ""
         if reason and reason not in ("validity_closed", "superseded") and not change["what"]:
             change["what"] = str(CHANGE_TEXT.get(reason) or reason_text(reason))
         if version.status == MemoryStatus.RETRACTED:

@@ -1,25 +1,91 @@
-"""Valid-time hints written in words: "I move to Berlin next month", "从下周起".
+"""Valid-time hints written in words: "I move to Berlin in three weeks", "年底搬到杭州",
+"after the wedding in May", "过完春节".
 
-Only forward-looking phrases are resolved here; they give a future ``valid_from`` so a
-future-dated fact does not replace the current one before its time. A candidate's explicit
-``valid_from`` always wins over a phrase.
+``valid_time_hint(text, now)`` answers one of:
+
+- ``TimeHint("future", start)`` — the change starts at a resolved future date, so a
+  future-dated fact does not replace the current one before its time;
+- ``TimeHint("future_undated", None)`` — clearly future ("after the wedding", "once the
+  lease ends", "等孩子毕业以后") but with no date: the write policy holds it for the user's
+  confirmation instead of applying it now;
+- ``None`` — nothing forward-looking (the fact holds from when it was said).
+
+English dates come from ``dateparser`` (maintained, offline, relative and absolute
+expressions) behind a cheap cue filter — it costs ~20 ms a call, so it runs only when the
+text has a time expression. Its Chinese support misreads common forms (``12月15日`` one
+year and a day off, no ``三周后``, ``年底``, ``春节``), so Chinese is parsed here: relative
+amounts with Chinese or Arabic numerals, 下周/下个月/明年, 月/日 dates, 月底/年底/下半年,
+and the Spring Festival from a table. A candidate's explicit ``valid_from`` always wins.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import lru_cache
 
-_ISO_DATE = re.compile(
-    r"(from|starting|as of|effective|beginning|on)\s+(\d{4})-(\d{1,2})-(\d{1,2})", re.IGNORECASE
-)
-_ZH_DATE = re.compile(r"(?:从|自|于)?(\d{4})[年\-/.](\d{1,2})[月\-/.](\d{1,2})日?(?:起|开始|生效)")
-_IN_N = re.compile(r"\bin (\d{1,3}) (day|week|month)s?\b", re.IGNORECASE)
-_ZH_N_LATER = re.compile(r"(\d{1,3})\s*(天|周|个月)(后|以后|之后)")
-_ZH_DIGITS = {
+
+@dataclass(frozen=True)
+class TimeHint:
+    kind: str  # "future" | "future_undated"
+    start: datetime | None = None
+
+
+def future_valid_from(text: str, now: datetime) -> datetime | None:
+    """A future start of validity named in ``text``, or None (kept for callers that only
+    want a date)."""
+    hint = valid_time_hint(text, now)
+    return hint.start if hint and hint.kind == "future" else None
+
+
+def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint | None:
+    """``slot``: the candidate names a slot (a predicate). A free statement gets a hint only
+    when it describes a change of state ("moving", "搬到"): "my sister's wedding is in May"
+    is true now, not from May."""
+    if not text or (not slot and not _CHANGE_CUE.search(text)):
+        return None
+    start = _zh_date(text, now) or _en_date(text, now)
+    if start is not None:
+        return TimeHint("future", start) if start > now else None
+    if _UNDATED_FUTURE.search(text):
+        return TimeHint("future_undated")
+    return None
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _day(now: datetime, d: date) -> datetime:
+    return now.replace(
+        year=d.year, month=d.month, day=d.day, hour=0, minute=0, second=0, microsecond=0
+    )
+
+
+def _add_months(now: datetime, n: int) -> datetime:
+    index = now.month - 1 + n
+    return _day(now, date(now.year + index // 12, index % 12 + 1, 1))
+
+
+def _shift(now: datetime, n: int, unit: str) -> datetime:
+    if unit == "day":
+        return _day(now, (now + timedelta(days=n)).date())
+    if unit == "week":
+        return _day(now, (now + timedelta(weeks=n)).date())
+    if unit == "year":
+        return _day(now, date(now.year + n, 1, 1))
+    return _add_months(now, n)
+
+
+# --- Chinese ---------------------------------------------------------------------------
+
+_ZH_NUM = "零〇一二两三四五六七八九十百"
+_ZH_DIGIT = {
+    "零": 0,
+    "〇": 0,
     "一": 1,
-    "两": 2,
     "二": 2,
+    "两": 2,
     "三": 3,
     "四": 4,
     "五": 5,
@@ -27,70 +93,243 @@ _ZH_DIGITS = {
     "七": 7,
     "八": 8,
     "九": 9,
-    "十": 10,
 }
 
 
-def _start_of_day(dt: datetime) -> datetime:
-    return dt.replace(hour=0, minute=0, second=0, microsecond=0)
+def _zh_int(raw: str) -> int | None:
+    if raw.isdigit():
+        return int(raw)
+    if raw == "半":
+        return None
+    total, current = 0, 0
+    for ch in raw:
+        if ch in _ZH_DIGIT:
+            current = _ZH_DIGIT[ch]
+        elif ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch == "百":
+            total += (current or 1) * 100
+            current = 0
+        else:
+            return None
+    return total + current
 
 
-def _first_of_next_month(dt: datetime) -> datetime:
-    year, month = (dt.year + 1, 1) if dt.month == 12 else (dt.year, dt.month + 1)
-    return _start_of_day(dt).replace(year=year, month=month, day=1)
+_ZH_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "个月": "month",
+    "月": "month",
+    "年": "year",
+}
+_ZH_RELATIVE = re.compile(
+    rf"(?P<n>\d+|[{_ZH_NUM}]+)\s*(?P<unit>天|日|周|个?星期|个?礼拜|个月|年)(?:以?后|之后|过后|内)"
+)
+_ZH_HALF = re.compile(r"半(?:个)?(?P<unit>月|年)(?:以?后|之后)")
+_ZH_MONTH_DAY = re.compile(
+    rf"(?:(?P<year>\d{{4}}|明|今|后)年)?(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月(?:(?P<day>\d{{1,2}}|[{_ZH_NUM}]+)[日号])?"
+)
+_ZH_ISO = re.compile(r"(?P<y>\d{4})[-/.年](?P<m>\d{1,2})[-/.月](?P<d>\d{1,2})日?")
+# Chinese New Year (the Spring Festival's first day); "过完春节/春节后" starts a week later.
+_SPRING_FESTIVAL = {
+    2025: date(2025, 1, 29),
+    2026: date(2026, 2, 17),
+    2027: date(2027, 2, 6),
+    2028: date(2028, 1, 26),
+    2029: date(2029, 2, 13),
+    2030: date(2030, 2, 3),
+    2031: date(2031, 1, 23),
+    2032: date(2032, 2, 11),
+}
+_ZH_PAST = re.compile(r"去年|上个?月|上周|上星期|以前|之前|前年|昨天|前天|当年|那年|小时候")
 
 
-def _add_months(dt: datetime, n: int) -> datetime:
-    month_index = dt.month - 1 + n
-    year, month = dt.year + month_index // 12, month_index % 12 + 1
-    return _start_of_day(dt).replace(year=year, month=month, day=1)
-
-
-def future_valid_from(text: str, now: datetime) -> datetime | None:
-    """A future start of validity named in ``text``, or None."""
-    for pattern, groups in ((_ISO_DATE, (2, 3, 4)), (_ZH_DATE, (1, 2, 3))):
-        m = pattern.search(text)
-        if m:
-            try:
-                when = now.replace(
-                    year=int(m.group(groups[0])),
-                    month=int(m.group(groups[1])),
-                    day=int(m.group(groups[2])),
-                    hour=0,
-                    minute=0,
-                    second=0,
-                    microsecond=0,
-                )
-            except ValueError:
-                return None
-            return when if when > now else None
-    lowered = text.lower()
-    if "tomorrow" in lowered or "明天" in text:
-        return _start_of_day(now + timedelta(days=1))
-    if "next week" in lowered or "下周" in text or "下星期" in text:
-        return _start_of_day(now + timedelta(days=7 - now.weekday()))
-    if "next month" in lowered or "下个月" in text or "下月" in text:
-        return _first_of_next_month(now)
-    if "next year" in lowered or "明年" in text:
-        return _start_of_day(now).replace(year=now.year + 1, month=1, day=1)
-    m = _IN_N.search(text)
+def _zh_date(text: str, now: datetime) -> datetime | None:
+    if not re.search(r"[\u4e00-\u9fff]", text):
+        return None
+    m = _ZH_ISO.search(text)
     if m:
-        n, unit = int(m.group(1)), m.group(2).lower()
-        return _shift(now, n, unit)
-    m = _ZH_N_LATER.search(text) or re.search(
-        r"([一两二三四五六七八九十])\s*(天|周|个月)(后|以后|之后)", text
-    )
+        try:
+            return _day(now, date(int(m["y"]), int(m["m"]), int(m["d"])))
+        except ValueError:
+            return None
+    m = _ZH_RELATIVE.search(text)
     if m:
-        raw = m.group(1)
-        n = int(raw) if raw.isdigit() else _ZH_DIGITS[raw]
-        unit = {"天": "day", "周": "week", "个月": "month"}[m.group(2)]
-        return _shift(now, n, unit)
+        n = _zh_int(m["n"])
+        unit = _ZH_UNITS[m["unit"].lstrip("个")]
+        if n:
+            return _shift(now, n, unit)
+    m = _ZH_HALF.search(text)
+    if m:
+        return (
+            _shift(now, 6 if m["unit"] == "年" else 0, "month")
+            if m["unit"] == "年"
+            else _day(now, (now + timedelta(days=15)).date())
+        )
+    if "明天" in text:
+        return _shift(now, 1, "day")
+    if "后天" in text and "后天" not in text.replace("以后天", ""):
+        return _shift(now, 2, "day")
+    if re.search(r"下(?:个)?(?:周|星期|礼拜)", text):
+        return _day(now, (now + timedelta(days=7 - now.weekday())).date())
+    if re.search(r"下(?:个)?月", text) and not re.search(
+        r"下(?:个)?月(?:\d|[一二三四五六七八九十])", text
+    ):
+        return _add_months(now, 1)
+    if "月底" in text and "上个月底" not in text:
+        return _add_months(now, 1) - timedelta(days=1) if now.day < 20 else _add_months(now, 1)
+    if re.search(r"年底|年末|今年底|年终", text):
+        december = _day(now, date(now.year, 12, 1))
+        return december if december > now else _day(now, date(now.year, 12, 31))
+    if "下半年" in text:
+        july = _day(now, date(now.year, 7, 1))
+        return july if july > now else _day(now, date(now.year + 1, 7, 1))
+    if re.search(
+        r"(?:过完|过了|等)?(?:春节|过年|农历新年)(?:以?后|之后|过后|过完)|过完(?:春节|年)", text
+    ):
+        for year in (now.year, now.year + 1):
+            festival = _SPRING_FESTIVAL.get(year)
+            if festival and _day(now, festival) > now - timedelta(days=7):
+                return _day(now, festival + timedelta(days=7))
+        return None
+    m = _ZH_MONTH_DAY.search(text)
+    if m and not _ZH_PAST.search(text):
+        month = _zh_int(m["month"])
+        day = _zh_int(m["day"]) if m["day"] else 1
+        if not month or not 1 <= month <= 12 or not day:
+            return None
+        year_word = m["year"]
+        if year_word and year_word.isdigit():
+            year = int(year_word)
+        elif year_word == "明":
+            year = now.year + 1
+        elif year_word == "后":
+            year = now.year + 2
+        else:
+            year = now.year
+        try:
+            when = _day(now, date(year, month, day))
+        except ValueError:
+            return None
+        if when <= now and not year_word:  # "3月" said in November: next March
+            when = _day(now, date(year + 1, month, day))
+        return when
+    if "明年" in text:
+        return _day(now, date(now.year + 1, 1, 1))
     return None
 
 
-def _shift(now: datetime, n: int, unit: str) -> datetime:
-    if unit == "day":
-        return _start_of_day(now + timedelta(days=n))
-    if unit == "week":
-        return _start_of_day(now + timedelta(weeks=n))
-    return _add_months(now, n)
+# --- English -----------------------------------------------------------------------------
+
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
+)
+_EN_NUM = r"\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|a\s+few|several"
+_EN_RELATIVE = re.compile(
+    rf"\b(?:in|within|after)\s+(?:{_EN_NUM})\s+(?:day|week|month|year)s?\b", re.IGNORECASE
+)
+_EN_NEXT = re.compile(
+    r"\b(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\btomorrow\b",
+    re.IGNORECASE,
+)
+_EN_END_OF = re.compile(
+    r"\b(?:(?:at|by|towards?|before)\s+)?the\s+end\s+of\s+(?:this|the)\s+(?P<what>year|month)\b|\b(?:year|month)[-\s]end\b|\blater\s+this\s+(?P<what2>year|month)\b",
+    re.IGNORECASE,
+)
+_EN_ABSOLUTE = re.compile(
+    rf"\b(?:on|from|starting|beginning|as\s+of|effective|in|by|after|before|until|around|early|mid|late)\s+(?:the\s+)?(?:(?:{_MONTHS})\b|\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b)",
+    re.IGNORECASE,
+)
+_EN_FUTURE_VERB = re.compile(
+    r"\b(?:will|'ll|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|about\s+to|moving|relocating|"
+    r"starting|start|begin(?:ning)?|from|effective|as\s+of|once|after|until|by|intend|expect|"
+    r"scheduled|due|next|upcoming|coming)\b",
+    re.IGNORECASE,
+)
+_EN_PAST = re.compile(
+    r"\b(?:was|were|did|had|ago|last|used\s+to|born|graduated|back\s+in)\b", re.IGNORECASE
+)
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+
+
+def _en_date(text: str, now: datetime) -> datetime | None:
+    lowered = text.lower()
+    m = _EN_END_OF.search(text)
+    if m:
+        what = (m["what"] or m["what2"] or "year").lower()
+        if what == "month":
+            return _add_months(now, 1) - timedelta(days=1) if now.day < 20 else _add_months(now, 1)
+        december = _day(now, date(now.year, 12, 1))
+        return december if december > now else _day(now, date(now.year, 12, 31))
+    m = re.search(r"\bnext\s+(spring|summer|autumn|fall|winter)\b", lowered)
+    if m:
+        month = _SEASON_START[m[1]]
+        year = now.year if month > now.month else now.year + 1
+        return _day(now, date(year, month, 1))
+    relative = _EN_RELATIVE.search(text) or _EN_NEXT.search(text)
+    absolute = _EN_ABSOLUTE.search(text)
+    if absolute and _EN_PAST.search(text) and not _EN_FUTURE_VERB.search(text):
+        absolute = None  # "I was born in June", "I moved there in May"
+    if not relative and not absolute:
+        return None
+    found = _dateparser_future(text, now)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _dateparser():
+    from dateparser.search import search_dates
+
+    return search_dates
+
+
+def _dateparser_future(text: str, now: datetime) -> datetime | None:
+    base = now.replace(tzinfo=None)
+    settings = {
+        "RELATIVE_BASE": base,
+        "PREFER_DATES_FROM": "future",
+        "PREFER_DAY_OF_MONTH": "first",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+    try:
+        found = _dateparser()(text, languages=["en"], settings=settings) or []
+    except (ValueError, OverflowError, TypeError):
+        return None
+    for phrase, when in found:
+        # A bare number ("2 cats", "8 hours") is not a date.
+        if not re.search(r"[a-z]{3,}|\d{4}-\d", phrase.lower()) or re.fullmatch(
+            r"[\d\s:]+", phrase
+        ):
+            continue
+        if re.search(r"\b(?:hours?|minutes?|seconds?)\b", phrase.lower()):
+            continue
+        if when > base + timedelta(hours=12):
+            start = when.replace(hour=0, minute=0, second=0, microsecond=0)
+            return start.replace(tzinfo=now.tzinfo)
+    return None
+
+
+# --- clearly future, no date -------------------------------------------------------------
+
+_UNDATED_FUTURE = re.compile(
+    r"\b(?:after|once|when)\s+(?:the|my|our|his|her|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|has|have|ends?|finish(?:es)?|over|done|starts?)\b"
+    r"|\bafter\s+(?:the|my|our)\s+(?:wedding|graduation|move|lease|contract|renovation|baby|holidays?|vacation|trip|project|exams?)\b"
+    r"|\b(?:some\s*day|someday|one\s+day|eventually|in\s+the\s+(?:near\s+)?future|sometime\s+(?:soon|later)|at\s+some\s+point|soon)\b"
+    r"|\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to)\s+(?:move|relocate|switch|join|start|change|leave)\b"
+    r"|(?:等|待)(?:到)?.{1,12}(?:以后|之后|后|了)(?:再|就)?"
+    r"|(?:将来|迟早|早晚|不久以后|过段时间|过阵子|过些日子|有朝一日)"
+    r"|(?:准备|打算|计划|要|将要|快要)(?:搬|搬家|换|去|加入|离开|调)",
+    re.IGNORECASE,
+)
+
+_CHANGE_CUE = re.compile(
+    r"\b(?:mov(?:e|es|ing)|relocat\w+|switch\w*|join\w*|start\w*|chang\w+|leav\w+|transfer\w*|"
+    r"becom\w+|will|'ll|going\s+to|from|as\s+of|effective|until)\b"
+    r"|搬|换|调到|加入|开始|起|生效|转到|离开|入职|跳槽|将|要|打算|准备",
+    re.IGNORECASE,
+)

@@ -26,9 +26,9 @@ from typing import Any
 
 from accounts.models import Sensitivity
 from accounts.policies import TenantPolicy
-from memory import content_rules
+from memory import content_rules, predicates
 from memory.models import AssertionKind, Cardinality, MemoryStatus, MemoryType
-from memory.temporal import future_valid_from
+from memory.temporal import TimeHint, valid_time_hint
 
 
 class Operation(enum.StrEnum):
@@ -102,6 +102,11 @@ class Candidate:
     # and 8) because the review has happened; it never skips secrets, untrusted
     # procedural sources, consent, purpose or sensitive data (that needs the user).
     review_approved: bool = False
+    # (issue 14) Set by the write service, never by the API: an agent claims the user said
+    # this (user_explicit / user_confirmed) but cites no event. It is kept, ranked just below
+    # the same kind backed by a user event: it never replaces, corrects or retracts a
+    # sourced statement, and a sourced one replaces it.
+    unsourced_claim: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,8 @@ class ExistingFact:
     valid_from: datetime
     valid_to: datetime | None
     memory_type: str
+    # An agent's "the user said so" without a cited event (see Candidate.unsourced_claim).
+    unsourced_claim: bool = False
 
 
 @dataclass(frozen=True)
@@ -141,6 +148,12 @@ class Decision:
     # correction, where the old value was never true).
     close_old_at_new_start: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def rank(assertion_kind: str, unsourced_claim: bool = False) -> int:
+    """Authority for comparisons: the kind's strength, an unsourced claim just below the
+    same kind with a source (and still above the next weaker kind)."""
+    return AUTHORITY[assertion_kind] * 2 - int(unsourced_claim)
 
 
 def content_key(candidate: Candidate) -> str:
@@ -183,7 +196,12 @@ def decide(
 
     # Label inference as inference (confidence < 1) and resolve valid time, including
     # future starts written in words ("next month", "下个月").
-    candidate = _normalise(candidate, now, inference_max_confidence)
+    time_hint = (
+        None
+        if candidate.valid_from
+        else valid_time_hint(candidate.statement, now, slot=bool(candidate.predicate))
+    )
+    candidate = _normalise(candidate, now, inference_max_confidence, time_hint)
     if candidate.valid_to is not None and candidate.valid_to <= candidate.valid_from:
         return _reject("invalid_valid_time", "valid_to must be after valid_from.")
 
@@ -198,6 +216,23 @@ def decide(
             "The user has paused memory; nothing new is written until they resume it.",
         )
 
+    # 2b. (issue 14) A change that is clearly in the future but has no date ("after the
+    #     wedding", "等孩子毕业以后") is not applied now: it is held, with no start, until
+    #     the user confirms it (then it applies from the confirmation).
+    if (
+        time_hint is not None
+        and time_hint.kind == "future_undated"
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
+        return _quarantine(
+            candidate,
+            "future_needs_confirmation",
+            "This change lies in the future but has no date; it is held until the user confirms it.",
+            findings=("future_undated",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+
     # 3. Purpose and legal basis must be stated (and the purpose allowed by the tenant).
     if not candidate.purpose.strip():
         return _reject("no_purpose", "A memory needs a purpose saying what it will be used for.")
@@ -210,6 +245,17 @@ def decide(
     if not candidate.consent_basis:
         return _reject(
             "no_consent_basis", "A memory needs a consent basis (e.g. explicit_consent, contract)."
+        )
+
+    # 3b. (issue 14) A named slot's value must fit the slot (memory/predicates.py): a
+    #     sentence is not a city. Never "retry": the value itself must change.
+    value_problem = predicates.value_problem(candidate.predicate, candidate.value)
+    if value_problem and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE):
+        return _reject(
+            "invalid_value",
+            f"This value does not fit '{candidate.predicate}' (a short name, not a sentence); "
+            "send the value alone.",
+            findings=(value_problem,),
         )
 
     # 4. Secrets are never stored (and therefore never embedded).
@@ -371,11 +417,17 @@ def _derives_from_tool_or_web(candidate: Candidate) -> bool:
     ) or bool(_TOOL_OR_WEB_ROLES.intersection(candidate.source_roles))
 
 
-def _normalise(candidate: Candidate, now: datetime, inference_max_confidence: float) -> Candidate:
+def _normalise(
+    candidate: Candidate,
+    now: datetime,
+    inference_max_confidence: float,
+    time_hint: TimeHint | None = None,
+) -> Candidate:
     confidence = candidate.confidence
     if candidate.assertion_kind == AssertionKind.AGENT_INFERENCE:
         confidence = min(confidence, inference_max_confidence)
-    valid_from = candidate.valid_from or future_valid_from(candidate.statement, now) or now
+    future_start = time_hint.start if time_hint and time_hint.kind == "future" else None
+    valid_from = candidate.valid_from or future_start or now
     return replace(
         candidate,
         confidence=confidence,
@@ -395,7 +447,7 @@ def _same_slot(fact: ExistingFact, candidate: Candidate) -> bool:
     if fact.namespace != candidate.namespace or fact.memory_type != candidate.memory_type:
         return False
     if candidate.predicate:
-        return fact.predicate == candidate.predicate
+        return predicates.same_slot(fact.predicate, candidate.predicate)
     return not fact.predicate and fact.content_key == content_key(candidate)
 
 
@@ -410,7 +462,9 @@ def _decide_assert(candidate: Candidate, existing: Sequence[ExistingFact]) -> De
     same = [f for f in slot if f.content_key == key]
     if same:
         target = same[0]
-        if AUTHORITY[candidate.assertion_kind] > AUTHORITY[target.assertion_kind]:
+        if rank(candidate.assertion_kind, candidate.unsourced_claim) > rank(
+            target.assertion_kind, target.unsourced_claim
+        ):
             return Decision(
                 Operation.SUPERSEDE,
                 "authority_upgrade",
@@ -443,7 +497,7 @@ def _decide_assert(candidate: Candidate, existing: Sequence[ExistingFact]) -> De
         f
         for f in existing
         if candidate.predicate
-        and f.predicate == candidate.predicate
+        and predicates.same_slot(f.predicate, candidate.predicate)
         and candidate.namespace.startswith(f.namespace + "/")
     ]
     if broader:
@@ -458,7 +512,8 @@ def _decide_assert(candidate: Candidate, existing: Sequence[ExistingFact]) -> De
 
 def _resolve_conflict(candidate: Candidate, old: ExistingFact) -> Decision:
     assert candidate.valid_from is not None
-    new_rank, old_rank = AUTHORITY[candidate.assertion_kind], AUTHORITY[old.assertion_kind]
+    new_rank = rank(candidate.assertion_kind, candidate.unsourced_claim)
+    old_rank = rank(old.assertion_kind, old.unsourced_claim)
     if new_rank > old_rank:
         return Decision(
             Operation.SUPERSEDE,
@@ -497,7 +552,7 @@ def _find_target(candidate: Candidate, existing: Sequence[ExistingFact]) -> Exis
         for f in existing
         if f.namespace == candidate.namespace
         and (
-            f.predicate == candidate.predicate
+            predicates.same_slot(f.predicate, candidate.predicate)
             if candidate.predicate
             else f.content_key == content_key(candidate)
         )
@@ -517,7 +572,9 @@ def _decide_change(
     refused = _procedure_guard(candidate, target)
     if refused:
         return refused
-    if AUTHORITY[candidate.assertion_kind] < AUTHORITY[target.assertion_kind]:
+    if rank(candidate.assertion_kind, candidate.unsourced_claim) < rank(
+        target.assertion_kind, target.unsourced_claim
+    ):
         return _reject(
             "outranked_by_existing",
             "A weaker source cannot change what a stronger source said.",

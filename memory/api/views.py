@@ -24,7 +24,7 @@ from memory.selectors import (
     memory_get_for_subject,
     memory_list_for_agent,
 )
-from memory.services.events import EventInput, events_append
+from memory.services.events import ConsentWithdrawn, EventInput, events_append
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent
 
@@ -129,13 +129,20 @@ class EventAppendView(SubjectScopedView):
         subject = self.subject(request)
         data = _validated(s.EventBatchInputSerializer, request)
         items = [EventInput(**e) for e in data["events"]]
-        outcomes = events_append(
-            actor=self.actor(request),
-            agent_id=request.user.agent.id,
-            subject=subject,
-            items=items,
-            request_id=self.request_id(request),
-        )
+        try:
+            outcomes = events_append(
+                actor=self.actor(request),
+                agent_id=request.user.agent.id,
+                subject=subject,
+                items=items,
+                request_id=self.request_id(request),
+            )
+        except ConsentWithdrawn:
+            raise ApiError(
+                "consent_withdrawn",
+                "The user has withdrawn consent to memory; their messages are not stored.",
+                status_code=status.HTTP_403_FORBIDDEN,
+            ) from None
         return Response(
             {
                 "results": [

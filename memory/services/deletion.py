@@ -450,6 +450,25 @@ def deletion_request_create(
     return request
 
 
+def subject_erase(*, actor: Actor, subject: Subject, run_now: bool = True) -> DeletionRequest:
+    """Erase everything about ``subject`` — memories, raw events (including those that
+    never became memories), summaries, cases, indexes, dead letters — with a receipt and a
+    verification. The one workflow behind every erasure route: the settings page's
+    "delete everything", withdrawing consent with erasure, and ``engram_delete_subject``.
+    ``run_now`` runs it in this transaction (the caller sees the receipt); otherwise the
+    job runs after commit."""
+    request = deletion_request_create(
+        actor=actor,
+        subject=subject,
+        scope=DeletionScope.SUBJECT,
+        target_id=subject.id,
+        enqueue=not run_now,
+    )
+    if run_now:
+        request = deletion_request_run(tenant_id=subject.tenant_id, request_id=request.id)
+    return request
+
+
 def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> DeletionRequest:
     """Run one request to completion (caller holds the tenant context). Idempotent."""
     with transaction.atomic():

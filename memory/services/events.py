@@ -11,12 +11,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from governance.policies import events_after_consent_withdrawn
 from governance.services import Actor, audit_record
 from memory.content_rules import redact_secrets
-from memory.models import SourceEvent, Subject
+from memory.models import RetentionClass, SourceEvent, Subject
+
+
+class ConsentWithdrawn(Exception):
+    """The subject withdrew consent and the tenant's policy stores none of their events."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,20 @@ def _fingerprint(item: EventInput, content: str) -> str:
     ).hexdigest()
 
 
+def _consent_state(subject: Subject) -> tuple[datetime | None, dict]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT s.consent_withdrawn_at, t.policy FROM memory_subject s"
+            " JOIN accounts_tenant t ON t.id = s.tenant_id"
+            " WHERE s.id = %s FOR KEY SHARE OF s",
+            [subject.pk],
+        )
+        withdrawn, policy = cursor.fetchone()
+    if isinstance(policy, str):
+        policy = json.loads(policy)
+    return withdrawn, policy or {}
+
+
 def events_append(
     *,
     actor: Actor,
@@ -118,6 +137,16 @@ def events_append(
 
     client_ids = [p[0].client_event_id for p in prepared]
     with transaction.atomic():
+        # Consent (issue 14): read under KEY SHARE, which a concurrent withdrawal (FOR
+        # UPDATE on the subject) waits for and which waits for it — never both at once.
+        withdrawn, tenant_policy = _consent_state(subject)
+        if withdrawn is not None:
+            if events_after_consent_withdrawn(tenant_policy) == "refuse":
+                raise ConsentWithdrawn()
+            prepared = [
+                (replace(item, retention_class=RetentionClass.SHORT), c, f, r)
+                for item, c, f, r in prepared
+            ]
         rows = [
             SourceEvent(
                 id=uuid.uuid4(),

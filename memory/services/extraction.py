@@ -31,6 +31,7 @@ from typing import Any
 from django.conf import settings
 
 from governance.services import Actor
+from memory import predicates
 from memory.models import (
     AssertionKind,
     Cardinality,
@@ -41,7 +42,9 @@ from memory.models import (
     SourceEvent,
     Subject,
 )
+from memory.predicates import clean_place
 from memory.services.writes import WriteOutcome, candidates_submit
+from memory.temporal import valid_time_hint
 from memory.write_policy import Candidate, Intent
 
 logger = logging.getLogger(__name__)
@@ -79,11 +82,20 @@ _PREFERENCE = re.compile(
 # Changes of state: (predicate, pattern with a ``value`` group).
 _STATE: list[tuple[str, re.Pattern[str]]] = [
     (
-        "location",
+        "home_city",
         re.compile(
-            r"^I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living)\s+in\s+(?P<value>.+)$"
-            r"|^I\s+(?:have\s+)?moved\s+to\s+(?P<value2>.+)$"
-            r"|^我(?:现在)?(?:住在|常驻|搬到了?|搬去了?)(?P<value_zh>.+)$",
+            # An optional lead-in naming when ("In three weeks, …", "年底…", "等…以后…").
+            r"^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            r"I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living)\s+in\s+(?P<value>.+)$"
+            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            r"I\s+(?:have\s+)?moved\s+to\s+(?P<value2>.+)$"
+            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            r"I(?:'m|\s+am|'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|\s+plan\s+to)?\s+"
+            r"(?:be\s+)?(?:moving|relocating|move|relocate)\s+to\s+(?P<value3>.+)$"
+            r"|^(?:(?:明年|今年|年底|年初|下半年|下个?月|下周|\d{1,2}月(?:\d{1,2}[日号])?起?|"
+            r"[一二三四五六七八九十两\d]+(?:天|周|个月|年)(?:以?后|之后)|过完(?:春节|年)|春节(?:以?后|之后)|"
+            r"等.{1,12}?(?:以后|之后|后))[，,]?\s*)?"
+            r"我(?:现在)?(?:要|将|会|准备|打算)?(?:住在|常驻|搬到了?|搬去了?|搬回)(?P<value_zh>.+)$",
             re.IGNORECASE,
         ),
     ),
@@ -133,11 +145,16 @@ def _group(match: re.Match[str]) -> str:
 
 
 def _state(clause: str) -> tuple[str, str] | None:
+    """(predicate, value) for a change of state. Predicates are the API's own
+    (memory/predicates.py); a place is cut to the name ("Hangzhou in June, I live there
+    now" → "Hangzhou"), and a value that is still not a name yields no slot at all."""
     for predicate, pattern in _STATE:
         match = pattern.match(clause)
         if match:
             value = _group(match)
-            if value:
+            if predicate == "home_city":
+                value = clean_place(value)
+            if value and predicates.value_problem(predicate, value) is None:
                 return predicate, value
     return None
 
@@ -152,11 +169,18 @@ def _assertion(clause: str, *, intent: str, explicit: bool = False) -> Proposal 
     return None
 
 
+# What event redaction leaves where a secret was (memory/services/events.py): a clause
+# whose point was the secret has nothing left worth remembering.
+REDACTION_MARK = "[REDACTED]"
+
+
 def rule_extract(text: str) -> list[Proposal]:
     """Proposals found in one message, in order. Clauses matching nothing yield nothing:
-    small talk, passing states and questions are not memories."""
+    small talk, passing states, questions and redacted secrets are not memories."""
     proposals: list[Proposal] = []
     for clause in _clauses(text):
+        if REDACTION_MARK in clause:
+            continue
         match = _FORGET.match(clause)
         if match:
             rest = _group(match)
@@ -215,7 +239,8 @@ LLM_SCHEMA: dict[str, Any] = {
 }
 _LLM_PROMPT = (
     "Extract long-term memories about the user from the message. Only durable facts, "
-    "preferences, changes of state (predicate team, location or version), corrections of "
+    "preferences, changes of state (predicate home_city, team, employer or version; the "
+    "value is the bare name, e.g. 'Hangzhou'), corrections of "
     "an earlier value, and requests to forget. Never passing states, one-time codes or "
     "secrets. Answer with JSON matching the schema; an empty list is a fine answer."
 )
@@ -256,14 +281,14 @@ def _validate_llm_output(content: str) -> list[Proposal]:
         if kind in ("state", "correction") and not (predicate and value):
             raise LLMOutputRejected("state_without_slot")
         intent = {"correction": Intent.CORRECT, "forget": Intent.FORGET}.get(kind, Intent.ASSERT)
-        proposals.append(
-            Proposal(
-                statement.strip(),
-                intent,
-                predicate.strip() if predicate else "",
-                value.strip() if value else None,
-            )
-        )
+        predicate = predicates.canonical_predicate(predicate) if predicate else ""
+        value = value.strip() if value else None
+        if predicate and predicates.value_problem(predicate, value):
+            # A slot whose value is a sentence: keep the statement, drop the slot.
+            predicate, value = "", None
+            if intent == Intent.CORRECT:
+                continue
+        proposals.append(Proposal(statement.strip(), intent, predicate, value))
     return proposals
 
 
@@ -351,11 +376,21 @@ def _candidate(event: SourceEvent, proposal: Proposal, authority: str) -> Candid
         value=proposal.value,
         cardinality=Cardinality.SINGLE if proposal.predicate else None,
         intent=proposal.intent,
-        # A change of state holds from when it was said, not from when we processed it.
-        valid_from=event.occurred_at if proposal.intent == Intent.ASSERT else None,
+        valid_from=_valid_from(event, proposal),
         importance=proposal.importance,
         source_event_ids=(event.id,),
     )
+
+
+def _valid_from(event: SourceEvent, proposal: Proposal):
+    """A change of state holds from when it was said, not from when we processed it —
+    unless it names a future start ("in three weeks", "年底"), which is resolved against
+    when it was said; a future without a date is left to the policy (held for the user's
+    confirmation)."""
+    hint = valid_time_hint(proposal.statement, event.occurred_at, slot=bool(proposal.predicate))
+    if hint is not None:
+        return hint.start if hint.kind == "future" else None
+    return event.occurred_at if proposal.intent == Intent.ASSERT else None
 
 
 def _dedupe(proposals: list[Proposal]) -> list[Proposal]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -31,6 +32,7 @@ from governance.services import Actor, audit_record
 from memory.models import (
     AssertionKind,
     ConsentBasis,
+    DeletionStatus,
     MemoryRecord,
     MemorySource,
     MemoryStatus,
@@ -39,6 +41,8 @@ from memory.models import (
 )
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent, Operation
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_NAMESPACE = "personal"
 DEFAULT_PURPOSE = "personalization"
@@ -93,6 +97,15 @@ REASON_TEXT: dict[str, Any] = {
     "invalid_valid_time": _("The dates do not make sense (the end is before the start)."),
     "unknown_source_event": _("The cited source does not exist."),
     "storage_conflict": _("Someone changed this at the same moment. Please try again."),
+    # issue 14
+    "invalid_value": _("This value does not fit (for a city, write just the city's name)."),
+    "invalid_text": _("The text contains characters that cannot be stored. Remove them."),
+    "procedure_change_requires_review": _(
+        "Procedures change only through a change request that a reviewer approves."
+    ),
+    "future_needs_confirmation": _(
+        "This change lies in the future but has no date yet; it waits for confirmation."
+    ),
 }
 
 
@@ -341,26 +354,23 @@ def subject_consent_give(*, user, subject: Subject) -> Subject:
 
 
 def subject_memories_erase_all(*, user, subject: Subject) -> int:
-    """Delete every memory about the user through the write path: one FORGET per memory
-    (lineage), naming its newest version; honoured whatever the consent state. Returns the
-    number of memories deleted."""
-    newest_per_lineage = (
+    """Delete everything about the user through the subject-wide deletion workflow — the
+    same one as the settings page's "delete everything" and the operator command: every
+    memory, every raw event (also those that never became a memory), and everything
+    derived, with a receipt and a verification. Returns the number of memories deleted."""
+    from memory.services.deletion import subject_erase
+
+    memories = (
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
         .exclude(status=MemoryStatus.DELETED)
-        .order_by("lineage_id", "-recorded_at", "-valid_from")
-        .distinct("lineage_id")
+        .values("lineage_id")
+        .distinct()
+        .count()
     )
-    candidates = [_forget_candidate(r) for r in newest_per_lineage]
-    if not candidates:
-        return 0
-    outcomes = candidates_submit(
-        actor=user_actor(user=user, subject=subject),
-        subject=subject,
-        candidates=candidates,
-        user_id=user.pk,
-        request_id=uuid.uuid4().hex,
-    )
-    return sum(1 for o in outcomes if o.operation == Operation.DELETE)
+    request = subject_erase(actor=user_actor(user=user, subject=subject), subject=subject)
+    if request.status != DeletionStatus.DONE:
+        logger.error("erase-all %s for subject %s: %s", request.id, subject.pk, request.status)
+    return memories
 
 
 # --- export --------------------------------------------------------------------------------

@@ -23,9 +23,10 @@ from accounts.policies import TenantPolicy
 from config.db_router import subject_fence
 from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
-from governance.models import AuditEvent
+from governance.models import ActorType, AuditEvent
 from governance.services import Actor, audit_record_many
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
+from memory.predicates import canonical_predicate, predicate_spellings
 from memory.services.erasure import memory_lineage_erase
 from memory.services.indexing import record_indexed_on_write
 from memory.write_policy import (
@@ -62,7 +63,12 @@ def _namespace_chain(namespace: str) -> list[str]:
 # indexes memory_active_predicate and memory_active_content.
 _EXISTING_FACTS_SQL = """
     SELECT id, namespace, predicate, content_key, cardinality, assertion_kind,
-           valid_from, valid_to, memory_type
+           valid_from, valid_to, memory_type,
+           -- an agent's "the user said so" that cites no event (write policy step 5)
+           (assertion_kind IN ('user_explicit', 'user_confirmed')
+            AND created_by_agent_id IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM memory_memorysource s
+                             WHERE s.record_id = memory_memoryrecord.id)) AS unsourced_claim
       FROM memory_memoryrecord
      WHERE tenant_id = %(tenant)s AND subject_id = %(subject)s
        AND ((status = 'active' AND ((namespace = ANY(%(chain)s) AND {slot}) OR id = %(target)s))
@@ -75,12 +81,15 @@ def _existing_facts(subject: Subject, candidate: Candidate) -> list[ExistingFact
     """Active records the engine must compare the candidate against: the same predicate
     (or statement) in its namespace and the broader namespaces above it, plus the
     explicitly targeted record."""
-    slot = "predicate = %(slot)s" if candidate.predicate else "content_key = %(slot)s"
+    # A slot is found under every spelling of its predicate (memory/predicates.py).
+    slot = "predicate = ANY(%(slot)s)" if candidate.predicate else "content_key = %(slot)s"
     params = {
         "tenant": subject.tenant_id,
         "subject": subject.pk,
         "chain": _namespace_chain(candidate.namespace),
-        "slot": candidate.predicate or content_key(candidate),
+        "slot": predicate_spellings(candidate.predicate)
+        if candidate.predicate
+        else content_key(candidate),
         "target": candidate.target_record_id,
         "forget": candidate.intent == Intent.FORGET,
     }
@@ -101,6 +110,9 @@ def _source_roles(subject: Subject, candidate: Candidate) -> tuple[str, ...] | N
     if len(roles) != len(set(candidate.source_event_ids)):
         return None
     return tuple(sorted(set(roles.values())))
+
+
+_USER_KINDS = ("user_explicit", "user_confirmed")
 
 
 def candidates_submit(
@@ -257,6 +269,15 @@ def _submit_one(
     request_id: str,
 ) -> WriteOutcome:
     now = timezone.now()
+    # One name per slot, whichever synonym the proposer used ("location" → "home_city").
+    # An agent's "the user said so" without a cited event ranks below a sourced one.
+    candidate = replace(
+        candidate,
+        predicate=canonical_predicate(candidate.predicate),
+        unsourced_claim=actor.type == ActorType.AGENT
+        and candidate.assertion_kind in _USER_KINDS
+        and not candidate.source_event_ids,
+    )
     roles = _source_roles(subject, candidate)
     if roles is None:
         decision = Decision(

@@ -109,7 +109,7 @@ def test_deleting_one_memory_removes_its_sole_source_and_rebuilds_the_summary(
     assert request.receipt["record_versions"] == 1 and request.receipt["source_events"] == 1
     assert not SourceEvent.objects.filter(pk=alice_memories["tea"].pk).exists()
     # The city memory, its event and the rest of the summary remain.
-    [city] = active(owner_subject, predicate="location")
+    [city] = active(owner_subject, predicate="home_city")
     summary = ThreadSummary.objects.get(subject=owner_subject)
     assert str(alice_memories["tea"].id) not in str(summary.items)
     assert "oolong" not in str(summary.items)

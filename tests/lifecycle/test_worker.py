@@ -208,7 +208,7 @@ def test_two_corrections_delivered_out_of_order_leave_the_newest(
     extract_events.delay(tenant, [str(older.id)])
     wait_for(done(f"extract:{older.id}"), "the late correction")
 
-    [current] = active(owner_subject, predicate="location")
+    [current] = active(owner_subject, predicate="home_city")
     assert current.value == "Shanghai"
     assert MemoryRecord.objects.filter(value="Hangzhou").count() == 0
     audit = AuditEvent.objects.get(request_id=f"extract:{older.id}")

@@ -453,6 +453,12 @@ def test_withdraw_consent_refuses_agent_writes_and_can_erase(alice, owner, memor
     assert result["results"][0]["reason_code"] == "consent_withdrawn"
     assert api.get(f"/api/v1/memories/{memory.id}").status_code == 404
     alice.post(reverse("memory-consent"))
+    # Erasing everything runs the subject-wide deletion workflow (the same as "delete
+    # everything" and the operator command), which also pauses memory: resuming is a
+    # separate, explicit choice.
+    result = api.post_json("/api/v1/candidates", {"candidates": [candidate()]}).json()
+    assert result["results"][0]["reason_code"] == "memory_paused"
+    alice.post(reverse("memory-pause"), {"paused": "0"})
     result = api.post_json("/api/v1/candidates", {"candidates": [candidate()]}).json()
     assert result["results"][0]["operation"] == "ADD"
 

@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import Tenant
 from config.tenancy import tenant_context
 from governance.services import Actor
-from memory.models import DeletionScope, DeletionStatus, Subject
-from memory.services.deletion import deletion_request_create, deletion_request_run
+from memory.models import DeletionStatus, Subject
+from memory.services.deletion import subject_erase
 
 
 class Command(BaseCommand):
@@ -41,14 +41,7 @@ class Command(BaseCommand):
             )
             if subject is None:
                 raise CommandError("No such subject in this tenant.")
-            request = deletion_request_create(
-                actor=Actor.system(tenant.id, "operator"),
-                subject=subject,
-                scope=DeletionScope.SUBJECT,
-                target_id=subject.id,
-                enqueue=False,
-            )
-            request = deletion_request_run(tenant_id=tenant.id, request_id=request.id)
+            request = subject_erase(actor=Actor.system(tenant.id, "operator"), subject=subject)
         self.stdout.write(
             json.dumps(
                 {

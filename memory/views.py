@@ -23,8 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -156,18 +155,18 @@ def _overview_charts(subject: Subject) -> list:
 # What a change did, for the "what Engram believed when" list, keyed by the reason code of
 # the version the change wrote (the closed copy of an old value is part of the same change).
 CHANGE_TEXT: dict[str, Any] = {
-    "new_memory": _lazy("First remembered"),
-    "narrower_scope": _lazy("Remembered for a narrower topic"),
-    "duplicate_confirmed": _lazy("Confirmed again"),
-    "authority_upgrade": _lazy("Confirmed by you"),
-    "higher_authority": _lazy("Replaced by a more reliable source"),
-    "newer_value": _lazy("A new value took over"),
-    "correction": _lazy("Corrected"),
-    "retracted": _lazy("Marked as wrong"),
-    "validity_ended": _lazy("Stopped being true"),
-    "confirmed_by_user": _lazy("You confirmed it"),
-    "ttl_expired": _lazy("Expired under the retention rules"),
-    "decayed": _lazy("Archived because it was no longer used"),
+    "new_memory": gettext_lazy("First remembered"),
+    "narrower_scope": gettext_lazy("Remembered for a narrower topic"),
+    "duplicate_confirmed": gettext_lazy("Confirmed again"),
+    "authority_upgrade": gettext_lazy("Confirmed by you"),
+    "higher_authority": gettext_lazy("Replaced by a more reliable source"),
+    "newer_value": gettext_lazy("A new value took over"),
+    "correction": gettext_lazy("Corrected"),
+    "retracted": gettext_lazy("Marked as wrong"),
+    "validity_ended": gettext_lazy("Stopped being true"),
+    "confirmed_by_user": gettext_lazy("You confirmed it"),
+    "ttl_expired": gettext_lazy("Expired under the retention rules"),
+    "decayed": gettext_lazy("Archived because it was no longer used"),
 }
 
 # Versions that are (or were, in that change) believed to describe reality.

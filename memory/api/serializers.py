@@ -233,3 +233,28 @@ class MemoryListOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="Pass as offset for the next page; null on the last page."
     )
     results = MemoryRecordOutputSerializer(many=True)
+
+
+# --- erasure of a whole subject (issue 14) ---------------------------------------------
+
+
+class SubjectEraseInputSerializer(StrictInputSerializer):
+    confirm = serializers.BooleanField(
+        help_text="Must be true: everything about the subject is deleted for good."
+    )
+
+    def validate_confirm(self, value):
+        if value is not True:
+            raise serializers.ValidationError("Send confirm: true to erase everything.")
+        return value
+
+
+class SubjectEraseOutputSerializer(serializers.Serializer):
+    deletion_request_id = serializers.UUIDField()
+    status = serializers.CharField(help_text="done, or failed when verification found rows.")
+    receipt = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Store → rows erased."
+    )
+    verification = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Route → rows still found (all 0 when done)."
+    )

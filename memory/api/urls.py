@@ -17,6 +17,7 @@ urlpatterns = [
         views.MemoryRetractView.as_view(),
         name="api-memory-retract",
     ),
+    path("subject/erase", views.SubjectEraseView.as_view(), name="api-subject-erase"),
     path("recall", recall.RecallView.as_view(), name="api-recall"),
     path(
         "recall/<uuid:trace_id>/feedback",

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import AgentPrincipal
-from accounts.permissions import HasReadScope, HasWriteScope
+from accounts.permissions import HasAdminScope, HasReadScope, HasWriteScope
 from config.api import ApiError
 from config.serializers import ErrorSerializer
 from governance.services import Actor
@@ -24,6 +24,7 @@ from memory.selectors import (
     memory_get_for_subject,
     memory_list_for_agent,
 )
+from memory.services.deletion import subject_erase
 from memory.services.events import ConsentWithdrawn, EventInput, events_append
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent
@@ -365,6 +366,34 @@ class MemoryListView(SubjectScopedView):
         end = p["offset"] + len(page)
         body = {"count": count, "next_offset": end if end < count else None, "results": page}
         return Response(s.MemoryListOutputSerializer(body).data)
+
+
+class SubjectEraseView(SubjectScopedView):
+    """Erase everything about the subject: the same deletion workflow, receipt and
+    verification as the settings page's "delete everything" and the operator command
+    (``memory.services.deletion.subject_erase``). Admin scope, like naming subjects."""
+
+    permission_classes = [HasAdminScope]
+
+    @extend_schema(
+        operation_id="subject_erase",
+        summary="Erase everything about the subject (memories, raw events, indexes, …)",
+        parameters=[SUBJECT_HEADER],
+        request=s.SubjectEraseInputSerializer,
+        responses={200: s.SubjectEraseOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        subject = self.subject(request)
+        _validated(s.SubjectEraseInputSerializer, request)
+        deletion = subject_erase(actor=self.actor(request), subject=subject)
+        return Response(
+            {
+                "deletion_request_id": deletion.id,
+                "status": deletion.status,
+                "receipt": deletion.receipt,
+                "verification": deletion.verification,
+            }
+        )
 
 
 def org_subject_tokens_allowed(kind: str) -> bool:

@@ -71,11 +71,25 @@ def _erase_by_command(client, user, subject, django_capture_on_commit_callbacks)
     call_command("engram_delete_subject", "--tenant", "acme", "--subject", f"user:{user.username}")
 
 
+def _erase_by_api(client, user, subject, django_capture_on_commit_callbacks):
+    from tests.conftest import _agent
+
+    gateway = _agent(subject.tenant, "erasure-gateway", ["read", "write", "admin"])
+    api = gateway.client(subject)
+    refused = api.post_json("/api/v1/subject/erase", {"confirm": False})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_input"
+    response = api.post_json("/api/v1/subject/erase", {"confirm": True})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "done" and not any(body["verification"].values())
+
+
 ROUTES = {
     "settings_page": _erase_by_page,
     "consent_withdrawal_page": _erase_by_withdrawal,
     "consent_withdrawal_service": _erase_by_service,
     "operator_command": _erase_by_command,
+    "api": _erase_by_api,
 }
 
 
@@ -179,3 +193,9 @@ def test_settings_page_states_the_policy(client, owner, tenant, policy, lang, te
     user_memory.subject_consent_withdraw(user=user, subject=subject, erase_everything=False)
     page = client.get(reverse("memory-settings"), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert 'id="consent-events-policy"' in page and text in page
+
+
+def test_api_erasure_needs_an_admin_key(api, owner):
+    response = api.post_json("/api/v1/subject/erase", {"confirm": True})
+    assert response.status_code == 403
+    assert SourceEvent.objects.filter(subject=owner[1]).count() == 0  # nothing was touched

@@ -78,6 +78,11 @@ _SCOPED_TO_NOW = re.compile(
     r"|本次(?:会话|对话|任务)|这次(?:对话|会话|回答|先)|暂时(?:用|别|不要|先|改|按)",
     re.IGNORECASE,
 )
+_NARRATIVE = re.compile(
+    r"\b(?:went|got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
+    r"came|left|won|lost)\b|(?<![为])了|过(?!来|去)|完",
+    re.IGNORECASE,
+)
 _TEMP_PATH = re.compile(r"(/tmp/|/var/tmp/|\\temp\\|%temp%|\.tmp\b)", re.IGNORECASE)
 
 
@@ -92,6 +97,9 @@ def find_transient(text: str) -> list[str]:
         return []
     if _SCOPED_TO_NOW.search(text):
         return ["transient_state"]
+    # A state beside an event is an episode: "I'm exhausted today, I just finished a marathon".
+    if len(text) > 200 or _NARRATIVE.search(text):
+        return []
     for sentence in re.split(r"(?<=[.!?;])\s+|[。！？；\n]", text):
         if _MOMENTARY_STATE_EN.search(sentence) and re.search(
             rf"\b(?:{_NOW_EN})\b", sentence, re.IGNORECASE

@@ -58,7 +58,7 @@ _CONDITIONS_EN = (
     r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
     r"gout|scoliosis|an? (?:mental|chronic) illness|a mental health condition|"
     r"anxiety(?!\s+(?:about|over|before|when|around|at|on)\b|\s+for\s+(?:the|my|a|an|this|that|tomorrow|today|tonight)\b)|"
-    r"(?:an? )?(?:[a-z]+ )?allerg(?:y|ies)|a heart murmur|tinnitus|a concussion|covid|"
+    r"(?:an? )?(?!no )(?:[a-z]+ )?allerg(?:y|ies)|a heart murmur|tinnitus|a concussion|covid|"
     r"[a-z]+(?:itis|osis)|(?!academia)[a-z]+emia|[a-z]+ (?:disease|disorder|syndrome|deficiency|cancer|tumou?r)"
 )
 _DRUGS_EN = (
@@ -67,11 +67,11 @@ _DRUGS_EN = (
     r"quetiapine|seroquel|aripiprazole|abilify|olanzapine|risperidone|adderall|ritalin|"
     r"methylphenidate|vyvanse|xanax|alprazolam|valium|diazepam|lorazepam|ativan|clonazepam|"
     r"klonopin|ambien|zolpidem|metformin|insulin|ozempic|semaglutide|levothyroxine|synthroid|"
-    r"warfarin|eliquis|prednisone|methotrexate|humira|truvada|prep|antiretrovirals?|"
+    r"warfarin|eliquis|prednisone|methotrexate|humira|truvada|antiretrovirals?|"
     r"antidepressants?|an antidepressant|antipsychotics?|anti-anxiety (?:meds|medication)|"
     r"mood stabili[sz]ers?|blood thinners?|chemo(?:therapy)?|statins?|beta[- ]blockers?|"
     r"birth control(?: pills?)?|hormone (?:therapy|replacement)|hrt|"
-    r"[a-z]+(?:pril|sartan|olol|statin|pram|xetine|azepam|zolam|prazole|formin|triptan|dipine|"
+    r"[a-z]{3,}(?:pril|sartan|olol|statin|pram|xetine|azepam|zolam|prazole|formin|triptan|dipine|"
     r"tinib|cillin|mycin|oxacin|cycline)"
 )
 _HEALTH_EN = [
@@ -86,7 +86,7 @@ _HEALTH_EN = [
     ),
     re.compile(
         rf"{_I}\s+(?:(?:also|still|now|daily|just|recently|been)\s+)*"
-        r"(?:take|takes|taking|took|use|using|need|was prescribed|got prescribed|been prescribed|"
+        r"(?:take|takes|taking|took|need|was prescribed|got prescribed|been prescribed|"
         r"(?:started|stopped|quit) taking|started|(?:am|'m|was) on|on)\s+"
         r"(?:my\s+|daily\s+|some\s+|a\s+(?:low\s+|high\s+)?dose\s+of\s+|\d+\s*mg\s+(?:of\s+)?)*"
         rf"(?:{_DRUGS_EN})\b",
@@ -115,7 +115,7 @@ _HEALTH_EN = [
         r"\bas an? (?:type [12] )?(?:diabetic|asthmatic|epileptic|cancer survivor|cancer patient|"
         r"recovering alcoholic|wheelchair user|person with (?:adhd|autism|diabetes|depression|"
         r"bipolar disorder|epilepsy|a disability)),? (?:i|my)\b"
-        rf"|{_I}\s+(?:use|uses|rely on)\s+a (?:wheelchair|hearing aid|cpap|insulin pump|walker|cane)\b",
+        rf"|{_I}\s+(?:use|uses|rely on|need)\s+(?:a|an|my) (?:wheelchair|hearing aids?|cpap|insulin pump|walker|cane|inhaler|epipen)\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -174,7 +174,7 @@ _HEALTH_ZH = [
 _FAITHS_EN = (
     r"muslim|christian|catholic|buddhist|hindu|jew|jewish|sikh|mormon|jehovah'?s witness|atheist|"
     r"agnostic|protestant|baptist|methodist|lutheran|anglican|evangelical|taoist|quaker|pagan|"
-    r"wiccan|jain|zoroastrian|orthodox (?:christian|jew)|latter-day saint|believer"
+    r"wiccan|jain|zoroastrian|orthodox (?:christian|jew)|latter-day saint|believer(?! in)"
 )
 _RELIGION_EN = [
     re.compile(
@@ -231,7 +231,7 @@ _RELIGION_ZH = [
 _ORIENTATION = [
     re.compile(
         rf"{_IM}\s+(?:(?:also|openly|proudly)\s+)?(?:an?\s+)?(?:gay|lesbian|bisexual|bi|pansexual|asexual|"
-        r"queer|homosexual)\b(?!\s+(?:rights|bar|club|friends?|community|pride|marriage))",
+        r"queer|homosexual)\b(?!-|\s+(?:rights|bar|club|friends?|community|pride|marriage))",
         re.IGNORECASE,
     ),
     re.compile(
@@ -319,7 +319,7 @@ _MINOR = [
         re.IGNORECASE,
     ),
     _zh(
-        r"我(?:今年|才|只有|刚满)?(?:[5-9]|1[0-7]|[五六七八九]|十[一二三四五六七]?)岁(?!的时候|那年|时|之前|以前)|我(?:在)?(?:上|读)(?:小学|初中|初[一二三]|"
+        r"我(?:今年|才|只有|刚满)?(?:[5-9]|1[0-7]|[五六七八九]|十[一二三四五六七]?)岁(?!的|那年|时|之前|以前)|我(?:在)?(?:上|读)(?:小学|初中|初[一二三]|"
         r"[一二三四五六]年级)|我是(?:一名|一个)?(?:小学生|初中生|未成年人?)"
     ),
 ]

@@ -132,6 +132,8 @@ TRANSIENT_NEGATIVE: list[str] = [
     "我现在在杭州工作",
     "这次旅行很开心",
     "我临时工的合同到年底",
+    "I'm exhausted today, I just finished my first marathon!",
+    "我今天很累，刚跑完马拉松",
 ]
 
 SOR_POSITIVE: list[str] = [

@@ -134,6 +134,8 @@ POSITIVE: list[tuple[str, str]] = [
     ("我的支付宝账号是 13800001111", "financial_account"),
     ("I'm a 15-year-old student", "minor"),
     ("我才十四岁", "minor"),
+    ("I use an inhaler when I run", "health"),
+    ("I take lisinopril in the morning", "health"),
 ]
 
 NEGATIVE: list[str] = [
@@ -234,4 +236,10 @@ NEGATIVE: list[str] = [
     "I'm in a meeting",
     "As a nurse, I see a lot of flu cases",
     "我陪奶奶去做透析",
+    "I took April to the zoo",
+    "I use lithium batteries in my camera",
+    "I started prep for my exams",
+    "I'm a believer in hard work",
+    "I'm bi-lingual",
+    "我5岁的女儿很喜欢画画",
 ]

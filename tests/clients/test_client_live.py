@@ -126,6 +126,29 @@ def test_every_subject_operation(live_engram, keys):
         assert e.value.code == "not_found" and e.value.status_code == 404
 
 
+def test_erase_everything_about_a_subject(live_engram, keys):
+    with client(live_engram, keys) as c:
+        alice, bob = c.for_user("alice"), c.for_user("bob")
+        alice.append_events([Event("e-1", "message", "user", "I like chess")])
+        alice.remember(preference("User likes chess", source_client_event_ids=["e-1"]))
+        bob.remember(preference("User likes go"))
+        with pytest.raises(InvalidInput):
+            alice.erase(confirm=False)
+        erased = alice.erase(confirm=True)
+        assert erased.status == "done" and not any(erased.verification.values())
+        assert alice.list_memories().count == 0
+        assert bob.list_memories().count == 1  # only the subject's own data
+    with EngramClient(live_engram.url, keys.write_key, **FAST) as no_admin:
+        token = c_token(live_engram, keys, "bob")
+        with pytest.raises(PermissionDenied):
+            no_admin.for_subject(token).erase(confirm=True)
+
+
+def c_token(live_engram, keys, external_id: str) -> str:
+    with client(live_engram, keys) as c:
+        return c.issue_subject_token(external_id).token
+
+
 def test_errors_carry_the_api_shape(live_engram, keys):
     with client(live_engram, keys) as c:
         alice = c.for_user("alice")

@@ -171,3 +171,52 @@ def test_config_file(tmp_path, monkeypatch):
     )
     monkeypatch.setenv("ENGRAM_SUBJECT", "bob")  # the environment wins
     assert Settings.load(str(config)).subject == "bob"
+
+
+def test_mcp_over_streamable_http(live_engram, keys, tmp_path):
+    """The same server over streamable HTTP (loopback), driven by the mcp client."""
+    import subprocess
+    import time
+
+    import httpx
+
+    from tests.clients.conftest import free_port
+
+    port = free_port()
+    params = server_params(live_engram, keys, str(tmp_path / "outbox.sqlite"))
+    log = (tmp_path / "mcp-http.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "engram_client.mcp_server",
+            "--transport",
+            "streamable-http",
+            "--port",
+            str(port),
+        ],
+        env=params.env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (tmp_path / "mcp-http.log").read_text()
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/mcp", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+
+        async def session() -> str:
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as mcp:
+                said = text(await mcp.call_tool("remember", {"statement": "User likes rooibos"}))
+                assert said.startswith("Remembered")
+                return text(await mcp.call_tool("list_memories", {}))
+
+        assert "User likes rooibos" in asyncio.run(session())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        log.close()

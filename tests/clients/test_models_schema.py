@@ -57,6 +57,7 @@ def test_every_operation_has_a_client_method():
         "procedure_change_request_create": (EngramClient, "propose_procedure_change"),
         "procedure_change_request_retrieve": (EngramClient, "get_change_request"),
         "subject_token_issue": (EngramClient, "issue_subject_token"),
+        "subject_erase": (SubjectClient, "erase"),
     }
     assert operations == set(implemented), "a new API operation needs a client method"
     for cls, method in implemented.values():

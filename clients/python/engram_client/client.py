@@ -227,6 +227,11 @@ def _list_call(filters: dict[str, Any]) -> _Call:
     return _Call("memory_list", "GET", "/api/v1/memories", params=params, idempotent=True)
 
 
+def _erase_call(confirm: bool) -> _Call:
+    body = m.SubjectEraseRequest(confirm=confirm).to_json()
+    return _Call("subject_erase", "POST", "/api/v1/subject/erase", body, idempotent=True)
+
+
 def _record_path(record_id: str, suffix: str = "") -> str:
     return f"/api/v1/memories/{uuid.UUID(str(record_id))}{suffix}"
 
@@ -409,14 +414,14 @@ class SubjectClient:
 
     # -- transport with the subject token ------------------------------------------------
 
-    def _request(self, call: _Call) -> Any:
+    def _request(self, call: _Call, *, api_key: str | None = None) -> Any:
         try:
-            return self.client._request(call, self._token())
+            return self.client._request(call, self._token(), api_key=api_key)
         except EngramAPIError as e:
             # An expired token: drop it, ask once more with a fresh one.
             if e.code == "expired_subject_token" and self._on_token_rejected is not None:
                 self._on_token_rejected()
-                return self.client._request(call, self._token())
+                return self.client._request(call, self._token(), api_key=api_key)
             raise
 
     def _write(self, call: _Call) -> Any:
@@ -516,6 +521,14 @@ class SubjectClient:
     ) -> m.CandidateResult | QueuedWrite:
         body = m.DeleteRequest(assertion_kind).to_json() or None
         return self._write(_Call("memory_delete", "DELETE", _record_path(record_id), body))
+
+    def erase(self, *, confirm: bool) -> m.SubjectErasure:
+        """Erase everything about this subject (memories, raw events, indexes, traces):
+        Engram's deletion workflow, with its receipt and verification. Needs the admin key
+        (``admin_api_key``) and ``confirm=True``. Never queued: an erasure is confirmed
+        while the user is there, or not at all."""
+        call = _erase_call(confirm)
+        return m.SubjectErasure.from_json(self._request(call, api_key=self.client.admin_api_key))
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -727,14 +740,21 @@ class AsyncSubjectClient:
         self.subject_key = subject_key
         self._on_token_rejected = on_token_rejected
 
-    async def _request(self, call: _Call) -> Any:
+    async def _request(self, call: _Call, *, api_key: str | None = None) -> Any:
         try:
-            return await self.client._request(call, await self._token())
+            return await self.client._request(call, await self._token(), api_key=api_key)
         except EngramAPIError as e:
             if e.code == "expired_subject_token" and self._on_token_rejected is not None:
                 self._on_token_rejected()
-                return await self.client._request(call, await self._token())
+                return await self.client._request(call, await self._token(), api_key=api_key)
             raise
+
+    async def erase(self, *, confirm: bool) -> m.SubjectErasure:
+        """Erase everything about this subject (see :meth:`SubjectClient.erase`)."""
+        call = _erase_call(confirm)
+        return m.SubjectErasure.from_json(
+            await self._request(call, api_key=self.client.admin_api_key)
+        )
 
     async def _write(self, call: _Call) -> Any:
         outbox = self.client.outbox

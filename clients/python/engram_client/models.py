@@ -158,6 +158,11 @@ class ChangeRequestInput(_Model):
 
 
 @dataclass
+class SubjectEraseRequest(_Model):
+    confirm: bool
+
+
+@dataclass
 class SubjectTokenRequest(_Model):
     external_id: str
     subject_kind: str | None = None
@@ -351,6 +356,17 @@ class SubjectToken(_Model):
 
 
 @dataclass
+class SubjectErasure(_Model):
+    """The deletion workflow's receipt (store -> rows erased) and verification (route ->
+    rows still found; all 0 when ``status`` is done)."""
+
+    deletion_request_id: str
+    status: str
+    receipt: dict[str, int]
+    verification: dict[str, int]
+
+
+@dataclass
 class ApiErrorBody(_Model):
     code: str
     message: str
@@ -367,6 +383,8 @@ SCHEMA_COMPONENTS: dict[type, str] = {
     RetractRequest: "MemoryRetractInputRequest",
     ChangeRequestInput: "ProcedureChangeRequestInputRequest",
     SubjectTokenRequest: "SubjectTokenInputRequest",
+    SubjectEraseRequest: "SubjectEraseInputRequest",
+    SubjectErasure: "SubjectEraseOutput",
     EventResult: "EventResult",
     EventBatchResult: "EventBatchOutput",
     CandidateResult: "CandidateResult",

@@ -33,7 +33,8 @@ _INJECTION_PATTERNS = [
     re.compile(
         r"\b(ignore|disregard|forget|override|bypass|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+)*"
         r"(previous|prior|above|earlier|preceding|system|developer|safety|original|existing)\s+"
-        r"(instructions?|rules?|prompts?|messages?|policy|policies|guidelines|directives|guardrails)",
+        r"(instructions?|rules?|prompts?|messages?|policy|policies|guidelines|guidance|directives|"
+        r"directions|orders|commands|constraints|restrictions|guardrails|programming)",
         re.IGNORECASE,
     ),
     re.compile(
@@ -98,8 +99,8 @@ _INJECTION_PATTERNS = [
     ),
     re.compile(r"(系统提示词?|开发者消息|开发者模式|越狱|扮演管理员|进入\S{0,4}模式)"),
     re.compile(
-        r"你现在(?:是|扮演|成为|进入)(?:一个|一名)?\S{0,8}?(?:管理员|开发者|root|admin|DAN|超级用户|"
-        r"无限制|不受限制|越狱|黑客|模式)",
+        r"你(?:现在)?(?:是|就是|将是|扮演|成为|进入)(?:一个|一名)?\S{0,10}?(?:管理员|开发者|root|admin|DAN|"
+        r"超级用户|没有任何限制|没有限制|无限制|不受限制|越狱|黑客|模式)",
         re.IGNORECASE,
     ),
     re.compile(r"(管理员密码|把\S{0,10}(密码|密钥|令牌)\S{0,6}(记下|发给|发送|告诉|保存|泄露))"),

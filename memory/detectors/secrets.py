@@ -37,6 +37,7 @@ _OTHER_EN = (
     r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
     r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
+    r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"
     r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
@@ -106,7 +107,7 @@ _DIGIT_WORDS_EN = re.compile(
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
 # "772 019", "4821-9930": a code read out in groups.
-_DIGIT_GROUPS = re.compile(r"(?<![\w.])\d{2,4}(?:[ -]\d{2,4}){1,3}(?![\w.])")
+_DIGIT_GROUPS = re.compile(r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?![\w.])")
 # Card security codes are three digits; other credentials need four or more.
 _SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECASE)
 # A passphrase is several words: everything after "is"/":" to the end of the clause.

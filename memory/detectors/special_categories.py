@@ -80,6 +80,7 @@ _HEALTH_EN = [
         r"(?:have|has|had|got|get|suffer(?:ed)? from|suffering from|(?:was|been|got|being) diagnosed with|"
         r"diagnosed with|(?:am|'m|was|been) being treated for|(?:am|'m|was|been) treated for|"
         r"live with|living with|struggle with|struggled with|struggling with|recover(?:ed|ing)? from|"
+        r"deal(?:ing|t)? with|cop(?:e|ed|ing) with|"
         r"battl(?:e|ed|ing)|beat|tested positive for|developed|relapsed into)\s+"
         rf"{_MOD_EN}(?:{_CONDITIONS_EN})\b",
         re.IGNORECASE,
@@ -119,10 +120,11 @@ _HEALTH_EN = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_I}\s+(?:(?:also|still|now|daily|regularly)\s+)*(?:take|takes|taking|took|is on|on|gets?|"
+        rf"{_I}\s+(?:(?:also|still|now|daily|regularly)\s+)*(?:take|takes|taking|took|is on|on|gets?|got|"
         r"getting|receiv(?:e|es|ing)|needs?|was prescribed|got prescribed)\s+(?:\w+\s+){0,2}?"
-        r"(?:medications?|meds|medicine|treatment|therapy|pills|tablets|injections|a prescription)\s+"
-        rf"for\s+(?:my\s+|his\s+|her\s+|their\s+)?{_MOD_EN}(?:{_CONDITIONS_EN}|anxiety)\b",
+        r"(?:medications?|meds|medicine|treatment|therapy|pills|tablets|injections|an? (?:new )?"
+        r"(?:prescription|script|refill))\s+"
+        rf"for\s+(?:my\s+|his\s+|her\s+|their\s+)?{_MOD_EN}(?:{_CONDITIONS_EN}|{_DRUGS_EN}|anxiety)\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -174,7 +176,9 @@ _HEALTH_ZH = [
 _FAITHS_EN = (
     r"muslim|christian|catholic|buddhist|hindu|jew|jewish|sikh|mormon|jehovah'?s witness|atheist|"
     r"agnostic|protestant|baptist|methodist|lutheran|anglican|evangelical|taoist|quaker|pagan|"
-    r"wiccan|jain|zoroastrian|orthodox (?:christian|jew)|latter-day saint|believer(?! in)"
+    r"wiccan|jain|zoroastrian|orthodox (?:christian|jew)|latter-day saint|believer(?! in)|"
+    r"(?:seventh-day )?adventist|pentecostal|presbyterian|episcopalian|unitarian|baha'?i|"
+    r"rastafarian|scientologist|shinto|confucian"
 )
 _RELIGION_EN = [
     re.compile(
@@ -221,6 +225,11 @@ _RELIGION_ZH = [
     ),
     _zh(r"我(?:每天)?(?:都)?(?:祷告|念佛|吃斋|守斋|封斋|过斋月)|我(?:受洗|受了洗|领洗)"),
     _zh(r"我的(?:信仰|宗教|教会|牧师|神父)(?!课|老师|考试|作业|研究)"),
+    # Chinese drops the repeated subject: "我是回族，信伊斯兰教".
+    _zh(
+        r"我[^。！？!?\n]{0,20}[，,]\s*(?:也|一直|从小)?(?:信|信仰|信奉|皈依了?)(?:了)?(?:佛教|基督教|"
+        r"伊斯兰教|天主教|道教|犹太教|东正教|佛|耶稣|真主)"
+    ),
     re.compile(
         r"作为(?:一名|一个)?(?:虔诚的)?(?:基督徒|天主教徒|穆斯林|佛教徒|道教徒|犹太教徒|无神论者)[，,]?我"
     ),

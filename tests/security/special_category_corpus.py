@@ -136,6 +136,12 @@ POSITIVE: list[tuple[str, str]] = [
     ("我才十四岁", "minor"),
     ("I use an inhaler when I run", "health"),
     ("I take lisinopril in the morning", "health"),
+    ("I've been dealing with PTSD since the army", "health"),
+    ("I got a prescription for Adderall last month", "health"),
+    ("I'm a Seventh-day Adventist", "religion"),
+    ("我是回族，信伊斯兰教", "religion"),
+    ("我有轻度抑郁，在吃药", "health"),
+    ("I'm twelve years old", "minor"),
 ]
 
 NEGATIVE: list[str] = [
@@ -242,4 +248,9 @@ NEGATIVE: list[str] = [
     "I'm a believer in hard work",
     "I'm bi-lingual",
     "我5岁的女儿很喜欢画画",
+    "My uncle has Parkinson's",
+    "I helped organize a diabetes awareness walk",
+    "我叔叔得了痛风",
+    "We studied schizophrenia in psych class",
+    "My grandma takes insulin",
 ]

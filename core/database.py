@@ -76,10 +76,11 @@ def _where(using: str) -> str:
 
 
 def self_test(using: str = "default") -> SelfTestReport:
-    """Run every check on a fresh connection; raise :class:`SelfTestFailed` on the first
-    that fails. Leaves no connection open (safe to call before a fork)."""
-    connection = connections[using]
-    connection.close()
+    """Run every check on a connection of its own; raise :class:`SelfTestFailed` on the
+    first that fails. It closes that connection and never touches the process's own (so it
+    is safe before a fork, and inside a transaction such as a test's)."""
+    shared = connections[using]
+    connection = shared.__class__(dict(shared.settings_dict), using)
     checks: list[str] = []
     try:
         try:

@@ -104,12 +104,39 @@ def trigram_text(*, statement: str, predicate: str, value: Any) -> str:
     return _SCRIPT_BOUNDARY.sub(" ", text)
 
 
-def query_terms(query: str) -> list[str]:
-    """Distinct content words of a query, in order (Chinese stop words removed)."""
+def name_words(names: Iterable[str]) -> frozenset[str]:
+    """The lowercased words of people's names ("Caroline", "Wang Fang" -> wang, fang)."""
+    return frozenset(
+        w.lower() for n in names if isinstance(n, str) for w in segment(n) if len(w) >= 2
+    )
+
+
+def names_in(query: str, people: Iterable[str]) -> list[str]:
+    """Which of ``people`` (names) the query names, by any word of the name (whole words,
+    case-insensitive)."""
+    words = {t.lower() for t in segment(query)}
+    return [
+        p for p in people if (has_cjk(p) and len(p) >= 2 and p in query) or name_words([p]) & words
+    ]
+
+
+def query_terms(query: str, scope_names: frozenset[str] = frozenset()) -> list[str]:
+    """Distinct content words of a query, in order (Chinese stop words removed).
+
+    ``scope_names``: words of the names of the people in the subject's conversations.
+    They say whose memory is asked about, not what: every turn of a conversation starts
+    with its speaker's name, so as content words they would match half of all memories
+    at full strength."""
     seen: dict[str, None] = {}
+    for name in scope_names:
+        # A Chinese name runs into the next word ("王芳画了…" segments as "王芳画").
+        if has_cjk(name):
+            query = query.replace(name, " ")
     for token in segment(query):
         lowered = token.lower()
         if lowered in _ZH_STOP or lowered in _DOMAIN_STOP or lowered in _TIME_STOP:
+            continue
+        if lowered in scope_names:
             continue
         # A year ("in 2023", "2020年") is a time point — as_of's job — not a content word:
         # as a word it matches every memory dated that year.
@@ -211,14 +238,15 @@ def closest_identifier_score(token: str, text: str) -> float:
 _NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]{2,}[a-z]*")
 
 
-def names(query: str) -> list[str]:
+def names(query: str, scope_names: frozenset[str] = frozenset()) -> list[str]:
     """Capitalised Latin words of four letters or more (names, products, places) — the
-    words most often misspelt and least helped by stemming."""
+    words most often misspelt and least helped by stemming. ``scope_names`` (the people
+    of the subject's conversations, see ``query_terms``) are not among them."""
     return list(
         dict.fromkeys(
             m.lower()
             for m in _NAME.findall(query)
-            if len(m) >= 4 and m.lower() not in _SENTENCE_STARTERS
+            if len(m) >= 4 and m.lower() not in _SENTENCE_STARTERS and m.lower() not in scope_names
         )
     )
 
@@ -261,20 +289,26 @@ def _pronoun_to_user(m: re.Match) -> str:
     return "the user" + space
 
 
-def refer_to_user(query: str, self_names: Iterable[str]) -> str:
+def refer_to_user(query: str, self_names: Iterable[str], others: Iterable[str] = ()) -> str:
     """The query with the subject's own names, and third-person pronouns, replaced by
     "the user" ("用户" in a Chinese question): recall is about one subject, so "Where does
     Olivia Harris live?" and "他住在哪里？" ask where *the user* lives, and memories say
     "the user" — a question naming them would otherwise match the name memory instead of
     the answer. Latin names match whole words, case-insensitively; names shorter than two
     characters (three in Latin script) are ignored; "他们" and "其他" are not pronouns of
-    one person."""
+    one person.
+
+    ``others``: the other people of the subject's conversations (speakers of its events).
+    A question that names one of them ("What did Caroline realise after her race?") is
+    about that person: its pronouns refer to them, not to the user, and stay."""
     replacement = "用户" if has_cjk(query) else "the user"
     out = query
-    if has_cjk(out):
-        out = "".join("用户" if t in _ZH_PRONOUNS else t for t in rjieba.cut(out))
-    out = _EN_PRONOUN.sub(_pronoun_to_user, out)
     names = {n.strip() for n in self_names if isinstance(n, str)}
+    other_people = [o for o in others if isinstance(o, str) and o.strip() not in names]
+    if not names_in(query, other_people):
+        if has_cjk(out):
+            out = "".join("用户" if t in _ZH_PRONOUNS else t for t in rjieba.cut(out))
+        out = _EN_PRONOUN.sub(_pronoun_to_user, out)
     # A Chinese name kept in pinyin ("Wang Fang") is written in characters in a Chinese
     # question ("王芳住在哪里？").
     names |= {span for name in names for span in hanzi_spellings(name, query)}
@@ -292,6 +326,19 @@ def refer_to_user(query: str, self_names: Iterable[str]) -> str:
                 flags=re.IGNORECASE,
             )
     return out
+
+
+_LATER_CAPITALISED = re.compile(r"(?<=[a-z,;:'\"]\s)[A-Z][a-z]+")
+
+
+def early_reading(query: str) -> str:
+    """``refer_to_user`` before the subject's names and speakers are known: pronouns are
+    read as the user unless a capitalised word inside the sentence may be a person's name
+    (then recall decides, knowing the speakers). Only a guess that lets the embedding
+    start early; recall embeds again if its reading differs."""
+    if _LATER_CAPITALISED.search(query):
+        return query
+    return refer_to_user(query, ())
 
 
 _TONE_MARKS = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ", "aaaaeeeeiiiioooouuuuüüüünnnm")

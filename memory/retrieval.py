@@ -14,7 +14,10 @@ One pipeline, in this order (read top to bottom):
              subject's scope, scored by how much more a memory matches the question than
              a typical question), recency (episodic). The routes search for the question
              as it is about the user: the subject's own name in it, and "he" / "她",
-             read "the user".
+             read "the user" — unless it names another speaker of the subject's
+             conversations: then its pronouns are that person's. Speakers' names scope
+             a question (whose turn), they are not content words for the lexical and
+             trigram routes. Equal scores break by id, so answers are reproducible.
 4. fusion    weighted reciprocal-rank fusion of the routes' rankings.
 5. rerank    relevance gate: answer only if some memory clearly answers (exact key,
              trigram id match, most query words, or a vector similarity clearly above
@@ -95,6 +98,7 @@ from memory.models import (
     MemoryStatus,
     MemoryType,
     RecallTrace,
+    SourceEvent,
     Subject,
     SubjectKind,
 )
@@ -190,10 +194,18 @@ class RecallWeights:
     stale_after_days: float = 365.0
 
     @classmethod
-    def for_tenant(cls, policy: dict[str, Any] | None) -> RecallWeights:
-        raw = (policy or {}).get("recall_weights") or {}
+    def for_tenant(cls, policy: dict[str, Any] | None, model_id: str = "") -> RecallWeights:
+        """The tenant's weights for the model recall serves. The gate's similarities
+        and margins mean different things under different embedding models, so
+        ``recall_weights_by_model[model_id]`` (calibrated for that model) overrides the
+        tenant's ``recall_weights``, which override the defaults."""
+        policy = policy or {}
+        raw = policy.get("recall_weights") or {}
         if not isinstance(raw, dict):
-            return cls()
+            raw = {}
+        by_model = policy.get("recall_weights_by_model") or {}
+        if isinstance(by_model, dict) and isinstance(by_model.get(model_id), dict):
+            raw = {**raw, **by_model[model_id]}
         known = {f.name: f for f in fields(cls)}
         updates: dict[str, Any] = {}
         for name, value in raw.items():
@@ -281,7 +293,13 @@ def recall_for_agent(
         context = _recall_context(scope, request, now)
         # The routes search for the question as it is about the user: "Where does Olivia
         # Harris live?" asked about Olivia Harris is "Where does the user live?".
-        searched = replace(request, query=lexical.refer_to_user(request.query, context.self_names))
+        # In a conversation between people, a question that names one of them is about
+        # that person: names scope the question, pronouns refer to the person named.
+        searched = replace(
+            request,
+            query=lexical.refer_to_user(request.query, context.self_names, context.speakers),
+        )
+        others_named = lexical.names_in(searched.query, context.speakers)
         # Embedding the query is the largest single cost (~15–20 ms on a CPU); it runs on
         # another thread while the database work below proceeds, and only the vector
         # route waits for it.
@@ -289,7 +307,7 @@ def recall_for_agent(
         if query_vector is None or query_vector.text != embedded:
             query_vector = QueryVector.start(embedded, context.model_id)
         if weights is None:
-            weights = RecallWeights.for_tenant(context.tenant_policy)
+            weights = RecallWeights.for_tenant(context.tenant_policy, query_vector.model_id)
         if context.consent_withdrawn:
             # The user withdrew consent: their memories are not used for anyone.
             items, reason, dropped, pending = [], "consent_withdrawn", 0, 0
@@ -313,6 +331,7 @@ def recall_for_agent(
                 query_vector,
                 slot_keys,
                 context.predicates,
+                scope_names=lexical.name_words(context.speakers),
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = _fuse_and_rerank(
@@ -320,7 +339,7 @@ def recall_for_agent(
                 weights,
                 as_of=as_of,
                 recent=lexical.asks_for_recent(searched.query),
-                about_others=lexical.mentions_someone_else(searched.query),
+                about_others=bool(others_named) or lexical.mentions_someone_else(searched.query),
             )
             # 6. one value per slot, one version per lineage, no near-duplicates.
             deduped = _dedupe(ranked, as_of=as_of)
@@ -380,10 +399,14 @@ class _RecallContext:
     self_names: tuple[str, ...] = ()
     # The predicates (slots) of the subject's memories the request may read.
     predicates: tuple[str, ...] = ()
+    # The people speaking in the subject's recorded conversations (source events).
+    speakers: tuple[str, ...] = ()
 
 
 # At most this many distinct predicates of a subject are matched by meaning (slot route).
 _SLOTS_MAX = 200
+# At most this many speakers of a subject's conversations are read as names.
+_SPEAKERS_MAX = 50
 # Facts that hold the subject's own name ("User's name is Olivia Harris").
 SELF_NAME_PREDICATES = ("full_name", "name", "preferred_name", "nickname", "display_name")
 
@@ -417,7 +440,23 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
         .values("predicate")
         .distinct()[:_SLOTS_MAX]
     )
-    withdrawn, tenant_policy, procedures_id, model_id, display_name, name_values, slot_names = (
+    speakers = (
+        SourceEvent.objects.filter(tenant_id=scope.tenant_id, subject_id=scope.subject_id)
+        .exclude(speaker="")
+        .order_by()
+        .values("speaker")
+        .distinct()[:_SPEAKERS_MAX]
+    )
+    (
+        withdrawn,
+        tenant_policy,
+        procedures_id,
+        model_id,
+        display_name,
+        name_values,
+        slot_names,
+        speaker_names,
+    ) = (
         Subject.objects.filter(tenant_id=scope.tenant_id, id=scope.subject_id)
         .annotate(
             tenant_policy=Subquery(policy, output_field=JSONField()),
@@ -425,6 +464,7 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
             active_model=Subquery(active_model),
             name_values=ArraySubquery(names),
             slot_names=ArraySubquery(slots),
+            speaker_names=ArraySubquery(speakers),
         )
         .values_list(
             "consent_withdrawn_at",
@@ -434,6 +474,7 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
             "display_name",
             "name_values",
             "slot_names",
+            "speaker_names",
         )
         .get()
     )
@@ -446,6 +487,7 @@ def _recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -
             n for n in [display_name, *(name_values or [])] if isinstance(n, str) and n.strip()
         ),
         predicates=tuple(sorted(slot_names or [])),
+        speakers=tuple(sorted(n for n in speaker_names or [] if n.strip())),
     )
 
 
@@ -606,6 +648,7 @@ def _run_routes(
     query_vector: QueryVector,
     slot_keys: _SlotKeys,
     predicates: tuple[str, ...] = (),
+    scope_names: frozenset[str] = frozenset(),
 ) -> tuple[dict[uuid.UUID, _Candidate], int]:
     n = weights.candidates_per_route
     # The lexical docs of the scope's subjects, named directly (not only through the join
@@ -621,12 +664,12 @@ def _run_routes(
         "exact": _route_exact(eligible, request, n),
         "lexical": [],
         "trigram": _route_trigram(
-            eligible, doc_scope, request.query, n, weights.min_trigram_similarity
+            eligible, doc_scope, request.query, n, weights.min_trigram_similarity, scope_names
         ),
         "recency": _route_recency(eligible, request, n),
     }
     coverage: dict[uuid.UUID, float] = {}
-    hits["lexical"], coverage = _route_lexical(searchable, doc_scope, request.query, n)
+    hits["lexical"], coverage = _route_lexical(searchable, doc_scope, request.query, n, scope_names)
     found = {rid for route_hits in hits.values() for rid, _ in route_hits}
     vector_hits, margins, pending = _route_vector(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
@@ -734,11 +777,15 @@ def _route_slot(
 
 
 def _route_lexical(
-    eligible: QuerySet[MemoryRecord], doc_scope: Q, query: str, n: int
+    eligible: QuerySet[MemoryRecord],
+    doc_scope: Q,
+    query: str,
+    n: int,
+    scope_names: frozenset[str] = frozenset(),
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """Full text over segmented text; also returns each hit's coverage: the share of the
     query's (stemmed) words the memory contains — used by the relevance gate."""
-    terms = lexical.query_terms(query)
+    terms = lexical.query_terms(query, scope_names)
     if not terms:
         return [], {}
     tsquery = SearchQuery(lexical.tsquery_text(terms), search_type="raw", config="english")
@@ -754,7 +801,8 @@ def _route_lexical(
                 output_field=ArrayField(CharField()),
             ),
         )
-        .order_by("-rank")
+        # Ties break by id: the same question gets the same answer every time.
+        .order_by("-rank", "record_id")
         .values_list("record_id", "rank", "lexemes", "query_lexemes")[:n]
     )
     if not rows:
@@ -768,7 +816,12 @@ def _route_lexical(
 
 
 def _route_trigram(
-    eligible: QuerySet[MemoryRecord], doc_scope: Q, query: str, n: int, threshold: float
+    eligible: QuerySet[MemoryRecord],
+    doc_scope: Q,
+    query: str,
+    n: int,
+    threshold: float,
+    scope_names: frozenset[str] = frozenset(),
 ) -> list[tuple[uuid.UUID, float]]:
     """Fuzzy match of identifier-like tokens (ids, error codes, versions) and names
     (capitalised Latin words) against the raw text: tolerant of typos and partial ids.
@@ -778,7 +831,7 @@ def _route_trigram(
     set of candidates, then the edit distance to the closest identifier in the memory
     decides — one edit per six characters is a typo; the score is 1 − edits / length."""
     identifiers = [t.lower() for t in lexical.identifiers(query)]
-    names = [t.lower() for t in lexical.names(query) if t.lower() not in identifiers]
+    names = [t.lower() for t in lexical.names(query, scope_names) if t.lower() not in identifiers]
     tokens = list(dict.fromkeys(identifiers + names))[:8]
     if not tokens:
         return []
@@ -802,7 +855,7 @@ def _route_trigram(
                 if sim < threshold:
                     continue
             best[rid] = max(best.get(rid, 0.0), sim)
-    return sorted(best.items(), key=lambda kv: -kv[1])[:n]
+    return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
 
 
 # Identifier candidates for the edit-distance check (see _route_trigram), and the
@@ -871,9 +924,9 @@ def _route_vector(
             return _approximate_scan(in_scope, shifted, n)
         # No index serves the inner product to a shifted query: an exact scan, as wanted.
         return list(
-            in_scope.order_by("-margin").values_list("record_id", "similarity", "margin")[
-                :_VECTOR_SCAN_ROWS
-            ]
+            in_scope.order_by("-margin", "record_id").values_list(
+                "record_id", "similarity", "margin"
+            )[:_VECTOR_SCAN_ROWS]
         )
 
     rows = scan()
@@ -1045,7 +1098,7 @@ def _fuse_and_rerank(
             4,
         )
         kept.append(c)
-    kept.sort(key=lambda c: (-c.signals["final"], -c.record.valid_from.timestamp()))
+    kept.sort(key=lambda c: (-c.signals["final"], -c.record.valid_from.timestamp(), str(c.id)))
     return kept
 
 
@@ -1248,8 +1301,10 @@ def _record_recall(
         query_sha256=query_fingerprint(request.query),
         record_ids=ids,
     )
-    # Access statistics are written off the request, after this transaction commits.
-    access_recorded(scope.tenant_id, ids, trace.created_at)
+    # Access statistics are written off the request, after this transaction commits;
+    # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
+    if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
+        access_recorded(scope.tenant_id, ids, trace.created_at)
     audit_record(
         actor=actor,
         action="memory.read",

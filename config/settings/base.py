@@ -371,6 +371,9 @@ ENGRAM_RETRIEVAL = {
     "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
     "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
+    # Benchmarks and evaluation runs: recall writes no access statistics, so one run
+    # cannot change the next (bench/locomo.py sets it).
+    "FREEZE_ACCESS": env.bool("ENGRAM_RECALL_FREEZE_ACCESS", default=False),
     "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
     "DEFAULT_K": 10,
     "DEFAULT_TOKEN_BUDGET": 1500,

@@ -243,12 +243,14 @@ class RecallView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         scope = _scope(self, request)
         data = _validated(RecallInputSerializer, request)
-        # The query embedding starts now, beside everything recall does before it needs it.
-        # Pronouns read as the user need no context; the subject's own names do (recall
-        # re-embeds only a question that names them).
+        # The query embedding starts now, beside everything recall does before it needs it,
+        # on recall's best guess of the question it will search for: pronouns read as the
+        # user unless the question may name another person (recall keeps them when it
+        # names a speaker of the subject's conversations). Recall re-embeds only a
+        # question whose reading turns out different (one naming the subject, say).
         clock = metrics.recall_started()
         query_vector = QueryVector.start(
-            lexical.for_embedding(lexical.refer_to_user(data["query"], ()))
+            lexical.for_embedding(lexical.early_reading(data["query"]))
         )
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):

@@ -39,7 +39,7 @@ def test_model_matches_schema_component(components, model, name):
 
 
 def test_every_operation_has_a_client_method():
-    from engram_client import AsyncSubjectClient, EngramClient, SubjectClient
+    from engram_client import AsyncEngramClient, AsyncSubjectClient, EngramClient, SubjectClient
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operations = {op["operationId"] for path in schema["paths"].values() for op in path.values()}
@@ -60,7 +60,7 @@ def test_every_operation_has_a_client_method():
         "subject_erase": (SubjectClient, "erase"),
     }
     assert operations == set(implemented), "a new API operation needs a client method"
+    twins = {SubjectClient: AsyncSubjectClient, EngramClient: AsyncEngramClient}
     for cls, method in implemented.values():
         assert callable(getattr(cls, method))
-        if cls is SubjectClient:
-            assert callable(getattr(AsyncSubjectClient, method))
+        assert callable(getattr(twins[cls], method)), f"no async {method}"

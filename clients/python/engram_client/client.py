@@ -724,6 +724,16 @@ class AsyncEngramClient(_Base):
         )
         return m.ChangeRequest.from_json(await self._request(call))
 
+    async def get_change_request(self, slug: str, change_request_id: str) -> m.ChangeRequestStatus:
+        call = _Call(
+            "procedure_change_request_retrieve",
+            "GET",
+            f"/api/v1/procedures/{slug}/change-requests/{uuid.UUID(str(change_request_id))}",
+            idempotent=True,
+            subject=False,
+        )
+        return m.ChangeRequestStatus.from_json(await self._request(call))
+
 
 class AsyncSubjectClient:
     """The async client acting for one subject; same behaviour as :class:`SubjectClient`."""

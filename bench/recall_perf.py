@@ -15,6 +15,13 @@ What it does:
 
 Reports p50/p95/p99 latency and throughput, with a text histogram.
 Usage: .venv/bin/python bench/recall_perf.py [--keepdb] [--requests 300] [--workers 2]
+
+Per-user scale: ``--memories-per-subject N`` loads instead one tenant with ``--subjects``
+(default 2) subjects of N memories each — conversation turns of LoCoMo-like length
+("Speaker: …", 8–30 words drawn from a fixed vocabulary, so the lexical and trigram
+routes have real text to match; vectors stay random) — asks LoCoMo-like questions
+naming a speaker, and also measures the bare query embedding (the same model, one
+OpenMP thread, in this process) so recall can be read against that floor.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import sys
 import threading
 import time
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,6 +188,142 @@ def load() -> dict:
     return ctx
 
 
+SPEAKERS = ["Caroline", "Melanie", "Jon", "Gina"]
+VOCAB = (
+    "painting pottery camping beach hiking kids school work support group adoption career "
+    "counseling dance studio shop store bakery recipe guitar concert festival book novel "
+    "library garden dog cat puppy horse car road trip mountain lake sunset photo family "
+    "friend sister brother mom dad wedding birthday party gift charity race marathon gym "
+    "yoga meditation coffee tea dinner lunch breakfast restaurant city park museum class "
+    "workshop project team boss job interview business investor website clothing fashion "
+    "music song band violin piano art exhibition sculpture poem letter journal holiday "
+    "summer winter weekend morning evening last week yesterday tomorrow excited happy "
+    "proud tired stressed grateful amazing beautiful difficult new old first really"
+).split()
+FILLER = "I the a and was it so my to of in we for with that this just had".split()
+
+
+def conversation_text(rng: random.Random) -> str:
+    words = [
+        rng.choice(VOCAB) if rng.random() < 0.55 else rng.choice(FILLER)
+        for _ in range(rng.randint(8, 30))
+    ]
+    return f"{rng.choice(SPEAKERS)}: {' '.join(words).capitalize()}."
+
+
+def conversation_question(rng: random.Random, i: int) -> str:
+    a, b = rng.choice(VOCAB), rng.choice(VOCAB)
+    return f"What did {rng.choice(SPEAKERS)} say about the {a} and the {b}? ({i})"
+
+
+def load_per_subject(per_subject: int, subjects: int) -> dict:
+    """One tenant, ``subjects`` subjects of ``per_subject`` conversation turns each."""
+    from accounts.models import Tenant
+    from accounts.services.credentials import api_key_issue
+    from accounts.services.tenants import agent_create, tenant_create
+    from governance.services import Actor
+    from memory import lexical
+    from memory.embedders import get_embedder
+    from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
+
+    slug = f"perfu-{per_subject}-{subjects}"
+    ctx_file = ROOT / "bench" / "results" / f"perf_context_{slug}.json"
+    if Tenant.objects.filter(slug=slug).exists() and ctx_file.exists():
+        return json.loads(ctx_file.read_text())
+    rng = random.Random(per_subject)
+    nprng = np.random.default_rng(per_subject)
+    model_id = get_embedder().model_id
+    now = timezone.now()
+    tenant = tenant_create(slug=slug, name=f"Per-user {per_subject}")
+    agent = agent_create(actor=Actor.system(tenant.id), tenant=tenant, name="bench")
+    _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=["read"])
+    subject_rows = Subject.objects.bulk_create(
+        [Subject(tenant=tenant, kind="user", external_id=f"u{s}") for s in range(subjects)]
+    )
+    for subject in subject_rows:
+        for start in range(0, per_subject, 5000):
+            records, docs, embs = [], [], []
+            for i in range(start, min(per_subject, start + 5000)):
+                text = conversation_text(rng)
+                rid = uuid.uuid4()
+                at = now - timedelta(minutes=per_subject - i)
+                records.append(
+                    MemoryRecord(
+                        id=rid,
+                        tenant=tenant,
+                        subject=subject,
+                        namespace="conversation",
+                        memory_type="episodic",
+                        statement=text,
+                        content_key=rid.hex[:32],
+                        assertion_kind="user_explicit",
+                        confidence=1.0,
+                        valid_from=at,
+                        recorded_at=at,
+                        lineage_id=rid,
+                        status="active",
+                        purpose=PURPOSE,
+                        consent_basis="explicit_consent",
+                    )
+                )
+                docs.append(
+                    MemorySearchDoc(
+                        record_id=rid,
+                        tenant=tenant,
+                        subject=subject,
+                        segmented_text=lexical.document_text(
+                            statement=text, predicate="", value=None
+                        ),
+                        trigram_text=lexical.trigram_text(statement=text, predicate="", value=None),
+                    )
+                )
+                v = nprng.standard_normal(384).astype(np.float32)
+                embs.append(
+                    MemoryEmbedding(
+                        tenant=tenant,
+                        subject=subject,
+                        record_id=rid,
+                        model_id=model_id,
+                        vector=v / np.linalg.norm(v),
+                    )
+                )
+            with transaction.atomic():
+                MemoryRecord.objects.bulk_create(records, batch_size=1000)
+                MemorySearchDoc.objects.bulk_create(docs, batch_size=1000)
+                MemoryEmbedding.objects.bulk_create(embs, batch_size=1000)
+    with connection.cursor() as c:
+        c.execute("ANALYZE")
+    ctx = {
+        "tenants": [
+            {
+                "id": str(tenant.id),
+                "agent": str(agent.id),
+                "key": key,
+                "subjects": [str(s.id) for s in subject_rows],
+            }
+        ],
+        "conversation": True,
+    }
+    ctx_file.parent.mkdir(exist_ok=True)
+    ctx_file.write_text(json.dumps(ctx))
+    return ctx
+
+
+def bare_embedding_ms(n: int) -> list[float]:
+    """The query embedding alone, as a web worker computes it (one OpenMP thread)."""
+    from memory.embedders import get_embedder
+
+    embedder = get_embedder()
+    rng = random.Random(99)
+    embedder.embed_query("warm-up")
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        embedder.embed_query(conversation_question(rng, i))
+        out.append((time.perf_counter() - t0) * 1000)
+    return sorted(out)
+
+
 def start_server(port: int, workers: int) -> subprocess.Popen:
     env = dict(os.environ)
     env["ENGRAM_BENCH_DB"] = settings.DATABASES["default"]["NAME"]
@@ -224,9 +368,13 @@ def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], fl
         token = subject_token_issue(
             tenant_id=uuid.UUID(t["id"]), agent_id=uuid.UUID(t["agent"]), subject_id=uuid.UUID(s)
         )
-        query = (
-            rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {concurrency}-{i})"
-        )
+        if ctx.get("conversation"):
+            query = conversation_question(rng, concurrency * 100_000 + i)
+        else:
+            query = (
+                rng.choice(QUERIES).format(n=rng.randint(1000, 99999))
+                + f" (request {concurrency}-{i})"
+            )
         jobs.append((t["key"], token, query))
     latencies: list[float] = []
     errors = 0
@@ -267,6 +415,13 @@ def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], fl
     return sorted(latencies), time.perf_counter() - t0, errors
 
 
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
 def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
@@ -296,15 +451,31 @@ def main() -> None:
         default="",
         help="OMP_NUM_THREADS for the workers (1 avoids oversubscribing cores under load)",
     )
+    parser.add_argument(
+        "--memories-per-subject",
+        type=int,
+        default=0,
+        help="per-user scale: one tenant whose subjects hold this many memories each",
+    )
+    parser.add_argument("--subjects", type=int, default=2)
+    parser.add_argument("--concurrency", default="1,4", help="comma-separated levels")
     args = parser.parse_args()
     old = connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb, serialize=False)
     proc = None
     try:
         t = time.perf_counter()
-        ctx = load()
-        print(
-            f"{TENANTS * SUBJECTS * PER_SUBJECT} memories ready in {time.perf_counter() - t:.0f}s"
-        )
+        if args.memories_per_subject:
+            ctx = load_per_subject(args.memories_per_subject, args.subjects)
+            print(
+                f"{args.subjects} subjects × {args.memories_per_subject} memories ready"
+                f" in {time.perf_counter() - t:.0f}s"
+            )
+        else:
+            ctx = load()
+            print(
+                f"{TENANTS * SUBJECTS * PER_SUBJECT} memories ready"
+                f" in {time.perf_counter() - t:.0f}s"
+            )
         connection.close()
         if args.omp_threads:
             os.environ["OMP_NUM_THREADS"] = args.omp_threads
@@ -313,7 +484,7 @@ def main() -> None:
         lines = [
             f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; gunicorn sync workers={args.workers}"
         ]
-        for concurrency in (1, 4):
+        for concurrency in [int(c) for c in args.concurrency.split(",")]:
             lat, seconds, errors = run(ctx, args.port, args.requests, concurrency)
             lines.append(
                 f"concurrency {concurrency}: n={len(lat)} errors={errors} "
@@ -321,10 +492,22 @@ def main() -> None:
                 f"throughput={len(lat) / seconds:.1f} req/s"
             )
             lines.append(histogram(lat))
+        if args.memories_per_subject:
+            emb = bare_embedding_ms(100)
+            lines.append(
+                f"bare query embedding (this process): p50={pct(emb, 50):.1f} ms"
+                f" p95={pct(emb, 95):.1f} ms; memories per subject {args.memories_per_subject};"
+                f" CPU {cpu_model()}"
+            )
         text = "\n".join(lines)
         print(text)
         (ROOT / "bench" / "results").mkdir(exist_ok=True)
-        (ROOT / "bench" / "results" / "recall_perf.txt").write_text(text + "\n")
+        name = (
+            f"recall_perf_{args.memories_per_subject}.txt"
+            if args.memories_per_subject
+            else "recall_perf.txt"
+        )
+        (ROOT / "bench" / "results" / name).write_text(text + "\n")
     finally:
         if proc is not None:
             proc.terminate()

@@ -74,7 +74,13 @@ _INJECTION_PATTERNS = [
     ),
     re.compile(
         r"(总是|务必|必须|以后|今后|从现在起|从现在开始|每次)\S{0,20}?(对话|聊天|记录|邮件|文件|数据|资料|"
-        r"密码|密钥|凭证|通讯录|日志)\S{0,12}?(发送|转发|上传|抄送|同步|发)\S{0,4}(到|给|至)"
+        r"密码|密钥|凭证|通讯录|日志|卡号|账号|帐号|身份证|手机号|信息)\S{0,12}?(发送|转发|上传|抄送|同步|发)"
+        r"\S{0,4}(到|给|至)"
+    ),
+    # An order in Chinese to send anything to an outside address.
+    re.compile(
+        r"(总是|务必|必须|以后|今后|从现在起|从现在开始|每次)\S{0,30}?(发送|转发|上传|抄送|同步|发)\S{0,4}"
+        r"(到|给|至)\s*(?:[\w.+-]+@[\w-]+\.\w|https?://)"
     ),
     re.compile(
         r"\b(reveal|print|disclose|leak|dump|exfiltrate)\b[^.]{0,30}\b(admin(istrator)? )?"
@@ -82,6 +88,25 @@ _INJECTION_PATTERNS = [
         r"|\b(record|save|store|remember|log)\b[^.]{0,30}\b(every|all|their|users'?|the user'?s|admin(istrator)?)\s+"
         r"(passwords?|credentials|api keys?|secrets?)\b",
         re.IGNORECASE,
+    ),
+    # An order to collect, keep or echo the credentials people hand the agent, in the
+    # imperative (at the start of a sentence): "Remember the API key the user pastes…".
+    re.compile(
+        r"(?:^|[.!?;:\n]\s*)(?:please\s+|always\s+|from now on,?\s+)?(record|save|store|remember|"
+        r"keep|log|collect|note down|write down|repeat|echo)\b[^.]{0,40}\b(api keys?|passwords?|"
+        r"passphrases?|credentials|secrets?|tokens?|pins?|one-time codes?)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(repeat|echo|include|print|show|append|paste)\b[^.]{0,40}\b(api keys?|passwords?|"
+        r"credentials|secrets?|tokens?|it|them)\b[^.]{0,20}\b(in|to|with|at the end of)\s+"
+        r"(every|each|all)\s+(answers?|repl(?:y|ies)|responses?|messages?|emails?)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(记住|记下|保存|存下|收集|记录)\S{0,12}(用户|客户|他们|对方)\S{0,8}(发|给|粘贴|贴|输入|提供)"
+        r"\S{0,8}(密码|密钥|令牌|口令|验证码|API ?key)"
+        r"|(每次|每条|所有)\S{0,6}(回答|回复|消息)\S{0,8}(附上|带上|重复|加上)\S{0,8}(密码|密钥|令牌|口令)"
     ),
     # Chat-template and role tokens of the common model families.
     re.compile(

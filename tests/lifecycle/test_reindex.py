@@ -84,14 +84,15 @@ def test_second_model_resolves_by_id():
 def test_recall_keeps_the_old_version_while_building_and_writes_get_both(
     memories, same_tenant_user, read_agent
 ):
-    before = recall(read_agent.agent, memories, "Does the user have any allergies?")
+    # Not the allergy: health data is restricted, outside a plain read key's clearance.
+    before = recall(read_agent.agent, memories, "What does the user like to drink?")
     assert before.model_id == OLD and before.items
     seen = []
     written = []
 
     def progress(index):
         if 0 < index.done < index.total:
-            during = recall(read_agent.agent, memories, "Does the user have any allergies?")
+            during = recall(read_agent.agent, memories, "What does the user like to drink?")
             seen.append((during.model_id, ids(during)))
             if not written:  # a write while the new version is being built
                 written.append(remember(same_tenant_user[1], "User prefers window seats"))
@@ -113,7 +114,7 @@ def test_recall_keeps_the_old_version_while_building_and_writes_get_both(
     # The previously implicit active version now has its row.
     assert EmbeddingIndex.objects.get(model_id=OLD).status == EmbeddingIndexStatus.ACTIVE
     # Recall after the build still uses the old model.
-    assert recall(read_agent.agent, memories, "Does the user have any allergies?").model_id == OLD
+    assert recall(read_agent.agent, memories, "What does the user like to drink?").model_id == OLD
 
 
 def test_drift_is_computed_against_the_active_model(memories):

@@ -142,7 +142,13 @@ def test_future_dated_fact_is_not_current_until_it_starts(read_agent, owner_subj
 
 
 def test_retracted_fact_never_returns(read_agent, owner_subject):
-    fact = remember(owner_subject, "User is allergic to peanuts", predicate="allergy")
+    # An allergy is health data (GDPR Art. 9): stored once the user confirmed it.
+    fact = remember(
+        owner_subject,
+        "User is allergic to peanuts",
+        predicate="allergy",
+        user_confirmed_sensitive=True,
+    )
     retract = remember(
         owner_subject,
         "User is allergic to peanuts",

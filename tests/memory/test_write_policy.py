@@ -806,3 +806,35 @@ def test_authority_order():
         "agent_inference",
         "external_untrusted",
     ]
+
+
+def test_ending_a_sensitive_memory_never_waits_for_confirmation(owner_subject):
+    """A retraction or an expiry of health data stores nothing new: it is not held."""
+    from memory.models import MemoryRecord
+    from tests.memory.retrieval_helpers import remember
+
+    fact = remember(
+        owner_subject,
+        "User takes insulin for type 1 diabetes",
+        predicate="medication",
+        user_confirmed_sensitive=True,
+    )
+    assert MemoryRecord.objects.get(pk=fact.record_id).status == "active"
+    for intent, operation in (
+        (Intent.EXPIRE, Operation.EXPIRE),
+        (Intent.RETRACT, Operation.RETRACT),
+    ):
+        again = remember(
+            owner_subject,
+            "User takes insulin for type 1 diabetes",
+            predicate="medication",
+            user_confirmed_sensitive=True,
+        )
+        ended = remember(
+            owner_subject,
+            "User takes insulin for type 1 diabetes",
+            predicate="medication",
+            intent=intent,
+            target_record_id=again.record_id,
+        )
+        assert ended.operation == operation, ended

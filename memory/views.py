@@ -35,7 +35,7 @@ from memory.forms import (
     RememberForm,
     WithdrawConsentForm,
 )
-from memory.models import DeletionScope, DeletionStatus, MemoryRecord, MemoryStatus, Subject
+from memory.models import DeletionStatus, MemoryRecord, MemoryStatus, Subject
 from memory.selectors import (
     deletion_request_get_for_user,
     memory_counts_for_user,
@@ -52,7 +52,7 @@ from memory.selectors import (
     subject_for_user,
 )
 from memory.services import user_memory
-from memory.services.deletion import deletion_request_create
+from memory.services.deletion import subject_erase
 from memory.services.user_memory import reason_text
 
 PAGE_SIZE = 20
@@ -453,11 +453,10 @@ def memory_erase_all(request: HttpRequest) -> HttpResponse:
     subject = _subject(request)
     form = EraseAllForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        deletion = deletion_request_create(
-            actor=Actor.user(request.user.pk, subject.tenant_id),
-            subject=subject,
-            scope=DeletionScope.SUBJECT,
-            target_id=subject.id,
+        # The one erasure workflow (also behind consent withdrawal with erasure, the API and
+        # engram_delete_subject); it runs as a job, and the receipt page follows it.
+        deletion = subject_erase(
+            actor=Actor.user(request.user.pk, subject.tenant_id), subject=subject, run_now=False
         )
         return redirect("memory-erase-receipt", request_id=deletion.id)
     return render(

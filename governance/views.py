@@ -161,8 +161,9 @@ def home(request: HttpRequest, console: Console) -> HttpResponse:
 
 
 def console_charts(access: ConsoleAccess) -> list:
-    """The console home's pictures: write decisions, held queues, recall volume and
-    abstention, each over the last 14 days (server-side SVG, numbers in a table)."""
+    """The console home's pictures: write decisions, held queues, recall volume,
+    abstention and latency p50/p95, each over the last 14 days (server-side SVG, numbers
+    in a table)."""
     from memory import charts, labels
 
     writes = selectors.write_decisions_by_day(access=access)
@@ -198,10 +199,16 @@ def console_charts(access: ConsoleAccess) -> list:
             recalls["days"],
             {_("Abstention"): recalls["abstention"]},
             unit="%",
-            note=_(
-                "Recall latency is measured by the /metrics endpoint (Prometheus), not "
-                "stored per request, so it is not drawn here."
-            ),
+        ),
+        charts.lines(
+            "recall-latency",
+            _("Recall latency per day, in milliseconds"),
+            recalls["days"],
+            {
+                _("Median (p50)"): recalls["latency_p50"],
+                _("95th percentile (p95)"): recalls["latency_p95"],
+            },
+            note=_("Older requests, recorded before latency was measured, are left out."),
         ),
     ]
 

@@ -714,6 +714,9 @@ class RecallTrace(models.Model):
     query_sha256 = models.CharField(max_length=64)
     record_ids = ArrayField(models.UUIDField(), default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # Wall time of the whole recall in milliseconds (null on rows written before it was
+    # measured); the console draws its p50/p95 per day.
+    latency_ms = models.FloatField(null=True, blank=True)
     # Feedback from the agent: which of record_ids it actually used and whether they helped.
     used_record_ids = ArrayField(models.UUIDField(), default=list, blank=True)
     helpful = models.BooleanField(null=True, blank=True)

@@ -49,6 +49,7 @@ from collections import defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -287,6 +288,7 @@ def recall_for_agent(
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
     authenticated credential and ``request`` is validated (k and budget bounded).
     ``query_vector``: the query's embedding, if the caller already started it."""
+    started = perf_counter()
     now = timezone.now()
     as_of = request.as_of or now
     with tenant_context(scope.tenant_id):
@@ -355,7 +357,12 @@ def recall_for_agent(
         trace_id = None
         if record_trace:
             trace_id = _record_recall(
-                actor=actor, scope=scope, request=request, items=items, request_id=request_id
+                actor=actor,
+                scope=scope,
+                request=request,
+                items=items,
+                request_id=request_id,
+                latency_ms=(perf_counter() - started) * 1000,
             )
     return RecallResult(
         trace_id=trace_id,
@@ -1291,6 +1298,7 @@ def _record_recall(
     request: RecallRequest,
     items: list[RecallItem],
     request_id: str,
+    latency_ms: float | None = None,
 ) -> uuid.UUID:
     ids = [i.id for i in items]
     trace = RecallTrace.objects.create(
@@ -1300,6 +1308,7 @@ def _record_recall(
         purpose=request.purpose,
         query_sha256=query_fingerprint(request.query),
         record_ids=ids,
+        latency_ms=latency_ms,
     )
     # Access statistics are written off the request, after this transaction commits;
     # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).

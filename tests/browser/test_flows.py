@@ -446,6 +446,7 @@ def test_charts_are_drawn_on_the_three_pages(browser, live_server, owner, tenant
             "held-queues",
             "recall-volume",
             "recall-abstention",
+            "recall-latency",
         ):
             expect(page.locator(f"#chart-{chart} svg[role=img]")).to_be_visible()
         expect(page.locator("#chart-write-decisions")).to_contain_text("Added")

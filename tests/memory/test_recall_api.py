@@ -189,3 +189,11 @@ def test_feedback_on_someone_elses_trace_is_a_404(
         "not_found",
     )
     _is_error(reader.post_json(f"{URL}/{body['trace_id']}/feedback", {"bogus": 1}), 400)
+
+
+def test_recall_records_its_latency_on_the_trace(reader, owner_subject):
+    remember(owner_subject, "User prefers window seats")
+    for query in ("window seat", "something never said"):
+        body = reader.post_json(URL, {"query": query, "purpose": PURPOSE}).json()
+        latency = RecallTrace.objects.get(pk=body["trace_id"]).latency_ms
+        assert latency is not None and latency > 0

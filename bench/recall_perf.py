@@ -95,12 +95,53 @@ QUERIES = [
 ]
 
 
+def _rows(tenant, subject, text, at, namespace, memory_type, model_id, nprng):
+    """One memory as the write path would leave it: the record, its search doc and a random
+    unit vector (the vector route's cost does not depend on what the vector says)."""
+    from memory import lexical
+    from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc
+
+    rid = uuid.uuid4()
+    record = MemoryRecord(
+        id=rid,
+        tenant=tenant,
+        subject=subject,
+        namespace=namespace,
+        memory_type=memory_type,
+        statement=text,
+        content_key=rid.hex[:32],
+        assertion_kind="user_explicit",
+        confidence=1.0,
+        valid_from=at,
+        recorded_at=at,
+        lineage_id=rid,
+        status="active",
+        purpose=PURPOSE,
+        consent_basis="explicit_consent",
+    )
+    doc = MemorySearchDoc(
+        record_id=rid,
+        tenant=tenant,
+        subject=subject,
+        segmented_text=lexical.document_text(statement=text, predicate="", value=None),
+        trigram_text=lexical.trigram_text(statement=text, predicate="", value=None),
+    )
+    v = nprng.standard_normal(384).astype(np.float32)
+    emb = MemoryEmbedding(
+        tenant=tenant,
+        subject=subject,
+        record_id=rid,
+        model_id=model_id,
+        vector=v / np.linalg.norm(v),
+    )
+    return record, doc, emb
+
+
 def load() -> dict:
     from accounts.models import Tenant
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from governance.services import Actor
-    from memory import lexical
     from memory.embedders import get_embedder
     from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
 
@@ -126,47 +167,12 @@ def load() -> dict:
                 text = rng.choice(TEMPLATES_ZH if zh else TEMPLATES_EN).format(
                     a=rng.choice(WORDS), b=rng.choice(WORDS), n=rng.randint(1000, 99999)
                 )
-                rid = uuid.uuid4()
-                records.append(
-                    MemoryRecord(
-                        id=rid,
-                        tenant=tenant,
-                        subject=subject,
-                        namespace="assistant/profile",
-                        memory_type="semantic",
-                        statement=text,
-                        content_key=rid.hex[:32],
-                        assertion_kind="user_explicit",
-                        confidence=1.0,
-                        valid_from=now,
-                        recorded_at=now,
-                        lineage_id=rid,
-                        status="active",
-                        purpose=PURPOSE,
-                        consent_basis="explicit_consent",
-                    )
+                record, doc, emb = _rows(
+                    tenant, subject, text, now, "assistant/profile", "semantic", model_id, nprng
                 )
-                docs.append(
-                    MemorySearchDoc(
-                        record_id=rid,
-                        tenant=tenant,
-                        subject=subject,
-                        segmented_text=lexical.document_text(
-                            statement=text, predicate="", value=None
-                        ),
-                        trigram_text=lexical.trigram_text(statement=text, predicate="", value=None),
-                    )
-                )
-                v = nprng.standard_normal(384).astype(np.float32)
-                embs.append(
-                    MemoryEmbedding(
-                        tenant=tenant,
-                        subject=subject,
-                        record_id=rid,
-                        model_id=model_id,
-                        vector=v / np.linalg.norm(v),
-                    )
-                )
+                records.append(record)
+                docs.append(doc)
+                embs.append(emb)
         with transaction.atomic():
             MemoryRecord.objects.bulk_create(records, batch_size=500)
             MemorySearchDoc.objects.bulk_create(docs, batch_size=500)
@@ -222,7 +228,6 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from governance.services import Actor
-    from memory import lexical
     from memory.embedders import get_embedder
     from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
 
@@ -245,48 +250,13 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
             records, docs, embs = [], [], []
             for i in range(start, min(per_subject, start + 5000)):
                 text = conversation_text(rng)
-                rid = uuid.uuid4()
                 at = now - timedelta(minutes=per_subject - i)
-                records.append(
-                    MemoryRecord(
-                        id=rid,
-                        tenant=tenant,
-                        subject=subject,
-                        namespace="conversation",
-                        memory_type="episodic",
-                        statement=text,
-                        content_key=rid.hex[:32],
-                        assertion_kind="user_explicit",
-                        confidence=1.0,
-                        valid_from=at,
-                        recorded_at=at,
-                        lineage_id=rid,
-                        status="active",
-                        purpose=PURPOSE,
-                        consent_basis="explicit_consent",
-                    )
+                record, doc, emb = _rows(
+                    tenant, subject, text, at, "conversation", "episodic", model_id, nprng
                 )
-                docs.append(
-                    MemorySearchDoc(
-                        record_id=rid,
-                        tenant=tenant,
-                        subject=subject,
-                        segmented_text=lexical.document_text(
-                            statement=text, predicate="", value=None
-                        ),
-                        trigram_text=lexical.trigram_text(statement=text, predicate="", value=None),
-                    )
-                )
-                v = nprng.standard_normal(384).astype(np.float32)
-                embs.append(
-                    MemoryEmbedding(
-                        tenant=tenant,
-                        subject=subject,
-                        record_id=rid,
-                        model_id=model_id,
-                        vector=v / np.linalg.norm(v),
-                    )
-                )
+                records.append(record)
+                docs.append(doc)
+                embs.append(emb)
             with transaction.atomic():
                 MemoryRecord.objects.bulk_create(records, batch_size=1000)
                 MemorySearchDoc.objects.bulk_create(docs, batch_size=1000)

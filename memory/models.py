@@ -732,3 +732,34 @@ class RecallTrace(models.Model):
 
     def __str__(self) -> str:
         return f"recall:{self.id}"
+
+
+class IdempotencyKey(models.Model):
+    """The first successful answer to ``POST /api/v1/candidates`` sent with an
+    ``Idempotency-Key`` header, scoped by tenant, agent and subject. A replay with the same
+    key and body gets this answer back and writes nothing; the row is also the lock that
+    keeps two concurrent requests with one key from both applying. Rows older than
+    ``ENGRAM_IDEMPOTENCY_TTL_HOURS`` are ignored (and replaced on the next use of the key).
+    The request is kept as a hash only; the answer holds ids, codes and policy messages."""
+
+    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.CASCADE)
+    id = models.BigAutoField(primary_key=True)
+    agent = models.ForeignKey("accounts.Agent", on_delete=models.CASCADE)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE)
+    key = models.CharField(max_length=200)
+    # sha256 of the request body as canonical JSON: same key + other body -> 422.
+    request_sha256 = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "agent", "subject", "key"], name="idempotency_key_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_key_created")]
+
+    def __str__(self) -> str:
+        return f"idempotency:{self.id}"

@@ -216,6 +216,8 @@ ENGRAM = {
     # Off by default; even when on, procedural memory only changes through review.
     "ALLOW_ORG_SUBJECT_TOKENS": env.bool("ENGRAM_ALLOW_ORG_SUBJECT_TOKENS", default=False),
     "MAX_BATCH_ITEMS": env.int("ENGRAM_MAX_BATCH_ITEMS", default=100),
+    # How long an Idempotency-Key on POST /api/v1/candidates replays its first answer.
+    "IDEMPOTENCY_TTL_HOURS": env.int("ENGRAM_IDEMPOTENCY_TTL_HOURS", default=24),
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
     # Edge limits (config/edge.py): JSON nesting, one header, all headers together.
     "MAX_JSON_DEPTH": env.int("ENGRAM_MAX_JSON_DEPTH", default=32),

@@ -26,6 +26,12 @@ from memory.selectors import (
 )
 from memory.services.deletion import subject_erase
 from memory.services.events import ConsentWithdrawn, EventInput, events_append
+from memory.services.idempotency import (
+    IdempotencyKeyReused,
+    idempotency_key_valid,
+    idempotent_call,
+    request_sha256,
+)
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent
 
@@ -35,6 +41,19 @@ SUBJECT_HEADER = OpenApiParameter(
     OpenApiParameter.HEADER,
     required=True,
     description="Signed subject token naming the end user (POST /api/v1/subject-tokens).",
+)
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "Optional, 1-200 printable ASCII characters, scoped to the agent and subject. The "
+        "first successful answer is kept for ENGRAM_IDEMPOTENCY_TTL_HOURS (default 24): a "
+        "retry with the same key and body returns it again with 'Idempotent-Replayed: true' "
+        "and writes nothing; the same key with another body is refused (422 "
+        "idempotency_key_reused)."
+    ),
 )
 ERRORS = {
     400: ErrorSerializer,
@@ -168,13 +187,44 @@ class CandidateSubmitView(SubjectScopedView):
     @extend_schema(
         operation_id="candidates_submit",
         summary="Propose memory candidates; the policy engine decides each one",
-        parameters=[SUBJECT_HEADER],
+        parameters=[SUBJECT_HEADER, IDEMPOTENCY_KEY_HEADER],
         request=s.CandidateBatchInputSerializer,
-        responses={200: s.CandidateBatchOutputSerializer, **ERRORS},
+        responses={200: s.CandidateBatchOutputSerializer, **ERRORS, 422: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         subject = self.subject(request)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not idempotency_key_valid(key):
+            raise ApiError(
+                "invalid_idempotency_key",
+                "Idempotency-Key must be 1 to 200 printable ASCII characters.",
+                extra={"max_length": 200},
+            )
         data = _validated(s.CandidateBatchInputSerializer, request)
+        if key is None:
+            return Response(self.apply(request, subject, data)[1])
+        try:
+            result = idempotent_call(
+                actor=self.actor(request),
+                agent_id=request.user.agent.id,
+                subject_id=subject.id,
+                key=key,
+                body_sha256=request_sha256(request.data),
+                apply=lambda: self.apply(request, subject, data),
+            )
+        except IdempotencyKeyReused:
+            raise ApiError(
+                "idempotency_key_reused",
+                "This Idempotency-Key was already used with a different request body; "
+                "use a new key for a new request.",
+                status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            ) from None
+        response = Response(result.body, status=result.status)
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    def apply(self, request: Request, subject: Subject, data: dict) -> tuple[int, dict]:
         if subject.kind == SubjectKind.ORG and any(
             c["memory_type"] == MemoryType.PROCEDURAL for c in data["candidates"]
         ):
@@ -192,7 +242,7 @@ class CandidateSubmitView(SubjectScopedView):
             agent_id=request.user.agent.id,
             request_id=self.request_id(request),
         )
-        return Response({"results": [_outcome_json(i, o) for i, o in enumerate(outcomes)]})
+        return 200, {"results": [_outcome_json(i, o) for i, o in enumerate(outcomes)]}
 
 
 class MemoryRecordMixin(SubjectScopedView):

@@ -23,6 +23,7 @@ from engram_client import (
     SupersedeRequest,
     Timeouts,
 )
+from engram_client.client import _candidates_call
 from engram_client.models import Candidate, Event
 
 from accounts.models import Role
@@ -301,6 +302,29 @@ def test_a_replayed_candidate_that_had_landed_is_not_applied_twice(live_engram, 
         assert alice.flush_outbox().sent == 1
         assert [r.id for r in alice.iter_memories()] == [landed.record_id]
         assert MemoryRecord.objects.filter(statement="User runs on Sundays").count() == 1
+
+
+def test_a_lost_answer_replayed_from_the_outbox_applies_nothing(live_engram, keys, tmp_path):
+    """Engram applied the batch but the answer was lost: the outbox entry carries the same
+    Idempotency-Key, so the replay gets the stored answer — not even a CONFIRM."""
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    with client(live_engram, keys, outbox=outbox) as c:
+        alice = c.for_user("alice")
+        body = preference("User swims on Mondays")
+        call = _candidates_call([body])
+        [landed] = alice._request(call)["results"]  # the answer the agent never saw
+        outbox.put(
+            subject_key=alice.subject_key,
+            op=call.op,
+            method=call.method,
+            path=call.path,
+            body=call.body,
+            key=call.idempotency_key,
+        )
+        assert alice.flush_outbox().sent == 1
+        [record] = MemoryRecord.objects.filter(statement="User swims on Mondays")
+        assert str(record.id) == landed["record_id"]
+        assert record.evidence_count == 1
 
 
 def test_a_write_engram_refuses_on_replay_is_kept_as_failed(live_engram, keys, tmp_path):

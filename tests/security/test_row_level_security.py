@@ -58,6 +58,7 @@ def two_tenants(
         r = client.post_json(
             "/api/v1/candidates",
             {"candidates": [candidate(statement="User likes tea", source_client_event_ids=["e1"])]},
+            HTTP_IDEMPOTENCY_KEY="rls-fixture",  # fills memory_idempotencykey too
         )
         assert r.json()["results"][0]["operation"] == "ADD"
     # Procedures, versions and change requests through the governance services.

@@ -47,6 +47,7 @@ logger = logging.getLogger("engram_client")
 
 T = TypeVar("T")
 SUBJECT_HEADER = "X-Engram-Subject-Token"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 # Refresh a subject token this long before it expires.
 TOKEN_REFRESH_MARGIN_SECONDS = 60
 
@@ -80,6 +81,9 @@ class _Call:
     params: dict[str, Any] | None = None
     idempotent: bool = False  # safe to resend after an ambiguous failure
     subject: bool = True  # needs the subject token
+    # Sent as the Idempotency-Key header; also the outbox key, so a replay of a write whose
+    # answer was lost is answered from Engram's stored response and applies nothing.
+    idempotency_key: str | None = None
 
 
 def _as_json(item: Any) -> Any:
@@ -127,7 +131,9 @@ class _Base:
         t = self.timeouts
         return httpx.Timeout(connect=t.connect, read=t.read, write=t.write, pool=t.pool)
 
-    def _headers(self, subject_token: str | None, *, api_key: str | None = None) -> dict[str, str]:
+    def _headers(
+        self, subject_token: str | None, *, api_key: str | None = None, call: _Call | None = None
+    ) -> dict[str, str]:
         headers = {
             "Authorization": f"Bearer {api_key or self.api_key}",
             "User-Agent": self._user_agent,
@@ -135,6 +141,8 @@ class _Base:
         }
         if subject_token:
             headers[SUBJECT_HEADER] = subject_token
+        if call is not None and call.idempotency_key:
+            headers[IDEMPOTENCY_HEADER] = call.idempotency_key
         return headers
 
     @staticmethod
@@ -213,9 +221,26 @@ def _events_call(events: list[m.Event | dict[str, Any]]) -> _Call:
     return _Call("events_append", "POST", "/api/v1/events", body, idempotent=True)
 
 
-def _candidates_call(candidates: list[m.Candidate | dict[str, Any]]) -> _Call:
+def _candidates_call(
+    candidates: list[m.Candidate | dict[str, Any]], key: str | None = None
+) -> _Call:
+    # The Idempotency-Key is made before the first attempt and kept by the outbox: if
+    # Engram applied the batch but the answer was lost, the replay writes nothing.
     body = {"candidates": [_as_json(c) for c in candidates]}
-    return _Call("candidates_submit", "POST", "/api/v1/candidates", body)
+    return _Call(
+        "candidates_submit",
+        "POST",
+        "/api/v1/candidates",
+        body,
+        idempotency_key=key or uuid.uuid4().hex,
+    )
+
+
+def _replay_call(entry: Any) -> _Call:
+    """The call an outbox entry stands for (candidates carry their key again)."""
+    if entry.op == "candidates_submit":
+        return _candidates_call(entry.body["candidates"], key=entry.key)
+    return _Call(entry.op, entry.method, entry.path, entry.body, idempotent=False)
 
 
 def _recall_call(request: m.RecallRequest) -> _Call:
@@ -296,7 +321,7 @@ class EngramClient(_Base):
                     call.path,
                     json=call.body,
                     params=call.params,
-                    headers=self._headers(subject_token, api_key=api_key),
+                    headers=self._headers(subject_token, api_key=api_key, call=call),
                 )
             except httpx.TransportError as e:
                 exc = e
@@ -442,6 +467,7 @@ class SubjectClient:
                     method=call.method,
                     path=call.path,
                     body=call.body,
+                    key=call.idempotency_key,
                 )
                 logger.info("engram %s queued behind earlier writes (key %s)", call.op, key)
                 return QueuedWrite(key, call.op, "outbox_not_empty")
@@ -454,6 +480,7 @@ class SubjectClient:
                 method=call.method,
                 path=call.path,
                 body=call.body,
+                key=call.idempotency_key,
             )
             logger.warning("engram %s queued in outbox (key %s, %s)", call.op, key, e.reason)
             return QueuedWrite(key, call.op, e.reason)
@@ -469,7 +496,7 @@ class SubjectClient:
         for entry in outbox.pending(self.subject_key):
             if not outbox.claim(entry.id):
                 continue
-            call = _Call(entry.op, entry.method, entry.path, entry.body, idempotent=False)
+            call = _replay_call(entry)
             try:
                 self._request(call)
             except EngramUnavailable:
@@ -642,7 +669,7 @@ class AsyncEngramClient(_Base):
                     call.path,
                     json=call.body,
                     params=call.params,
-                    headers=self._headers(subject_token, api_key=api_key),
+                    headers=self._headers(subject_token, api_key=api_key, call=call),
                 )
             except httpx.TransportError as e:
                 exc = e
@@ -782,6 +809,7 @@ class AsyncSubjectClient:
                     method=call.method,
                     path=call.path,
                     body=call.body,
+                    key=call.idempotency_key,
                 )
                 return QueuedWrite(key, call.op, "outbox_not_empty")
         try:
@@ -793,6 +821,7 @@ class AsyncSubjectClient:
                 method=call.method,
                 path=call.path,
                 body=call.body,
+                key=call.idempotency_key,
             )
             logger.warning("engram %s queued in outbox (key %s, %s)", call.op, key, e.reason)
             return QueuedWrite(key, call.op, e.reason)
@@ -805,7 +834,7 @@ class AsyncSubjectClient:
         for entry in outbox.pending(self.subject_key):
             if not outbox.claim(entry.id):
                 continue
-            call = _Call(entry.op, entry.method, entry.path, entry.body)
+            call = _replay_call(entry)
             try:
                 await self._request(call)
             except EngramUnavailable:

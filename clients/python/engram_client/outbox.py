@@ -7,9 +7,9 @@ a write twice:
 
 - events carry ``client_event_id``; Engram stores each once per agent (a replay answers
   ``created: false``);
-- a candidate that was never received is simply applied once; a candidate the server did
-  apply before the connection dropped is, on replay, a duplicate of its own record and the
-  write policy answers ``CONFIRM`` (no second record, no new version);
+- a candidate batch carries its outbox key as the ``Idempotency-Key`` header from its first
+  attempt on: a batch the server did apply before the answer was lost is, on replay,
+  answered from Engram's stored response and applies nothing (not even a ``CONFIRM``);
 - delete/retract/supersede name a record: replayed after success, the record is gone or
   no longer current and Engram answers 404 or refuses; a 404 on a replayed delete counts
   as done.

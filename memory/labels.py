@@ -101,6 +101,7 @@ STORES = {
     "cases": _("cases learned from experiences"),
     "decay_scores": _("forgetting scores"),
     "dead_letters": _("failed background jobs"),
+    "idempotency_answers": _("answers kept for repeated requests"),
     "memory_source_links": _("links between memories and their sources"),
     "source_events": _("conversation snippets and tool results"),
     "embeddings": _("search vectors"),

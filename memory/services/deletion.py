@@ -41,6 +41,7 @@ from memory.models import (
     DeletionRequest,
     DeletionScope,
     DeletionStatus,
+    IdempotencyKey,
     MemoryCase,
     MemoryDecay,
     MemoryRecord,
@@ -354,6 +355,27 @@ def _find_dead_letters(t: ErasureTarget) -> int:
     return _dead_letters(t).count()
 
 
+def _idempotency_answers(t: ErasureTarget):
+    """Stored answers to ``POST /candidates`` with an Idempotency-Key: the whole subject's,
+    or those that name a deleted record (they hold ids and codes, never text)."""
+    rows = IdempotencyKey.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        return rows
+    query = Q(pk__in=[])
+    for record_id in t.record_ids:
+        query |= Q(response_body__results__contains=[{"record_id": str(record_id)}])
+    return rows.filter(query)
+
+
+def _erase_idempotency_answers(t: ErasureTarget) -> int:
+    deleted, _ = _idempotency_answers(t).delete()
+    return deleted
+
+
+def _find_idempotency_answers(t: ErasureTarget) -> int:
+    return _idempotency_answers(t).count()
+
+
 def _find_texts(t: ErasureTarget) -> int:
     """The exact-text route: does any record, event, summary or case of this subject still
     contain an erased text verbatim? (Another person saying the same words is not theirs.)"""
@@ -405,6 +427,7 @@ for _store in (
     DerivedStore("cases", _erase_cases, _find_cases),
     DerivedStore("decay_scores", _erase_decay, _find_decay),
     DerivedStore("dead_letters", _erase_dead_letters, _find_dead_letters),
+    DerivedStore("idempotency_answers", _erase_idempotency_answers, _find_idempotency_answers),
     DerivedStore("memory_source_links", _erase_links, _find_links),
     DerivedStore("source_events", _erase_events, _find_events),
 ):

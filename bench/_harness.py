@@ -62,6 +62,7 @@ class Server:
                 str(self.workers),
                 "--log-level",
                 "warning",
+                "--no-control-socket",
             ],
             cwd=ROOT,
             env=env,

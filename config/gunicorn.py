@@ -14,6 +14,14 @@ request line, 100 headers) still get gunicorn's plain answer."""
 
 import os
 
+# gunicorn 25+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl), which
+# every other gunicorn of that user (another checkout, a test server, a benchmark) would
+# take over. Only ./dev run asks for one, inside its checkout's .engram/run/.
+if os.environ.get("ENGRAM_GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["ENGRAM_GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
+
 limit_request_line = 8190  # gunicorn's maximum
 limit_request_fields = 100
 limit_request_field_size = 65536

@@ -69,6 +69,7 @@ class EngramServer:
                 "120",
                 "--graceful-timeout",
                 "2",
+                "--no-control-socket",
             ],
             cwd=ROOT,
             env=env,

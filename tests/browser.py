@@ -36,8 +36,11 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Per module, not per session: Playwright's sync API keeps an event loop running in the
+    # main thread while it is open, and tests elsewhere (the async client, MCP) call
+    # asyncio.run(), which refuses to run inside one.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from tests.conftest import candidate
 
@@ -194,7 +195,13 @@ def test_gunicorn_passes_a_10kb_header_to_the_api(tmp_path):
     """Against a real gunicorn with config/gunicorn.py: a 10 KB header is answered by the
     API (JSON 431), not by gunicorn's HTML page."""
     port = _free_port()
-    env = {**os.environ, "ENGRAM_SKIP_WARM_UP": "1", "WEB_CONCURRENCY": "1"}
+    # The test database (migrated): gunicorn's start-up self-test refuses an unmigrated one.
+    env = {
+        **os.environ,
+        "ENGRAM_SKIP_WARM_UP": "1",
+        "WEB_CONCURRENCY": "1",
+        "ENGRAM_DB_NAME": connection.settings_dict["NAME"],
+    }
     server = subprocess.Popen(
         [
             str(Path(sys.executable).with_name("gunicorn")),
@@ -212,7 +219,7 @@ def test_gunicorn_passes_a_10kb_header_to_the_api(tmp_path):
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(300):  # wait for the socket (bounded)
+        for _ in range(900):  # wait for the socket (bounded: 90 s on a loaded machine)
             try:
                 socket.create_connection(("127.0.0.1", port)).close()
                 break

@@ -376,7 +376,9 @@ def main() -> None:
     fingerprint = data_fingerprint(convs)
     if args.only:
         convs = {n: c for n, c in convs.items() if n in args.only.split(",")}
-    old = connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb, serialize=False)
+    old = connection.creation.create_test_db(
+        verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
+    )
     ctx_file = RESULTS / f"locomo-context-{settings.DATABASES['default']['NAME']}.json"
     ctx = json.loads(ctx_file.read_text()) if ctx_file.exists() and args.keepdb else {}
     if ctx.get("fingerprint") != fingerprint:

@@ -387,7 +387,9 @@ def main() -> None:
 
     weights = RecallWeights.for_tenant({"recall_weights": json.loads(args.weights or "{}")})
     data = json.loads(GOLDEN.read_text())
-    old_name = connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb, serialize=False)
+    old_name = connection.creation.create_test_db(
+        verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
+    )
     try:
         t = time.perf_counter()
         ctx = load(data)

@@ -430,7 +430,9 @@ def main() -> None:
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--concurrency", default="1,4", help="comma-separated levels")
     args = parser.parse_args()
-    old = connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb, serialize=False)
+    old = connection.creation.create_test_db(
+        verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
+    )
     proc = None
     try:
         t = time.perf_counter()

@@ -64,7 +64,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from memory.golden import ndcg, recall_at  # noqa: E402
+from memory.services.reindex_drift import ndcg, recall_at  # noqa: E402
 
 PURPOSE = "personalization"
 K = 10

@@ -387,10 +387,11 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (
 
 # --- re-indexing (issue 6) --------------------------------------------------------------
 ENGRAM_REINDEX = {
-    # The retrieval golden set run against the active and the new model before a switch,
-    # how many of its queries to run (bounds the time: each model embeds the queries and
-    # their subjects' memories), and the largest allowed drop of Recall@5 or nDCG@10.
-    "GOLDEN": env("ENGRAM_REINDEX_GOLDEN", default=str(BASE_DIR / "bench/golden/recall_v1.json")),
+    # The retrieval golden set run against the active and the new model before a switch
+    # (empty: the one packaged with the app, memory/fixtures/reindex_drift.json), how many
+    # of its queries to run (bounds the time: each model embeds the queries and their
+    # subjects' memories), and the largest allowed drop of Recall@5 or nDCG@10.
+    "GOLDEN": env("ENGRAM_REINDEX_GOLDEN", default=""),
     "DRIFT_SAMPLE": env.int("ENGRAM_REINDEX_DRIFT_SAMPLE", default=80),
     "MAX_DRIFT": env.float("ENGRAM_REINDEX_MAX_DRIFT", default=0.05),
 }

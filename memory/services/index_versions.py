@@ -28,7 +28,6 @@ from django.utils import timezone
 from accounts.models import Sensitivity
 from config.tenancy import tenant_context
 from memory.embedders import EmbedderError, configured_model_id, get_embedder
-from memory.golden import golden_drift
 from memory.models import (
     EmbeddingIndex,
     EmbeddingIndexStatus,
@@ -37,6 +36,7 @@ from memory.models import (
 )
 from memory.selectors import active_model_id
 from memory.services.indexing import EMBEDDABLE_STATUSES, _embed_missing
+from memory.services.reindex_drift import DEFAULT_GOLDEN, golden_drift
 
 logger = logging.getLogger(__name__)
 
@@ -158,9 +158,10 @@ def index_version_build(
 def index_version_drift(
     model_id: str, *, sample: int | None = None, golden: Path | None = None
 ) -> dict:
-    """The golden set against the active model and ``model_id`` (see memory.golden)."""
+    """The golden set against the active model and ``model_id`` (see
+    memory.services.reindex_drift); the packaged set unless ``golden`` or the setting names one."""
     conf = settings.ENGRAM_REINDEX
-    path = Path(golden or conf["GOLDEN"])
+    path = Path(golden or conf["GOLDEN"] or DEFAULT_GOLDEN)
     try:
         return golden_drift(
             get_embedder(active_model_id()),

@@ -1,5 +1,10 @@
-"""Retrieval golden-set metrics, shared by the recall benchmark (bench/recall.py) and the
-re-index drift check (memory.services.index_versions).
+"""The re-index drift check (memory.services.index_versions): Recall@5 and nDCG@10 of two
+embedding models on a retrieval golden set. The recall benchmark (bench/quality/recall.py)
+reuses the two metrics.
+
+The default golden set ships with the app (``DEFAULT_GOLDEN``, memory/fixtures/
+reindex_drift.json: the queries the check samples from the benchmark's golden set v1 and
+their subjects' memories); ``ENGRAM_REINDEX_GOLDEN`` names another file of the same format.
 
 The drift check compares two embedding models on the golden set's vector route alone,
 in memory: for a sample of its queries, each model embeds the query and the memories of
@@ -19,6 +24,7 @@ from typing import Any
 import numpy as np
 
 METRICS = ("recall@5", "ndcg@10")
+DEFAULT_GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "reindex_drift.json"
 
 
 def ndcg(ranked: list[str], relevant: set[str], k: int = 10) -> float:

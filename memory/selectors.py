@@ -95,13 +95,11 @@ def memory_list_for_user(
     """
     if status not in USER_VISIBLE_STATUSES:
         status = MemoryStatus.ACTIVE
-    qs = MemoryRecord.objects.filter(
-        tenant_id=subject.tenant_id, subject=subject, status=status
-    ).select_related("created_by_agent", "created_by_user")
-    if status == MemoryStatus.ACTIVE:
-        # A version whose validity has ended ("lived in Shanghai until May") is history,
-        # shown on its memory's page, not a current memory.
-        qs = qs.exclude(valid_to__lte=timezone.now())
+    qs = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+    # A version whose validity has ended ("lived in Shanghai until May") is history,
+    # shown on its memory's page, not a current memory.
+    qs = qs.current() if status == MemoryStatus.ACTIVE else qs.filter(status=status)
+    qs = qs.select_related("created_by_agent", "created_by_user")
     if memory_type:
         qs = qs.filter(memory_type=memory_type)
     if namespace:
@@ -157,11 +155,11 @@ def memory_current_version(*, record: MemoryRecord) -> MemoryRecord | None:
     active versions: the old value closed at the new one's start, and the new value.)
     Read from the database, never from the possibly stale ``record.status``."""
     return (
-        MemoryRecord.objects.filter(
+        MemoryRecord.objects.active()
+        .filter(
             tenant_id=record.tenant_id,
             subject_id=record.subject_id,
             lineage_id=record.lineage_id,
-            status=MemoryStatus.ACTIVE,
         )
         .order_by(
             Case(When(id=record.id, then=Value(0)), default=Value(1)),
@@ -294,12 +292,9 @@ def deletion_request_get_for_user(*, subject: Subject, request_id: uuid.UUID):
 
 def memory_topic_counts_for_user(*, subject: Subject) -> list[tuple[str, int]]:
     """Current (active, valid now) memories per topic, largest first."""
-    now = timezone.now()
     rows = (
-        MemoryRecord.objects.filter(
-            tenant_id=subject.tenant_id, subject=subject, status=MemoryStatus.ACTIVE
-        )
-        .filter(Q(valid_to__isnull=True) | Q(valid_to__gt=now))
+        MemoryRecord.objects.current()
+        .filter(tenant_id=subject.tenant_id, subject=subject)
         .order_by()
         .values_list("namespace")
         .annotate(n=Count("lineage_id", distinct=True))
@@ -359,16 +354,9 @@ def memory_list_for_agent(
     from accounts.models import Sensitivity
 
     cleared = [s.value for s in Sensitivity if Sensitivity.rank(s) <= Sensitivity.rank(clearance)]
-    now = timezone.now()
     qs = (
-        MemoryRecord.objects.filter(
-            tenant_id=tenant_id,
-            subject_id=subject_id,
-            status=MemoryStatus.ACTIVE,
-            sensitivity__in=cleared,
-            valid_from__lte=now,
-        )
-        .exclude(valid_to__lte=now)
+        MemoryRecord.objects.in_force()
+        .filter(tenant_id=tenant_id, subject_id=subject_id, sensitivity__in=cleared)
         .prefetch_related("source_events")
     )
     if memory_type:

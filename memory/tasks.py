@@ -296,13 +296,14 @@ def retention_tenant(self, tenant_id: str) -> None:
 
 @shared_task(bind=True, name="memory.consolidate_tenant")
 def consolidate_tenant(self, tenant_id: str) -> None:
-    from memory.models import MemoryRecord, MemoryStatus
+    from memory.models import MemoryRecord
     from memory.services.consolidation import subject_consolidate
 
     def body() -> dict[str, Any]:
         actor = Actor.system(uuid.UUID(tenant_id), "consolidation")
         subjects = (
-            MemoryRecord.objects.filter(tenant_id=tenant_id, status=MemoryStatus.ACTIVE)
+            MemoryRecord.objects.active()
+            .filter(tenant_id=tenant_id)
             .values_list("subject_id", flat=True)
             .distinct()
         )

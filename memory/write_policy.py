@@ -108,6 +108,28 @@ class Candidate:
     # sourced statement, and a sourced one replaces it.
     unsourced_claim: bool = False
 
+    @classmethod
+    def from_record(cls, record: Any, **overrides: Any) -> Candidate:
+        """A candidate restating ``record``: what it asserts (type, scope, statement,
+        predicate, value, cardinality), with its authority (assertion kind, confidence),
+        purpose and consent basis. Nothing else is copied (sensitivity, importance, valid
+        time, retention, sources): each caller names what it keeps in ``overrides``, which
+        replace or add fields."""
+        fields: dict[str, Any] = {
+            "memory_type": record.memory_type,
+            "namespace": record.namespace,
+            "statement": record.statement,
+            "predicate": record.predicate,
+            "value": record.value,
+            "cardinality": record.cardinality,
+            "assertion_kind": record.assertion_kind,
+            "confidence": record.confidence,
+            "purpose": record.purpose,
+            "consent_basis": record.consent_basis,
+        }
+        fields.update(overrides)
+        return cls(**fields)
+
 
 @dataclass(frozen=True)
 class ExistingFact:

@@ -45,7 +45,6 @@ from memory.models import (
     Cardinality,
     ConsentBasis,
     MemoryRecord,
-    MemoryStatus,
     MemoryType,
     Subject,
     SubjectKind,
@@ -351,11 +350,9 @@ def _write_approved_version(
     intent, target = Intent.ASSERT, None
     if (
         document.current_record_id is not None
-        and MemoryRecord.objects.filter(
-            tenant_id=document.tenant_id,
-            id=document.current_record_id,
-            status=MemoryStatus.ACTIVE,
-        ).exists()
+        and MemoryRecord.objects.active()
+        .filter(tenant_id=document.tenant_id, id=document.current_record_id)
+        .exists()
     ):
         intent, target = Intent.SUPERSEDE, document.current_record_id
     candidate = Candidate(

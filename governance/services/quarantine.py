@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from governance.policies import can_resolve_quarantine, quarantine_actions
@@ -42,17 +41,10 @@ class QuarantineResolution:
 
 
 def _candidate_from(record: MemoryRecord) -> Candidate:
-    return Candidate(
-        memory_type=record.memory_type,
-        namespace=record.namespace,
-        statement=record.statement,
-        assertion_kind=record.assertion_kind,
-        confidence=record.confidence,
-        purpose=record.purpose,
-        consent_basis=record.consent_basis,
-        predicate=record.predicate,
-        value=record.value,
-        cardinality=record.cardinality,
+    """The held record as a reviewer-approved candidate: the whole of it (sensitivity,
+    valid time, importance, retention, sources) kept."""
+    return Candidate.from_record(
+        record,
         sensitivity=record.sensitivity,
         valid_from=record.valid_from,
         valid_to=record.valid_to,
@@ -120,10 +112,7 @@ def quarantine_resolve(
                     extra={"operation": outcome.operation, "reason_code": outcome.reason_code},
                 )
         final_status = MemoryStatus.SUPERSEDED if outcome else MemoryStatus.RETRACTED
-        record.status = final_status
-        record.status_reason = f"review_{resolution}"
-        record.superseded_at = timezone.now()
-        record.save(update_fields=["status", "status_reason", "superseded_at"])
+        record.close_record_time(final_status, f"review_{resolution}")
         audit_record(
             actor=actor,
             action="quarantine.resolve",

@@ -268,24 +268,16 @@ class MemoryRecordMixin(SubjectScopedView):
 
 
 def _change_candidate(record: MemoryRecord, *, intent: str, **overrides: Any) -> Candidate:
-    base = {
-        "memory_type": record.memory_type,
-        "namespace": record.namespace,
-        "statement": record.statement,
-        "predicate": record.predicate,
-        "value": record.value,
-        "cardinality": record.cardinality,
-        "assertion_kind": record.assertion_kind,
-        "confidence": record.confidence,
-        "purpose": record.purpose,
-        "consent_basis": record.consent_basis,
-        "sensitivity": record.sensitivity,
-        "importance": record.importance,
-        "intent": intent,
-        "target_record_id": record.id,
-    }
-    base.update(overrides)
-    return Candidate(**base)
+    """An agent's change acting on ``record``: its restatement, sensitivity and importance
+    kept; valid time, retention and sources only as the request gives them."""
+    return Candidate.from_record(
+        record,
+        sensitivity=record.sensitivity,
+        importance=record.importance,
+        intent=intent,
+        target_record_id=record.id,
+        **overrides,
+    )
 
 
 class MemoryDetailView(MemoryRecordMixin):

@@ -58,13 +58,14 @@ def near_duplicates_merge(*, actor: Actor, tenant_id: uuid.UUID, subject_id: uui
     """Fold near-duplicate free statements into one record each; returns records folded."""
     threshold = settings.ENGRAM_LIFECYCLE["NEAR_DUPLICATE_SIMILARITY"]
     records = list(
-        MemoryRecord.objects.filter(
+        MemoryRecord.objects.active()
+        .filter(
             tenant_id=tenant_id,
             subject_id=subject_id,
-            status=MemoryStatus.ACTIVE,
             predicate="",
             memory_type=MemoryType.SEMANTIC,
-        ).order_by("recorded_at", "id")
+        )
+        .order_by("recorded_at", "id")
     )
     # Strongest authority first, then oldest: the survivor of each group.
     records.sort(key=lambda r: (-AUTHORITY[r.assertion_kind], r.recorded_at, str(r.id)))
@@ -93,8 +94,8 @@ def near_duplicates_merge(*, actor: Actor, tenant_id: uuid.UUID, subject_id: uui
             MemoryRecord.objects.filter(pk=keep.pk).update(
                 evidence_count=F("evidence_count") + other.evidence_count
             )
-            MemoryRecord.objects.filter(pk=other.pk, superseded_at__isnull=True).update(
-                status=MemoryStatus.SUPERSEDED, status_reason="consolidated", superseded_at=now
+            MemoryRecord.objects.filter(pk=other.pk).close_record_time(
+                MemoryStatus.SUPERSEDED, "consolidated", now
             )
             audit_record(
                 actor=actor,
@@ -129,13 +130,14 @@ def cases_rebuild(*, tenant_id: uuid.UUID, subject_id: uuid.UUID, namespace: str
     """Regroup the active episodes of one scope into cases; returns the number of cases."""
     threshold = settings.ENGRAM_LIFECYCLE["CASE_SIMILARITY"]
     episodes = list(
-        MemoryRecord.objects.filter(
+        MemoryRecord.objects.active()
+        .filter(
             tenant_id=tenant_id,
             subject_id=subject_id,
             namespace=namespace,
             memory_type=MemoryType.EPISODIC,
-            status=MemoryStatus.ACTIVE,
-        ).order_by("recorded_at", "id")
+        )
+        .order_by("recorded_at", "id")
     )
     parts = {e.id: _episode_parts(e) for e in episodes}
     groups: list[list[MemoryRecord]] = []

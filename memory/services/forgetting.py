@@ -52,8 +52,10 @@ def records_decay(*, actor: Actor, tenant_id: uuid.UUID, now: datetime | None = 
     now = now or timezone.now()
     min_age = timedelta(days=conf["ARCHIVE_MIN_AGE_DAYS"])
     scored, archived = 0, []
-    records = MemoryRecord.objects.filter(tenant_id=tenant_id, status=MemoryStatus.ACTIVE).only(
-        "id", "importance", "recorded_at", "last_accessed_at", "access_count", "memory_type"
+    records = (
+        MemoryRecord.objects.active()
+        .filter(tenant_id=tenant_id)
+        .only("id", "importance", "recorded_at", "last_accessed_at", "access_count", "memory_type")
     )
     rows = []
     for record in records.iterator(chunk_size=500):
@@ -78,7 +80,7 @@ def records_decay(*, actor: Actor, tenant_id: uuid.UUID, now: datetime | None = 
         batch_size=500,
     )
     if archived:
-        MemoryRecord.objects.filter(id__in=archived, status=MemoryStatus.ACTIVE).update(
+        MemoryRecord.objects.active().filter(id__in=archived).update(
             status=MemoryStatus.ARCHIVED, status_reason="decayed"
         )
         audit_record(
@@ -94,12 +96,12 @@ def records_expire(*, actor: Actor, tenant_id: uuid.UUID, now: datetime | None =
     """Active records past their time-to-live become ``expired``."""
     now = now or timezone.now()
     ids = list(
-        MemoryRecord.objects.filter(
-            tenant_id=tenant_id, status=MemoryStatus.ACTIVE, expires_at__lte=now
-        ).values_list("id", flat=True)
+        MemoryRecord.objects.active()
+        .filter(tenant_id=tenant_id, expires_at__lte=now)
+        .values_list("id", flat=True)
     )
     if ids:
-        MemoryRecord.objects.filter(id__in=ids, status=MemoryStatus.ACTIVE).update(
+        MemoryRecord.objects.active().filter(id__in=ids).update(
             status=MemoryStatus.EXPIRED, status_reason="ttl_expired"
         )
         audit_record(

@@ -246,10 +246,7 @@ def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> U
         if not result.ok:
             return result
         held = MemoryRecord.objects.select_for_update().get(pk=record.pk)
-        held.status = MemoryStatus.SUPERSEDED
-        held.status_reason = "confirmed_by_user"
-        held.superseded_at = timezone.now()
-        held.save(update_fields=["status", "status_reason", "superseded_at"])
+        held.close_record_time(MemoryStatus.SUPERSEDED, "confirmed_by_user")
         audit_record(
             actor=user_actor(user=user, subject=subject),
             action="memory.confirm",
@@ -268,19 +265,9 @@ def memory_forget(*, user, subject: Subject, record: MemoryRecord) -> UserWriteR
 
 
 def _candidate_from(record: MemoryRecord) -> Candidate:
-    """A candidate restating ``record`` as the user's own statement."""
-    return Candidate(
-        memory_type=record.memory_type,
-        namespace=record.namespace,
-        statement=record.statement,
-        predicate=record.predicate,
-        value=record.value,
-        cardinality=record.cardinality,
-        assertion_kind=AssertionKind.USER_EXPLICIT,
-        confidence=1.0,
-        purpose=record.purpose,
-        consent_basis=record.consent_basis,
-    )
+    """A candidate restating ``record`` as the user's own statement (sensitivity and
+    importance at their defaults)."""
+    return Candidate.from_record(record, assertion_kind=AssertionKind.USER_EXPLICIT, confidence=1.0)
 
 
 def _forget_candidate(record: MemoryRecord) -> Candidate:

@@ -411,16 +411,16 @@ def _apply(
         _link_sources(target, c.source_event_ids)
         return target.id
     if op == Operation.RETRACT:
-        _close_record_time(target, MemoryStatus.RETRACTED, decision.reason_code, now)
+        target.close_record_time(MemoryStatus.RETRACTED, decision.reason_code, now)
         return target.id
     if op == Operation.EXPIRE:
         end = datetime.fromisoformat(decision.extra["valid_to"])
-        _close_record_time(target, MemoryStatus.SUPERSEDED, decision.reason_code, now)
+        target.close_record_time(MemoryStatus.SUPERSEDED, decision.reason_code, now)
         copy = _closed_copy(target, valid_to=end, now=now)
         return copy.id
     if op == Operation.SUPERSEDE:
         assert c.valid_from is not None
-        _close_record_time(target, MemoryStatus.SUPERSEDED, decision.reason_code, now)
+        target.close_record_time(MemoryStatus.SUPERSEDED, decision.reason_code, now)
         if decision.close_old_at_new_start and c.valid_from > target.valid_from:
             _closed_copy(target, valid_to=c.valid_from, now=now)
         record = _create(
@@ -495,14 +495,6 @@ def _link_sources(record: MemoryRecord, event_ids: Sequence[uuid.UUID]) -> None:
             ],
             ignore_conflicts=True,
         )
-
-
-def _close_record_time(record: MemoryRecord, status: str, reason: str, now: datetime) -> None:
-    """End what we believe about ``record`` (record time); its content stays as it was."""
-    record.status = status
-    record.status_reason = reason
-    record.superseded_at = now
-    record.save(update_fields=["status", "status_reason", "superseded_at"])
 
 
 def _closed_copy(old: MemoryRecord, *, valid_to: datetime, now: datetime) -> MemoryRecord:

@@ -19,7 +19,7 @@ from accounts.services.tenants import agent_create, membership_set, tenant_creat
 from config.tenancy import tenant_context
 from core.database import SelfTestFailed, self_test
 from governance.services import Actor
-from memory.models import MemoryRecord, MemoryStatus, Subject
+from memory.models import MemoryRecord, Subject
 from memory.services.events import EventInput, events_append
 from memory.services.subjects import subject_get_or_create
 from memory.services.user_memory import memory_correct
@@ -331,12 +331,11 @@ def seed_demo_memories(*, agent: Agent, subject: Subject, user: User) -> int:
         )
         written += outcome.record_id is not None
     # The user corrects a wrong inference on their page: history shows both versions.
-    wrong = MemoryRecord.objects.filter(
-        tenant_id=subject.tenant_id,
-        subject=subject,
-        predicate="main_language",
-        status=MemoryStatus.ACTIVE,
-    ).first()
+    wrong = (
+        MemoryRecord.objects.active()
+        .filter(tenant_id=subject.tenant_id, subject=subject, predicate="main_language")
+        .first()
+    )
     if wrong is not None:
         memory_correct(
             user=user, subject=subject, record=wrong, statement="工作中主要用 Python 3.11 和 Django"

@@ -33,50 +33,84 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn with sync workers (the production shape), bound to loopback only."""
+    """gunicorn with sync workers (the production shape), bound to loopback only.
 
-    def __init__(self, workers: int = 2, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
+    ``bench_db`` serves an already loaded bench database instead (recall_perf, locomo):
+    production settings on it (``bench.perf.perf_settings``), ``./dev run``'s gunicorn
+    config (start-up self-test, per-worker warm-up), OpenMP threads as the caller set them.
+    Use as a context manager, or ``start()`` / ``stop()``."""
+
+    def __init__(
+        self,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+        *,
+        port: int | None = None,
+        bench_db: str | None = None,
+    ) -> None:
+        self.port = port or free_port()
         self.workers = workers
         self.extra_env = env or {}
+        self.bench_db = bench_db
         self.proc: subprocess.Popen | None = None
 
-    def __enter__(self) -> Server:
-        # As ./dev run: web workers connect as the application role, one OpenMP thread each.
-        env = {
-            **os.environ,
-            "ENGRAM_SUBJECT_TOKEN_MAX_AGE": "3600",
-            "LOG_LEVEL": "WARNING",
-            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),
-            **self.extra_env,
-        }
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                str(self.workers),
-                "--log-level",
-                "warning",
-                "--no-control-socket",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
+    def _command_and_env(self) -> tuple[list[str], dict[str, str]]:
+        command = [sys.executable, "-m", "gunicorn", "config.wsgi"]
+        if self.bench_db:
+            command += ["--config", "python:config.gunicorn"]
+            env = {
+                **os.environ,
+                "ENGRAM_BENCH_DB": self.bench_db,
+                "DJANGO_SETTINGS_MODULE": "bench.perf.perf_settings",
+                "PYTHONPATH": str(ROOT),
+            }
+        else:
+            # As ./dev run: web workers connect as the application role, one OpenMP
+            # thread each.
+            command += ["--no-control-socket"]
+            env = {
+                **os.environ,
+                "ENGRAM_SUBJECT_TOKEN_MAX_AGE": "3600",
+                "LOG_LEVEL": "WARNING",
+                "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),
+            }
+        command += [
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            str(self.workers),
+            "--log-level",
+            "warning",
+        ]
+        return command, {**env, **self.extra_env}
+
+    def start(self) -> Server:
+        command, env = self._command_and_env()
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env)
+        # The bench-database servers wait for the schema, as their own copies did.
+        path = "/api/v1/schema" if self.bench_db else "/healthz"
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/healthz")
-                if conn.getresponse().status == 200:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                if self.bench_db or response.status == 200:
                     return self
             except OSError:
                 time.sleep(0.2)
+        self.stop()
         raise RuntimeError("gunicorn did not come up within 60 s")
+
+    def stop(self) -> None:
+        if self.proc:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+    def __enter__(self) -> Server:
+        return self.start()
 
     def worker_pids(self) -> list[int]:
         assert self.proc is not None
@@ -86,9 +120,7 @@ class Server:
         return [int(p) for p in out.split()]
 
     def __exit__(self, *exc: Any) -> None:
-        if self.proc:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(timeout=30)
+        self.stop()
 
 
 def peak_rss_mb(pid: int) -> float:

@@ -17,7 +17,7 @@ and held across halves of this list (0.743-0.771).
 
 The questions are generic on purpose: they are not drawn from any benchmark, cover the
 usual topics of a personal assistant and carry no names, ids or dates. Changing them
-changes every vector margin: re-run ``bench/recall.py`` after any edit.
+changes every vector margin: re-run ``bench/quality/recall.py`` after any edit.
 """
 
 from __future__ import annotations

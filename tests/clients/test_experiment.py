@@ -1,4 +1,4 @@
-"""The 20-turn experiment (bench/experiment_20_turns.py) end to end against a real running
+"""The 20-turn experiment (bench/quality/experiment_20_turns.py) end to end against a real running
 Engram: the script runs, every agent answers every probe, and the measured properties that
 do not depend on tuning hold — the memoryless agent never pollutes its context, the full
 history carries the secrets and the deleted fact, Engram refuses the secrets (so no
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from engram_client import EngramClient, RetryPolicy, Timeouts
 
-from bench.experiment_20_turns import (
+from bench.quality.experiment_20_turns import (
     PROBES,
     SCRIPT,
     pollution,

@@ -2,7 +2,7 @@
 chatting over months about work, family, hobbies, travel, money and health *topics*. None
 of these is a secret, transient state, a system-of-record fact, an instruction or the
 speaker's own special-category data, so the write policy must store every one of them.
-The bench (bench/policy_precision.py) counts how many are wrongly refused or held."""
+The bench (bench/quality/policy_precision.py) counts how many are wrongly refused or held."""
 
 from __future__ import annotations
 

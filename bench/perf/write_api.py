@@ -1,7 +1,7 @@
 """Write-path benchmark through the real HTTP API on the configured database (the embedded
 PostgreSQL by default).
 
-    .venv/bin/python bench/write_api.py [--single 300] [--batches 20] [--workers 2]
+    .venv/bin/python bench/perf/write_api.py [--single 300] [--batches 20] [--workers 2]
 
 Measures: single-candidate submission latency p50/p95; accepted candidates per second in
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 import time
 import uuid
 from pathlib import Path
 
-from _harness import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench._harness import (  # noqa: E402
+    ROOT,
     Client,
     Server,
     bench_credentials,
@@ -147,7 +150,7 @@ def main() -> None:
         f"batch100_{args.workers}_clients_per_s": round(concurrent),
         "worker_peak_rss_mb": list(rss.values()),
     }
-    out = Path(__file__).parent / "results"
+    out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / f"write_api-{run}.json").write_text(json.dumps(result, indent=2))
     print("\n" + json.dumps(result, indent=2))

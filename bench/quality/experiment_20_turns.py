@@ -1,8 +1,8 @@
 """The seeds' 20-turn experiment: does selective memory beat no memory and full history?
 
-    .venv/bin/python -m bench.experiment_20_turns            # starts its own Engram (gunicorn
+    .venv/bin/python -m bench.quality.experiment_20_turns            # starts its own Engram (gunicorn
                                                              # on loopback, the dev database)
-    .venv/bin/python -m bench.experiment_20_turns --url http://127.0.0.1:8000 \\
+    .venv/bin/python -m bench.quality.experiment_20_turns --url http://127.0.0.1:8000 \\
         --api-key egk_… --admin-key egk_…                    # or a running one
     [--llm-url http://127.0.0.1:8080/v1 --llm-model NAME]    # an OpenAI-compatible reader
 
@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -9,7 +9,7 @@ an injected memory (quarantined by the write policy), the same person name on tw
 subjects, and a second tenant holding near-identical memories.
 
 Subjects with an even number are the tuning split; odd ones are held back (nothing is
-tuned on them). Usage: python bench/golden_build.py
+tuned on them). Usage: python bench/golden/builders/v1.py
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 import random
 from pathlib import Path
 
-OUT = Path(__file__).parent / "golden" / "recall_v1.json"
+OUT = Path(__file__).resolve().parents[1] / "recall_v1.json"
 
 CITIES = [
     ("Shanghai", "上海"),

@@ -2,7 +2,7 @@
 each (default 20), p50 and p95 in milliseconds, time to the full response body.
 
     ./dev run                                  # the demo server, in another terminal
-    .venv/bin/python bench/page_latency.py     # or --base http://127.0.0.1:8765 -n 20
+    .venv/bin/python bench/perf/page_latency.py     # or --base http://127.0.0.1:8765 -n 20
 
 Signs in as the demo admin (sees every page). Only 127.0.0.1 / localhost targets; the
 loop is bounded by -n.

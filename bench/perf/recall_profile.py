@@ -1,4 +1,4 @@
-"""Where one recall's time goes, on the database bench/recall_perf.py loaded (run that
+"""Where one recall's time goes, on the database bench/perf/recall_perf.py loaded (run that
 first, with --keepdb): calls ``recall_for_agent`` in process for random tenants and
 subjects, every query unique, and reports the median of
 
@@ -9,7 +9,7 @@ subjects, every query unique, and reports the median of
 - wait           how long it waited,
 - after_vector   the rest: vector scan, fusion, sources, trace and audit.
 
-Usage: OMP_NUM_THREADS=1 .venv/bin/python bench/recall_profile.py [--requests 60]
+Usage: OMP_NUM_THREADS=1 .venv/bin/python bench/perf/recall_profile.py [--requests 60]
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("ENGRAM_BENCH_DB", "bench_perf")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "perf_settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.perf.perf_settings")
 
 import django  # noqa: E402
 
@@ -44,7 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     ctx_file = ROOT / "bench" / "results" / "perf_context.json"
     if not ctx_file.exists():
-        raise SystemExit("No bench database yet: run bench/recall_perf.py --keepdb first.")
+        raise SystemExit("No bench database yet: run bench/perf/recall_perf.py --keepdb first.")
     ctx = json.loads(ctx_file.read_text())
     rng = random.Random(1)
     marks: dict[str, float] = {}

@@ -1,13 +1,13 @@
 """Build the third bilingual recall golden set (bench/golden/recall_v3.json), deterministically.
 
 A clean held-back test set: every query is in the "heldout" split and nothing is ever tuned
-on it. It was written independently of v2 (bench/golden_build_v2.py): v2 was read only for
+on it. It was written independently of v2 (bench/golden/builders/v2.py): v2 was read only for
 its JSON schema, query kinds and the predicate names the write path knows. Subjects, people,
 cities, companies, products, ids and error codes are new, and so are every memory statement
 template and every question wording (different sentence shapes: note-style profile lines,
 questions in the first person and in an agent's voice).
 
-Same schema as v1/v2, so bench/recall.py scores it with ``--golden bench/golden/recall_v3.json``:
+Same schema as v1/v2, so bench/quality/recall.py scores it with ``--golden bench/golden/recall_v3.json``:
 
 * 14 subjects (``t000``..``t013``), Chinese, English and mixed-language stores, each with
   ~200 memories: ~25 profile facts from a pool of 42 keys and ~170 background memories
@@ -17,14 +17,14 @@ Same schema as v1/v2, so bench/recall.py scores it with ``--golden bench/golden/
   later deleted and two injected instruction texts (the write policy quarantines them).
 * Pairs of subjects share a full name; some move city or change employer (superseded values).
 * A query's relevant memories are its subject's memories with the query's ``key`` and role
-  "relevant" that are valid at its ``as_of`` (bench/recall.py works that out from what the
+  "relevant" that are valid at its ``as_of`` (bench/quality/recall.py works that out from what the
   write path stored). Abstain queries have an empty key: nothing in that subject answers them.
 
 Query kinds: paraphrase, background, cross_lingual, stale_current, as_of, code, code_typo
 (one digit of the id changed), same_name, abstain.
 
-Usage: python bench/golden_build_v3.py            (writes bench/golden/recall_v3.json)
-       python bench/golden_build_v3.py --check    (also runs the write policy's content
+Usage: python bench/golden/builders/v3.py            (writes bench/golden/recall_v3.json)
+       python bench/golden/builders/v3.py --check    (also runs the write policy's content
                                                    detectors over every statement; needs the
                                                    project's venv and Django settings)
 """
@@ -39,9 +39,10 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from _golden_tools import check_content_rules, summary
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from bench.golden.builders.common import check_content_rules, summary  # noqa: E402
 
-OUT = Path(__file__).parent / "golden" / "recall_v3.json"
+OUT = Path(__file__).resolve().parents[1] / "recall_v3.json"
 SEED = 3_141_2026
 SPLIT = "heldout"
 
@@ -2437,7 +2438,7 @@ def build() -> dict:
 
 
 def validate(data: dict) -> list[str]:
-    """The invariants bench/recall.py relies on; returns what was checked."""
+    """The invariants bench/quality/recall.py relies on; returns what was checked."""
     done = []
     subjects = {s["id"]: s for s in data["subjects"]}
     assert len(subjects) == len(data["subjects"])

@@ -1,4 +1,4 @@
-"""Settings for the gunicorn process of bench/recall_perf.py: production settings on the
+"""Settings for the gunicorn process of bench/perf/recall_perf.py: production settings on the
 bench database (the embedded server, database named by ENGRAM_BENCH_DB)."""
 
 import os

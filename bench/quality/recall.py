@@ -1,5 +1,5 @@
 """Recall quality benchmark: the hybrid pipeline vs a pure-vector top-k baseline on the
-bilingual golden set (bench/golden/recall_v1.json, built by bench/golden_build.py).
+bilingual golden set (bench/golden/recall_v1.json, built by bench/golden/builders/v1.py).
 
 It creates its own throw-away database (``bench_recall`` on the same PostgreSQL server),
 writes every memory through the real write path (so supersede, closed copies, deletion and
@@ -15,7 +15,7 @@ embedding included, query cache cleared before each query).
 The baseline is what a naive vector memory does: cosine top-k over every embedded memory
 of the subject, with no validity, status or purpose filter and no lexical routes.
 
-Usage:  .venv/bin/python bench/recall.py [--keepdb] [--weights '{"vector": 1.2}']
+Usage:  .venv/bin/python bench/quality/recall.py [--keepdb] [--weights '{"vector": 1.2}']
                                          [--golden bench/golden/recall_v2.json]
 
 ``--golden`` picks the golden set (default v1). Another set gets its own database
@@ -37,7 +37,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 GOLDEN_V1 = ROOT / "bench" / "golden" / "recall_v1.json"
 

@@ -11,8 +11,8 @@ temporary directory (tests/ops/pgcluster.py), migrated and seeded here, deleted 
 the shared development database is never touched. Redis: 127.0.0.1:6379, database 12,
 queue ``bench_load_mixed``.
 
-    .venv/bin/python bench/load_mixed.py                  # 1 web + 1 worker, then 2 + 2
-    .venv/bin/python bench/load_mixed.py --configs 2x2 --requests 800 --threads 8
+    .venv/bin/python bench/perf/load_mixed.py                  # 1 web + 1 worker, then 2 + 2
+    .venv/bin/python bench/perf/load_mixed.py --configs 2x2 --requests 800 --threads 8
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench._harness import ROOT, Server, machine, percentile  # noqa: E402
 from tests.ops.pgcluster import Cluster  # noqa: E402
 

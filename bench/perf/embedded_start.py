@@ -1,8 +1,8 @@
 """Start-up time of the embedded PostgreSQL: cold (initdb + start), warm (start an existing,
 stopped data directory) and attach (a server already running), N rounds each.
 
-    .venv/bin/python bench/embedded_start.py --rounds 3
-    other-venv/bin/python bench/embedded_start.py --module OTHER_PACKAGE   # compare a bundle
+    .venv/bin/python bench/perf/embedded_start.py --rounds 3
+    other-venv/bin/python bench/perf/embedded_start.py --module OTHER_PACKAGE   # compare a bundle
 
 Any package with the same ``get_server(pgdata, cleanup_mode=None)`` API can be compared;
 each round uses a new temporary directory, and every server it starts is stopped."""

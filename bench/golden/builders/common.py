@@ -1,5 +1,5 @@
 """What the golden-set builders share (v3 and later): the content-rule check of ``--check``
-and the summary they print. Run from a builder (``python bench/golden_build_v4.py``), so
+and the summary they print. Run from a builder (``python bench/golden/builders/v4.py``), so
 ``bench/`` is on the import path."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 def check_content_rules(data: dict) -> dict:
     """Run the write policy's detectors over every statement (needs the project's venv):
     relevant and deleted memories must pass clean; injected ones must read as injection."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 

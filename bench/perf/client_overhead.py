@@ -1,6 +1,6 @@
 """What engram_client costs per call on top of a bare HTTP request.
 
-    .venv/bin/python -m bench.client_overhead [--calls 300]
+    .venv/bin/python -m bench.perf.client_overhead [--calls 300]
 
 Starts its own Engram (gunicorn, one worker, loopback, the configured database; a fresh
 tenant per run), then times the same operations alternately through a raw ``httpx.Client``
@@ -24,7 +24,7 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     from engram_client import EngramClient, Outbox
 
     from bench._harness import machine
-    from bench.experiment_20_turns import _own_engram
+    from bench.quality.experiment_20_turns import _own_engram
 
     server, key, admin = _own_engram()
     with server:

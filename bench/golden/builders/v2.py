@@ -1,8 +1,8 @@
 """Build the second bilingual recall golden set (bench/golden/recall_v2.json), deterministically.
 
 Written before any tuning of the retrieval pipeline and frozen in the repository; re-running
-this script reproduces the same file byte for byte. Same schema as v1 (bench/golden_build.py)
-so bench/recall.py scores it with ``--golden bench/golden/recall_v2.json``.
+this script reproduces the same file byte for byte. Same schema as v1 (bench/golden/builders/v1.py)
+so bench/quality/recall.py scores it with ``--golden bench/golden/recall_v2.json``.
 
 What v2 fixes in v1:
 
@@ -16,7 +16,7 @@ What v2 fixes in v1:
   phrasings per language per pool), so held-out queries use wording never seen in tuning.
 
 Every memory has a ``key``. A query's relevant memories are the subject's memories with the
-query's key and role "relevant" that are valid at the query's ``as_of`` (bench/recall.py
+query's key and role "relevant" that are valid at the query's ``as_of`` (bench/quality/recall.py
 computes that from what the write path stored). Two memories share a key only when both
 answer the question (e.g. two allergies, two pets, the old and new home city).
 
@@ -27,11 +27,11 @@ as_of (what was true back then), same_name (the subject's own name in the questi
 subjects share every name), abstain (nothing relevant: keys other subjects have and this
 one lacks, a fact that was deleted, things nobody has). Distractors that must never be
 returned: superseded values (stale), a deleted memory, injected instruction text (the write
-policy quarantines it), another subject with the same name, and bench/recall.py's tenant-B
+policy quarantines it), another subject with the same name, and bench/quality/recall.py's tenant-B
 copy of the first subjects.
 
-Usage: python bench/golden_build_v2.py            (writes bench/golden/recall_v2.json)
-       python bench/golden_build_v2.py --check    (also runs the write policy's content
+Usage: python bench/golden/builders/v2.py            (writes bench/golden/recall_v2.json)
+       python bench/golden/builders/v2.py --check    (also runs the write policy's content
                                                    detectors over every statement; needs
                                                    the project's venv)
 """
@@ -46,7 +46,7 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-OUT = Path(__file__).parent / "golden" / "recall_v2.json"
+OUT = Path(__file__).resolve().parents[1] / "recall_v2.json"
 SEED = 20261129
 N_SUBJECTS = 28
 SPLITS = ("tune", "heldout")
@@ -3362,7 +3362,7 @@ def validate(data: dict) -> None:
 def check_content_rules(data: dict) -> None:
     """Run the write policy's detectors over every statement (needs the project's venv):
     relevant and deleted memories must pass clean; injected ones must be flagged."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
     from memory import content_rules as cr
 
     problems = Counter()

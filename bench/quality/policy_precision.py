@@ -1,9 +1,9 @@
 """Write-policy precision bench (issue 14): how well the content detectors find what they
 must, and how rarely they refuse ordinary conversation.
 
-    .venv/bin/python bench/policy_precision.py                       # labelled corpora only
-    .venv/bin/python bench/policy_precision.py --locomo ../shared/data/locomo-dev
-    .venv/bin/python bench/policy_precision.py --locomo DIR --via api   # through HTTP
+    .venv/bin/python bench/quality/policy_precision.py                       # labelled corpora only
+    .venv/bin/python bench/quality/policy_precision.py --locomo ../shared/data/locomo-dev
+    .venv/bin/python bench/quality/policy_precision.py --locomo DIR --via api   # through HTTP
 
 (a) Precision and recall per detector and per special category on the bilingual labelled
     corpora in tests/security/ (each detector's positives against its own negatives plus
@@ -30,9 +30,14 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from _harness import ROOT, Client, Server, bench_credentials, django_setup, machine
-
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench._harness import (  # noqa: E402
+    Client,
+    Server,
+    bench_credentials,
+    django_setup,
+    machine,
+)
 
 
 def _ratio(a: int, b: int) -> str:

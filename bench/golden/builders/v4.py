@@ -2,7 +2,7 @@
 
 A clean held-back test set, meant to be scored once: every query is in the "heldout" split
 and nothing is tuned on it. It was written without looking at the retrieval code. v3
-(bench/golden_build_v3.py) was read only for its JSON schema, its query kinds, the predicate
+(bench/golden/builders/v3.py) was read only for its JSON schema, its query kinds, the predicate
 names the write path knows and its ``--check`` mode; everything else here is new: the
 subjects' names, other people (Chinese and Western), cities, companies, products, pets,
 id / order-number / error-code formats, every memory statement template (first person,
@@ -11,7 +11,7 @@ notes and mixed Chinese-English lines) and every question wording (task-style re
 from an agent, direct and indirect questions, questions using the user's name or a
 pronoun, and questions in the other language than the stored fact).
 
-Same schema as v1-v3, so bench/recall.py scores it with ``--golden bench/golden/recall_v4.json``:
+Same schema as v1-v3, so bench/quality/recall.py scores it with ``--golden bench/golden/recall_v4.json``:
 
 * 14 subjects (``t000``..``t013``): Chinese-only, English-only and mixed-language stores,
   each with ~200 memories: ~25 profile facts drawn from a pool of 40 keys (structured ones
@@ -24,7 +24,7 @@ Same schema as v1-v3, so bench/recall.py scores it with ``--golden bench/golden/
   or change employer, and some replace their phone, editor, drink or stand-up time, so
   older values are stale.
 * A query's relevant memories are its subject's memories with the query's ``key`` and
-  role "relevant" that are valid at its ``as_of`` (bench/recall.py works that out from what
+  role "relevant" that are valid at its ``as_of`` (bench/quality/recall.py works that out from what
   the write path stored). Abstain queries have an empty key: nothing in that subject
   answers them (``asks`` records why: a deleted fact, a key only other subjects have, or a
   topic no store mentions).
@@ -32,8 +32,8 @@ Same schema as v1-v3, so bench/recall.py scores it with ``--golden bench/golden/
 Query kinds: paraphrase, background, cross_lingual, stale_current, as_of, code, code_typo
 (one character of the id changed), same_name, abstain.
 
-Usage: python bench/golden_build_v4.py            (writes bench/golden/recall_v4.json)
-       python bench/golden_build_v4.py --check    (also runs the write policy's content
+Usage: python bench/golden/builders/v4.py            (writes bench/golden/recall_v4.json)
+       python bench/golden/builders/v4.py --check    (also runs the write policy's content
                                                    detectors over every statement; needs the
                                                    project's venv and Django settings)
 """
@@ -50,9 +50,10 @@ from collections import Counter
 from datetime import date, timedelta
 from pathlib import Path
 
-from _golden_tools import check_content_rules, summary
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from bench.golden.builders.common import check_content_rules, summary  # noqa: E402
 
-OUT = Path(__file__).parent / "golden" / "recall_v4.json"
+OUT = Path(__file__).resolve().parents[1] / "recall_v4.json"
 SEED = 4_2026_1129
 SPLIT = "heldout"
 D = date
@@ -1708,7 +1709,7 @@ def build() -> dict:
 
 
 def validate(data: dict) -> list[str]:
-    """The invariants bench/recall.py relies on; returns what was checked."""
+    """The invariants bench/quality/recall.py relies on; returns what was checked."""
     done = []
     assert data["version"] == 4
     subjects = {s["id"]: s for s in data["subjects"]}

@@ -14,7 +14,7 @@ What it does:
    with keep-alive connections, each request for a random tenant and subject.
 
 Reports p50/p95/p99 latency and throughput, with a text histogram.
-Usage: .venv/bin/python bench/recall_perf.py [--keepdb] [--requests 300] [--workers 2]
+Usage: .venv/bin/python bench/perf/recall_perf.py [--keepdb] [--requests 300] [--workers 2]
 
 Per-user scale: ``--memories-per-subject N`` loads instead one tenant with ``--subjects``
 (default 2) subjects of N memories each — conversation turns of LoCoMo-like length
@@ -31,7 +31,6 @@ import http.client
 import json
 import os
 import random
-import subprocess
 import sys
 import threading
 import time
@@ -39,7 +38,7 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ["ENGRAM_TEST_DB_NAME"] = "bench_perf"
@@ -53,6 +52,8 @@ import numpy as np  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
+
+from bench._harness import Server  # noqa: E402
 
 TENANTS, SUBJECTS, PER_SUBJECT = 100, 10, 100
 PURPOSE = "personalization"
@@ -294,37 +295,9 @@ def bare_embedding_ms(n: int) -> list[float]:
     return sorted(out)
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen:
-    env = dict(os.environ)
-    env["ENGRAM_BENCH_DB"] = settings.DATABASES["default"]["NAME"]
-    env["DJANGO_SETTINGS_MODULE"] = "perf_settings"
-    env["PYTHONPATH"] = f"{ROOT / 'bench'}:{ROOT}"
-    proc = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "config.wsgi",
-            "--config",
-            "python:config.gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    for _ in range(100):
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/api/v1/schema")
-            conn.getresponse().read()
-            return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise SystemExit("gunicorn did not start")
+def start_server(port: int, workers: int) -> Server:
+    """gunicorn (sync workers, production settings) on the bench database, loopback only."""
+    return Server(workers, port=port, bench_db=settings.DATABASES["default"]["NAME"]).start()
 
 
 def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], float, int]:
@@ -482,8 +455,7 @@ def main() -> None:
         (ROOT / "bench" / "results" / name).write_text(text + "\n")
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
+            proc.stop()
         if not args.keepdb:
             connection.creation.destroy_test_db(old, verbosity=0, keepdb=False)
 

@@ -4,68 +4,13 @@ migrations applied; nothing here mocks our database or policy engine."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
-from accounts.models import Agent, Role, Tenant
-from accounts.services.credentials import api_key_issue, subject_token_issue
-from accounts.services.tenants import agent_create, membership_set, tenant_create
-from governance.services import Actor
+from accounts.models import Role, Tenant
+from accounts.services.tenants import tenant_create
 from memory.models import Subject
-from memory.services.subjects import subject_get_or_create
-
-
-class ApiClient(Client):
-    """A Django test client that speaks JSON and carries an agent's credentials."""
-
-    def __init__(self, key: str | None = None, subject_token: str | None = None, **kw: Any) -> None:
-        headers = {}
-        if key:
-            headers["HTTP_AUTHORIZATION"] = f"Bearer {key}"
-        if subject_token:
-            headers["HTTP_X_ENGRAM_SUBJECT_TOKEN"] = subject_token
-        super().__init__(**headers, **kw)
-
-    def post_json(self, path: str, body: Any, **kw: Any):
-        return self.post(path, json.dumps(body), content_type="application/json", **kw)
-
-    def delete_json(self, path: str, body: Any = None, **kw: Any):
-        data = json.dumps(body) if body is not None else ""
-        return self.delete(path, data, content_type="application/json", **kw)
-
-
-@dataclass
-class AgentCred:
-    agent: Agent
-    key: str
-
-    def client(self, subject: Subject | None = None) -> ApiClient:
-        token = None
-        if subject is not None:
-            token = subject_token_issue(
-                tenant_id=self.agent.tenant_id, agent_id=self.agent.id, subject_id=subject.id
-            )
-        return ApiClient(self.key, token)
-
-
-def _person(tenant: Tenant, username: str, role: str = Role.MEMBER) -> tuple[User, Subject]:
-    user = User.objects.create_user(username, password="pw-" + username)
-    membership_set(actor=Actor.system(tenant.id), tenant=tenant, user=user, role=role)
-    subject = subject_get_or_create(
-        tenant_id=tenant.id, kind="user", external_id=username, user=user
-    )
-    return user, subject
-
-
-def _agent(tenant: Tenant, name: str, scopes: list[str]) -> AgentCred:
-    agent = agent_create(actor=Actor.system(tenant.id), tenant=tenant, name=name)
-    _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=scopes)
-    return AgentCred(agent, key)
+from tests.helpers.cast import AgentCred, ApiClient, agent_with_key, person
 
 
 @pytest.fixture
@@ -81,7 +26,7 @@ def other_tenant(db) -> Tenant:
 @pytest.fixture
 def owner(tenant) -> tuple[User, Subject]:
     """The end user whose memories are at stake."""
-    return _person(tenant, "alice")
+    return person(tenant, "alice")
 
 
 @pytest.fixture
@@ -91,42 +36,42 @@ def owner_subject(owner) -> Subject:
 
 @pytest.fixture
 def same_tenant_user(tenant) -> tuple[User, Subject]:
-    return _person(tenant, "bob")
+    return person(tenant, "bob")
 
 
 @pytest.fixture
 def other_tenant_user(other_tenant) -> tuple[User, Subject]:
-    return _person(other_tenant, "mallory")
+    return person(other_tenant, "mallory")
 
 
 @pytest.fixture
 def reviewer(tenant) -> tuple[User, Subject]:
-    return _person(tenant, "rita", Role.REVIEWER)
+    return person(tenant, "rita", Role.REVIEWER)
 
 
 @pytest.fixture
 def tenant_admin(tenant) -> tuple[User, Subject]:
-    return _person(tenant, "ada", Role.ADMIN)
+    return person(tenant, "ada", Role.ADMIN)
 
 
 @pytest.fixture
 def write_agent(tenant) -> AgentCred:
-    return _agent(tenant, "writer", ["read", "write"])
+    return agent_with_key(tenant, "writer", ["read", "write"])
 
 
 @pytest.fixture
 def read_agent(tenant) -> AgentCred:
-    return _agent(tenant, "reader", ["read"])
+    return agent_with_key(tenant, "reader", ["read"])
 
 
 @pytest.fixture
 def admin_agent(tenant) -> AgentCred:
-    return _agent(tenant, "gateway", ["admin"])
+    return agent_with_key(tenant, "gateway", ["admin"])
 
 
 @pytest.fixture
 def other_tenant_agent(other_tenant) -> AgentCred:
-    return _agent(other_tenant, "intruder", ["read", "write", "admin"])
+    return agent_with_key(other_tenant, "intruder", ["read", "write", "admin"])
 
 
 @pytest.fixture
@@ -135,22 +80,7 @@ def api(write_agent, owner_subject) -> ApiClient:
     return write_agent.client(owner_subject)
 
 
-def candidate(**overrides: Any) -> dict[str, Any]:
-    """A valid API candidate body: an explicit, consented user preference."""
-    body = {
-        "memory_type": "semantic",
-        "namespace": "assistant/profile",
-        "statement": "User wants answers conclusion-first, then evidence",
-        "assertion_kind": "user_explicit",
-        "confidence": 1.0,
-        "purpose": "personalization",
-        "consent_basis": "explicit_consent",
-    }
-    body.update(overrides)
-    return body
-
-
-pytest_plugins = ["tests.browser"]
+pytest_plugins = ["tests.helpers.browser"]
 
 
 # The core of the suite that ./dev test also runs against a separately started PostgreSQL

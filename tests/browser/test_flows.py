@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from accounts.models import ApiKey
 from memory.models import DeletionRequest, MemoryRecord
 from memory.services.user_memory import REASON_TEXT
-from tests.browser import login
-from tests.memory.test_user_memory import agent_memory
+from tests.helpers.browser import login
+from tests.helpers.memories import agent_memory
 
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 RAW_CODES = sorted(
@@ -355,7 +355,7 @@ def test_403_and_csrf_pages_say_what_to_do(browser, live_server, owner, reviewer
 def test_no_raw_codes_or_uuids_outside_technical_details(
     browser, live_server, owner, tenant_admin, memories, write_agent, locale
 ):
-    from tests.governance.conftest import V1, propose
+    from tests.helpers.procedures import V1, propose
 
     agent_memory(
         write_agent.agent,

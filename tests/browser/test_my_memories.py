@@ -8,69 +8,17 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
 from memory.models import MemoryRecord
-from tests.browser import login
-from tests.conftest import candidate
-from tests.memory.test_user_memory import agent_memory
+from tests.helpers.browser import login
+from tests.helpers.cast import candidate
+from tests.helpers.memories import agent_memory
 
 SCREENSHOTS = Path(
     os.environ.get("ENGRAM_SCREENSHOT_DIR", settings.BASE_DIR / "build" / "screenshots")
 )
-
-
-@pytest.fixture
-def memories(owner, write_agent):
-    subject = owner[1]
-    return {
-        "seat": agent_memory(write_agent.agent, subject, "喜欢靠窗的座位 (window seat)"),
-        "jazz": agent_memory(
-            write_agent.agent,
-            subject,
-            "Likes jazz while coding",
-            assertion_kind="agent_inference",
-            confidence=0.7,
-        ),
-        "city": agent_memory(
-            write_agent.agent, subject, "Lives in Shanghai", predicate="home_city"
-        ),
-        "trip": agent_memory(
-            write_agent.agent,
-            subject,
-            "2025 年在杭州参加了 PyCon China",
-            memory_type="episodic",
-            namespace="events",
-        ),
-    }
-
-
-@pytest.fixture
-def alice_page(page, owner, memories):
-    """Alice signed in. Any console error (a CSP violation, a broken script) fails the test."""
-    errors: list[str] = []
-    page.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on(
-        "response",
-        lambda r: (
-            errors.append(f"{r.status} {r.url}")
-            if r.status >= 400 and not r.url.endswith("/favicon.ico")
-            else None
-        ),
-    )
-    login(page, "alice", "pw-alice")
-    yield page
-    assert errors == []
 
 
 def rows(page):

@@ -32,8 +32,8 @@ from governance.models import ChangeRequest
 from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord, SourceEvent, Subject
-from tests.clients.conftest import make_agent, preference
-from tests.conftest import _person
+from tests.helpers.cast import person
+from tests.helpers.live_server import make_agent, preference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,7 +189,7 @@ def test_subject_is_the_tokens_and_tenants_stay_apart(live_engram, keys):
 
 
 def test_procedure_change_request(live_engram, keys):
-    admin_user, _ = _person(keys.tenant, "ada", Role.ADMIN)
+    admin_user, _ = person(keys.tenant, "ada", Role.ADMIN)
     with tenant_context(keys.tenant.id):
         procedure_document_create(
             actor=Actor.user(admin_user.pk, keys.tenant.id),

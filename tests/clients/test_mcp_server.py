@@ -20,8 +20,8 @@ from governance.models import ChangeRequest
 from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
-from tests.clients.conftest import AgentKeys, EngramServer
-from tests.conftest import _person
+from tests.helpers.cast import person
+from tests.helpers.live_server import AgentKeys, EngramServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,7 +58,7 @@ def text(result) -> str:
 
 
 def test_mcp_session_over_stdio(live_engram, keys, tmp_path):
-    admin_user, _ = _person(keys.tenant, "ada", Role.ADMIN)
+    admin_user, _ = person(keys.tenant, "ada", Role.ADMIN)
     with tenant_context(keys.tenant.id):
         procedure_document_create(
             actor=Actor.user(admin_user.pk, keys.tenant.id),
@@ -180,7 +180,7 @@ def test_mcp_over_streamable_http(live_engram, keys, tmp_path):
 
     import httpx
 
-    from tests.clients.conftest import free_port
+    from tests.helpers.live_server import free_port
 
     port = free_port()
     params = server_params(live_engram, keys, str(tmp_path / "outbox.sqlite"))

@@ -10,7 +10,7 @@ from django.urls import reverse
 from accounts.models import Role
 from accounts.services.tenants import membership_set
 from governance.services import Actor
-from tests.governance.conftest import V1, approve, propose
+from tests.helpers.procedures import V1, approve, propose
 
 
 @pytest.fixture

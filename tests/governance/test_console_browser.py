@@ -12,8 +12,8 @@ import pytest
 from governance.models import ChangeRequest
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records
-from tests.browser import login
-from tests.governance.conftest import V1, V2, approve, propose
+from tests.helpers.browser import login
+from tests.helpers.procedures import V1, V2, approve, propose
 
 SCREENSHOT = Path(os.environ.get("ENGRAM_SCREENSHOT_DIR", "/tmp")) / "governance-diff.png"
 

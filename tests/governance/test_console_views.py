@@ -18,7 +18,7 @@ from governance.services import Actor
 from memory.models import MemoryRecord
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
-from tests.governance.conftest import V1, V2, approve, propose
+from tests.helpers.procedures import V1, V2, approve, propose
 
 PEOPLE = [
     "anonymous",

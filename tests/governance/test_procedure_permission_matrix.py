@@ -24,8 +24,8 @@ from accounts.services.credentials import (
 from governance.models import ChangeRequest
 from memory.models import MemoryRecord, MemoryStatus, Subject, SubjectKind
 from memory.write_policy import Candidate, ExistingFact, Intent, Operation, SubjectState, decide
-from tests.conftest import ApiClient, _agent
-from tests.governance.conftest import V1, V2, approve
+from tests.helpers.cast import ApiClient, agent_with_key
+from tests.helpers.procedures import V1, V2, approve
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +145,7 @@ def test_admin_key_cannot_mint_an_org_subject_token(approved, admin_agent, tenan
 
 @pytest.mark.parametrize("scopes", [["read"], ["read", "write"], ["read", "write", "admin"]])
 def test_a_signed_org_token_is_refused_on_every_route(approved, tenant, scopes):
-    cred = _agent(tenant, f"k-{'-'.join(scopes)}", scopes)
+    cred = agent_with_key(tenant, f"k-{'-'.join(scopes)}", scopes)
     client = ApiClient(cred.key, _signed_token(cred, _org_subject(tenant)))
     get = client.get(f"/api/v1/memories/{approved.id}")
     assert get.status_code == 403 and get.json()["code"] in (
@@ -164,7 +164,7 @@ def test_a_signed_org_token_is_refused_on_every_route(approved, tenant, scopes):
 @pytest.mark.parametrize("scopes", [["read"], ["read", "write"], ["read", "write", "admin"]])
 def test_matrix_with_org_tokens_allowed(approved, tenant, settings, scopes):
     settings.ENGRAM = {**settings.ENGRAM, "ALLOW_ORG_SUBJECT_TOKENS": True}
-    cred = _agent(tenant, f"m-{'-'.join(scopes)}", scopes)
+    cred = agent_with_key(tenant, f"m-{'-'.join(scopes)}", scopes)
     org = _org_subject(tenant)
     client = cred.client(org)
     # reading the procedure record is allowed to a read scope
@@ -197,7 +197,7 @@ def test_matrix_with_org_tokens_allowed(approved, tenant, settings, scopes):
 
 
 def test_matrix_through_a_user_token(approved, tenant, owner_subject):
-    cred = _agent(tenant, "user-runtime", ["read", "write", "admin"])
+    cred = agent_with_key(tenant, "user-runtime", ["read", "write", "admin"])
     client = cred.client(owner_subject)
     assert client.get(f"/api/v1/memories/{approved.id}").status_code == 404
     for method, path, body in _routes(approved.id):

@@ -26,7 +26,7 @@ from governance.services.procedures import (
     procedure_subject,
 )
 from memory.models import MemoryRecord, MemoryStatus
-from tests.governance.conftest import V1, V2, approve, propose
+from tests.helpers.procedures import V1, V2, approve, propose
 
 
 def recallable_procedures(tenant_id):

@@ -9,8 +9,8 @@ from django.urls import reverse
 from governance.models import ChangeRequest
 from governance.services.errors import GovernanceError
 from memory.models import MemoryRecord
-from tests.governance.conftest import V1, V2, approve, propose
 from tests.governance.poisoned_corpus import POISONED_PROPOSALS
+from tests.helpers.procedures import V1, V2, approve, propose
 
 
 def url(slug="refunds"):
@@ -53,7 +53,7 @@ def test_read_only_key_cannot_propose(runbook, read_agent):
 
 
 def test_no_key_is_401(runbook):
-    from tests.conftest import ApiClient
+    from tests.helpers.cast import ApiClient
 
     assert_error(ApiClient().post_json(url(), body()), 401, "not_authenticated")
 
@@ -222,7 +222,7 @@ def test_agent_cleared_for_public_only_does_not_see_procedures(runbook, tenant):
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create
     from governance.services import Actor
-    from tests.conftest import ApiClient
+    from tests.helpers.cast import ApiClient
 
     agent = agent_create(
         actor=Actor.system(tenant.id), tenant=tenant, name="kiosk", clearance="public"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory.models import ThreadSummary
-from tests.lifecycle.conftest import append, extract
+from tests.helpers.lifecycle import append, extract
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from governance.services import Actor
 from memory.models import MemoryCase, MemoryRecord, MemoryStatus
 from memory.services.consolidation import similarity, subject_consolidate
 from memory.tasks import consolidate_all
-from tests.conftest import candidate
-from tests.lifecycle.conftest import active, append, extract
+from tests.helpers.cast import candidate
+from tests.helpers.lifecycle import active, append, extract
 
 pytestmark = pytest.mark.django_db
 

@@ -27,8 +27,8 @@ from memory.services.deletion import (
     register_store,
 )
 from memory.tasks import run_deletion
-from tests.conftest import candidate
-from tests.lifecycle.conftest import active, append, extract
+from tests.helpers.cast import candidate
+from tests.helpers.lifecycle import active, append, extract
 
 pytestmark = pytest.mark.django_db
 

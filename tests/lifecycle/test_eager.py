@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory.models import DeadLetter, MemoryRecord, SourceEvent, TaskRun, ThreadSummary
-from tests.lifecycle.conftest import active
+from tests.helpers.lifecycle import active
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memory.models import DeletionScope, IdempotencyKey
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 from tests.lifecycle.test_deletion import erase
 
 pytestmark = pytest.mark.django_db

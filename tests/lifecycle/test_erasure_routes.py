@@ -20,7 +20,7 @@ from django.utils import translation
 
 from memory.models import DeletionRequest, DeletionStatus, MemoryRecord, MemoryStatus, SourceEvent
 from memory.services import user_memory
-from tests.lifecycle.conftest import append, extract
+from tests.helpers.lifecycle import append, extract
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +72,9 @@ def _erase_by_command(client, user, subject, django_capture_on_commit_callbacks)
 
 
 def _erase_by_api(client, user, subject, django_capture_on_commit_callbacks):
-    from tests.conftest import _agent
+    from tests.helpers.cast import agent_with_key
 
-    gateway = _agent(subject.tenant, "erasure-gateway", ["read", "write", "admin"])
+    gateway = agent_with_key(subject.tenant, "erasure-gateway", ["read", "write", "admin"])
     api = gateway.client(subject)
     refused = api.post_json("/api/v1/subject/erase", {"confirm": False})
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_input"

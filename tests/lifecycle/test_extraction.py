@@ -9,8 +9,8 @@ from governance.models import AuditEvent
 from memory.models import MemoryRecord, MemoryStatus, MemoryType, TaskRun
 from memory.services.extraction import rule_extract
 from memory.write_policy import Intent
-from tests.conftest import candidate
-from tests.lifecycle.conftest import active, append, extract
+from tests.helpers.cast import candidate
+from tests.helpers.lifecycle import active, append, extract
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from memory.services.forgetting import (
     records_expire,
 )
 from memory.tasks import decay_all, expire_all
-from tests.conftest import candidate
-from tests.lifecycle.conftest import append, extract
+from tests.helpers.cast import candidate
+from tests.helpers.lifecycle import append, extract
 
 pytestmark = pytest.mark.django_db
 

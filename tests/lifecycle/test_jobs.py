@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from memory.models import DeadLetter, DeletionRequest, MemoryRecord, SourceEvent, TaskRun
 from memory.tasks import run_job
-from tests.lifecycle.conftest import active, append, extract
+from tests.helpers.lifecycle import active, append, extract
 
 pytestmark = pytest.mark.django_db
 calls: list[str] = []

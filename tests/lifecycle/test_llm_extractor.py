@@ -11,7 +11,7 @@ import pytest
 
 from governance.models import AuditEvent
 from memory.models import MemoryRecord, TaskRun
-from tests.lifecycle.conftest import active, append, extract
+from tests.helpers.lifecycle import active, append, extract
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import pytest
 
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent
 from memory.predicates import canonical_predicate, clean_place, value_problem
-from tests.lifecycle.conftest import extract
+from tests.helpers.lifecycle import extract
 
 pytestmark = pytest.mark.django_db
 

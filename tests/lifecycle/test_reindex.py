@@ -30,7 +30,7 @@ from memory.services.index_versions import (
     index_version_switch,
 )
 from memory.tasks import build_index
-from tests.memory.retrieval_helpers import ids, recall, remember
+from tests.helpers.retrieval import ids, recall, remember
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records
-from tests.lifecycle.conftest import append, extract
+from tests.helpers.lifecycle import append, extract
 
 pytestmark = pytest.mark.django_db
 

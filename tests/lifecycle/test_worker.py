@@ -34,7 +34,7 @@ from memory.models import (
 )
 from memory.services.deletion import deletion_request_create
 from memory.tasks import extract_events
-from tests.lifecycle.conftest import active, append
+from tests.helpers.lifecycle import active, append
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

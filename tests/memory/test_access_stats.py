@@ -12,7 +12,7 @@ from django.utils import timezone
 from config.tenancy import tenant_context
 from memory.models import MemoryRecord
 from memory.services.access_stats import access_stats_join, access_stats_write
-from tests.memory.retrieval_helpers import ids, recall, remember
+from tests.helpers.retrieval import ids, recall, remember
 
 
 def _stats(record_id):

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from governance.models import AuditEvent
 from memory.models import IdempotencyKey, MemoryRecord
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 
 pytestmark = pytest.mark.django_db
 
@@ -113,12 +113,12 @@ def test_invalid_body_is_not_stored_and_the_key_stays_usable(api, owner_subject)
 def test_keys_are_scoped_by_agent_subject_and_tenant(
     tenant, write_agent, owner_subject, same_tenant_user, other_tenant, other_tenant_user
 ):
-    from tests.conftest import _agent
+    from tests.helpers.cast import agent_with_key
 
     body = {"candidates": [candidate()]}
     key = "shared-key"
-    second_agent = _agent(tenant, "second", ["read", "write"])
-    other_agent = _agent(other_tenant, "other", ["read", "write"])
+    second_agent = agent_with_key(tenant, "second", ["read", "write"])
+    other_agent = agent_with_key(other_tenant, "other", ["read", "write"])
     clients = [
         write_agent.client(owner_subject),
         second_agent.client(owner_subject),  # other agent, same subject

@@ -8,7 +8,7 @@ from django.test import Client
 
 from governance.models import AuditEvent
 from memory.models import MemoryRecord
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import pytest
 
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember
+from tests.helpers.retrieval import PURPOSE, ids, recall, remember
 from tests.memory.test_retrieval import BACKGROUND
 
 MODEL = "e5-over-http"

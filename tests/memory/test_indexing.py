@@ -34,7 +34,7 @@ from memory.services.indexing import (
     search_docs_write,
 )
 from memory.write_policy import Intent, Operation
-from tests.memory.retrieval_helpers import ids, recall, remember
+from tests.helpers.retrieval import ids, recall, remember
 
 
 def _raw_record(subject, statement: str, **kw) -> MemoryRecord:

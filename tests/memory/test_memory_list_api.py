@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.conftest import ApiClient, candidate
+from tests.helpers.cast import ApiClient, candidate
 from tests.memory.test_write_api import assert_error
 
 pytestmark = pytest.mark.django_db

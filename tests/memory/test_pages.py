@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from memory.models import MemoryRecord
-from tests.memory.test_user_memory import agent_memory
+from tests.helpers.memories import agent_memory
 
 pytestmark = pytest.mark.django_db
 
@@ -428,7 +428,7 @@ def test_export_for_other_tenant_user_has_only_their_data(memory, other_tenant_u
 
 
 def test_pause_from_settings_refuses_agent_writes(alice, owner, api):
-    from tests.conftest import candidate
+    from tests.helpers.cast import candidate
 
     assert "Pause memory" in alice.get(reverse("memory-settings")).content.decode()
     response = alice.post(reverse("memory-pause"), {"paused": "1"})
@@ -443,7 +443,7 @@ def test_pause_from_settings_refuses_agent_writes(alice, owner, api):
 
 
 def test_withdraw_consent_refuses_agent_writes_and_can_erase(alice, owner, memory, api):
-    from tests.conftest import candidate
+    from tests.helpers.cast import candidate
 
     response = alice.post(reverse("memory-withdraw"), {"erase_everything": "on"})
     assert response.status_code == 302

@@ -9,8 +9,8 @@ import pytest
 from accounts.services.credentials import api_key_revoke, subject_token_issue
 from governance.services import Actor
 from memory.models import RecallTrace
-from tests.conftest import ApiClient
-from tests.memory.retrieval_helpers import PURPOSE, remember
+from tests.helpers.cast import ApiClient
+from tests.helpers.retrieval import PURPOSE, remember
 
 URL = "/api/v1/recall"
 

@@ -10,9 +10,9 @@ from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records
-from tests.conftest import _person
-from tests.governance.conftest import approve, propose
-from tests.memory.retrieval_helpers import recall
+from tests.helpers.cast import person
+from tests.helpers.procedures import approve, propose
+from tests.helpers.retrieval import recall
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +64,8 @@ def test_only_the_approved_version_is_recalled(
 
 
 def test_another_tenants_procedures_never_reach_us(other_tenant, read_agent, owner_subject):
-    admin, _ = _person(other_tenant, "oda", "admin")
-    rev, _ = _person(other_tenant, "orv", "reviewer")
+    admin, _ = person(other_tenant, "oda", "admin")
+    rev, _ = person(other_tenant, "orv", "reviewer")
     approve(propose(_runbook(other_tenant, admin), admin, RUNBOOK), rev)
     _embed_all()
     assert (

@@ -36,7 +36,7 @@ from memory.retrieval import (
 )
 from memory.services.indexing import reindex, search_docs_write
 from memory.write_policy import Intent, Operation
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember, remember_many
+from tests.helpers.retrieval import PURPOSE, ids, recall, remember, remember_many
 
 SHANGHAI_FROM = datetime(2025, 3, 1, tzinfo=UTC)
 HANGZHOU_FROM = datetime(2026, 8, 20, tzinfo=UTC)

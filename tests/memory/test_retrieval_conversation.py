@@ -15,7 +15,7 @@ from memory.services.events import EventInput, events_append
 from memory.services.indexing import index_pending_records
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall
+from tests.helpers.retrieval import PURPOSE, ids, recall
 
 SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -174,7 +174,7 @@ def test_frozen_access_statistics_leave_the_records_untouched(read_agent, owner_
     from config.tenancy import tenant_context
     from memory.models import MemoryRecord
     from memory.services.access_stats import access_stats_join
-    from tests.memory.retrieval_helpers import remember
+    from tests.helpers.retrieval import remember
 
     settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "FREEZE_ACCESS": True}
     seat = remember(owner_subject, "User prefers aisle seats on flights")

@@ -10,7 +10,7 @@ import pytest
 
 from memory.models import MemoryRecord, MemoryStatus
 from memory.temporal import valid_time_hint
-from tests.lifecycle.conftest import append, extract
+from tests.helpers.lifecycle import append, extract
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

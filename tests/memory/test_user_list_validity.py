@@ -49,7 +49,7 @@ def test_ended_versions_are_history_not_current(owner_subject):
 def test_detail_page_lists_the_agents_that_recalled_it(owner, owner_subject, read_agent):
     from django.test import Client
 
-    from tests.memory.retrieval_helpers import recall, remember
+    from tests.helpers.retrieval import recall, remember
 
     outcome = remember(owner_subject, "User prefers green tea in the afternoon")
     result = recall(read_agent.agent, owner_subject, "green tea")

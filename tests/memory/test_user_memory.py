@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import uuid
 
 import pytest
 
@@ -19,42 +18,11 @@ from memory.selectors import (
     subject_for_user,
 )
 from memory.services import user_memory
-from memory.services.events import EventInput, events_append
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
+from tests.helpers.memories import agent_memory
 
 pytestmark = pytest.mark.django_db
-
-
-def agent_memory(agent, subject, statement: str, **overrides) -> MemoryRecord:
-    """A memory an agent wrote from a user message, through the real write path."""
-    actor = Actor.agent(agent.id, subject.tenant_id)
-    [event] = events_append(
-        actor=actor,
-        agent_id=agent.id,
-        subject=subject,
-        items=[
-            EventInput(
-                client_event_id=uuid.uuid4().hex, kind="message", role="user", content=statement
-            )
-        ],
-    )
-    fields = {
-        "memory_type": "semantic",
-        "namespace": "assistant/profile",
-        "statement": statement,
-        "assertion_kind": "user_explicit",
-        "confidence": 1.0,
-        "purpose": "personalization",
-        "consent_basis": "explicit_consent",
-        "source_event_ids": (event.event_id,),
-    }
-    fields.update(overrides)
-    [outcome] = candidates_submit(
-        actor=actor, subject=subject, candidates=[Candidate(**fields)], agent_id=agent.id
-    )
-    assert outcome.record_id is not None, outcome
-    return MemoryRecord.objects.get(pk=outcome.record_id)
 
 
 # --- subject ---------------------------------------------------------------------------

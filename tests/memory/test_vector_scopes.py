@@ -20,7 +20,7 @@ from memory.retrieval import (
     _route_vector,
     _scope_q,
 )
-from tests.memory.retrieval_helpers import PURPOSE, ids, recall, remember, remember_many
+from tests.helpers.retrieval import PURPOSE, ids, recall, remember, remember_many
 from tests.memory.test_retrieval import BACKGROUND
 
 QUERY = "Which seat does the user want on a plane?"

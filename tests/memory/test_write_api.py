@@ -16,7 +16,7 @@ from accounts.services.credentials import (
 )
 from governance.services import Actor
 from memory.models import MemoryRecord, SourceEvent
-from tests.conftest import ApiClient, candidate
+from tests.helpers.cast import ApiClient, candidate
 
 pytestmark = pytest.mark.django_db
 

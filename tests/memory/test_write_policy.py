@@ -811,7 +811,7 @@ def test_authority_order():
 def test_ending_a_sensitive_memory_never_waits_for_confirmation(owner_subject):
     """A retraction or an expiry of health data stores nothing new: it is not held."""
     from memory.models import MemoryRecord
-    from tests.memory.retrieval_helpers import remember
+    from tests.helpers.retrieval import remember
 
     fact = remember(
         owner_subject,

@@ -128,7 +128,7 @@ def _base(name: str) -> str:
 @pytest.fixture
 def exported(db) -> set[str]:
     """Metric families /metrics declares (a labelled family with no sample yet included)."""
-    from tests.ops.conftest import scrape_families
+    from tests.helpers.metrics import scrape_families
 
     return {_base(name) for name in scrape_families()}
 

@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 
 from core.observability.logs import logging_config
-from tests.conftest import candidate
-from tests.memory.retrieval_helpers import PURPOSE
+from tests.helpers.cast import candidate
+from tests.helpers.retrieval import PURPOSE
 
 pytestmark = pytest.mark.django_db
 

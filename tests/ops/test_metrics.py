@@ -18,9 +18,9 @@ from governance.services import Actor
 from memory.models import DeadLetter, MemoryRecord
 from memory.services.deletion import deletion_request_create
 from memory.tasks import index_records, run_deletion
-from tests.conftest import candidate
-from tests.memory.retrieval_helpers import PURPOSE, remember
-from tests.ops.conftest import METRICS_TOKEN, sample, scrape, scraped
+from tests.helpers.cast import candidate
+from tests.helpers.metrics import METRICS_TOKEN, sample, scrape, scraped
+from tests.helpers.retrieval import PURPOSE, remember
 
 pytestmark = pytest.mark.django_db
 

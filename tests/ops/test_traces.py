@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from core.observability import traces
-from tests.conftest import candidate
-from tests.memory.retrieval_helpers import PURPOSE, remember
+from tests.helpers.cast import candidate
+from tests.helpers.retrieval import PURPOSE, remember
 
 pytestmark = pytest.mark.django_db
 

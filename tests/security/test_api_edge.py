@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 
 pytestmark = pytest.mark.django_db
 

@@ -119,7 +119,7 @@ def test_other_tenant_never_succeeds_on_our_objects(
 def test_use_after_free_every_route_is_gone(api):
     """After DELETE, no operation on the record succeeds (schemathesis' use_after_free,
     made explicit for every record route)."""
-    from tests.conftest import candidate
+    from tests.helpers.cast import candidate
 
     rid = api.post_json("/api/v1/candidates", {"candidates": [candidate()]}).json()["results"][0][
         "record_id"
@@ -196,9 +196,9 @@ def _concrete(path: str, record_id: str) -> str:
 
 @pytest.mark.parametrize(("method", "path"), _operations())
 def test_arbitrary_json_never_fails(method, path, tenant, owner_subject):
-    from tests.conftest import _agent
+    from tests.helpers.cast import agent_with_key
 
-    cred = _agent(tenant, f"fuzz-{method}", ["read", "write", "admin"])
+    cred = agent_with_key(tenant, f"fuzz-{method}", ["read", "write", "admin"])
     client = cred.client(owner_subject)
     [created] = candidates_submit(
         actor=Actor.system(tenant.id),

@@ -13,7 +13,7 @@ import pytest
 from accounts.policies import TenantPolicy
 from memory.models import MemoryRecord
 from memory.write_policy import Candidate, SubjectState, decide
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 from tests.security.obfuscated_corpus import CLEAN_TOOL_OUTPUT, OBFUSCATED
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from governance.models import AuditEvent
 from memory.models import MemoryRecord, SourceEvent
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 from tests.security.poisoning_corpus import ASSERTION_BY_CHANNEL, CORPUS, ROLE_BY_CHANNEL, SECRETS
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records
-from tests.conftest import _person, candidate
-from tests.governance.conftest import approve, propose
+from tests.helpers.cast import candidate, person
+from tests.helpers.procedures import approve, propose
 
 pytestmark = pytest.mark.django_db
 APP_ROLE = settings.ENGRAM["DB_APP_ROLE"]
@@ -62,8 +62,8 @@ def two_tenants(
         )
         assert r.json()["results"][0]["operation"] == "ADD"
     # Procedures, versions and change requests through the governance services.
-    b_admin, _ = _person(other_tenant, "bea", Role.ADMIN)
-    b_reviewer, _ = _person(other_tenant, "rex", Role.REVIEWER)
+    b_admin, _ = person(other_tenant, "bea", Role.ADMIN)
+    b_reviewer, _ = person(other_tenant, "rex", Role.REVIEWER)
     for t, admin, rev in (
         (tenant, tenant_admin[0], reviewer[0]),
         (other_tenant, b_admin, b_reviewer),

@@ -12,7 +12,7 @@ import pytest
 from governance.models import AuditEvent
 from memory.models import MemoryRecord, SourceEvent
 from memory.services.user_memory import subject_export, subject_export_csv
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 from tests.security.detector_corpus import SECRET_NEGATIVE, SECRET_POSITIVE
 
 pytestmark = pytest.mark.django_db

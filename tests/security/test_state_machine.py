@@ -29,7 +29,7 @@ from memory.selectors import memory_get_for_user
 from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.subjects import subject_get_or_create
 from memory.services.user_memory import subject_export
-from tests.conftest import ApiClient, candidate
+from tests.helpers.cast import ApiClient, candidate
 
 pytestmark = pytest.mark.django_db
 

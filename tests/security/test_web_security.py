@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.throttles import AgentRateThrottle
-from tests.conftest import candidate
+from tests.helpers.cast import candidate
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """Real-browser fixtures: Playwright driving Debian's Chromium (never a downloaded build).
 
-Import these fixtures in a test module's conftest or with ``pytest_plugins``; they are
-registered globally from tests/conftest.py.
+Registered for the whole suite with ``pytest_plugins`` in tests/conftest.py; ``login`` is a
+plain helper (``from tests.helpers.browser import login``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,43 @@
+"""A memory written the way an agent writes one: the user's message appended as an
+event, then a candidate citing it, through the real write path."""
+
+from __future__ import annotations
+
+import uuid
+
+from governance.services import Actor
+from memory.models import MemoryRecord
+from memory.services.events import EventInput, events_append
+from memory.services.writes import candidates_submit
+from memory.write_policy import Candidate
+
+
+def agent_memory(agent, subject, statement: str, **overrides) -> MemoryRecord:
+    """A memory an agent wrote from a user message, through the real write path."""
+    actor = Actor.agent(agent.id, subject.tenant_id)
+    [event] = events_append(
+        actor=actor,
+        agent_id=agent.id,
+        subject=subject,
+        items=[
+            EventInput(
+                client_event_id=uuid.uuid4().hex, kind="message", role="user", content=statement
+            )
+        ],
+    )
+    fields = {
+        "memory_type": "semantic",
+        "namespace": "assistant/profile",
+        "statement": statement,
+        "assertion_kind": "user_explicit",
+        "confidence": 1.0,
+        "purpose": "personalization",
+        "consent_basis": "explicit_consent",
+        "source_event_ids": (event.event_id,),
+    }
+    fields.update(overrides)
+    [outcome] = candidates_submit(
+        actor=actor, subject=subject, candidates=[Candidate(**fields)], agent_id=agent.id
+    )
+    assert outcome.record_id is not None, outcome
+    return MemoryRecord.objects.get(pk=outcome.record_id)

@@ -161,7 +161,7 @@ def imports_of(module: str, source: str, is_package: bool, known: set[str]) -> l
             else:
                 base = node.module or ""
             for alias in node.names:
-                candidate = f"{base}.{alias.name}"
+                candidate = f"{base}.{alias.name}" if base else alias.name
                 add(candidate if candidate in known else base, node.lineno)
         elif isinstance(node, ast.Call):
             literal = _import_module_literal(node)

@@ -1,8 +1,9 @@
 """Celery tasks: thin adapters that take ids, load, and call one service.
 
 Every job:
-- is enqueued with ``transaction.on_commit`` (``enqueue_*`` helpers), so a worker never
-  looks for rows that are not committed yet;
+- is enqueued by name through ``core.jobs`` (services never import this module), after
+  the enqueuing transaction commits, so a worker never looks for rows that are not
+  committed yet;
 - runs inside ``tenant_context(tenant_id)`` (row-level security applies to workers);
 - is idempotent by a key (``extract:<event id>``, ``deletion:<request id>``, …): a
   TaskRun row is written in the same transaction as the job's effects, so a redelivered
@@ -17,12 +18,12 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -31,25 +32,6 @@ from governance.services import Actor
 from memory.models import DeadLetter, SourceEvent, TaskOutcome, TaskRun
 
 logger = logging.getLogger(__name__)
-
-
-# --- enqueueing (always on commit) ------------------------------------------------------
-
-
-def _on_commit(fn: Callable[[], Any]) -> None:
-    # robust: a broker outage (or an eager job failing) never breaks the caller's request;
-    # the job's own failure handling has already recorded it.
-    transaction.on_commit(fn, robust=True)
-
-
-def enqueue_extraction(tenant_id: uuid.UUID, event_ids: Iterable[uuid.UUID]) -> None:
-    ids = [str(e) for e in event_ids]
-    if ids and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
-        _on_commit(lambda: extract_events.delay(str(tenant_id), ids))
-
-
-def enqueue_deletion(tenant_id: uuid.UUID, request_id: uuid.UUID) -> None:
-    _on_commit(lambda: run_deletion.delay(str(tenant_id), str(request_id)))
 
 
 # --- the job runner ---------------------------------------------------------------------
@@ -225,12 +207,10 @@ def summarize_thread(self, tenant_id: str, subject_id: str, thread_id: str) -> N
 
 @shared_task(bind=True, name="memory.index_records")
 def index_records(self, tenant_id: str, record_ids: list[str]) -> None:
-    """Hands new records to the retrieval indexer when it is installed
-    (memory.services.indexing.index_pending_records); a no-op otherwise."""
-    try:
-        from memory.services import indexing  # type: ignore[attr-defined]
-    except ImportError:
-        return
+    """Hands new records to the retrieval indexer
+    (memory.services.indexing.index_pending_records)."""
+    from memory.services import indexing
+
     run_job(
         self,
         tenant_id=tenant_id,

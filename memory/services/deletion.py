@@ -34,6 +34,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from config.db_router import subject_fence
+from core import jobs
 from core.observability.metrics import observe_deletion
 from governance.services import Actor, audit_record
 from memory.models import (
@@ -467,9 +468,7 @@ def deletion_request_create(
         extra={"deletion_request_id": str(request.id), "scope": scope},
     )
     if enqueue:
-        from memory.tasks import enqueue_deletion
-
-        enqueue_deletion(request.tenant_id, request.id)
+        jobs.enqueue_on_commit("memory.run_deletion", str(request.tenant_id), str(request.id))
     return request
 
 

@@ -11,9 +11,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from core import jobs
 from governance.policies import events_after_consent_withdrawn
 from governance.services import Actor, audit_record
 from memory.content_rules import redact_secrets
@@ -208,9 +210,8 @@ def events_append(
             )
         created_ids = [str(o.event_id) for o in outcomes if o.created]
         # Background extraction (memory.tasks) starts once this transaction commits.
-        from memory.tasks import enqueue_extraction
-
-        enqueue_extraction(subject.tenant_id, created_ids)
+        if created_ids and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
+            jobs.enqueue_on_commit("memory.extract_events", str(subject.tenant_id), created_ids)
         audit_record(
             actor=actor,
             action="event.append",

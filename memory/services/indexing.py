@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from accounts.models import Sensitivity
 from config.tenancy import tenant_context
+from core import jobs
 from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
@@ -105,10 +106,8 @@ def _celery_batch_add(record: MemoryRecord) -> None:
         batch = {"ids": {}}
 
         def flush(batch=batch) -> None:
-            from memory.tasks import index_records
-
             for tenant_id, ids in batch["ids"].items():
-                index_records.delay(str(tenant_id), [str(i) for i in ids])
+                jobs.enqueue("memory.index_records", str(tenant_id), [str(i) for i in ids])
 
         batch["flush"] = flush
         connection._engram_embed_batch = batch

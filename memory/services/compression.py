@@ -13,8 +13,8 @@ from typing import Any
 from django.utils import timezone
 
 from governance.services import Actor
+from memory.clauses import split_clauses
 from memory.models import EventRole, MemorySource, MemoryStatus, SourceEvent, ThreadSummary
-from memory.services.extraction import _clauses
 
 MAX_ITEMS_PER_KIND = 10
 MAX_ITEM_CHARS = 300
@@ -57,7 +57,7 @@ def summary_items(events: list[SourceEvent], confirmed: dict[uuid.UUID, list[str
             continue
         for statement in confirmed.get(event.id, []):
             facts.append(_item("fact", statement, [event.id]))
-        for clause in _clauses(event.content):
+        for clause in split_clauses(event.content):
             if _DONE.search(clause) and tasks:
                 tasks.pop()  # the most recent open task was reported done
             elif _TASK.search(clause):

@@ -32,6 +32,7 @@ from django.conf import settings
 
 from governance.services import Actor
 from memory import predicates
+from memory.clauses import LEAD_TRIM, split_clauses
 from memory.models import (
     AssertionKind,
     Cardinality,
@@ -53,8 +54,6 @@ EXTRACTOR_VERSION = "rules-1"
 
 # --- rule-based extractor ---------------------------------------------------------------
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
-_LEAD_TRIM = " ，,：:、—-\"'“”‘’"
 
 _FORGET = re.compile(
     r"^(?:please\s+)?(?:forget(?:\s+about)?|don'?t\s+remember|do\s+not\s+remember|"
@@ -132,15 +131,10 @@ class Proposal:
     explicit: bool = False
 
 
-def _clauses(text: str) -> list[str]:
-    parts = [p.strip().strip(_LEAD_TRIM).rstrip("。.!！?？;；") for p in _CLAUSE_SPLIT.split(text)]
-    return [p for p in parts if p]
-
-
 def _group(match: re.Match[str]) -> str:
     for value in match.groupdict().values():
         if value:
-            return value.strip().strip(_LEAD_TRIM).rstrip("。.!！?？")
+            return value.strip().strip(LEAD_TRIM).rstrip("。.!！?？")
     return ""
 
 
@@ -178,7 +172,7 @@ def rule_extract(text: str) -> list[Proposal]:
     """Proposals found in one message, in order. Clauses matching nothing yield nothing:
     small talk, passing states, questions and redacted secrets are not memories."""
     proposals: list[Proposal] = []
-    for clause in _clauses(text):
+    for clause in split_clauses(text):
         if REDACTION_MARK in clause:
             continue
         match = _FORGET.match(clause)

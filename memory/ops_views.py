@@ -6,7 +6,6 @@ only; everyone else gets a 404 (the page's existence is not advertised)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -21,12 +20,9 @@ from config.tenancy import user_memberships
 from core.database import database_state
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list
+from memory.services.indexing import index_lag
 
 logger = logging.getLogger(__name__)
-
-# Set by the retrieval indexer at import time: ``(tenant_id) -> int`` records not yet
-# indexed. Until then the page says the figure is not available.
-index_lag_provider: Callable[[object], int] | None = None
 
 
 def _allowed(request: HttpRequest) -> bool:
@@ -73,10 +69,10 @@ def _context(tenant_id) -> dict:
     deletions = list(
         DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[:20]
     )
-    index_lag = index_lag_provider(tenant_id) if index_lag_provider else None
+    lag = index_lag(tenant_id)
     depth = queue_depth()
     return {
-        "charts": _charts(tenant_id, index_lag, depth),
+        "charts": _charts(tenant_id, lag, depth),
         "deletion_rows": [_deletion_summary(d) for d in deletions],
         "eager": settings.CELERY_TASK_ALWAYS_EAGER,
         "queue": settings.CELERY_TASK_DEFAULT_QUEUE,
@@ -85,7 +81,7 @@ def _context(tenant_id) -> dict:
         "by_task": by_task,
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
-        "index_lag": index_lag,
+        "index_lag": lag,
         # Does the database answer, and did it restart since this process first saw it?
         "database": database_state(),
         "index_versions": embedding_index_list(),

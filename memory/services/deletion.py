@@ -12,10 +12,10 @@ Read top to bottom:
    reachable. The receipt (store → rows erased) and the verification (route → rows still
    found, all zero when it worked) are stored on the request; ids and counts only.
 
-Derived stores are small objects in a registry. Adding one (an embeddings table, a lexical
-index, recall traces, stored exports) is one line at import time::
+Derived stores are small objects in a registry, listed below in the order they run (the
+retrieval side's come from memory.services.derived_stores). Adding one at run time is::
 
-    register_store(DerivedStore("embeddings", erase=my_erase, find=my_find))
+    register_store(DerivedStore("exports", erase=my_erase, find=my_find))
 
 ``erase(target) -> int`` removes the store's rows for the target; ``find(target) -> int``
 counts what is still there (by id, and for text stores by ``target.texts``). Both run
@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -52,6 +50,7 @@ from memory.models import (
     Subject,
     ThreadSummary,
 )
+from memory.services.derived_stores import RETRIEVAL_STORES, DerivedStore, ErasureTarget
 from memory.services.erasure import (
     memory_lineage_erase,
     memory_records_erase,
@@ -59,34 +58,6 @@ from memory.services.erasure import (
 )
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class ErasureTarget:
-    """What one deletion request removes. ``record_ids`` are the record versions erased,
-    ``event_ids`` the source events erased; ``weakened_record_ids`` keep other support and
-    lose only their links to the erased events. ``texts`` (never stored) are the erased
-    statements and event texts, for the text routes of verification."""
-
-    tenant_id: uuid.UUID
-    subject_id: uuid.UUID
-    scope: str
-    whole_subject: bool = False
-    record_ids: set[uuid.UUID] = field(default_factory=set)
-    lineage_ids: set[uuid.UUID] = field(default_factory=set)
-    event_ids: set[uuid.UUID] = field(default_factory=set)
-    weakened_record_ids: set[uuid.UUID] = field(default_factory=set)
-    thread_ids: set[str] = field(default_factory=set)
-    texts: list[str] = field(default_factory=list)
-    actor: Actor | None = None
-    request_id: str = ""
-
-
-@dataclass(frozen=True)
-class DerivedStore:
-    name: str
-    erase: Callable[[ErasureTarget], int]
-    find: Callable[[ErasureTarget], int]
 
 
 _STORES: list[DerivedStore] = []
@@ -419,8 +390,9 @@ def _texts_still_supported(t: ErasureTarget) -> None:
 
 
 # Order matters: records first (so rebuilt cases no longer see them), then what is derived
-# from records and events (rebuilt without them), the events themselves last. Stores
-# registered later (indexes, traces, exports) run after these; they key on the same ids.
+# from records and events (rebuilt without them), the events themselves; the retrieval
+# side's stores (indexes, traces) run after these and key on the same ids. Stores
+# registered later run last.
 for _store in (
     DerivedStore("record_versions", _erase_records, _find_records),
     DerivedStore("re_derived_records", _erase_weakened, lambda t: 0),
@@ -431,6 +403,7 @@ for _store in (
     DerivedStore("idempotency_answers", _erase_idempotency_answers, _find_idempotency_answers),
     DerivedStore("memory_source_links", _erase_links, _find_links),
     DerivedStore("source_events", _erase_events, _find_events),
+    *RETRIEVAL_STORES,
 ):
     register_store(_store)
 

@@ -1,15 +1,48 @@
-"""The retrieval side's derived stores, registered with the deletion workflow
-(memory.services.deletion) at start-up: embeddings, lexical/trigram index rows and recall
-traces. Each ``erase`` removes the store's rows for a deletion target; each ``find``
-counts what is left, for the verification step (it must be zero)."""
+"""What the deletion workflow (memory.services.deletion) erases: an ``ErasureTarget``, and
+the ``DerivedStore`` shape every store has. Also the retrieval side's stores, which the
+workflow runs after its own: embeddings, lexical/trigram index rows and recall traces. Each
+``erase`` removes the store's rows for a deletion target; each ``find`` counts what is
+left, for the verification step (it must be zero)."""
 
 from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from django.db import connection
 from django.db.models import Q
 
+from governance.services import Actor
 from memory.models import MemoryEmbedding, MemorySearchDoc, RecallTrace
-from memory.services.deletion import DerivedStore, ErasureTarget, register_store
+
+
+@dataclass
+class ErasureTarget:
+    """What one deletion request removes. ``record_ids`` are the record versions erased,
+    ``event_ids`` the source events erased; ``weakened_record_ids`` keep other support and
+    lose only their links to the erased events. ``texts`` (never stored) are the erased
+    statements and event texts, for the text routes of verification."""
+
+    tenant_id: uuid.UUID
+    subject_id: uuid.UUID
+    scope: str
+    whole_subject: bool = False
+    record_ids: set[uuid.UUID] = field(default_factory=set)
+    lineage_ids: set[uuid.UUID] = field(default_factory=set)
+    event_ids: set[uuid.UUID] = field(default_factory=set)
+    weakened_record_ids: set[uuid.UUID] = field(default_factory=set)
+    thread_ids: set[str] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)
+    actor: Actor | None = None
+    request_id: str = ""
+
+
+@dataclass(frozen=True)
+class DerivedStore:
+    name: str
+    erase: Callable[[ErasureTarget], int]
+    find: Callable[[ErasureTarget], int]
 
 
 def _rows_q(t: ErasureTarget) -> Q:
@@ -69,10 +102,9 @@ def _find_traces(t: ErasureTarget) -> int:
     )
 
 
-def register() -> None:
-    for store in (
-        DerivedStore("embeddings", _erase_embeddings, _find_embeddings),
-        DerivedStore("lexical_trigram_index", _erase_search_docs, _find_search_docs),
-        DerivedStore("recall_traces", _erase_traces, _find_traces),
-    ):
-        register_store(store)
+# In the order the deletion workflow runs them, after its own stores.
+RETRIEVAL_STORES = (
+    DerivedStore("embeddings", _erase_embeddings, _find_embeddings),
+    DerivedStore("lexical_trigram_index", _erase_search_docs, _find_search_docs),
+    DerivedStore("recall_traces", _erase_traces, _find_traces),
+)

@@ -90,15 +90,24 @@ EXTERNAL_POSTGRES_SUITE = (
     "tests/database/test_self_test.py",
     "tests/security/test_row_level_security.py",
     "tests/memory/test_write_api.py",
+    "tests/accounts/test_credentials.py",
     "tests/memory/test_recall_api.py",
     "tests/lifecycle/test_deletion.py",
 )
 
 
-# What a test needs beyond the database, as markers (registered in pyproject.toml), so that
-# ``./dev test -m "not browser and not worker and not fuzz"`` is a fast inner loop.
+# What a test needs beyond the database, or how long it runs, as markers (registered in
+# pyproject.toml), so that ``./dev test -m "not browser and not worker and not fuzz and not
+# quality"`` is a fast inner loop. Quality runs measure recall or precision over a labelled
+# set (seed cases, LoCoMo-shaped conversations, detector corpora, the 20-turn experiment).
 WORKER_MODULES = ("tests/lifecycle/test_worker.py", "tests/ops/test_worker_observability.py")
 FUZZ_MODULES = ("tests/security/test_api_fuzz.py", "tests/security/test_state_machine.py")
+QUALITY_MODULES = (
+    "tests/lifecycle/test_seed_cases_recall.py",
+    "tests/memory/test_retrieval_conversation.py",
+    "tests/memory/test_detectors_precision.py",
+    "tests/clients/test_experiment.py",
+)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -112,3 +121,5 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.worker)
         if item.nodeid.startswith(FUZZ_MODULES):
             item.add_marker(pytest.mark.fuzz)
+        if item.nodeid.startswith(QUALITY_MODULES):
+            item.add_marker(pytest.mark.quality)

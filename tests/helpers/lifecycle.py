@@ -9,9 +9,10 @@ import uuid
 from datetime import datetime
 
 from governance.services import Actor
-from memory.models import MemoryRecord, MemoryStatus, SourceEvent
+from memory.models import DeletionRequest, MemoryRecord, MemoryStatus, SourceEvent
+from memory.services.deletion import deletion_request_create
 from memory.services.events import EventInput, events_append
-from memory.tasks import extract_events
+from memory.tasks import extract_events, run_deletion
 
 _ids = itertools.count()
 
@@ -55,3 +56,16 @@ def extract(*events: SourceEvent) -> None:
 
 def active(subject, **filters) -> list[MemoryRecord]:
     return list(MemoryRecord.objects.filter(subject=subject, status=MemoryStatus.ACTIVE, **filters))
+
+
+def erase(subject, scope, target_id) -> DeletionRequest:
+    request = deletion_request_create(
+        actor=Actor.system(subject.tenant_id, "test"),
+        subject=subject,
+        scope=scope,
+        target_id=target_id,
+        enqueue=False,
+    )
+    run_deletion.apply(args=(str(subject.tenant_id), str(request.id))).get()
+    request.refresh_from_db()
+    return request

@@ -15,6 +15,18 @@ from memory.write_policy import Candidate
 
 PURPOSE = "personalization"
 
+# Unrelated memories for the subject, so that a query has something to beat.
+BACKGROUND = [
+    "User's laptop is a ThinkPad X1",
+    "User prefers aisle seats on long flights",
+    "User reads science fiction before bed",
+    "User's team ships releases on Thursdays",
+    "用户每天早上跑步五公里",
+    "用户的孩子在读小学三年级",
+    "User keeps meeting notes in Markdown",
+    "User supports FC Barcelona",
+]
+
 
 def remember(
     subject: Subject, statement: str, *, embed: bool = True, **overrides: Any

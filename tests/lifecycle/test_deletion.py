@@ -22,28 +22,14 @@ from memory.models import (
 from memory.services import deletion
 from memory.services.deletion import (
     DerivedStore,
-    deletion_request_create,
     deletion_request_run,
     register_store,
 )
 from memory.tasks import run_deletion
 from tests.helpers.cast import candidate
-from tests.helpers.lifecycle import active, append, extract
+from tests.helpers.lifecycle import active, append, erase, extract
 
 pytestmark = pytest.mark.django_db
-
-
-def erase(subject, scope, target_id) -> DeletionRequest:
-    request = deletion_request_create(
-        actor=Actor.system(subject.tenant_id, "test"),
-        subject=subject,
-        scope=scope,
-        target_id=target_id,
-        enqueue=False,
-    )
-    run_deletion.apply(args=(str(subject.tenant_id), str(request.id))).get()
-    request.refresh_from_db()
-    return request
 
 
 @pytest.fixture

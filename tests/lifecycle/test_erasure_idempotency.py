@@ -8,7 +8,7 @@ import pytest
 
 from memory.models import DeletionScope, IdempotencyKey
 from tests.helpers.cast import candidate
-from tests.lifecycle.test_deletion import erase
+from tests.helpers.lifecycle import erase
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ import pytest
 
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord
-from tests.helpers.retrieval import PURPOSE, ids, recall, remember
-from tests.memory.test_retrieval import BACKGROUND
+from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember
 
 MODEL = "e5-over-http"
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.helpers.api import assert_error
 from tests.helpers.cast import ApiClient, candidate
-from tests.memory.test_write_api import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,7 @@ from memory.retrieval import (
 )
 from memory.services.indexing import reindex, search_docs_write
 from memory.write_policy import Intent, Operation
-from tests.helpers.retrieval import PURPOSE, ids, recall, remember, remember_many
+from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
 SHANGHAI_FROM = datetime(2025, 3, 1, tzinfo=UTC)
 HANGZHOU_FROM = datetime(2026, 8, 20, tzinfo=UTC)
@@ -59,18 +59,6 @@ def _move_to_hangzhou(subject):
     )
     assert hangzhou.operation == Operation.SUPERSEDE
     return shanghai, hangzhou
-
-
-BACKGROUND = [
-    "User's laptop is a ThinkPad X1",
-    "User prefers aisle seats on long flights",
-    "User reads science fiction before bed",
-    "User's team ships releases on Thursdays",
-    "用户每天早上跑步五公里",
-    "用户的孩子在读小学三年级",
-    "User keeps meeting notes in Markdown",
-    "User supports FC Barcelona",
-]
 
 
 def _background(subject) -> None:

@@ -20,8 +20,7 @@ from memory.retrieval import (
     _route_vector,
     _scope_q,
 )
-from tests.helpers.retrieval import PURPOSE, ids, recall, remember, remember_many
-from tests.memory.test_retrieval import BACKGROUND
+from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
 QUERY = "Which seat does the user want on a plane?"
 

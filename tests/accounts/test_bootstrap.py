@@ -1,4 +1,5 @@
-"""The demo seed: a living page for a newcomer, written through the real write path."""
+"""The demo seed (accounts' engram_bootstrap command): a living page for a newcomer, written
+through the real write path."""
 
 from __future__ import annotations
 

@@ -15,15 +15,22 @@ from typing import Any
 from django.db import transaction
 
 
+def celery_app() -> Any:
+    """The running Celery app (config/celery.py's, set as current when ``config`` loads):
+    apps reach the broker through this, never by importing ``config``."""
+    from celery import current_app
+
+    return current_app._get_current_object()
+
+
 def task(name: str) -> Any:
     """The Celery task registered as ``name``. Task modules are imported on first use
     (Celery's autodiscovery of ``<app>.tasks``), so a web process that never imported them
     still finds them."""
-    from celery import current_app
-
-    if name not in current_app.tasks:
-        current_app.loader.import_default_modules()
-    return current_app.tasks[name]
+    app = celery_app()
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]
 
 
 def enqueue(name: str, *args: Any) -> None:

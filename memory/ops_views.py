@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import Role
 from config.tenancy import user_memberships
 from core.database import database_state
+from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list
 from memory.services.indexing import index_lag
@@ -40,7 +41,7 @@ def queue_depth() -> int | None:
         return None
     from kombu.exceptions import ChannelError
 
-    from config.celery import app
+    app = celery_app()
 
     try:
         with app.connection_for_read() as conn:

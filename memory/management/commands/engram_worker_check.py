@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from core.jobs import celery_app
 from memory.ops_views import queue_depth
 
 
@@ -25,8 +26,7 @@ class Command(BaseCommand):
                 "process that queues them. Nothing to check."
             )
             return
-        from config.celery import app
-
+        app = celery_app()
         try:
             with app.connection_for_write() as conn:
                 conn.ensure_connection(max_retries=1, timeout=options["timeout"])

@@ -1,0 +1,457 @@
+"""What the sync and async clients share, independent of the transport: the calls each
+operation makes (``_Call`` and its builders), request headers, how one attempt's outcome
+is classified and settled against the retry policy and circuit breaker, subject-token
+caching, and the outbox bookkeeping of a subject handle. ``client.py`` and
+``async_client.py`` only send the requests.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+
+from engram_client import models as m
+from engram_client.errors import (
+    EngramAPIError,
+    EngramUnavailable,
+    NotFound,
+    RateLimited,
+    api_error,
+)
+from engram_client.outbox import Outbox
+from engram_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
+
+logger = logging.getLogger("engram_client")
+
+T = TypeVar("T")
+SUBJECT_HEADER = "X-Engram-Subject-Token"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# Refresh a subject token this long before it expires.
+TOKEN_REFRESH_MARGIN_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class QueuedWrite:
+    """A write Engram could not take now; it is in the outbox under ``key`` and will be sent
+    when the service is back (``flush_outbox()``, or automatically before the next write)."""
+
+    key: str
+    op: str
+    reason: str
+    queued: bool = True
+
+
+@dataclass(frozen=True)
+class FlushReport:
+    sent: int
+    failed: int
+    remaining: int
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One API operation, independent of sync/async transport."""
+
+    op: str  # a name for logs and the outbox ("candidates_submit")
+    method: str
+    path: str
+    body: Any = None
+    params: dict[str, Any] | None = None
+    idempotent: bool = False  # safe to resend after an ambiguous failure
+    subject: bool = True  # needs the subject token
+    # Sent as the Idempotency-Key header; also the outbox key, so a replay of a write whose
+    # answer was lost is answered from Engram's stored response and applies nothing.
+    idempotency_key: str | None = None
+
+
+def _as_json(item: Any) -> Any:
+    return item.to_json() if isinstance(item, m._Model) else item
+
+
+def _subject_key_from_token(token: str) -> str:
+    """The subject id inside a Django-signed token (its payload is base64 JSON, signed not
+    encrypted), so the outbox groups writes by subject across token refreshes."""
+    try:
+        payload = token.split(":")[0]
+        data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        return f"subject:{data['s']}"
+    except Exception:
+        return "token:" + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+class _Base:
+    """Configuration and the parts of a request that do not depend on sync/async."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        admin_api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+        retry: RetryPolicy | None = None,
+        breaker: CircuitBreaker | None = None,
+        outbox: Outbox | str | None = None,
+        user_agent: str = "engram-client-python/0.1",
+        rng: random.Random | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.admin_api_key = admin_api_key
+        self.timeouts = timeouts or Timeouts()
+        self.retry = retry or RetryPolicy()
+        self.breaker = breaker or CircuitBreaker()
+        self.outbox = Outbox(outbox) if isinstance(outbox, str) else outbox
+        self._user_agent = user_agent
+        self._rng = rng or random.Random()
+
+    def _httpx_timeout(self) -> httpx.Timeout:
+        t = self.timeouts
+        return httpx.Timeout(connect=t.connect, read=t.read, write=t.write, pool=t.pool)
+
+    def _headers(
+        self, subject_token: str | None, *, api_key: str | None = None, call: _Call | None = None
+    ) -> dict[str, str]:
+        headers = {
+            "Authorization": f"Bearer {api_key or self.api_key}",
+            "User-Agent": self._user_agent,
+            "X-Request-ID": uuid.uuid4().hex,
+        }
+        if subject_token:
+            headers[SUBJECT_HEADER] = subject_token
+        if call is not None and call.idempotency_key:
+            headers[IDEMPOTENCY_HEADER] = call.idempotency_key
+        return headers
+
+    @staticmethod
+    def _body(response: httpx.Response) -> Any:
+        try:
+            return response.json()
+        except ValueError:
+            return None
+
+    def _outcome(
+        self, call: _Call, response: httpx.Response | None, exc: Exception | None, attempt: int
+    ) -> tuple[str, Any, float | None]:
+        """Classify one attempt: ("ok", body, _), ("raise", error, _) or ("retry", reason,
+        retry_after) — a retry that the policy may still turn into EngramUnavailable."""
+        if exc is not None:
+            # Connect failures never reached the server: always safe to resend.
+            if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
+                reason = "timeout" if isinstance(exc, httpx.TimeoutException) else "connect_error"
+                return "retry", reason, None
+            reason = "timeout" if isinstance(exc, httpx.TimeoutException) else "connection_lost"
+            if call.idempotent:
+                return "retry", reason, None
+            return "raise", EngramUnavailable(reason, "outcome unknown"), None
+        assert response is not None
+        status = response.status_code
+        if status < 400:
+            return "ok", self._body(response), None
+        err = api_error(status, self._body(response))
+        if isinstance(err, RateLimited):
+            return "retry", "rate_limited", err.retry_after_seconds
+        if status == 503 or (status in (502, 504) and call.idempotent):
+            return "retry", "server_unavailable", None
+        return "raise", err, None
+
+    def _admit(self) -> None:
+        """Refuse before sending while the circuit is open."""
+        if not self.breaker.allow():
+            raise EngramUnavailable("circuit_open")
+
+    def _request_args(
+        self, call: _Call, subject_token: str | None, api_key: str | None
+    ) -> dict[str, Any]:
+        """The arguments of one attempt (a fresh X-Request-ID each time)."""
+        return {
+            "method": call.method,
+            "url": call.path,
+            "json": call.body,
+            "params": call.params,
+            "headers": self._headers(subject_token, api_key=api_key, call=call),
+        }
+
+    def _settle(
+        self,
+        call: _Call,
+        response: httpx.Response | None,
+        exc: Exception | None,
+        attempt: int,
+        started: float,
+    ) -> tuple[bool, Any]:
+        """Log one attempt and feed the breaker. ``(True, body)`` when done, ``(False,
+        delay)`` to sleep and try again; raises the API error, or EngramUnavailable when
+        the retry policy gives up."""
+        kind, value, retry_after = self._outcome(call, response, exc, attempt)
+        self._log(call, response.status_code if response is not None else kind, attempt, started)
+        if kind == "ok":
+            self.breaker.record_success()
+            return True, value
+        if kind == "raise":
+            if isinstance(value, EngramUnavailable):
+                self.breaker.record_failure()
+            else:
+                self.breaker.record_success()  # Engram answered: it is up
+            raise value
+        if value != "rate_limited":
+            self.breaker.record_failure()
+        delay = self.retry.delay(attempt, retry_after, self._rng)
+        if delay is None:
+            raise EngramUnavailable(str(value))
+        return False, delay
+
+    def _log(self, call: _Call, status: int | str, attempt: int, started: float) -> None:
+        logger.debug(
+            "engram %s %s -> %s (attempt %d, %.1f ms)",
+            call.op,
+            call.method,
+            status,
+            attempt,
+            (time.perf_counter() - started) * 1000,
+        )
+
+
+class _TokenCache:
+    """Subject tokens from ``POST /subject-tokens`` (admin key), refreshed before expiry."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens: dict[tuple[str, str], tuple[str, float]] = {}
+
+    def get(self, kind: str, external_id: str) -> str | None:
+        with self._lock:
+            hit = self._tokens.get((kind, external_id))
+        if hit and hit[1] > time.monotonic():
+            return hit[0]
+        return None
+
+    def put(self, kind: str, external_id: str, token: str, expires_in: int) -> None:
+        valid_for = max(1.0, expires_in - TOKEN_REFRESH_MARGIN_SECONDS)
+        with self._lock:
+            self._tokens[(kind, external_id)] = (token, time.monotonic() + valid_for)
+
+    def drop(self, kind: str, external_id: str) -> None:
+        with self._lock:
+            self._tokens.pop((kind, external_id), None)
+
+
+# --- operations shared by the sync and async subject clients ---------------------------
+
+
+# --- operations shared by the sync and async clients ----------------------------------
+
+
+def _events_call(events: list[m.Event | dict[str, Any]]) -> _Call:
+    # Idempotent by client_event_id: a resend after a lost answer stores nothing twice.
+    body = {"events": [_as_json(e) for e in events]}
+    return _Call("events_append", "POST", "/api/v1/events", body, idempotent=True)
+
+
+def _candidates_call(
+    candidates: list[m.Candidate | dict[str, Any]], key: str | None = None
+) -> _Call:
+    # The Idempotency-Key is made before the first attempt and kept by the outbox: if
+    # Engram applied the batch but the answer was lost, the replay writes nothing.
+    body = {"candidates": [_as_json(c) for c in candidates]}
+    return _Call(
+        "candidates_submit",
+        "POST",
+        "/api/v1/candidates",
+        body,
+        idempotency_key=key or uuid.uuid4().hex,
+    )
+
+
+def _replay_call(entry: Any) -> _Call:
+    """The call an outbox entry stands for (candidates carry their key again)."""
+    if entry.op == "candidates_submit":
+        return _candidates_call(entry.body["candidates"], key=entry.key)
+    return _Call(entry.op, entry.method, entry.path, entry.body, idempotent=False)
+
+
+def _recall_call(request: m.RecallRequest) -> _Call:
+    return _Call("recall", "POST", "/api/v1/recall", request.to_json(), idempotent=True)
+
+
+def _list_call(filters: dict[str, Any]) -> _Call:
+    params = {k: v for k, v in filters.items() if v is not None}
+    return _Call("memory_list", "GET", "/api/v1/memories", params=params, idempotent=True)
+
+
+def _erase_call(confirm: bool) -> _Call:
+    body = m.SubjectEraseRequest(confirm=confirm).to_json()
+    return _Call("subject_erase", "POST", "/api/v1/subject/erase", body, idempotent=True)
+
+
+def _record_path(record_id: str, suffix: str = "") -> str:
+    return f"/api/v1/memories/{uuid.UUID(str(record_id))}{suffix}"
+
+
+def _parse_write(op: str, body: Any) -> Any:
+    if op == "events_append":
+        return m.EventBatchResult.from_json(body)
+    if op == "candidates_submit":
+        return m.CandidateBatchResult.from_json(body)
+    return m.CandidateResult.from_json(body)
+
+
+def _replay_counts_as_done(entry_op: str, err: EngramAPIError) -> bool:
+    # A delete replayed after it had been applied finds nothing: the goal is reached.
+    return entry_op == "memory_delete" and isinstance(err, NotFound)
+
+
+def _subject_token_call(external_id: str, subject_kind: str) -> _Call:
+    body = m.SubjectTokenRequest(external_id=external_id, subject_kind=subject_kind)
+    return _Call(
+        "subject_token_issue", "POST", "/api/v1/subject-tokens", body.to_json(), subject=False
+    )
+
+
+def _procedure_call(slug: str) -> _Call:
+    return _Call(
+        "procedure_retrieve",
+        "GET",
+        f"/api/v1/procedures/{slug}",
+        idempotent=True,
+        subject=False,
+    )
+
+
+def _change_request_create_call(
+    slug: str,
+    proposed_text: str,
+    base_version: int,
+    rationale: str | None,
+    source: str | None,
+    source_uri: str | None,
+) -> _Call:
+    body = m.ChangeRequestInput(proposed_text, base_version, rationale, source, source_uri)
+    return _Call(
+        "procedure_change_request_create",
+        "POST",
+        f"/api/v1/procedures/{slug}/change-requests",
+        body.to_json(),
+        subject=False,
+    )
+
+
+def _change_request_call(slug: str, change_request_id: str) -> _Call:
+    return _Call(
+        "procedure_change_request_retrieve",
+        "GET",
+        f"/api/v1/procedures/{slug}/change-requests/{uuid.UUID(str(change_request_id))}",
+        idempotent=True,
+        subject=False,
+    )
+
+
+def _supersede_call(record_id: str, request: m.SupersedeRequest) -> _Call:
+    path = _record_path(record_id, "/supersede")
+    return _Call("memory_supersede", "POST", path, request.to_json())
+
+
+def _retract_call(record_id: str, request: m.RetractRequest) -> _Call:
+    path = _record_path(record_id, "/retract")
+    return _Call("memory_retract", "POST", path, request.to_json())
+
+
+def _delete_call(record_id: str, assertion_kind: str | None) -> _Call:
+    body = m.DeleteRequest(assertion_kind).to_json() or None
+    return _Call("memory_delete", "DELETE", _record_path(record_id), body)
+
+
+def _feedback_call(trace_id: str, used_record_ids: list[str], helpful: bool | None) -> _Call:
+    body = m.RecallFeedback(used_record_ids=[str(i) for i in used_record_ids], helpful=helpful)
+    path = f"/api/v1/recall/{uuid.UUID(str(trace_id))}/feedback"
+    return _Call("recall_feedback", "POST", path, body.to_json(), idempotent=True)
+
+
+def _get_memory_call(record_id: str) -> _Call:
+    return _Call("memory_retrieve", "GET", _record_path(record_id), idempotent=True)
+
+
+def _first_result(result: Any) -> Any:
+    """``remember``'s answer: the one candidate's decision, or the QueuedWrite."""
+    return result if isinstance(result, QueuedWrite) else result.results[0]
+
+
+class _SubjectBase:
+    """A handle acting for one subject: the token, the outbox key, and the outbox
+    bookkeeping both transports share (sending is theirs)."""
+
+    client: Any
+
+    def __init__(
+        self,
+        client: Any,
+        token_provider: Callable[[], Any],
+        subject_key: str,
+        on_token_rejected: Callable[[], None] | None = None,
+    ) -> None:
+        self.client = client
+        self._token = token_provider
+        self.subject_key = subject_key
+        self._on_token_rejected = on_token_rejected
+
+    def _token_refreshed(self, err: EngramAPIError) -> bool:
+        """An expired token: drop it, so the caller asks once more with a fresh one."""
+        if err.code == "expired_subject_token" and self._on_token_rejected is not None:
+            self._on_token_rejected()
+            return True
+        return False
+
+    def _has_queue(self) -> bool:
+        outbox = self.client.outbox
+        return bool(outbox.has_pending(self.subject_key) and outbox.count(self.subject_key))
+
+    def _still_queued(self) -> bool:
+        return bool(self.client.outbox.count(self.subject_key))
+
+    def _queue(self, call: _Call, reason: str) -> QueuedWrite:
+        key = self.client.outbox.put(
+            subject_key=self.subject_key,
+            op=call.op,
+            method=call.method,
+            path=call.path,
+            body=call.body,
+            key=call.idempotency_key,
+        )
+        if reason == "outbox_not_empty":
+            logger.info("engram %s queued behind earlier writes (key %s)", call.op, key)
+        else:
+            logger.warning("engram %s queued in outbox (key %s, %s)", call.op, key, reason)
+        return QueuedWrite(key, call.op, reason)
+
+    def _replay_sent(self, entry: Any) -> None:
+        self.client.outbox.done(entry.id)
+        logger.info("engram outbox entry %s sent (%s)", entry.key, entry.op)
+
+    def _replay_refused(self, entry: Any, err: EngramAPIError) -> bool:
+        """A queued write Engram refused on replay: True when that still counts as sent
+        (see ``_replay_counts_as_done``), else it is kept as failed with its code."""
+        outbox = self.client.outbox
+        if _replay_counts_as_done(entry.op, err):
+            outbox.done(entry.id)
+            return True
+        outbox.fail(entry.id, err.code)
+        logger.warning("engram outbox entry %s refused on replay: %s", entry.key, err.code)
+        return False
+
+    def _flush_report(self, sent: int, failed: int) -> FlushReport:
+        return FlushReport(sent, failed, self.client.outbox.count(self.subject_key))
+
+    def _flush_after_read(self) -> bool:
+        outbox = self.client.outbox
+        return outbox is not None and outbox.has_pending(self.subject_key)

@@ -1,0 +1,256 @@
+"""The asynchronous client (httpx.AsyncClient): the same operations, degradation and
+outbox as :mod:`engram_client.client`, built from the same calls in ``_core``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+
+from engram_client import models as m
+from engram_client._core import (
+    FlushReport,
+    QueuedWrite,
+    _Base,
+    _Call,
+    _candidates_call,
+    _change_request_call,
+    _change_request_create_call,
+    _delete_call,
+    _erase_call,
+    _events_call,
+    _feedback_call,
+    _first_result,
+    _get_memory_call,
+    _list_call,
+    _parse_write,
+    _procedure_call,
+    _recall_call,
+    _replay_call,
+    _retract_call,
+    _subject_key_from_token,
+    _subject_token_call,
+    _SubjectBase,
+    _supersede_call,
+    _TokenCache,
+    logger,
+)
+from engram_client.errors import EngramAPIError, EngramUnavailable
+
+
+class AsyncEngramClient(_Base):
+    """Asynchronous twin of :class:`~engram_client.client.EngramClient`
+    (httpx.AsyncClient). The outbox is the same SQLite file; its calls are short local
+    writes."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(base_url, api_key, **kwargs)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url, timeout=self._httpx_timeout(), transport=transport
+        )
+        self._sleep = sleep
+        self._tokens = _TokenCache()
+
+    async def __aenter__(self) -> AsyncEngramClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _request(
+        self, call: _Call, subject_token: str | None = None, *, api_key: str | None = None
+    ) -> Any:
+        attempt = 0
+        while True:
+            self._admit()
+            attempt += 1
+            started = time.perf_counter()
+            response, exc = None, None
+            try:
+                response = await self._http.request(
+                    **self._request_args(call, subject_token, api_key)
+                )
+            except httpx.TransportError as e:
+                exc = e
+            done, value = self._settle(call, response, exc, attempt, started)
+            if done:
+                return value
+            await self._sleep(value)
+
+    async def issue_subject_token(
+        self, external_id: str, subject_kind: str = "user"
+    ) -> m.SubjectToken:
+        call = _subject_token_call(external_id, subject_kind)
+        return m.SubjectToken.from_json(await self._request(call, api_key=self.admin_api_key))
+
+    def for_subject(self, token: str) -> AsyncSubjectClient:
+        async def provider() -> str:
+            return token
+
+        return AsyncSubjectClient(self, provider, _subject_key_from_token(token))
+
+    def for_user(self, external_id: str, subject_kind: str = "user") -> AsyncSubjectClient:
+        async def provider() -> str:
+            token = self._tokens.get(subject_kind, external_id)
+            if token is None:
+                issued = await self.issue_subject_token(external_id, subject_kind)
+                self._tokens.put(subject_kind, external_id, issued.token, issued.expires_in)
+                token = issued.token
+            return token
+
+        def refresh() -> None:
+            self._tokens.drop(subject_kind, external_id)
+
+        return AsyncSubjectClient(self, provider, f"user:{subject_kind}:{external_id}", refresh)
+
+    async def get_procedure(self, slug: str) -> m.Procedure:
+        return m.Procedure.from_json(await self._request(_procedure_call(slug)))
+
+    async def propose_procedure_change(
+        self,
+        slug: str,
+        proposed_text: str,
+        base_version: int,
+        rationale: str | None = None,
+        source: str | None = None,
+        source_uri: str | None = None,
+    ) -> m.ChangeRequest:
+        call = _change_request_create_call(
+            slug, proposed_text, base_version, rationale, source, source_uri
+        )
+        return m.ChangeRequest.from_json(await self._request(call))
+
+    async def get_change_request(self, slug: str, change_request_id: str) -> m.ChangeRequestStatus:
+        call = _change_request_call(slug, change_request_id)
+        return m.ChangeRequestStatus.from_json(await self._request(call))
+
+
+class AsyncSubjectClient(_SubjectBase):
+    """The async client acting for one subject; same behaviour as
+    :class:`~engram_client.client.SubjectClient`."""
+
+    client: AsyncEngramClient
+
+    async def _request(self, call: _Call, *, api_key: str | None = None) -> Any:
+        try:
+            return await self.client._request(call, await self._token(), api_key=api_key)
+        except EngramAPIError as e:
+            if self._token_refreshed(e):
+                return await self.client._request(call, await self._token(), api_key=api_key)
+            raise
+
+    async def erase(self, *, confirm: bool) -> m.SubjectErasure:
+        """Erase everything about this subject (see
+        :meth:`~engram_client.client.SubjectClient.erase`)."""
+        call = _erase_call(confirm)
+        return m.SubjectErasure.from_json(
+            await self._request(call, api_key=self.client.admin_api_key)
+        )
+
+    async def _write(self, call: _Call) -> Any:
+        if self.client.outbox is None:
+            return _parse_write(call.op, await self._request(call))
+        if self._has_queue():
+            try:
+                await self.flush_outbox()
+            except EngramUnavailable:
+                pass
+            if self._still_queued():
+                return self._queue(call, "outbox_not_empty")
+        try:
+            return _parse_write(call.op, await self._request(call))
+        except EngramUnavailable as e:
+            return self._queue(call, e.reason)
+
+    async def flush_outbox(self) -> FlushReport:
+        outbox = self.client.outbox
+        if outbox is None:
+            return FlushReport(0, 0, 0)
+        sent = failed = 0
+        for entry in outbox.pending(self.subject_key):
+            if not outbox.claim(entry.id):
+                continue
+            try:
+                await self._request(_replay_call(entry))
+            except EngramUnavailable:
+                outbox.release(entry.id)
+                raise
+            except EngramAPIError as e:
+                if self._replay_refused(entry, e):
+                    sent += 1
+                else:
+                    failed += 1
+                continue
+            self._replay_sent(entry)
+            sent += 1
+        return self._flush_report(sent, failed)
+
+    async def append_events(
+        self, events: list[m.Event | dict[str, Any]]
+    ) -> m.EventBatchResult | QueuedWrite:
+        return await self._write(_events_call(events))
+
+    async def submit_candidates(
+        self, candidates: list[m.Candidate | dict[str, Any]]
+    ) -> m.CandidateBatchResult | QueuedWrite:
+        return await self._write(_candidates_call(candidates))
+
+    async def remember(
+        self, candidate: m.Candidate | dict[str, Any]
+    ) -> m.CandidateResult | QueuedWrite:
+        return _first_result(await self.submit_candidates([candidate]))
+
+    async def supersede(
+        self, record_id: str, request: m.SupersedeRequest
+    ) -> m.CandidateResult | QueuedWrite:
+        return await self._write(_supersede_call(record_id, request))
+
+    async def retract(
+        self, record_id: str, request: m.RetractRequest
+    ) -> m.CandidateResult | QueuedWrite:
+        return await self._write(_retract_call(record_id, request))
+
+    async def delete(
+        self, record_id: str, assertion_kind: str | None = None
+    ) -> m.CandidateResult | QueuedWrite:
+        return await self._write(_delete_call(record_id, assertion_kind))
+
+    async def recall(self, query: str, purpose: str, **options: Any) -> m.ContextPack:
+        call = _recall_call(m.RecallRequest(query=query, purpose=purpose, **options))
+        try:
+            pack = m.ContextPack.from_json(await self._request(call))
+        except EngramUnavailable as e:
+            logger.warning("engram recall degraded: %s", e.reason)
+            return m.ContextPack.degraded_empty(e.reason)
+        if self._flush_after_read():
+            try:
+                await self.flush_outbox()
+            except EngramUnavailable:
+                pass
+        return pack
+
+    async def recall_feedback(
+        self, trace_id: str, used_record_ids: list[str], helpful: bool | None = None
+    ) -> m.RecallFeedbackResult:
+        call = _feedback_call(trace_id, used_record_ids, helpful)
+        return m.RecallFeedbackResult.from_json(await self._request(call))
+
+    async def get_memory(self, record_id: str) -> m.MemoryRecord:
+        return m.MemoryRecord.from_json(await self._request(_get_memory_call(record_id)))
+
+    async def list_memories(self, **filters: Any) -> m.MemoryPage:
+        return m.MemoryPage.from_json(await self._request(_list_call(filters)))

@@ -1,22 +1,20 @@
 """The Celery application. Workers connect to PostgreSQL as the application role (row-level
 security applies, like web workers); every task body runs inside ``tenant_context``.
 
-Start a worker with ``./dev worker`` (or ``celery -A config worker --pool solo``). Without
-``CELERY_BROKER_URL`` tasks run eagerly in the calling process (the embedded default)."""
+Start a worker with ``./dev worker`` (or ``DJANGO_SETTINGS_MODULE=config.settings.worker
+celery -A config worker --pool solo``). Without ``CELERY_BROKER_URL`` tasks run eagerly in
+the calling process (the embedded default)."""
 
 from __future__ import annotations
 
 import os
-import sys
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-# Before Django settings load: a Celery process (``celery -A config worker|beat``) connects
-# as the application role, like config/wsgi.py. This module is also imported by every
-# Django process (config/__init__.py), where manage.py must stay the owner: hence the check.
-if "celery" in os.path.basename(sys.argv[0] if sys.argv else "") or (
-    sys.argv and sys.argv[0].endswith(os.path.join("celery", "__main__.py"))
-):
-    os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "app")
+# config/__init__.py imports this module in every process, so the settings module must be
+# chosen before Celery's Django fix-up reads it, here. manage.py, pytest and the deploy
+# files choose theirs before this runs; a process that did not (gunicorn loads
+# config.gunicorn and config.wsgi through this package; a bare "celery -A config") is a
+# serving one, and gets the web settings: the application role, as workers have.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.web")
 
 from celery import Celery, signals  # noqa: E402
 
@@ -24,7 +22,7 @@ app = Celery("engram")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Task outcomes, retries and run time on /metrics; task ids on every log line (issue 19).
+# Task outcomes, retries and run time on /metrics; task ids on every log line.
 from core.observability import tasks as task_observability  # noqa: E402
 
 task_observability.connect()

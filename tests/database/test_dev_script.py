@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from config import embedded_postgres as ep
+from core.db import embedded_postgres as ep
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from config import embedded_postgres as ep
+from core.db import embedded_postgres as ep
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def data_dir(tmp_path):
 
 def _start_in_subprocess(pgdata: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "config.embedded_postgres", "start", str(pgdata.parent)],
+        [sys.executable, "-m", "core.db.embedded_postgres", "start", str(pgdata.parent)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -59,7 +59,7 @@ def test_two_processes_starting_a_new_directory_at_once_both_get_one_server(data
 
 
 def test_status_command_says_stopped_or_running(data_dir):
-    status = [sys.executable, "-m", "config.embedded_postgres", "status", str(data_dir.parent)]
+    status = [sys.executable, "-m", "core.db.embedded_postgres", "status", str(data_dir.parent)]
     stopped = subprocess.run(status, cwd=ROOT, capture_output=True, text=True)
     assert stopped.returncode == 3 and "stopped" in stopped.stdout
     ep.ensure_embedded_postgres(data_dir)

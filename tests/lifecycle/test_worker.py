@@ -70,8 +70,9 @@ class Worker:
             "ENGRAM_CELERY_RESTORE_THROTTLE": "1",
             "OMP_NUM_THREADS": "1",
             "DB_CONN_MAX_AGE": "0",
+            # The application role, as config.settings.worker chooses for a worker.
+            "ENGRAM_DB_CONNECT_AS": "app",
         }
-        env.pop("ENGRAM_DB_CONNECT_AS", None)
         celery = Path(sys.executable).parent / "celery"
         self.proc = subprocess.Popen(
             [

@@ -19,7 +19,10 @@ belongs to that package's user; it is handed over to the new one before the star
 A data directory of another PostgreSQL major version is refused with the upgrade command
 rather than started into a crash loop.
 
-``python -m config.embedded_postgres start|stop|status [DATA_DIR]`` does the same by hand.
+Nothing starts it at import: the ``core.db.backends.embedded`` database backend attaches to
+(or starts) it on a process's first connection, and ``manage.py`` before any command (so a
+refusal stops the command with its message). ``python -m core.db.embedded_postgres
+start|stop|status [DATA_DIR]`` does the same by hand.
 """
 
 from __future__ import annotations
@@ -29,12 +32,15 @@ import fcntl
 import logging
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
 DATABASE_NAME = "engram"
+ENGINE = "core.db.backends.embedded"  # the Django database backend that attaches on connect
+SUPERUSER = "postgres"  # the role the package's initdb creates; the owner of everything
 SYSTEM_USER = "embedded_postgres"  # what the package runs the server as under root
 
 
@@ -147,6 +153,31 @@ def ensure_embedded_postgres(data_dir: Path) -> EmbeddedServer:
     return EmbeddedServer(socket_dir=socket_dir, user=server.postgres_user, database=DATABASE_NAME)
 
 
+_attached: dict[Path, EmbeddedServer] = {}
+_attach_lock = threading.Lock()
+
+
+def attach(data_dir: Path) -> EmbeddedServer:
+    """The running server on ``data_dir``, started first if it is not running.
+
+    What a process calls before it connects (the database backend does, on each new
+    connection): the first call in a process, or one after the server stopped, goes through
+    :func:`ensure_embedded_postgres`; later ones only check the postmaster is alive."""
+    data_dir = Path(data_dir)
+    with _attach_lock:
+        server = _attached.get(data_dir)
+        if server is None or running_pid(data_dir) is None:
+            server = _attached[data_dir] = ensure_embedded_postgres(data_dir)
+        return server
+
+
+def attach_configured(databases: dict[str, dict]) -> None:
+    """Attach to (or start) the embedded server of every database alias that uses it."""
+    for settings_dict in databases.values():
+        if settings_dict.get("ENGINE") == ENGINE:
+            attach(Path(settings_dict["PGDATA"]))
+
+
 def running_pid(data_dir: Path) -> int | None:
     """The postmaster's pid if a server is running on ``data_dir``, else None."""
     pid_file = data_dir / "postmaster.pid"
@@ -198,9 +229,9 @@ def _ensure_database(socket_dir: str, user: str, name: str) -> None:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"start", "stop", "status"}:
-        print("usage: python -m config.embedded_postgres start|stop|status [DATA_DIR]")
+        print("usage: python -m core.db.embedded_postgres start|stop|status [DATA_DIR]")
         return 2
-    base = Path(__file__).resolve().parent.parent
+    base = Path(__file__).resolve().parents[2]
     data_dir = Path(
         argv[1] if len(argv) > 1 else os.environ.get("ENGRAM_DATA_DIR", base / ".engram")
     )

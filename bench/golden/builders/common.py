@@ -1,13 +1,25 @@
-"""What the golden-set builders share (v3 and later): the content-rule check of ``--check``
-and the summary they print. Run from a builder (``python bench/golden/builders/v4.py``), so
-``bench/`` is on the import path."""
+"""What the golden-set builders share: the file format (``dumps``: the committed
+bench/golden/recall_v*.json are exactly this of ``build()``, tests/test_bench.py checks it),
+and for v3 and later the content-rule check of ``--check`` and the summary they print.
+Run a builder as ``python bench/golden/builders/v4.py``."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
 from pathlib import Path
+
+
+def dumps(data: dict) -> str:
+    """A golden set as committed: UTF-8 text, one-space indent, a final newline."""
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def write(data: dict, out: Path) -> None:
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(dumps(data), encoding="utf-8")
 
 
 def check_content_rules(data: dict) -> dict:

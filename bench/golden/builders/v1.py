@@ -14,9 +14,12 @@ tuned on them). Usage: python bench/golden/builders/v1.py
 
 from __future__ import annotations
 
-import json
 import random
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from bench.golden.builders.common import write  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "recall_v1.json"
 
@@ -364,8 +367,7 @@ def build() -> dict:
 
 if __name__ == "__main__":
     data = build()
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write(data, OUT)
     n_mem = sum(len(s["memories"]) for s in data["subjects"])
     print(
         f"{len(data['subjects'])} subjects, {n_mem} memories, {len(data['queries'])} queries -> {OUT}"

@@ -38,13 +38,15 @@ Usage: python bench/golden/builders/v2.py            (writes bench/golden/recall
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import unicodedata
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from bench.golden.builders.common import write  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "recall_v2.json"
 SEED = 20261129
@@ -3413,8 +3415,7 @@ def summary(data: dict) -> str:
 if __name__ == "__main__":
     data = build()
     validate(data)
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write(data, OUT)
     print(summary(data))
     print(f"-> {OUT}")
     if "--check" in sys.argv:

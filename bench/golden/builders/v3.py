@@ -31,7 +31,6 @@ Usage: python bench/golden/builders/v3.py            (writes bench/golden/recall
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import unicodedata
@@ -40,7 +39,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bench.golden.builders.common import check_content_rules, summary  # noqa: E402
+from bench.golden.builders.common import check_content_rules, summary, write  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "recall_v3.json"
 SEED = 3_141_2026
@@ -2548,8 +2547,7 @@ def _zh_name(romanised: str) -> str:
 if __name__ == "__main__":
     data = build()
     checked = validate(data)
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write(data, OUT)
     print(summary(data))
     print("validated:", *checked, sep="\n  ")
     print(f"-> {OUT}")

@@ -40,7 +40,7 @@ Usage: python bench/golden/builders/v4.py            (writes bench/golden/recall
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 import re
 import string
@@ -51,7 +51,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bench.golden.builders.common import check_content_rules, summary  # noqa: E402
+from bench.golden.builders.common import check_content_rules, summary, write  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "recall_v4.json"
 SEED = 4_2026_1129
@@ -1003,6 +1003,7 @@ def iso(x: date) -> str:
     return f"{x.isoformat()}T00:00:00+00:00"
 
 
+@functools.cache  # the background dedupe compares every new line with all earlier ones
 def norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     return "".join(c for c in text if not (c.isspace() or unicodedata.category(c)[0] in "PS"))
@@ -1830,8 +1831,7 @@ def _zh_name(romanised: str) -> str:
 if __name__ == "__main__":
     data = build()
     checked = validate(data)
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write(data, OUT)
     print(summary(data))
     print("validated:", *checked, sep="\n  ")
     print(f"-> {OUT}")

@@ -116,7 +116,7 @@ def memory_counts_for_user(*, subject: Subject) -> dict[str, dict[str, int]]:
     rows = (
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
         .exclude(status=MemoryStatus.DELETED)
-        .exclude(status=MemoryStatus.ACTIVE, valid_to__lte=timezone.now())
+        .without_ended()
         .values_list("status", "memory_type")
         .annotate(n=Count("id"))
     )

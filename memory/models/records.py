@@ -135,6 +135,12 @@ class MemoryRecordQuerySet(models.QuerySet):
         at = timezone.now() if at is None else at
         return self.active().exclude(valid_to__lte=at)
 
+    def without_ended(self, at: datetime | None = None) -> MemoryRecordQuerySet:
+        """Every status, less the active versions whose validity has ended by ``at``
+        (default now): what a user's page counts, where ended versions are history."""
+        at = timezone.now() if at is None else at
+        return self.exclude(status=MemoryStatus.ACTIVE, valid_to__lte=at)
+
     def in_force(self, at: datetime | None = None) -> MemoryRecordQuerySet:
         """Active records valid at ``at`` (default now): begun and not ended."""
         at = timezone.now() if at is None else at

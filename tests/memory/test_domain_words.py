@@ -100,3 +100,9 @@ def test_candidate_from_record_restates_it(owner_subject, moved):
     )
     assert c.confidence == 0.5 and c.assertion_kind == berlin.assertion_kind
     assert c.valid_from is None and c.source_event_ids == () and c.target_record_id is None
+
+
+def test_without_ended_keeps_every_status_but_ended_active_versions(owner_subject, moved):
+    rows = MemoryRecord.objects.without_ended().filter(subject=owner_subject)
+    by_value = sorted((r.value, r.status) for r in rows)
+    assert by_value == [("Berlin", MemoryStatus.ACTIVE), ("Munich", MemoryStatus.SUPERSEDED)]

@@ -1,0 +1,102 @@
+"""README's "Configuration" table lists every environment variable Engram reads, and only
+those: the keys read under config/ core/ accounts/ memory/ governance/ (``env(...)``,
+``env.bool(...)`` and the other django-environ casts, ``os.environ[...]``,
+``os.environ.get/setdefault/pop(...)``, ``os.getenv(...)``, found in the AST) and the
+``${NAME:-default}`` variables of the ``./dev`` script."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ["config", "core", "accounts", "memory", "governance"]
+ENV_CASTS = {"bool", "int", "float", "str", "list", "tuple", "dict", "json", "url", "path"}
+# Operating-system variables, not Engram's configuration.
+NOT_CONFIGURATION = {"TMPDIR", "XDG_RUNTIME_DIR"}
+SECTION = "## Configuration (environment variables, or a `.env` file)"
+
+
+def _string(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _is_environ(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "environ"
+
+
+def keys_read_in(source: str) -> set[str]:
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Subscript) and _is_environ(node.value):
+            key = _string(node.slice)
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            key = _string(node.args[0])
+            if isinstance(func, ast.Name):
+                key = key if func.id == "env" else None
+            elif isinstance(func, ast.Attribute):
+                env_cast = (
+                    isinstance(func.value, ast.Name)
+                    and func.value.id == "env"
+                    and func.attr in ENV_CASTS
+                )
+                environ_read = _is_environ(func.value) and func.attr in {"get", "setdefault", "pop"}
+                key = key if env_cast or environ_read or func.attr == "getenv" else None
+            else:
+                key = None
+        else:
+            key = None
+        if key:
+            keys.add(key)
+    return keys
+
+
+def variables_read() -> set[str]:
+    keys: set[str] = set()
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                keys |= keys_read_in(path.read_text())
+    keys |= set(re.findall(r"\$\{([A-Z][A-Z0-9_]*):-", (ROOT / "dev").read_text()))
+    return keys - NOT_CONFIGURATION
+
+
+def variables_in_readme() -> set[str]:
+    text = (ROOT / "README.md").read_text()
+    assert text.count(SECTION) == 1
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first_cell = line.split("|")[1]
+            names |= set(re.findall(r"`([A-Z][A-Z0-9_]*)`", first_cell))
+    return names
+
+
+def test_the_collector_finds_each_form_of_read():
+    source = (
+        "import os\n"
+        "a = env('A')\n"
+        "b = env.bool('B', default=False)\n"
+        "c = os.environ['C']\n"
+        "d = os.environ.get('D')\n"
+        "os.environ.setdefault('E', 'x')\n"
+        "f = os.getenv('F')\n"
+        "g = other('G')\n"
+        "h = {'H': 1}.get('H')\n"
+    )
+    assert keys_read_in(source) == {"A", "B", "C", "D", "E", "F"}
+
+
+def test_every_variable_read_is_in_the_readme_table():
+    missing = sorted(variables_read() - variables_in_readme())
+    assert not missing, f"add these to README's Configuration table: {missing}"
+
+
+def test_the_readme_table_lists_only_variables_something_reads():
+    unread = sorted(variables_in_readme() - variables_read())
+    assert not unread, f"README's Configuration table lists variables nothing reads: {unread}"

@@ -1,16 +1,22 @@
 """The cast every test draws on: two tenants, an owner and the people around them, and
 agents holding keys of each scope. Tests run against the real (embedded) PostgreSQL with
-migrations applied; nothing here mocks our database or policy engine."""
+migrations applied; nothing here mocks our database or policy engine. Also the fixtures that
+start a real Celery worker (tests/helpers/worker.py) and mark what a test needs."""
 
 from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import Role, Tenant
 from accounts.services.tenants import tenant_create
+from config.celery import app
 from memory.models import Subject
 from tests.helpers.cast import AgentCred, ApiClient, agent_with_key, person
+from tests.helpers.worker import BROKER, QUEUE, REDIS, REDIS_DB, Worker, reset_producer_pool
 
 
 @pytest.fixture
@@ -78,6 +84,44 @@ def other_tenant_agent(other_tenant) -> AgentCred:
 def api(write_agent, owner_subject) -> ApiClient:
     """The write agent acting for the owner."""
     return write_agent.client(owner_subject)
+
+
+@pytest.fixture
+def broker() -> Iterator[None]:
+    """Point this process's Celery app at Redis (jobs are published, not run eagerly)."""
+    try:
+        socket.create_connection(REDIS, timeout=1).close()
+    except OSError:
+        pytest.fail(
+            "Worker tests need Redis on 127.0.0.1:6379 (./dev test starts it; or "
+            "'apt-get install redis-server')."
+        )
+    saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    app.conf.update(task_always_eager=False, broker_url=BROKER, task_default_queue=QUEUE)
+    reset_producer_pool()
+    yield
+    app.conf.update(saved)
+    reset_producer_pool()
+    import redis
+
+    # Leave nothing of this run's queue behind in Redis.
+    client = redis.Redis(host=REDIS[0], port=REDIS[1], db=REDIS_DB)
+    client.delete(QUEUE, f"_kombu.binding.{QUEUE}")
+    client.close()
+
+
+@pytest.fixture
+def start_worker(broker, tmp_path) -> Iterator[Callable[[], Worker]]:
+    workers: list[Worker] = []
+
+    def start() -> Worker:
+        worker = Worker(tmp_path / "worker.log")
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
 
 
 pytest_plugins = ["tests.helpers.browser"]

@@ -11,7 +11,7 @@ import pytest
 
 from core.observability import traces
 from memory.tasks import index_records
-from tests.lifecycle.test_worker import broker, start_worker, wait_for  # noqa: F401
+from tests.helpers.worker import wait_for
 from tests.ops.pgcluster import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ def _worker_metrics(port: int) -> str:
         return ""
 
 
-def test_worker_metrics_and_trace_propagation(start_worker, tracing, monkeypatch, tenant):  # noqa: F811
+def test_worker_metrics_and_trace_propagation(start_worker, tracing, monkeypatch, tenant):
     port = free_port()
     monkeypatch.setenv("ENGRAM_WORKER_METRICS_PORT", str(port))
     monkeypatch.setenv("ENGRAM_OTEL_ENABLED", "true")  # the worker prints its spans

@@ -26,6 +26,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from accounts.models import Role
+from core.codes import ReasonCode
 
 REVIEWING_ROLES = (Role.REVIEWER, Role.ADMIN)
 
@@ -120,7 +121,7 @@ def can_change_role(*, admin_count: int, current_role: str, new_role: str | None
 
 # --- quarantine and conflict queue ------------------------------------------------------
 
-CONFLICT_REASONS = ("conflict_equal_authority", "ambiguous_conflict")
+CONFLICT_REASONS = (ReasonCode.CONFLICT_EQUAL_AUTHORITY, ReasonCode.AMBIGUOUS_CONFLICT)
 
 
 def quarantine_actions(*, status: str, reason_code: str, has_conflict: bool) -> tuple[str, ...]:

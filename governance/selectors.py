@@ -14,6 +14,7 @@ from guardian.shortcuts import get_objects_for_user
 
 from accounts.models import Membership
 from config.tenancy import MembershipInfo, user_memberships
+from core.codes import AuditAction
 from governance.models import (
     AuditEvent,
     ChangeRequest,
@@ -21,7 +22,7 @@ from governance.models import (
     ProceduralDocument,
     ProceduralVersion,
 )
-from governance.policies import ConsoleAccess
+from governance.policies import CONFLICT_REASONS, ConsoleAccess
 from memory.models import MemoryRecord, MemoryStatus
 
 REVIEW_PERM = "governance.review_proceduraldocument"
@@ -162,8 +163,6 @@ def review_grants_for(*, documents: list[ProceduralDocument]) -> dict[uuid.UUID,
 
 # --- the console's charts (counts per day from the audit log and recall traces) ----------
 
-CONFLICT_REASONS = ("conflict_equal_authority", "ambiguous_conflict")
-
 
 def _days(n: int) -> list:
     from datetime import timedelta
@@ -183,7 +182,9 @@ def write_decisions_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
     dates = _days(days)
     rows = (
         AuditEvent.objects.filter(
-            tenant_id=access.tenant_id, action="memory.write", occurred_at__date__gte=dates[0]
+            tenant_id=access.tenant_id,
+            action=AuditAction.MEMORY_WRITE,
+            occurred_at__date__gte=dates[0],
         )
         .annotate(day=TruncDate("occurred_at"))
         .order_by()
@@ -197,7 +198,9 @@ def write_decisions_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
             by_operation.setdefault(operation or "?", [0] * days)[index[day]] += n
     reasons = list(
         AuditEvent.objects.filter(
-            tenant_id=access.tenant_id, action="memory.write", occurred_at__date__gte=dates[0]
+            tenant_id=access.tenant_id,
+            action=AuditAction.MEMORY_WRITE,
+            occurred_at__date__gte=dates[0],
         )
         .exclude(reason_code="")
         .order_by()
@@ -219,12 +222,14 @@ def held_queues_by_day(*, access: ConsoleAccess, days: int = 14) -> dict:
     dates = _days(days)
     held = list(
         AuditEvent.objects.filter(
-            tenant_id=access.tenant_id, action="memory.write", operation="QUARANTINE"
+            tenant_id=access.tenant_id, action=AuditAction.MEMORY_WRITE, operation="QUARANTINE"
         ).values_list("occurred_at", "reason_code", "record_id")
     )
     resolved = dict(
         AuditEvent.objects.filter(
-            tenant_id=access.tenant_id, action="quarantine.resolve", record_id__isnull=False
+            tenant_id=access.tenant_id,
+            action=AuditAction.QUARANTINE_RESOLVE,
+            record_id__isnull=False,
         ).values_list("record_id", "occurred_at")
     )
     tz = timezone.get_current_timezone()

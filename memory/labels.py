@@ -1,6 +1,6 @@
 """Human, translated names for the codes the pages would otherwise show: purposes, topics
-(namespace paths), the write policy's reason codes, audit actions and operations, and the
-stores a deletion receipt lists. Unknown codes get a readable fallback ("travel_plans" ->
+(namespace paths), the write policy's reason codes, audit actions and operations (their
+texts are the labels of ``core.codes``), and the stores a deletion receipt lists. Unknown codes get a readable fallback ("travel_plans" ->
 "Travel plans"), never the raw code; ids are never labelled here (they belong behind a
 "technical details" disclosure)."""
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from core.codes import AuditAction, Operation, ReasonCode
 
 PURPOSES = {
     "personalization": _("Personalising answers"),
@@ -40,58 +42,6 @@ TOPIC_WORDS = {
     "coding": _("Coding"),
     "music": _("Music"),
     "communication": _("Communication"),
-}
-
-OPERATIONS = {
-    "ADD": _("Added"),
-    "CONFIRM": _("Confirmed"),
-    "SUPERSEDE": _("Replaced"),
-    "RETRACT": _("Marked wrong"),
-    "EXPIRE": _("Expired"),
-    "DELETE": _("Deleted"),
-    "REJECT": _("Refused"),
-    "QUARANTINE": _("Held for review"),
-}
-
-ACTIONS = {
-    "memory.write": _("Memory write"),
-    "memory.read": _("Memory recall"),
-    "memory.erase": _("Memory erased"),
-    "memory.expire": _("Memory expired"),
-    "memory.archive": _("Memory archived"),
-    "memory.consolidate": _("Memories consolidated"),
-    "memory.confirm": _("Sensitive memory confirmed by the user"),
-    "memory.recall_feedback": _("Agent reported which memories it used"),
-    "event.append": _("Conversation event received"),
-    "event.erase": _("Conversation event erased"),
-    "event.retention": _("Old conversation events removed"),
-    "deletion.request": _("Deletion requested"),
-    "deletion.complete": _("Deletion finished"),
-    "procedure.create": _("Procedure created"),
-    "procedure.propose": _("Procedure change proposed"),
-    "procedure.approve": _("Procedure change approved"),
-    "procedure.reject": _("Procedure change rejected"),
-    "procedure.rebase": _("Procedure change rebased"),
-    "procedure.stale": _("Procedure change went stale"),
-    "quarantine.resolve": _("Held memory resolved"),
-    "subject.memory_paused": _("User paused memory"),
-    "subject.memory_resumed": _("User resumed memory"),
-    "subject.consent_withdrawn": _("User withdrew consent"),
-    "subject.consent_given": _("User gave consent again"),
-    "subject.export": _("User exported their memories"),
-    "subject_token.issue": _("User token issued"),
-    "apikey.issue": _("API key issued"),
-    "apikey.rotate": _("API key rotated"),
-    "apikey.revoke": _("API key revoked"),
-    "agent.create": _("Agent created"),
-    "agent.deactivate": _("Agent deactivated"),
-    "membership.set": _("Member role set"),
-    "membership.remove": _("Member removed"),
-    "user.create": _("User account created"),
-    "review.grant": _("Review right granted"),
-    "review.revoke": _("Review right revoked"),
-    "tenant.create": _("Organisation created"),
-    "tenant.policy_update": _("Policy changed"),
 }
 
 STORES = {
@@ -138,22 +88,24 @@ def topic_label(path: str | None) -> str:
 def reason_label(code: str | None) -> str:
     if not code:
         return ""
-    from memory.services.user_memory import REASON_TEXT
-
-    text = REASON_TEXT.get(code)
-    return str(text) if text is not None else words(code)
+    return str(ReasonCode(code).label) if code in ReasonCode.values else words(code)
 
 
 def operation_label(code: str | None) -> str:
     if not code:
         return ""
-    return str(OPERATIONS.get(code.upper()) or words(code.lower()))
+    upper = code.upper()
+    return str(Operation(upper).label) if upper in Operation.values else words(code.lower())
 
 
 def action_label(code: str | None) -> str:
     if not code:
         return ""
-    return str(ACTIONS.get(code) or words(code.replace(".", " ")))
+    return (
+        str(AuditAction(code).label)
+        if code in AuditAction.values
+        else words(code.replace(".", " "))
+    )
 
 
 def store_label(code: str) -> str:

@@ -76,6 +76,7 @@ from pgvector.django import CosineDistance, MaxInnerProduct
 
 from accounts.models import Sensitivity
 from config.tenancy import tenant_context
+from core.codes import AuditAction
 from governance.services import Actor, audit_record
 from memory import lexical
 from memory.content_rules import find_injection, normalize_text
@@ -1316,7 +1317,7 @@ def _record_recall(
         access_recorded(scope.tenant_id, ids, trace.created_at)
     audit_record(
         actor=actor,
-        action="memory.read",
+        action=AuditAction.MEMORY_READ,
         operation="RECALL",
         subject_id=scope.subject_id,
         request_id=request_id,
@@ -1358,7 +1359,7 @@ def recall_feedback_record(
         trace.save(update_fields=["used_record_ids", "helpful", "feedback_at"])
         audit_record(
             actor=actor,
-            action="memory.recall_feedback",
+            action=AuditAction.MEMORY_RECALL_FEEDBACK,
             subject_id=scope.subject_id,
             extra={
                 "trace_id": str(trace.id),

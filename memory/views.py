@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from core.codes import ReasonCode
 from governance.services import Actor
 from memory.forms import (
     CorrectForm,
@@ -155,18 +156,18 @@ def _overview_charts(subject: Subject) -> list:
 # What a change did, for the "what Engram believed when" list, keyed by the reason code of
 # the version the change wrote (the closed copy of an old value is part of the same change).
 CHANGE_TEXT: dict[str, Any] = {
-    "new_memory": gettext_lazy("First remembered"),
-    "narrower_scope": gettext_lazy("Remembered for a narrower topic"),
-    "duplicate_confirmed": gettext_lazy("Confirmed again"),
-    "authority_upgrade": gettext_lazy("Confirmed by you"),
-    "higher_authority": gettext_lazy("Replaced by a more reliable source"),
-    "newer_value": gettext_lazy("A new value took over"),
-    "correction": gettext_lazy("Corrected"),
-    "retracted": gettext_lazy("Marked as wrong"),
-    "validity_ended": gettext_lazy("Stopped being true"),
-    "confirmed_by_user": gettext_lazy("You confirmed it"),
-    "ttl_expired": gettext_lazy("Expired under the retention rules"),
-    "decayed": gettext_lazy("Archived because it was no longer used"),
+    ReasonCode.NEW_MEMORY: gettext_lazy("First remembered"),
+    ReasonCode.NARROWER_SCOPE: gettext_lazy("Remembered for a narrower topic"),
+    ReasonCode.DUPLICATE_CONFIRMED: gettext_lazy("Confirmed again"),
+    ReasonCode.AUTHORITY_UPGRADE: gettext_lazy("Confirmed by you"),
+    ReasonCode.HIGHER_AUTHORITY: gettext_lazy("Replaced by a more reliable source"),
+    ReasonCode.NEWER_VALUE: gettext_lazy("A new value took over"),
+    ReasonCode.CORRECTION: gettext_lazy("Corrected"),
+    ReasonCode.RETRACTED: gettext_lazy("Marked as wrong"),
+    ReasonCode.VALIDITY_ENDED: gettext_lazy("Stopped being true"),
+    ReasonCode.CONFIRMED_BY_USER: gettext_lazy("You confirmed it"),
+    ReasonCode.TTL_EXPIRED: gettext_lazy("Expired under the retention rules"),
+    ReasonCode.DECAYED: gettext_lazy("Archived because it was no longer used"),
 }
 
 # Versions that are (or were, in that change) believed to describe reality.
@@ -202,13 +203,17 @@ def memory_timeline(versions: list[MemoryRecord], user) -> dict[str, Any]:
         # A version closed in record time carries the reason it was closed, not why it
         # was written; its own change then reads as the first time it was remembered.
         reason = version.status_reason if version.superseded_at is None else ""
-        if reason and reason not in ("validity_closed", "superseded") and not change["what"]:
+        if (
+            reason
+            and reason not in (ReasonCode.VALIDITY_CLOSED, ReasonCode.SUPERSEDED)
+            and not change["what"]
+        ):
             change["what"] = str(CHANGE_TEXT.get(reason) or reason_text(reason))
         if version.status == MemoryStatus.RETRACTED:
-            change["what"] = str(CHANGE_TEXT["retracted"])
+            change["what"] = str(CHANGE_TEXT[ReasonCode.RETRACTED])
     ordered = list(changes.values())
     for change in ordered:
-        change["what"] = change["what"] or str(CHANGE_TEXT["new_memory"])
+        change["what"] = change["what"] or str(CHANGE_TEXT[ReasonCode.NEW_MEMORY])
     return {"periods": periods, "changes": list(reversed(ordered))}
 
 

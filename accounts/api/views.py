@@ -15,6 +15,7 @@ from accounts.services.credentials import (
 )
 from config.api import ApiError
 from config.serializers import ErrorSerializer
+from core.codes import AuditAction
 from governance.services import Actor, audit_record
 from memory.services.subjects import subject_get_or_create
 
@@ -57,7 +58,7 @@ class SubjectTokenIssueView(APIView):
             raise ApiError(exc.code, exc.message, status_code=403) from None
         audit_record(
             actor=Actor.agent(principal.agent.id, principal.tenant_id),
-            action="subject_token.issue",
+            action=AuditAction.SUBJECT_TOKEN_ISSUE,
             subject_id=subject.id,
         )
         return Response(

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import Agent, ApiKey, Scope
 from config.tenancy import tenant_set
+from core.codes import AuditAction
 from governance.services import Actor, audit_record
 
 KEY_PREFIX = "egk"
@@ -54,7 +55,7 @@ def api_key_issue(
     )
     audit_record(
         actor=actor,
-        action="apikey.issue",
+        action=AuditAction.APIKEY_ISSUE,
         extra={"api_key_id": str(key.id), "agent_id": str(agent.id), "scopes": key.scopes},
     )
     return key, f"{KEY_PREFIX}_{prefix}_{secret}"
@@ -64,7 +65,9 @@ def api_key_revoke(*, actor: Actor, api_key: ApiKey) -> ApiKey:
     if api_key.revoked_at is None:
         api_key.revoked_at = timezone.now()
         api_key.save(update_fields=["revoked_at"])
-        audit_record(actor=actor, action="apikey.revoke", extra={"api_key_id": str(api_key.id)})
+        audit_record(
+            actor=actor, action=AuditAction.APIKEY_REVOKE, extra={"api_key_id": str(api_key.id)}
+        )
     return api_key
 
 
@@ -80,7 +83,7 @@ def api_key_rotate(
     api_key.save(update_fields=["expires_at"])
     audit_record(
         actor=actor,
-        action="apikey.rotate",
+        action=AuditAction.APIKEY_ROTATE,
         extra={"api_key_id": str(api_key.id), "replacement_id": str(new_key.id)},
     )
     return new_key, plaintext

@@ -104,12 +104,13 @@ def load(data: dict) -> dict:
     """Write the golden set through the write path; returns the bench context."""
     from accounts.models import Tenant
     from accounts.services.tenants import agent_create, tenant_create
+    from core.codes import Operation
     from governance.services import Actor
     from memory.models import MemoryRecord, MemoryStatus
     from memory.services.indexing import reindex
     from memory.services.subjects import subject_get_or_create
     from memory.services.writes import candidates_submit
-    from memory.write_policy import Candidate, Intent, Operation
+    from memory.write_policy import Candidate, Intent
 
     digest = hashlib.sha256(GOLDEN.read_bytes()).hexdigest()
     if Tenant.objects.filter(slug="bench-a").exists():

@@ -19,6 +19,7 @@ from accounts.models import Agent, ApiKey, Membership, Role, Sensitivity, Tenant
 from accounts.policies import SENSITIVE_HANDLING
 from accounts.services.credentials import api_key_issue, api_key_revoke, api_key_rotate
 from accounts.services.tenants import agent_create, membership_set
+from core.codes import AuditAction
 from governance.models import ProceduralDocument
 from governance.policies import can_administer_tenant, can_change_role
 from governance.selectors import REVIEW_PERM, console_access_get
@@ -83,7 +84,9 @@ def console_agent_deactivate(*, actor: Actor, user: User, agent_id: uuid.UUID) -
         agent.is_active = False
         agent.revoked_at = timezone.now()
         agent.save(update_fields=["is_active", "revoked_at"])
-        audit_record(actor=actor, action="agent.deactivate", extra={"agent_id": str(agent.id)})
+        audit_record(
+            actor=actor, action=AuditAction.AGENT_DEACTIVATE, extra={"agent_id": str(agent.id)}
+        )
     return agent
 
 
@@ -153,7 +156,9 @@ def console_member_set_role(
     if role is None:
         assert current is not None
         current.delete()
-        audit_record(actor=actor, action="membership.remove", extra={"user_id": target.pk})
+        audit_record(
+            actor=actor, action=AuditAction.MEMBERSHIP_REMOVE, extra={"user_id": target.pk}
+        )
         return None
     return membership_set(
         actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), user=target, role=role
@@ -186,7 +191,7 @@ def console_user_create(
         raise GovernanceError("weak_password", " ".join(e.messages)) from None
     candidate.set_password(password)
     candidate.save()
-    audit_record(actor=actor, action="user.create", extra={"user_id": candidate.pk})
+    audit_record(actor=actor, action=AuditAction.USER_CREATE, extra={"user_id": candidate.pk})
     return membership_set(
         actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), user=candidate, role=role
     )
@@ -213,7 +218,7 @@ def console_review_grant(
         remove_perm(REVIEW_PERM, grantee, document)
     audit_record(
         actor=actor,
-        action="review.grant" if grant else "review.revoke",
+        action=AuditAction.REVIEW_GRANT if grant else AuditAction.REVIEW_REVOKE,
         extra={"user_id": grantee.pk, "document_id": str(document.id)},
     )
 
@@ -278,5 +283,5 @@ def tenant_policy_update(*, actor: Actor, user: User, data: dict[str, Any]) -> T
     policy.update(cleaned)  # keys other areas own are kept as they were
     tenant.policy = policy
     tenant.save(update_fields=["policy"])
-    audit_record(actor=actor, action="tenant.policy_update", extra={"changed": changed})
+    audit_record(actor=actor, action=AuditAction.TENANT_POLICY_UPDATE, extra={"changed": changed})
     return tenant

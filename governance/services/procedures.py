@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.codes import AuditAction, Operation, ReasonCode
 from governance.models import (
     UNTRUSTED_PROPOSAL_SOURCES,
     ChangeRequest,
@@ -51,7 +52,7 @@ from memory.models import (
 )
 from memory.services.subjects import subject_get_or_create
 from memory.services.writes import candidates_submit
-from memory.write_policy import Candidate, Intent, Operation
+from memory.write_policy import Candidate, Intent
 
 # The subject that owns a tenant's procedural memory (decision: procedures are the
 # organisation's, not any end user's; recall for any user of the tenant reads them here).
@@ -129,7 +130,7 @@ def procedure_document_create(
     )
     audit_record(
         actor=actor,
-        action="procedure.create",
+        action=AuditAction.PROCEDURE_CREATE,
         extra={"document_id": str(document.id), "kind": kind},
     )
     return document
@@ -194,7 +195,7 @@ def change_request_propose(
     )
     audit_record(
         actor=actor,
-        action="procedure.propose",
+        action=AuditAction.PROCEDURE_PROPOSE,
         request_id=request_id,
         extra={
             "change_request_id": str(change_request.id),
@@ -297,8 +298,8 @@ def change_request_approve(
             _decide(change_request, user, ChangeRequestStatus.STALE, comment)
             audit_record(
                 actor=actor,
-                action="procedure.stale",
-                reason_code="stale_base_version",
+                action=AuditAction.PROCEDURE_STALE,
+                reason_code=ReasonCode.STALE_BASE_VERSION,
                 request_id=request_id,
                 extra={
                     "change_request_id": str(change_request.id),
@@ -410,9 +411,9 @@ def _write_approved_version(
     _decide(change_request, user, ChangeRequestStatus.APPROVED, comment)
     audit_record(
         actor=actor,
-        action="procedure.approve",
+        action=AuditAction.PROCEDURE_APPROVE,
         operation=outcome.operation,
-        reason_code="review_approved",
+        reason_code=ReasonCode.REVIEW_APPROVED,
         subject_id=subject.id,
         record_id=outcome.record_id,
         request_id=request_id,
@@ -446,8 +447,8 @@ def change_request_reject(
         _decide(change_request, user, ChangeRequestStatus.REJECTED, comment)
         audit_record(
             actor=actor,
-            action="procedure.reject",
-            reason_code="review_rejected",
+            action=AuditAction.PROCEDURE_REJECT,
+            reason_code=ReasonCode.REVIEW_REJECTED,
             request_id=request_id,
             extra={
                 "change_request_id": str(change_request.id),
@@ -487,7 +488,7 @@ def change_request_rebase(
         )
         audit_record(
             actor=actor,
-            action="procedure.rebase",
+            action=AuditAction.PROCEDURE_REBASE,
             extra={"change_request_id": str(new.id), "rebased_from": str(old.id)},
         )
     return new

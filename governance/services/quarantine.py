@@ -19,13 +19,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from core.codes import AuditAction, Operation, ReasonCode
 from governance.policies import can_resolve_quarantine, quarantine_actions
 from governance.selectors import QUARANTINE_STATUSES, console_access_get
 from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, Subject
 from memory.services.writes import candidates_submit
-from memory.write_policy import Candidate, Intent, Operation
+from memory.write_policy import Candidate, Intent
 
 SCOPE_RE = re.compile(r"^[\w.\-]+$")
 KEEPING_OPERATIONS = (Operation.ADD, Operation.SUPERSEDE, Operation.CONFIRM)
@@ -112,12 +113,12 @@ def quarantine_resolve(
                     extra={"operation": outcome.operation, "reason_code": outcome.reason_code},
                 )
         final_status = MemoryStatus.SUPERSEDED if outcome else MemoryStatus.RETRACTED
-        record.close_record_time(final_status, f"review_{resolution}")
+        record.close_record_time(final_status, ReasonCode(f"review_{resolution}"))
         audit_record(
             actor=actor,
-            action="quarantine.resolve",
+            action=AuditAction.QUARANTINE_RESOLVE,
             operation=outcome.operation if outcome else "",
-            reason_code=f"review_{resolution}",
+            reason_code=ReasonCode(f"review_{resolution}"),
             subject_id=record.subject_id,
             record_id=record.id,
             request_id=request_id,

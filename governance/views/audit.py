@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Agent, Membership
+from core.codes import AuditAction, Operation
 from governance import policies, selectors
 from governance.forms import (
     RESOLUTIONS,
@@ -195,7 +196,7 @@ def _audit_row(e, names: dict) -> dict:
     elif e.record_id:
         link = (f"{reverse('governance:audit')}?record={e.record_id}", _("This memory's events"))
     what = labels.action_label(e.action)
-    if e.operation and e.action == "memory.write":
+    if e.operation and e.action == AuditAction.MEMORY_WRITE:
         what = f"{what}: {labels.operation_label(e.operation)}"
     technical = [
         (key, value)
@@ -223,8 +224,6 @@ def _audit_row(e, names: dict) -> dict:
 
 
 def _audit_pickers(console: Console) -> dict:
-    from memory import labels
-
     members = (
         Membership.objects.filter(tenant_id=console.tenant.id)
         .select_related("user")
@@ -232,7 +231,7 @@ def _audit_pickers(console: Console) -> dict:
     )
     agents = Agent.objects.filter(tenant_id=console.tenant.id).order_by("name")
     actions = sorted(
-        ((code, str(label)) for code, label in labels.ACTIONS.items()), key=lambda r: r[1]
+        ((code, str(label)) for code, label in AuditAction.choices), key=lambda r: r[1]
     )
     return {
         "actors": [
@@ -240,7 +239,7 @@ def _audit_pickers(console: Console) -> dict:
             *((f"agent:{a.id}", _("agent “%(name)s”") % {"name": a.name}) for a in agents),
         ],
         "actions": actions,
-        "operations": [(code, str(label)) for code, label in labels.OPERATIONS.items()],
+        "operations": [(code, str(label)) for code, label in Operation.choices],
     }
 
 

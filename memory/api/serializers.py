@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from accounts.models import Sensitivity
 from config.serializers import StrictInputSerializer
+from core.codes import Operation
 from memory.models import (
     AssertionKind,
     Cardinality,
@@ -14,7 +15,7 @@ from memory.models import (
     MemoryType,
     RetentionClass,
 )
-from memory.write_policy import Intent, Operation
+from memory.write_policy import Intent
 
 NAMESPACE_RE = r"^[\w\-][\w.\-]*(/[\w\-][\w.\-]*)*$"
 PREDICATE_RE = r"^[\w.\-:]+$"

@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.codes import ReasonCode
+
 from .records import MemoryRecord
 from .subjects import Subject
 
@@ -189,7 +191,7 @@ class DeletionRequest(models.Model):
     )
     requested_by_type = models.CharField(max_length=8)
     requested_by_id = models.CharField(max_length=64)
-    reason_code = models.CharField(max_length=64, default="deletion_requested")
+    reason_code = models.CharField(max_length=64, default=ReasonCode.DELETION_REQUESTED)
     requested_at = models.DateTimeField(default=timezone.now)
     completed_at = models.DateTimeField(null=True, blank=True)
     receipt = models.JSONField(default=dict, blank=True)

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from core.codes import AuditAction, ReasonCode
 from governance.services import Actor, audit_record
 from memory.models import (
     MemoryCase,
@@ -95,13 +96,13 @@ def near_duplicates_merge(*, actor: Actor, tenant_id: uuid.UUID, subject_id: uui
                 evidence_count=F("evidence_count") + other.evidence_count
             )
             MemoryRecord.objects.filter(pk=other.pk).close_record_time(
-                MemoryStatus.SUPERSEDED, "consolidated", now
+                MemoryStatus.SUPERSEDED, ReasonCode.CONSOLIDATED, now
             )
             audit_record(
                 actor=actor,
-                action="memory.consolidate",
+                action=AuditAction.MEMORY_CONSOLIDATE,
                 operation="CONFIRM",
-                reason_code="near_duplicate",
+                reason_code=ReasonCode.NEAR_DUPLICATE,
                 subject_id=subject_id,
                 record_id=keep.id,
                 extra={"absorbed": str(other.id)},

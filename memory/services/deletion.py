@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from config.db_router import subject_fence
 from core import jobs
+from core.codes import AuditAction, ReasonCode
 from core.observability.metrics import observe_deletion
 from governance.services import Actor, audit_record
 from memory.models import (
@@ -170,7 +171,7 @@ def _erase_records(t: ErasureTarget) -> int:
             actor=t.actor,
             tenant_id=t.tenant_id,
             record_ids=sorted(t.record_ids),
-            reason_code="source_deleted",
+            reason_code=ReasonCode.SOURCE_DELETED,
             request_id=t.request_id,
         )
         return len(erased)
@@ -181,7 +182,7 @@ def _erase_records(t: ErasureTarget) -> int:
                 actor=t.actor,
                 tenant_id=t.tenant_id,
                 lineage_id=lineage_id,
-                reason_code="deletion_requested",
+                reason_code=ReasonCode.DELETION_REQUESTED,
                 request_id=t.request_id,
             )
         )
@@ -231,7 +232,7 @@ def _erase_events(t: ErasureTarget) -> int:
         actor=t.actor,
         tenant_id=t.tenant_id,
         event_ids=sorted(t.event_ids),
-        reason_code="deletion_requested",
+        reason_code=ReasonCode.DELETION_REQUESTED,
         request_id=t.request_id,
     )
 
@@ -417,7 +418,7 @@ def deletion_request_create(
     subject: Subject,
     scope: str,
     target_id: uuid.UUID,
-    reason_code: str = "deletion_requested",
+    reason_code: str = ReasonCode.DELETION_REQUESTED,
     enqueue: bool = True,
 ) -> DeletionRequest:
     """Record the request and start the job once the caller's transaction commits."""
@@ -434,7 +435,7 @@ def deletion_request_create(
     )
     audit_record(
         actor=actor,
-        action="deletion.request",
+        action=AuditAction.DELETION_REQUEST,
         operation="DELETE",
         reason_code=reason_code,
         subject_id=subject.id,
@@ -495,7 +496,7 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
         subject_fence(tenant_id, request.subject_id)  # replica reads wait for this commit
         audit_record(
             actor=actor,
-            action="deletion.complete",
+            action=AuditAction.DELETION_COMPLETE,
             operation="DELETE",
             reason_code=request.status,
             subject_id=request.subject_id,

@@ -10,6 +10,7 @@ import pgtrigger
 from django.db import transaction
 from django.utils import timezone
 
+from core.codes import AuditAction
 from governance.services import Actor, audit_record
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent
 from memory.services.indexing import derived_rows_erase
@@ -44,7 +45,7 @@ def memory_lineage_erase(
     _blank(ids, reason_code)
     audit_record(
         actor=actor,
-        action="memory.erase",
+        action=AuditAction.MEMORY_ERASE,
         operation="DELETE",
         reason_code=reason_code,
         subject_id=records[0].subject_id,
@@ -97,7 +98,7 @@ def memory_records_erase(
     _blank(ids, reason_code)
     audit_record(
         actor=actor,
-        action="memory.erase",
+        action=AuditAction.MEMORY_ERASE,
         operation="DELETE",
         reason_code=reason_code,
         request_id=request_id,
@@ -131,7 +132,7 @@ def source_events_erase(
         )
     audit_record(
         actor=actor,
-        action="event.erase",
+        action=AuditAction.EVENT_ERASE,
         operation="DELETE",
         reason_code=reason_code,
         request_id=request_id,

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core import jobs
+from core.codes import AuditAction
 from governance.policies import events_after_consent_withdrawn
 from governance.services import Actor, audit_record
 from memory.content_rules import redact_secrets
@@ -214,7 +215,7 @@ def events_append(
             jobs.enqueue_on_commit("memory.extract_events", str(subject.tenant_id), created_ids)
         audit_record(
             actor=actor,
-            action="event.append",
+            action=AuditAction.EVENT_APPEND,
             subject_id=subject.id,
             request_id=request_id,
             extra={

@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Tenant
+from core.codes import AuditAction, ReasonCode
 from governance.services import Actor, audit_record
 from memory.models import MemoryDecay, MemoryRecord, MemoryStatus, SourceEvent, ThreadSummary
 from memory.services.erasure import source_events_erase
@@ -81,12 +82,12 @@ def records_decay(*, actor: Actor, tenant_id: uuid.UUID, now: datetime | None = 
     )
     if archived:
         MemoryRecord.objects.active().filter(id__in=archived).update(
-            status=MemoryStatus.ARCHIVED, status_reason="decayed"
+            status=MemoryStatus.ARCHIVED, status_reason=ReasonCode.DECAYED
         )
         audit_record(
             actor=actor,
-            action="memory.archive",
-            reason_code="decayed",
+            action=AuditAction.MEMORY_ARCHIVE,
+            reason_code=ReasonCode.DECAYED,
             extra={"record_ids": [str(i) for i in archived]},
         )
     return {"scored": scored, "archived": len(archived)}
@@ -102,12 +103,12 @@ def records_expire(*, actor: Actor, tenant_id: uuid.UUID, now: datetime | None =
     )
     if ids:
         MemoryRecord.objects.active().filter(id__in=ids).update(
-            status=MemoryStatus.EXPIRED, status_reason="ttl_expired"
+            status=MemoryStatus.EXPIRED, status_reason=ReasonCode.TTL_EXPIRED
         )
         audit_record(
             actor=actor,
-            action="memory.expire",
-            reason_code="ttl_expired",
+            action=AuditAction.MEMORY_EXPIRE,
+            reason_code=ReasonCode.TTL_EXPIRED,
             extra={"record_ids": [str(i) for i in ids]},
         )
     return {"expired": len(ids)}
@@ -154,7 +155,7 @@ def events_retention_purge(
         return {"purged": 0}
     ids = [p[0] for p in purge]
     count = source_events_erase(
-        actor=actor, tenant_id=tenant_id, event_ids=ids, reason_code="retention_expired"
+        actor=actor, tenant_id=tenant_id, event_ids=ids, reason_code=ReasonCode.RETENTION_EXPIRED
     )
     from memory.services.compression import thread_summarize
 
@@ -168,8 +169,8 @@ def events_retention_purge(
             )
     audit_record(
         actor=actor,
-        action="event.retention",
-        reason_code="retention_expired",
+        action=AuditAction.EVENT_RETENTION,
+        reason_code=ReasonCode.RETENTION_EXPIRED,
         extra={"purged": count},
     )
     return {"purged": count}

@@ -25,8 +25,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
+from core.codes import AuditAction, Operation, ReasonCode
 from governance.models import AuditEvent
 from governance.services import Actor, audit_record
 from memory.models import (
@@ -40,7 +40,7 @@ from memory.models import (
     Subject,
 )
 from memory.services.writes import WriteOutcome, candidates_submit
-from memory.write_policy import Candidate, Intent, Operation
+from memory.write_policy import Candidate, Intent
 
 logger = logging.getLogger(__name__)
 
@@ -48,69 +48,9 @@ DEFAULT_NAMESPACE = "personal"
 DEFAULT_PURPOSE = "personalization"
 EXPORT_FORMAT_VERSION = 1
 
-# The write policy's reason codes in words a user understands (the engine's own messages
-# are English sentences for developers; these are translated).
-REASON_TEXT: dict[str, Any] = {
-    "new_memory": _("Remembered."),
-    "narrower_scope": _("Remembered for this narrower topic; the general memory stays."),
-    "duplicate_confirmed": _("This was already remembered; it now has one more confirmation."),
-    "authority_upgrade": _("You confirmed something the assistant had only inferred."),
-    "higher_authority": _("Your statement replaced a weaker source."),
-    "newer_value": _("A newer value replaced the old one; the old one is kept in history."),
-    "correction": _("You corrected this; the old version is kept in history."),
-    "superseded": _("Replaced by a newer value."),
-    "validity_closed": _("Closed when a newer value started."),
-    "retracted": _("Marked as wrong."),
-    "validity_ended": _("No longer true."),
-    "not_pending": _("This memory is not waiting for your confirmation."),
-    "confirmed_by_user": _("You confirmed this."),
-    "deletion_requested": _("Deleted at your request."),
-    "memory_paused": _("Memory is paused, so nothing new is written. Resume it in settings."),
-    "consent_withdrawn": _("You have withdrawn consent to memory, so nothing is written."),
-    "no_purpose": _("A memory needs a purpose."),
-    "purpose_not_allowed": _("Your organisation does not allow memories for that purpose."),
-    "no_consent_basis": _("A memory needs a consent basis."),
-    "secret_detected": _("This looks like a password, key or token. Secrets are never remembered."),
-    "assertion_not_supported_by_source": _("The source does not support this statement."),
-    "untrusted_procedural": _("Procedures cannot be learned from external content."),
-    "suspected_injection": _(
-        "This reads like an instruction to the assistant rather than a fact; it waits for review."
-    ),
-    "procedural_needs_review": _("Procedures are written only after a reviewer approves them."),
-    "untrusted_source": _("This came from external content; it waits for review."),
-    "transient": _(
-        "This describes a passing state or a one-time value; it is not worth remembering."
-    ),
-    "system_of_record": _(
-        "This belongs to a system of record (orders, balances…) that is always checked live."
-    ),
-    "sensitive_personal_data": _(
-        "This contains sensitive personal data, which your organisation does not remember."
-    ),
-    "sensitive_needs_confirmation": _(
-        "This contains sensitive personal data. It is remembered only if you confirm it."
-    ),
-    "ambiguous_conflict": _("Several current values disagree; it waits for review."),
-    "conflict_equal_authority": _("Two equally strong sources disagree; it waits for review."),
-    "outranked_by_existing": _("A stronger source already says otherwise."),
-    "nothing_to_change": _("There is no current memory to change."),
-    "invalid_valid_time": _("The dates do not make sense (the end is before the start)."),
-    "unknown_source_event": _("The cited source does not exist."),
-    "storage_conflict": _("Someone changed this at the same moment. Please try again."),
-    # issue 14
-    "invalid_value": _("This value does not fit (for a city, write just the city's name)."),
-    "invalid_text": _("The text contains characters that cannot be stored. Remove them."),
-    "procedure_change_requires_review": _(
-        "Procedures change only through a change request that a reviewer approves."
-    ),
-    "future_needs_confirmation": _(
-        "This change lies in the future but has no date yet; it waits for confirmation."
-    ),
-}
-
 
 def reason_text(code: str) -> str:
-    return str(REASON_TEXT.get(code, code.replace("_", " ")))
+    return str(ReasonCode(code).label) if code in ReasonCode.values else code.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -128,7 +68,7 @@ class UserWriteResult:
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.reason_code == "sensitive_needs_confirmation"
+        return self.reason_code == ReasonCode.SENSITIVE_NEEDS_CONFIRMATION
 
     @property
     def message(self) -> str:
@@ -228,7 +168,7 @@ def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> U
     confirmation*): it is written through the policy as confirmed by the user, and the
     held copy's record time is closed (it stays in history as ``superseded``)."""
     if record.status != MemoryStatus.PENDING_CONFIRMATION:
-        return UserWriteResult(Operation.REJECT, "not_pending")
+        return UserWriteResult(Operation.REJECT, ReasonCode.NOT_PENDING)
     candidate = replace(
         _candidate_from(record),
         assertion_kind=AssertionKind.USER_CONFIRMED,
@@ -246,10 +186,10 @@ def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> U
         if not result.ok:
             return result
         held = MemoryRecord.objects.select_for_update().get(pk=record.pk)
-        held.close_record_time(MemoryStatus.SUPERSEDED, "confirmed_by_user")
+        held.close_record_time(MemoryStatus.SUPERSEDED, ReasonCode.CONFIRMED_BY_USER)
         audit_record(
             actor=user_actor(user=user, subject=subject),
-            action="memory.confirm",
+            action=AuditAction.MEMORY_CONFIRM,
             subject_id=subject.pk,
             record_id=record.pk,
             extra={"confirmed_as": str(result.record_id) if result.record_id else None},
@@ -298,7 +238,9 @@ def subject_memory_pause_set(*, user, subject: Subject, paused: bool) -> Subject
             locked.save(update_fields=["memory_paused"])
             audit_record(
                 actor=user_actor(user=user, subject=subject),
-                action="subject.memory_paused" if paused else "subject.memory_resumed",
+                action=AuditAction.SUBJECT_MEMORY_PAUSED
+                if paused
+                else AuditAction.SUBJECT_MEMORY_RESUMED,
                 subject_id=subject.pk,
             )
     return locked
@@ -316,7 +258,7 @@ def subject_consent_withdraw(*, user, subject: Subject, erase_everything: bool) 
             locked.save(update_fields=["consent_withdrawn_at"])
         audit_record(
             actor=actor,
-            action="subject.consent_withdrawn",
+            action=AuditAction.SUBJECT_CONSENT_WITHDRAWN,
             subject_id=subject.pk,
             extra={"erase_everything": erase_everything},
         )
@@ -334,7 +276,7 @@ def subject_consent_give(*, user, subject: Subject) -> Subject:
             locked.save(update_fields=["consent_withdrawn_at"])
             audit_record(
                 actor=user_actor(user=user, subject=subject),
-                action="subject.consent_given",
+                action=AuditAction.SUBJECT_CONSENT_GIVEN,
                 subject_id=subject.pk,
             )
     return locked
@@ -423,7 +365,7 @@ def subject_export(*, user, subject: Subject) -> dict[str, Any]:
     )
     audit_record(
         actor=user_actor(user=user, subject=subject),
-        action="subject.export",
+        action=AuditAction.SUBJECT_EXPORT,
         subject_id=subject.pk,
         extra={"records": len(records), "events": len(events)},
     )

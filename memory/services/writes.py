@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.models import Tenant
 from accounts.policies import TenantPolicy
 from config.db_router import subject_fence
+from core.codes import AuditAction, Operation, ReasonCode
 from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
 from governance.models import ActorType, AuditEvent
@@ -34,7 +35,6 @@ from memory.write_policy import (
     Decision,
     ExistingFact,
     Intent,
-    Operation,
     SubjectState,
     content_key,
     decide,
@@ -185,7 +185,7 @@ def _submit_with_retries(
     if problem:
         return WriteOutcome(
             Operation.REJECT,
-            "invalid_text",
+            ReasonCode.INVALID_TEXT,
             "The text or value contains a NUL character or invalid Unicode, which cannot be "
             "stored; fix the text (retrying will not help).",
             findings=(problem,),
@@ -198,7 +198,7 @@ def _submit_with_retries(
             logger.exception("candidate %s for subject %s: data refused", index, subject.pk)
             return WriteOutcome(
                 Operation.REJECT,
-                "invalid_value",
+                ReasonCode.INVALID_VALUE,
                 "The database cannot store this value as given; fix it (retrying will not help).",
             )
         except DatabaseError as exc:
@@ -212,7 +212,7 @@ def _submit_with_retries(
             logger.exception("candidate %s for subject %s failed", index, subject.pk)
             return WriteOutcome(
                 Operation.REJECT,
-                "storage_conflict",
+                ReasonCode.STORAGE_CONFLICT,
                 "The database refused this write (a concurrent change?); retry it.",
             )
     raise AssertionError("unreachable")
@@ -241,7 +241,7 @@ def _write_audit(
         tenant_id=actor.tenant_id,
         actor_type=actor.type,
         actor_id=actor.id,
-        action="memory.write",
+        action=AuditAction.MEMORY_WRITE,
         operation=outcome.operation,
         reason_code=outcome.reason_code,
         subject_id=subject_id,
@@ -282,7 +282,7 @@ def _submit_one(
     if roles is None:
         decision = Decision(
             Operation.REJECT,
-            "unknown_source_event",
+            ReasonCode.UNKNOWN_SOURCE_EVENT,
             "A cited source event does not exist for this subject; append it first.",
         )
     else:
@@ -320,13 +320,13 @@ def _submit_one(
 # sources happened. Authority-based replacements are not ordered (authority beats time).
 _ORDERED_REASONS = frozenset(
     {
-        "correction",
-        "superseded",
-        "newer_value",
-        "retracted",
-        "validity_ended",
-        "conflict_equal_authority",
-        "deletion_requested",
+        ReasonCode.CORRECTION,
+        ReasonCode.SUPERSEDED,
+        ReasonCode.NEWER_VALUE,
+        ReasonCode.RETRACTED,
+        ReasonCode.VALIDITY_ENDED,
+        ReasonCode.CONFLICT_EQUAL_AUTHORITY,
+        ReasonCode.DELETION_REQUESTED,
     }
 )
 
@@ -349,7 +349,7 @@ def _unless_stale(decision: Decision, candidate: Candidate) -> Decision:
         return decision
     return Decision(
         Operation.REJECT,
-        "stale_change",
+        ReasonCode.STALE_CHANGE,
         "A newer message already changed this memory; this older change is ignored.",
         target_id=decision.target_id,
     )
@@ -521,7 +521,7 @@ def _closed_copy(old: MemoryRecord, *, valid_to: datetime, now: datetime) -> Mem
         recorded_at=now,
         supersedes_id=old.id,
         status=MemoryStatus.ACTIVE,
-        status_reason="validity_closed",
+        status_reason=ReasonCode.VALIDITY_CLOSED,
     )
     MemorySource.objects.bulk_create(
         [

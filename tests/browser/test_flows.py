@@ -14,14 +14,14 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import ApiKey
+from core.codes import ReasonCode
 from memory.models import DeletionRequest, MemoryRecord
-from memory.services.user_memory import REASON_TEXT
 from tests.helpers.browser import login
 from tests.helpers.memories import agent_memory
 
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 RAW_CODES = sorted(
-    {*REASON_TEXT, "personalization", "task_continuity", "agent_procedure", "unknown_user"}
+    {*ReasonCode.values, "personalization", "task_continuity", "agent_procedure", "unknown_user"}
     - {"retracted", "superseded", "correction", "transient"}  # also plain English words
 )
 # The page's visible text without technical-details disclosures (and without form

@@ -21,9 +21,10 @@ from accounts.services.credentials import (
     CredentialError,
     subject_token_issue,
 )
+from core.codes import Operation
 from governance.models import ChangeRequest
 from memory.models import MemoryRecord, MemoryStatus, Subject, SubjectKind
-from memory.write_policy import Candidate, ExistingFact, Intent, Operation, SubjectState, decide
+from memory.write_policy import Candidate, ExistingFact, Intent, SubjectState, decide
 from tests.helpers.cast import ApiClient, agent_with_key
 from tests.helpers.procedures import V1, V2, approve
 

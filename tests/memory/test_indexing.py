@@ -17,6 +17,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import Sensitivity
+from core.codes import Operation
 from governance.services import Actor
 from memory import lexical
 from memory.embedders import get_embedder
@@ -33,7 +34,7 @@ from memory.services.indexing import (
     reindex,
     search_docs_write,
 )
-from memory.write_policy import Intent, Operation
+from memory.write_policy import Intent
 from tests.helpers.retrieval import ids, recall, remember
 
 

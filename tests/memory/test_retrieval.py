@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import Sensitivity
 from accounts.services.tenants import agent_create
 from config.tenancy import tenant_context
+from core.codes import Operation
 from governance.models import AuditEvent
 from governance.services import Actor
 from memory import lexical
@@ -35,7 +36,7 @@ from memory.retrieval import (
     query_fingerprint,
 )
 from memory.services.indexing import reindex, search_docs_write
-from memory.write_policy import Intent, Operation
+from memory.write_policy import Intent
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
 SHANGHAI_FROM = datetime(2025, 3, 1, tzinfo=UTC)

@@ -14,11 +14,12 @@ import time
 import pytest
 from django.db import connection
 
+from core.codes import Operation
 from governance.services import Actor
 from memory.models import MemoryEmbedding, MemoryRecord
 from memory.services import writes
 from memory.services.indexing import index_pending_records
-from memory.write_policy import Candidate, Intent, Operation
+from memory.write_policy import Candidate, Intent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

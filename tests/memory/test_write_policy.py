@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from accounts.policies import TenantPolicy
+from core.codes import Operation, ReasonCode
 from memory.write_policy import (
     AUTHORITY,
     Candidate,
     ExistingFact,
     Intent,
-    Operation,
     SubjectState,
     content_key,
     decide,
@@ -736,6 +736,24 @@ def test_decide(case: Case):
         Operation.DELETE,
     ):
         assert decision.target_id is not None
+
+
+def test_every_decision_carries_a_reason_code_member():
+    """Whatever the policy decides, its reason is a ReasonCode (stored and returned as is),
+    never a free string."""
+    reasons = set()
+    for case in CASES:
+        decision = decide(
+            case.candidate,
+            existing=case.existing,
+            subject=case.subject,
+            tenant=case.tenant,
+            now=NOW,
+        )
+        assert type(decision.reason_code) is ReasonCode, (case.id, decision.reason_code)
+        assert type(decision.operation) is Operation, (case.id, decision.operation)
+        reasons.add(decision.reason_code)
+    assert len(reasons) >= 25
 
 
 def test_inference_is_capped_below_one():

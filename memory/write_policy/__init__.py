@@ -1,0 +1,34 @@
+"""The write policy: what a memory candidate becomes.
+
+``decide`` (in ``policy``, which lists its steps) is the pure decision; ``decision`` holds
+what it reads and returns, ``compare`` the steps that weigh a candidate against the current
+facts. ``memory.services.writes`` loads the inputs and applies the decision.
+"""
+
+from memory.write_policy.decision import (
+    AUTHORITY,
+    SELF_UPDATING_KINDS,
+    Candidate,
+    Decision,
+    ExistingFact,
+    Intent,
+    SubjectState,
+    content_key,
+    effective_cardinality,
+    rank,
+)
+from memory.write_policy.policy import decide
+
+__all__ = [
+    "AUTHORITY",
+    "SELF_UPDATING_KINDS",
+    "Candidate",
+    "Decision",
+    "ExistingFact",
+    "Intent",
+    "SubjectState",
+    "content_key",
+    "decide",
+    "effective_cardinality",
+    "rank",
+]

@@ -1,0 +1,215 @@
+"""The write policy's vocabulary: what it reads (a candidate, the current facts it may
+compare against, the subject's state) and what it returns (one decision), with the
+authority order it compares sources by."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from accounts.models import Sensitivity
+from core.codes import Operation, ReasonCode
+from memory import content_rules
+from memory.models import AssertionKind, Cardinality, MemoryStatus
+
+
+class Intent(enum.StrEnum):
+    """What the proposer means. Most candidates simply assert something."""
+
+    ASSERT = "assert"  # a fact, preference, experience or procedure
+    SUPERSEDE = "supersede"  # a newer valid value replaces the target from valid_from on
+    CORRECT = "correct"  # the target was wrong all along; this is the right value
+    RETRACT = "retract"  # the target was wrong; no replacement
+    EXPIRE = "expire"  # the target stopped being true (at valid_to, default now)
+    FORGET = "forget"  # the user asks to delete it
+
+
+AUTHORITY: dict[str, int] = {
+    AssertionKind.USER_EXPLICIT: 4,
+    AssertionKind.USER_CONFIRMED: 3,
+    AssertionKind.TOOL_CONFIRMED: 2,
+    AssertionKind.AGENT_INFERENCE: 1,
+    AssertionKind.EXTERNAL_UNTRUSTED: 0,
+}
+# Equal-authority sources of these kinds may replace their own older value with a newer
+# one ("I moved to Hangzhou"); inferences and untrusted text may not.
+SELF_UPDATING_KINDS = {
+    AssertionKind.USER_EXPLICIT,
+    AssertionKind.USER_CONFIRMED,
+    AssertionKind.TOOL_CONFIRMED,
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    memory_type: str
+    namespace: str
+    statement: str
+    assertion_kind: str
+    confidence: float
+    purpose: str
+    consent_basis: str
+    predicate: str = ""
+    value: Any = None
+    cardinality: str | None = None
+    sensitivity: str = Sensitivity.INTERNAL
+    intent: str = Intent.ASSERT
+    target_record_id: uuid.UUID | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    importance: float = 0.5
+    expires_at: datetime | None = None
+    source_event_ids: tuple[uuid.UUID, ...] = ()
+    source_uri: str = ""
+    # Roles ("user", "tool", …) of the cited source events, filled in by the service.
+    source_roles: tuple[str, ...] = ()
+    # Set only by the user-facing service when the signed-in user ticks "yes, remember
+    # this sensitive detail". Never settable through the agent API.
+    user_confirmed_sensitive: bool = False
+    # Set only by the governance services after a reviewer approved this exact text (a
+    # procedure change request, or a quarantined record a reviewer accepted). Never
+    # settable through the agent API. It skips the "needs review" quarantines (steps 10,
+    # 11, 12 and 14) because the review has happened; it never skips secrets, untrusted
+    # procedural sources, consent, purpose or sensitive data (that needs the user).
+    review_approved: bool = False
+    # Set by the write service, never by the API: an agent claims the user said this
+    # (user_explicit / user_confirmed) but cites no event. It is kept, ranked just below
+    # the same kind backed by a user event: it never replaces, corrects or retracts a
+    # sourced statement, and a sourced one replaces it.
+    unsourced_claim: bool = False
+
+    @classmethod
+    def from_record(cls, record: Any, **overrides: Any) -> Candidate:
+        """A candidate restating ``record``: what it asserts (type, scope, statement,
+        predicate, value, cardinality), with its authority (assertion kind, confidence),
+        purpose and consent basis. Nothing else is copied (sensitivity, importance, valid
+        time, retention, sources): each caller names what it keeps in ``overrides``, which
+        replace or add fields."""
+        fields: dict[str, Any] = {
+            "memory_type": record.memory_type,
+            "namespace": record.namespace,
+            "statement": record.statement,
+            "predicate": record.predicate,
+            "value": record.value,
+            "cardinality": record.cardinality,
+            "assertion_kind": record.assertion_kind,
+            "confidence": record.confidence,
+            "purpose": record.purpose,
+            "consent_basis": record.consent_basis,
+        }
+        fields.update(overrides)
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class ExistingFact:
+    """The engine's view of a current record it may compare against."""
+
+    id: uuid.UUID
+    namespace: str
+    predicate: str
+    content_key: str
+    cardinality: str
+    assertion_kind: str
+    valid_from: datetime
+    valid_to: datetime | None
+    memory_type: str
+    # An agent's "the user said so" without a cited event (see Candidate.unsourced_claim).
+    unsourced_claim: bool = False
+
+
+@dataclass(frozen=True)
+class SubjectState:
+    memory_paused: bool = False
+    consent_withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    operation: Operation
+    reason_code: ReasonCode
+    message: str
+    # The existing record the operation acts on (CONFIRM, SUPERSEDE, RETRACT, EXPIRE,
+    # DELETE) or conflicts with (QUARANTINE).
+    target_id: uuid.UUID | None = None
+    # The candidate as it will be stored (confidence capped, valid time resolved, …).
+    candidate: Candidate | None = None
+    status: str = MemoryStatus.ACTIVE
+    findings: tuple[str, ...] = ()
+    # For SUPERSEDE: keep the old value valid until the new one starts (False for a
+    # correction, where the old value was never true).
+    close_old_at_new_start: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def rank(assertion_kind: str, unsourced_claim: bool = False) -> int:
+    """Authority for comparisons: the kind's strength, an unsourced claim just below the
+    same kind with a source (and still above the next weaker kind)."""
+    return AUTHORITY[assertion_kind] * 2 - int(unsourced_claim)
+
+
+def content_key(candidate: Candidate) -> str:
+    """What makes two candidates "the same fact" within one scope and predicate: a hash of
+    the normalised value (or, without a value, of the normalised statement)."""
+    if candidate.value is not None:
+        raw = (
+            candidate.value
+            if isinstance(candidate.value, str)
+            else json.dumps(candidate.value, sort_keys=True, ensure_ascii=False)
+        )
+        key = "v:" + content_rules.normalize_text(raw)
+    else:
+        key = "s:" + content_rules.normalize_text(candidate.statement)
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def effective_cardinality(candidate: Candidate) -> str:
+    if candidate.cardinality:
+        return candidate.cardinality
+    # A named predicate is single-valued unless said otherwise ("city", "answer_style");
+    # free statements without a predicate accumulate.
+    return Cardinality.SINGLE if candidate.predicate else Cardinality.MULTI
+
+
+def reject(
+    reason: ReasonCode,
+    message: str,
+    *,
+    findings: Sequence[str] = (),
+    target_id: uuid.UUID | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Decision:
+    return Decision(
+        Operation.REJECT,
+        reason,
+        message,
+        target_id=target_id,
+        findings=tuple(findings),
+        extra=extra or {},
+    )
+
+
+def quarantine(
+    candidate: Candidate,
+    reason: ReasonCode,
+    message: str,
+    *,
+    findings: Sequence[str] = (),
+    target_id: uuid.UUID | None = None,
+    status: str = MemoryStatus.QUARANTINED,
+) -> Decision:
+    return Decision(
+        Operation.QUARANTINE,
+        reason,
+        message,
+        target_id=target_id,
+        candidate=candidate,
+        status=status,
+        findings=tuple(findings),
+    )

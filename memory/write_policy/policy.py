@@ -1,0 +1,326 @@
+"""The write policy engine: what a memory candidate becomes.
+
+``decide()`` is pure: it reads a candidate, the subject's relevant current facts and the
+tenant's policy, and returns exactly one operation with a reason code (``ReasonCode``) and
+a sentence. It never touches the database; ``memory.services.writes`` loads its inputs and
+applies its decision. Read ``decide`` top to bottom: each step either returns a decision
+or lets the candidate through to the next.
+
+The steps, in order:
+ 1. A deletion request is always honoured, whatever the consent state.
+ 2. Valid time is resolved (and inference confidence capped); an end before the start
+    is refused.
+ 3. Consent withdrawn or memory paused: nothing new is written.
+ 4. A future change without a date is held until the user confirms it.
+ 5. A purpose (allowed by the tenant) and a consent basis must be stated.
+ 6. A named slot's value must fit the slot.
+ 7. Secrets are never stored.
+ 8. A claim of user authority must be backed by a cited user event.
+ 9. Procedures are never learned from untrusted or tool content.
+10. Instruction-like text (prompt injection) is held for review.
+11. Tool- or web-derived content that orders the agent or hides its words is held.
+12. A procedural write that adds content needs an approved change request.
+13. Procedure-like content that does not come from the user is held for review.
+14. External, unverified content is held for review.
+15. Passing states and one-time codes are refused.
+16. Facts owned by a system of record are refused (queried live instead).
+17. Sensitive personal data is refused or held for the user's confirmation.
+18. An explicit change (retract, expire, correct, supersede) acts on its target.
+19. Anything else is compared with what is already known in the same scope.
+
+Operations: ADD, CONFIRM, SUPERSEDE, RETRACT, EXPIRE, DELETE, REJECT, QUARANTINE.
+Authority, strongest first: user_explicit > user_confirmed > tool_confirmed >
+agent_inference > external_untrusted. Authority is compared before time: a newer inference
+never overrides an older explicit statement, and two equal-authority sources that disagree
+about the same period go to the conflict queue instead of being silently picked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from accounts.models import Sensitivity
+from accounts.policies import TenantPolicy
+from core.codes import ReasonCode
+from memory import content_rules, predicates
+from memory.models import AssertionKind, MemoryStatus, MemoryType
+from memory.temporal import TimeHint, valid_time_hint
+from memory.write_policy.compare import decide_assert, decide_change, decide_forget
+from memory.write_policy.decision import (
+    Candidate,
+    Decision,
+    ExistingFact,
+    Intent,
+    SubjectState,
+    effective_cardinality,
+)
+from memory.write_policy.decision import quarantine as _quarantine
+from memory.write_policy.decision import reject as _reject
+
+
+def decide(
+    candidate: Candidate,
+    *,
+    existing: Sequence[ExistingFact],
+    subject: SubjectState,
+    tenant: TenantPolicy,
+    now: datetime,
+    inference_max_confidence: float = 0.8,
+) -> Decision:
+    text = f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
+
+    # 1. Deletion requests are always honoured, whatever the consent state.
+    if candidate.intent == Intent.FORGET:
+        return decide_forget(candidate, existing)
+
+    # 2. Label inference as inference (confidence < 1) and resolve valid time, including
+    #    future starts written in words ("next month", "下个月").
+    time_hint = (
+        None
+        if candidate.valid_from
+        else valid_time_hint(candidate.statement, now, slot=bool(candidate.predicate))
+    )
+    candidate = _normalise(candidate, now, inference_max_confidence, time_hint)
+    if candidate.valid_to is not None and candidate.valid_to <= candidate.valid_from:
+        return _reject(ReasonCode.INVALID_VALID_TIME, "valid_to must be after valid_from.")
+
+    # 3. The subject has withdrawn consent or paused memory: nothing new is written.
+    if subject.consent_withdrawn:
+        return _reject(
+            ReasonCode.CONSENT_WITHDRAWN,
+            "The user has withdrawn consent to memory; nothing is written.",
+        )
+    if subject.memory_paused:
+        return _reject(
+            ReasonCode.MEMORY_PAUSED,
+            "The user has paused memory; nothing new is written until they resume it.",
+        )
+
+    # 4. A change that is clearly in the future but has no date ("after the wedding",
+    #    "等孩子毕业以后") is not applied now: it is held, with no start, until the user
+    #    confirms it (then it applies from the confirmation).
+    if (
+        time_hint is not None
+        and time_hint.kind == "future_undated"
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
+            "This change lies in the future but has no date; it is held until the user confirms it.",
+            findings=("future_undated",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+
+    # 5. Purpose and legal basis must be stated (and the purpose allowed by the tenant).
+    if not candidate.purpose.strip():
+        return _reject(
+            ReasonCode.NO_PURPOSE, "A memory needs a purpose saying what it will be used for."
+        )
+    if not tenant.purpose_allowed(candidate.purpose):
+        return _reject(
+            ReasonCode.PURPOSE_NOT_ALLOWED,
+            "This tenant does not allow memories for that purpose.",
+            extra={"allowed_purposes": list(tenant.allowed_purposes)},
+        )
+    if not candidate.consent_basis:
+        return _reject(
+            ReasonCode.NO_CONSENT_BASIS,
+            "A memory needs a consent basis (e.g. explicit_consent, contract).",
+        )
+
+    # 6. A named slot's value must fit the slot (memory/predicates.py): a sentence is
+    #    not a city. Never "retry": the value itself must change.
+    value_problem = predicates.value_problem(candidate.predicate, candidate.value)
+    if value_problem and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE):
+        return _reject(
+            ReasonCode.INVALID_VALUE,
+            f"This value does not fit '{candidate.predicate}' (a short name, not a sentence); "
+            "send the value alone.",
+            findings=(value_problem,),
+        )
+
+    # 7. Secrets are never stored (and therefore never embedded).
+    secrets = content_rules.find_secrets(text)
+    if secrets:
+        return _reject(
+            ReasonCode.SECRET_DETECTED,
+            "This looks like a password, key or token; secrets are never remembered.",
+            findings=secrets,
+        )
+
+    # 8. A claim of user authority must be backed by the cited events (no laundering a tool
+    #    result or web page into "the user said so").
+    if (
+        candidate.assertion_kind in (AssertionKind.USER_EXPLICIT, AssertionKind.USER_CONFIRMED)
+        and candidate.source_roles
+        and "user" not in candidate.source_roles
+    ):
+        return _reject(
+            ReasonCode.ASSERTION_NOT_SUPPORTED_BY_SOURCE,
+            "The candidate claims the user said this, but none of its source events is a user message.",
+        )
+
+    # 9. Procedural memory is never learned from untrusted content and always reviewed.
+    if candidate.memory_type == MemoryType.PROCEDURAL:
+        if candidate.assertion_kind in (
+            AssertionKind.EXTERNAL_UNTRUSTED,
+            AssertionKind.TOOL_CONFIRMED,
+        ):
+            return _reject(
+                ReasonCode.UNTRUSTED_PROCEDURAL,
+                "Procedures cannot be learned from web, tool or other external content.",
+            )
+
+    # 10. Instruction-like text (prompt injection, memory poisoning) goes to review.
+    injection = content_rules.find_injection(text)
+    if injection and not candidate.review_approved:
+        return _quarantine(
+            candidate,
+            ReasonCode.SUSPECTED_INJECTION,
+            "This reads like an instruction to the agent, not a fact; it needs review.",
+            findings=injection,
+        )
+
+    # 11. Content derived from a tool or web source that reads as an order to the agent,
+    #     or that hides its words (look-alike letters, invisible characters inside words,
+    #     a link whose text names another domain), is never stored as an active memory:
+    #     it is quarantined with the finding as its flag.
+    if not candidate.review_approved and _derives_from_tool_or_web(candidate):
+        flagged = content_rules.find_instruction_to_agent(text) + content_rules.find_obfuscation(
+            text
+        )
+        if flagged:
+            return _quarantine(
+                candidate,
+                ReasonCode.TOOL_DERIVED_INSTRUCTION,
+                "This comes from a tool or web source and reads as an instruction or hides its "
+                "words; it needs review.",
+                findings=flagged,
+            )
+
+    # 12. Every procedural write that adds content — an assertion or an explicit
+    #     supersede/correction — needs an approved change request (governance).
+    if (
+        candidate.memory_type == MemoryType.PROCEDURAL
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE, Intent.CORRECT)
+        and not candidate.review_approved
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.PROCEDURAL_NEEDS_REVIEW,
+            "Procedure changes are written only after a reviewer approves them.",
+        )
+
+    # 13. Procedures smuggled in as facts or episodes from tool, web or inferred content
+    #     go to review too: only reviewed procedural memory may tell the agent how to act.
+    if candidate.assertion_kind in (
+        AssertionKind.TOOL_CONFIRMED,
+        AssertionKind.EXTERNAL_UNTRUSTED,
+        AssertionKind.AGENT_INFERENCE,
+    ):
+        disguised = content_rules.find_procedure_like(candidate.statement)
+        if disguised and candidate.intent == Intent.ASSERT:
+            return _quarantine(
+                candidate,
+                ReasonCode.PROCEDURE_LIKE_CONTENT,
+                "This prescribes how to act but does not come from the user; procedures need review.",
+                findings=disguised,
+            )
+
+    # 14. External, unverified content is held for review rather than believed.
+    if (
+        candidate.assertion_kind == AssertionKind.EXTERNAL_UNTRUSTED
+        and candidate.intent == Intent.ASSERT
+        and not candidate.review_approved
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.UNTRUSTED_SOURCE,
+            "This comes from external content that nobody has confirmed; it needs review.",
+        )
+
+    # 15. Passing state and one-time codes have no future use.
+    transient = content_rules.find_transient(text)
+    if transient and candidate.intent == Intent.ASSERT:
+        return _reject(
+            ReasonCode.TRANSIENT,
+            "This describes a passing state or a one-time value; it is not worth remembering.",
+            findings=transient,
+        )
+
+    # 16. Facts owned by a system of record are always queried live, never copied.
+    sor = content_rules.find_system_of_record(text, candidate.predicate)
+    if sor:
+        return _reject(
+            ReasonCode.SYSTEM_OF_RECORD,
+            "This belongs to a system of record (orders, balances, …); query it live instead.",
+            findings=sor,
+        )
+
+    # 17. Sensitive personal data: reject or hold for the user's explicit confirmation.
+    #     Not for a retraction or an expiry: they store nothing new, and ending a
+    #     sensitive memory must never wait for a confirmation.
+    sensitive = content_rules.find_sensitive_personal_data(text)
+    if sensitive:
+        candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
+        if not candidate.user_confirmed_sensitive and candidate.intent not in (
+            Intent.RETRACT,
+            Intent.EXPIRE,
+        ):
+            if tenant.sensitive_personal_data == "reject":
+                return _reject(
+                    ReasonCode.SENSITIVE_PERSONAL_DATA,
+                    "This contains sensitive personal data, which this tenant does not remember.",
+                    findings=sensitive,
+                )
+            return _quarantine(
+                candidate,
+                ReasonCode.SENSITIVE_NEEDS_CONFIRMATION,
+                "This contains sensitive personal data; it is kept only if the user confirms it.",
+                findings=sensitive,
+                status=MemoryStatus.PENDING_CONFIRMATION,
+            )
+
+    # 18. Explicit changes to an existing record.
+    if candidate.intent in (Intent.RETRACT, Intent.EXPIRE, Intent.CORRECT, Intent.SUPERSEDE):
+        return decide_change(candidate, existing, now)
+
+    # 19. Compare with what is already known in the same scope.
+    return decide_assert(candidate, existing)
+
+
+# --- steps ------------------------------------------------------------------------------
+
+
+_TOOL_OR_WEB_ROLES = frozenset({"tool", "external", "system"})
+
+
+def _derives_from_tool_or_web(candidate: Candidate) -> bool:
+    """A tool or web page wrote it, or an agent's claim cites such an event."""
+    return candidate.assertion_kind in (
+        AssertionKind.TOOL_CONFIRMED,
+        AssertionKind.EXTERNAL_UNTRUSTED,
+    ) or bool(_TOOL_OR_WEB_ROLES.intersection(candidate.source_roles))
+
+
+def _normalise(
+    candidate: Candidate,
+    now: datetime,
+    inference_max_confidence: float,
+    time_hint: TimeHint | None = None,
+) -> Candidate:
+    confidence = candidate.confidence
+    if candidate.assertion_kind == AssertionKind.AGENT_INFERENCE:
+        confidence = min(confidence, inference_max_confidence)
+    future_start = time_hint.start if time_hint and time_hint.kind == "future" else None
+    valid_from = candidate.valid_from or future_start or now
+    return replace(
+        candidate,
+        confidence=confidence,
+        valid_from=valid_from,
+        cardinality=effective_cardinality(candidate),
+    )

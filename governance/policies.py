@@ -145,7 +145,7 @@ def can_see_held_text(*, status: str, sensitivity: str) -> bool:
     return status != "pending_confirmation" and sensitivity != "restricted"
 
 
-# --- consent (issue 14) -------------------------------------------------------------------
+# --- consent ----------------------------------------------------------------------------
 
 # What the events API does with a user's new messages while their consent to memory is
 # withdrawn — the tenant policy key ``events_after_consent_withdrawn``, shown to the user

@@ -236,7 +236,7 @@ class MemoryListOutputSerializer(serializers.Serializer):
     results = MemoryRecordOutputSerializer(many=True)
 
 
-# --- erasure of a whole subject (issue 14) ---------------------------------------------
+# --- erasure of a whole subject ------------------------------------------------------
 
 
 class SubjectEraseInputSerializer(StrictInputSerializer):

@@ -140,7 +140,7 @@ def events_append(
 
     client_ids = [p[0].client_event_id for p in prepared]
     with transaction.atomic():
-        # Consent (issue 14): read under KEY SHARE, which a concurrent withdrawal (FOR
+        # Consent: read under KEY SHARE, which a concurrent withdrawal (FOR
         # UPDATE on the subject) waits for and which waits for it — never both at once.
         withdrawn, tenant_policy = _consent_state(subject)
         if withdrawn is not None:

@@ -1,4 +1,4 @@
-"""Reviewed procedures change only through change requests and review (issue 14, class 7).
+"""Reviewed procedures change only through change requests and review.
 
 The permission matrix: every record route of the agent API, with read, write and admin
 keys, aimed at an approved procedure's record — through a token for the tenant's org

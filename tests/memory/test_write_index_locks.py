@@ -1,5 +1,5 @@
 """The write path and the background indexer on one subject, at the same time: a user's
-statement is never refused because Engram's own indexer held a lock (issue 14, class 6).
+statement is never refused because Engram's own indexer held a lock.
 
 Two real PostgreSQL connections (threads), the real write path (``candidates_submit``)
 and the real indexer (``index_pending_records``). The first test forces the interleaving

@@ -48,13 +48,18 @@ def _postgres_processes_on(data_dir: Path) -> list[str]:
     return found
 
 
-def _import(module: str, data_dir: Path, **extra: str) -> tuple[dict, float]:
+def _env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """This environment without any database or settings choice, on ``data_dir``."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("DATABASE_", "ENGRAM_DB_", "DJANGO_SETTINGS_MODULE"))
     }
-    env.update(ENGRAM_DATA_DIR=str(data_dir), **extra)
+    return {**env, "ENGRAM_DATA_DIR": str(data_dir), **extra}
+
+
+def _import(module: str, data_dir: Path, **extra: str) -> tuple[dict, float]:
+    env = _env(data_dir, **extra)
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", PROBE.format(module=module)],
@@ -103,3 +108,62 @@ def test_each_settings_module_picks_its_database_role(module, user, assume_app_r
 def test_an_explicit_role_overrides_the_module_choice(tmp_path):
     report, _ = _import("worker", tmp_path / "engram", ENGRAM_DB_CONNECT_AS="owner")
     assert report["user"] == "postgres"
+
+
+CONNECT = """
+import django
+django.setup()
+from django.db import connection
+connection.ensure_connection()
+with connection.cursor() as cursor:
+    cursor.execute("SELECT current_database(), current_user")
+    print(*cursor.fetchone(), connection.settings_dict["HOST"])
+"""
+
+
+def test_the_first_connection_starts_the_embedded_server(tmp_path):
+    """The lazy half: nothing at import, and the backend starts (or attaches to) the
+    server when a connection opens, and says where it listens."""
+    from core.db import embedded_postgres as ep
+
+    tmp_path.chmod(0o755)  # under root the server runs as another user
+    data_dir = tmp_path / "engram"
+    env = _env(data_dir, DJANGO_SETTINGS_MODULE="config.settings.base")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", CONNECT],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert done.returncode == 0, done.stderr
+        database, user, host = done.stdout.split()
+        assert (database, user) == ("engram", "postgres")
+        assert ep.running_pid(data_dir / "pgdata") is not None
+        assert host == ep.ensure_embedded_postgres(data_dir / "pgdata").socket_dir
+    finally:
+        ep.stop_embedded_postgres(data_dir / "pgdata")
+
+
+def test_a_refused_start_is_a_failed_connection_with_the_reason(tmp_path):
+    """A data directory of another major version: the connection fails (an
+    OperationalError, which the start-up self-test and /healthz report) with the
+    refusal's own message, and no server is started."""
+    pgdata = tmp_path / "engram" / "pgdata"
+    pgdata.mkdir(parents=True)
+    (pgdata / "PG_VERSION").write_text("17\n")
+    env = _env(pgdata.parent, DJANGO_SETTINGS_MODULE="config.settings.web")
+    done = subprocess.run(
+        [sys.executable, "-c", CONNECT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "OperationalError" in done.stderr
+    assert "cannot start its embedded PostgreSQL" in done.stderr and "pg_upgrade" in done.stderr
+    assert not (pgdata / "postmaster.pid").exists()

@@ -30,7 +30,7 @@ limit_request_field_size = 65536
 def post_worker_init(worker):
     if os.environ.get("ENGRAM_SKIP_WARM_UP"):  # test servers that never recall
         return
-    from memory.retrieval import warm_up
+    from memory.recall import warm_up
 
     warm_up()
 

@@ -1,5 +1,5 @@
 """Where one recall's time goes, on the database bench/perf/recall_perf.py loaded (run that
-first, with --keepdb): calls ``recall_for_agent`` in process for random tenants and
+first, with --keepdb): calls ``memory.recall.recall`` in process for random tenants and
 subjects, every query unique, and reports the median of
 
 - total          the whole recall (without HTTP),
@@ -34,8 +34,8 @@ import django  # noqa: E402
 django.setup()
 
 from governance.services import Actor  # noqa: E402
-from memory import retrieval  # noqa: E402
-from memory.retrieval import QueryVector, RecallRequest, RecallScope  # noqa: E402
+from memory.recall import QueryVector, RecallRequest, RecallScope, recall  # noqa: E402
+from memory.recall import query as recall_query  # noqa: E402
 
 
 def main() -> None:
@@ -49,7 +49,7 @@ def main() -> None:
     rng = random.Random(1)
     marks: dict[str, float] = {}
 
-    embed = retrieval.embed_query_cached
+    embed = recall_query.embed_query_cached
     result = QueryVector.result
 
     def timed_embed(query, model_id):
@@ -66,7 +66,7 @@ def main() -> None:
         finally:
             marks["wait_end"] = time.perf_counter()
 
-    retrieval.embed_query_cached = timed_embed
+    recall_query.embed_query_cached = timed_embed
     QueryVector.result = timed_result
 
     def one(i: int) -> dict[str, float]:
@@ -81,9 +81,7 @@ def main() -> None:
             query=f"what did the user say about the deploy failure {i}?", purpose="personalization"
         )
         start = time.perf_counter()
-        retrieval.recall_for_agent(
-            actor=Actor.agent(t["agent"], scope.tenant_id), scope=scope, request=request
-        )
+        recall(actor=Actor.agent(t["agent"], scope.tenant_id), scope=scope, request=request)
         end = time.perf_counter()
         ms = lambda a, b: (b - a) * 1000  # noqa: E731
         return {

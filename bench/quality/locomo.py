@@ -266,7 +266,7 @@ def asker(port: int, creds: dict, *, in_process: bool):
     """A function: question -> the source event ids (as strings) of each recalled item."""
     if in_process:
         from governance.services import Actor
-        from memory.retrieval import RecallRequest, RecallScope, recall_for_agent
+        from memory.recall import RecallRequest, RecallScope, recall
 
         scope = RecallScope(
             tenant_id=creds["tenant_id"],
@@ -277,7 +277,7 @@ def asker(port: int, creds: dict, *, in_process: bool):
         actor = Actor.system(creds["tenant_id"], "bench")
 
         def ask_here(question: str) -> list[list[str]]:
-            result = recall_for_agent(
+            result = recall(
                 actor=actor,
                 scope=scope,
                 request=RecallRequest(query=question, purpose=PURPOSE, k=10),

@@ -4,7 +4,7 @@ bilingual golden set (bench/golden/recall_v1.json, built by bench/golden/builder
 It creates its own throw-away database (``bench_recall`` on the same PostgreSQL server),
 writes every memory through the real write path (so supersede, closed copies, deletion and
 quarantine happen as in production), embeds them with the configured embedder, and asks
-every query through ``memory.retrieval.recall_for_agent``.
+every query through ``memory.recall.recall``.
 
 Reports, per split (tune / heldout / all) and per system: Recall@5, Recall@10, nDCG@10,
 precision (share of returned items that answer the question), stale-memory recall rate,
@@ -240,7 +240,7 @@ def run_hybrid(ctx, query, weights):
 
     from governance.services import Actor
     from memory import embedders
-    from memory.retrieval import RecallRequest, RecallScope, recall_for_agent
+    from memory.recall import RecallRequest, RecallScope, recall
 
     embedders._query_cache._items.clear()
     scope = RecallScope(
@@ -257,7 +257,7 @@ def run_hybrid(ctx, query, weights):
         token_budget=8000,
     )
     t = time.perf_counter()
-    result = recall_for_agent(
+    result = recall(
         actor=Actor.agent(ctx["agent_id"], scope.tenant_id),
         scope=scope,
         request=request,
@@ -384,7 +384,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from memory.retrieval import RecallWeights
+    from memory.recall import RecallWeights
 
     weights = RecallWeights.for_tenant({"recall_weights": json.loads(args.weights or "{}")})
     data = json.loads(GOLDEN.read_text())

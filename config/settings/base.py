@@ -375,9 +375,6 @@ ENGRAM_RETRIEVAL = {
     "EMBED_AFTER_COMMIT": env(
         "ENGRAM_EMBED_AFTER_COMMIT", default="thread" if CELERY_TASK_ALWAYS_EAGER else "celery"
     ),
-    # Recall embeds at most this many not-yet-embedded records that its exact, lexical or
-    # trigram routes found (embed-on-miss), so they get a vector score while the queue lags.
-    "EMBED_ON_MISS_MAX": env.int("ENGRAM_RECALL_EMBED_ON_MISS_MAX", default=16),
     # A subject scope holding more vectors than this is searched through the HNSW index
     # (iterative scans, ef_search below) instead of an exact scan; at this size and
     # below, the exact scan is faster and exact (docs/performance.md, bench/recall_perf.py).

@@ -10,9 +10,9 @@ Rules (BRIEF "Security", issue 19):
 - figures that live in the database (queue sizes, index lag, dead letters) are read at
   scrape time by collectors (``config/metrics.py``), not counted here.
 
-Recall stage timings: the retrieval pipeline (``memory.retrieval``) does not time its
+Recall stage timings: the recall pipeline (``memory.recall``) does not time its
 stages itself. :func:`instrument_recall_stages` wraps the pipeline's stage functions by
-name (:data:`RECALL_STAGE_FUNCTIONS`); the recall API view brackets the call with
+name (:data:`RECALL_STAGE_FUNCTIONS`) in the modules that call them; the recall API view brackets the call with
 :func:`recall_started` / :func:`recall_finished`, which sums each stage's time for the
 request and observes one value per stage. A renamed stage function is skipped (and the
 stage test in tests/ops fails, saying which)."""
@@ -147,19 +147,19 @@ def observe_rate_limited(scope: str) -> None:
 
 # --- recall stages ---------------------------------------------------------------------
 
-# ``memory.retrieval`` function name -> stage. Several functions may make one stage; the
-# request's stage time is their sum.
+# ``memory.recall`` stage function name -> stage. Several functions may make one stage;
+# the request's stage time is their sum.
 RECALL_STAGE_FUNCTIONS: dict[str, str] = {
-    "_embed_for_recall": "embed",
-    "_recall_context": "scope",
-    "_slot_keys": "scope",
-    "_run_routes": "routes",
-    "_fuse_and_rerank": "rank",
-    "_dedupe": "rank",
-    "_fit_budget": "pack",
-    "_attach_sources": "pack",
+    "embed_question": "embed",
+    "recall_context": "scope",
+    "slot_keys": "scope",
+    "run_routes": "routes",
+    "fuse_and_rerank": "rank",
+    "dedupe": "rank",
+    "fit_budget": "pack",
+    "attach_sources": "pack",
     "context_pack": "pack",
-    "_record_recall": "trace",
+    "record_recall": "trace",
 }
 RECALL_STAGES = ("embed", "scope", "routes", "rank", "pack", "trace")
 
@@ -196,15 +196,21 @@ def _stage_timer(stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return timed
 
 
-def instrument_recall_stages(module: Any) -> list[str]:
-    """Wrap ``module``'s stage functions (idempotent). Returns the names not found."""
+def instrument_recall_stages(*modules: Any) -> list[str]:
+    """Wrap the stage functions where ``modules`` (the modules that call them) look them
+    up (idempotent). Returns the names found in none of them."""
     missing = []
     for name, stage in RECALL_STAGE_FUNCTIONS.items():
-        fn = getattr(module, name, None)
-        if fn is None:
+        found = False
+        for module in modules:
+            fn = getattr(module, name, None)
+            if fn is None:
+                continue
+            found = True
+            if not hasattr(fn, "__engram_stage__"):
+                setattr(module, name, _stage_timer(stage, fn))
+        if not found:
             missing.append(name)
-        elif not hasattr(fn, "__engram_stage__"):
-            setattr(module, name, _stage_timer(stage, fn))
     return missing
 
 

@@ -1,5 +1,5 @@
 """Recall API (``POST /api/v1/recall``) and recall feedback. Adapters only: validate, call
-the retrieval pipeline (memory.retrieval), render."""
+the recall pipeline (memory.recall), render."""
 
 from __future__ import annotations
 
@@ -12,29 +12,27 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import memory.retrieval
 from accounts.permissions import HasReadScope
 from config.api import ApiError
 from config.db_router import replica_reads
 from config.serializers import StrictInputSerializer
 from core.observability import metrics
-from memory import lexical
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
 from memory.models import AssertionKind, MemoryStatus, MemoryType
-from memory.retrieval import (
-    QueryVector,
+from memory.recall import (
+    STAGE_MODULES,
     RecallRequest,
     RecallResult,
     RecallScope,
     RecallTraceNotFound,
+    recall,
     recall_feedback_record,
-    recall_for_agent,
 )
 
 CONF = settings.ENGRAM_RETRIEVAL
 # Per-stage recall timings for /metrics, without touching the pipeline's code.
-metrics.instrument_recall_stages(memory.retrieval)
+metrics.instrument_recall_stages(*STAGE_MODULES)
 
 
 class RecallInputSerializer(StrictInputSerializer):
@@ -153,8 +151,9 @@ class RecallOutputSerializer(serializers.Serializer):
     known_at = serializers.DateTimeField(allow_null=True)
     dropped_by_budget = serializers.IntegerField()
     vector_pending = serializers.IntegerField(
-        help_text="Found memories without a vector yet (the embedding queue lags); they "
-        "were matched by the exact, lexical or trigram routes only."
+        help_text="Found memories without a vector yet (the embedding queue lags; recall "
+        "never embeds on the read path): they were matched by the exact, lexical or "
+        "trigram routes only and get a vector score once the queue has embedded them."
     )
     vector_unavailable = serializers.BooleanField(
         help_text="The embedder could not be reached: semantic matching was skipped and "
@@ -243,18 +242,10 @@ class RecallView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         scope = _scope(self, request)
         data = _validated(RecallInputSerializer, request)
-        # The query embedding starts now, beside everything recall does before it needs it,
-        # on recall's best guess of the question it will search for: pronouns read as the
-        # user unless the question may name another person (recall keeps them when it
-        # names a speaker of the subject's conversations). Recall re-embeds only a
-        # question whose reading turns out different (one naming the subject, say).
         clock = metrics.recall_started()
-        query_vector = QueryVector.start(
-            lexical.for_embedding(lexical.early_reading(data["query"]))
-        )
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):
-            result = recall_for_agent(
+            result = recall(
                 actor=self.actor(request),
                 scope=scope,
                 request=RecallRequest(
@@ -272,7 +263,6 @@ class RecallView(SubjectScopedView):
                     token_budget=data["token_budget"],
                 ),
                 request_id=self.request_id(request),
-                query_vector=query_vector,
             )
         metrics.recall_finished(clock, result)
         return Response(RecallOutputSerializer(_result_json(result)).data)

@@ -10,13 +10,13 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
   (``EMBED_AFTER_COMMIT``): embedding costs ~10 ms per text and would cap writes near
   100/s (PERF-NOTES). Until Celery runs ``index_pending_records`` from a task, one daemon
   thread per process drains a queue of committed record ids. While it lags, the exact,
-  lexical and trigram routes still find a new record, and recall embeds the candidates
-  they found that lack a vector (embed-on-miss, a few at a time). A queue lost with its
-  process is repaired by ``manage.py engram_reindex --pending``.
+  lexical and trigram routes still find a new record; recall never embeds on the read
+  path, it reports how many found records lack a vector (``vector_pending``). A queue
+  lost with its process is repaired by ``manage.py engram_reindex --pending``.
 
 Secrets and restricted records are never embedded. Quarantined and pending records are not
 embedded either (they are held for review; recall never returns them); approval makes them
-eligible and the next recall or reindex embeds them.
+eligible and the next reindex embeds them.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def index_pending_records(
     """Embed the given records where they still need it, for ``model_ids`` (default: the
     active index version's model, plus the one being built if a re-index runs); returns
     how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
-    background thread or recall's embed-on-miss (the unique constraint absorbs races).
+    background thread or ``engram_reindex`` (the unique constraint absorbs races).
     With ``tenant_id`` it runs inside that tenant's context (callers without one, such as
     a task, pass it); without, the caller is already inside one."""
     if tenant_id is not None:
@@ -338,8 +338,7 @@ def _embed_batch(batch: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
 
 
 # One embedding thread per process, fed (tenant_id, record_id) after each write commits.
-# A queue lost with its process is repaired by ``engram_reindex --pending`` (and, for
-# what recall finds, by its embed-on-miss).
+# A queue lost with its process is repaired by ``engram_reindex --pending``.
 _embed_queue = BatchingThread(
     "engram-embedder", _embed_batch, nice=EMBED_THREAD_NICE, max_batch=100
 )

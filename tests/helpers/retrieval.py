@@ -8,7 +8,8 @@ from typing import Any
 from accounts.models import Agent
 from governance.services import Actor
 from memory.models import MemoryRecord, Subject
-from memory.retrieval import RecallRequest, RecallResult, RecallScope, recall_for_agent
+from memory.recall import RecallRequest, RecallResult, RecallScope
+from memory.recall import recall as recall_pipeline
 from memory.services.indexing import index_pending_records
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate
@@ -79,7 +80,7 @@ def remember_many(subject: Subject, statements: list[str]) -> list:
 
 def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResult:
     kw.setdefault("purpose", PURPOSE)
-    return recall_for_agent(
+    return recall_pipeline(
         actor=Actor.agent(agent.id, agent.tenant_id),
         scope=RecallScope(
             tenant_id=subject.tenant_id,

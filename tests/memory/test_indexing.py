@@ -152,17 +152,12 @@ def test_recall_sees_a_record_before_it_is_embedded(read_agent, owner_subject):
     outcome = remember(
         owner_subject, "Checkout fails with ERR-4012", predicate="checkout_error", embed=False
     )
-    with override_settings(
-        ENGRAM_RETRIEVAL={
-            **settings.ENGRAM_RETRIEVAL,
-            "EMBED_ON_MISS_MAX": 0,
-        }
-    ):
-        result = recall(read_agent.agent, owner_subject, "ERR-4012 checkout")
+    result = recall(read_agent.agent, owner_subject, "ERR-4012 checkout")
     assert ids(result) == [outcome.record_id]
     assert result.vector_pending == 1
     assert "vector" not in result.items[0].scores
-    # Embed-on-miss (the default) catches up on the next recall.
+    # Recall never embeds on the read path: the queue (here, by hand) catches up.
+    index_pending_records([outcome.record_id])
     again = recall(read_agent.agent, owner_subject, "ERR-4012 checkout")
     assert again.vector_pending == 0 and "vector" in again.items[0].scores
 

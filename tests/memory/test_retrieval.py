@@ -21,20 +21,20 @@ from governance.services import Actor
 from memory import lexical
 from memory.embedders import embed_query_cached, typical_question
 from memory.models import MemoryEmbedding, MemoryRecord, MemoryStatus, RecallTrace
-from memory.retrieval import (
+from memory.recall import (
     QueryVector,
     RecallRequest,
     RecallScope,
     RecallWeights,
-    _Candidate,
-    _filter_q,
-    _history_q,
-    _recall_context,
-    _run_routes,
-    _scope_q,
-    _slot_keys,
     query_fingerprint,
 )
+from memory.recall.routes import run_routes as _run_routes
+from memory.recall.routes import slot_keys as _slot_keys
+from memory.recall.scope import filter_q as _filter_q
+from memory.recall.scope import history_q as _history_q
+from memory.recall.scope import recall_context as _recall_context
+from memory.recall.scope import scope_q as _scope_q
+from memory.recall.signals import Candidate as _Candidate
 from memory.services.indexing import reindex, search_docs_write
 from memory.write_policy import Intent
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many

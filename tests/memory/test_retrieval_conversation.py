@@ -186,7 +186,7 @@ def test_frozen_access_statistics_leave_the_records_untouched(read_agent, owner_
 
 
 def test_weights_are_keyed_by_the_model_recall_serves():
-    from memory.retrieval import RecallWeights
+    from memory.recall import RecallWeights
 
     policy = {
         "recall_weights": {"vector_min_margin": 0.05, "lexical": 2},

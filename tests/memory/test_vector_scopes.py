@@ -12,14 +12,10 @@ from django.utils import timezone
 from config.tenancy import tenant_context
 from memory.embedders import embed_query_cached
 from memory.models import MemoryEmbedding, MemoryRecord
-from memory.retrieval import (
-    QueryVector,
-    RecallRequest,
-    RecallScope,
-    _filter_q,
-    _route_vector,
-    _scope_q,
-)
+from memory.recall import QueryVector, RecallRequest, RecallScope
+from memory.recall.routes import route_vector as _route_vector
+from memory.recall.scope import filter_q as _filter_q
+from memory.recall.scope import scope_q as _scope_q
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
 QUERY = "Which seat does the user want on a plane?"

@@ -31,7 +31,7 @@ def test_warm_up_never_stops_a_worker_from_serving(settings, caplog):
         "EMBEDDER_URL": "http://127.0.0.1:9/v1",  # nothing listens there
         "EMBEDDER_MODEL": "unreachable",
     }
-    with caplog.at_level(logging.WARNING, logger="memory.retrieval"):
+    with caplog.at_level(logging.WARNING, logger="memory.recall"):
         gunicorn.post_worker_init(worker=None)
     assert "recall warm-up skipped (EmbedderError)" in caplog.text
     assert ("openai/unreachable", False) not in embedders._typical

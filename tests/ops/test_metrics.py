@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-import memory.retrieval
+import memory.recall
 from accounts.throttles import AgentRateThrottle
 from config.tenancy import tenant_context
 from core.observability import metrics
@@ -103,8 +103,8 @@ def test_write_decisions_are_counted_by_operation_and_reason(api):
 
 
 def test_every_recall_stage_is_timed_and_results_counted(reader_for_owner, owner_subject):
-    assert metrics.instrument_recall_stages(memory.retrieval) == [], (
-        "memory.retrieval renamed a stage function: update RECALL_STAGE_FUNCTIONS"
+    assert metrics.instrument_recall_stages(*memory.recall.STAGE_MODULES) == [], (
+        "memory.recall renamed a stage function: update RECALL_STAGE_FUNCTIONS"
     )
     remember(owner_subject, "User wants answers conclusion-first, then evidence")
     stages = ("total", *metrics.RECALL_STAGES)

@@ -1,0 +1,141 @@
+"""The recall pipeline, step by step (see ``memory.recall``). The stage functions are
+called through this module's names so ``core.observability.metrics`` can time each
+stage by wrapping them here."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, replace
+from datetime import datetime
+from time import perf_counter
+
+from django.utils import timezone
+
+from config.tenancy import tenant_context
+from governance.services import Actor
+from memory.models import MemoryRecord
+from memory.recall.dedupe import dedupe
+from memory.recall.pack import RecallItem, attach_sources, context_pack, fit_budget, item_for
+from memory.recall.query import QueryVector, read_question
+from memory.recall.rank import fuse_and_rerank
+from memory.recall.routes import run_routes, slot_keys
+from memory.recall.scope import (
+    RecallRequest,
+    RecallScope,
+    filter_q,
+    history_q,
+    recall_context,
+    scope_q,
+)
+from memory.recall.trace import record_recall
+from memory.recall.weights import RecallWeights
+
+
+@dataclass
+class RecallResult:
+    trace_id: uuid.UUID | None
+    items: list[RecallItem]
+    context_pack: str
+    as_of: datetime
+    known_at: datetime | None
+    empty_reason: str = ""
+    dropped_by_budget: int = 0
+    # Memories the routes found that have no vector yet (the embedding queue lags): they
+    # were matched by the exact, lexical and trigram routes only.
+    vector_pending: int = 0
+    model_id: str = ""
+    # The embedder failed (e.g. the configured endpoint is down): the vector route was
+    # skipped and the answer rests on the exact, lexical and trigram routes.
+    vector_unavailable: bool = False
+
+
+def recall(
+    *,
+    actor: Actor,
+    scope: RecallScope,
+    request: RecallRequest,
+    weights: RecallWeights | None = None,
+    record_trace: bool = True,
+    request_id: str = "",
+) -> RecallResult:
+    """Run the whole read path for one request. Preconditions: ``scope`` comes from an
+    authenticated credential and ``request`` is validated (k and budget bounded)."""
+    started = perf_counter()
+    now = timezone.now()
+    as_of = request.as_of or now
+    with tenant_context(scope.tenant_id):
+        context = recall_context(scope, request, now)
+        question = read_question(request.query, context)
+        searched = replace(request, query=question.searched)
+        # Embedding the question is the largest single cost (~15–20 ms on a CPU): it
+        # starts here, the only place recall embeds, and runs on another thread while
+        # the database work below proceeds; only the vector and slot routes wait for it.
+        query_vector = QueryVector.start(question.embedded, context.model_id)
+        if weights is None:
+            weights = RecallWeights.for_tenant(context.tenant_policy, query_vector.model_id)
+        if context.consent_withdrawn:
+            # The user withdrew consent: their memories are not used for anyone.
+            items, reason, dropped, pending = [], "consent_withdrawn", 0, 0
+        else:
+            # 1–2. scope and filter: the only records any route may look at.
+            procedures_subject_id = context.procedures_subject_id
+            in_scope = scope_q(scope, request, procedures_subject_id)
+            valid = filter_q(request, as_of=as_of, now=now)
+            eligible = MemoryRecord.objects.filter(in_scope, valid)
+            keys = slot_keys(in_scope, valid, history_q(request, now=now))
+            # 3. routes, each searching inside ``eligible``.
+            subject_ids = [scope.subject_id] + (
+                [procedures_subject_id] if procedures_subject_id else []
+            )
+            candidates, pending = run_routes(
+                eligible,
+                scope,
+                searched,
+                weights,
+                subject_ids,
+                query_vector,
+                keys,
+                context.predicates,
+                scope_names=question.scope_names,
+            )
+            # 4–5. fusion, relevance gate and rerank.
+            ranked = fuse_and_rerank(
+                candidates,
+                weights,
+                as_of=as_of,
+                recent=question.recent,
+                about_others=question.about_others,
+            )
+            # 6. one value per slot, one version per lineage, no near-duplicates.
+            deduped = dedupe(ranked, as_of=as_of)
+            # 7. the top k that fit the token budget.
+            items, dropped = fit_budget(
+                [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]],
+                budget=request.token_budget,
+            )
+            attach_sources(items)
+            reason = "" if items else "no_relevant_memory"
+        # 8. pack.
+        pack = context_pack(items, purpose=request.purpose, as_of=as_of, known_at=request.known_at)
+        trace_id = None
+        if record_trace:
+            trace_id = record_recall(
+                actor=actor,
+                scope=scope,
+                request=request,
+                items=items,
+                request_id=request_id,
+                latency_ms=(perf_counter() - started) * 1000,
+            )
+    return RecallResult(
+        trace_id=trace_id,
+        items=items,
+        context_pack=pack,
+        as_of=as_of,
+        known_at=request.known_at,
+        empty_reason=reason,
+        dropped_by_budget=dropped,
+        vector_pending=pending,
+        model_id=query_vector.model_id,
+        vector_unavailable=query_vector.failed,
+    )

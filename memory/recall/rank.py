@@ -1,0 +1,125 @@
+"""Steps 4–5 of recall: fusion of the routes' rankings, the relevance gate and the rerank,
+over each candidate's typed ``Signals``.
+
+The gate answers only if some memory clearly answers (exact key, trigram id match, most
+query words, or a vector similarity clearly above what the memory scores against a
+typical question), else abstains — an empty result is an answer; related memories then
+come along. Survivors are scored by fused relevance, vector margin, structured fact,
+confidence, importance and freshness."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import datetime
+
+from memory import lexical
+from memory.models import MemoryRecord, MemoryType
+from memory.recall.signals import RANKINGS, Candidate
+from memory.recall.weights import RecallWeights
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
+def is_anchor(c: Candidate, w: RecallWeights) -> bool:
+    """Strong evidence that the memory answers the question. Recency alone is not."""
+    s = c.signals
+    vector = _or(s.vector, 0.0)
+    return (
+        s.exact is not None
+        or _or(s.trigram, 0.0) >= w.min_trigram_similarity
+        or _or(s.lexical_coverage, 0.0) >= w.min_lexical_coverage
+        or vector >= w.vector_sure_similarity
+        or (
+            vector >= w.vector_min_similarity
+            and _or(s.vector_margin, -math.inf) >= w.vector_min_margin
+        )
+    )
+
+
+def is_related(c: Candidate, w: RecallWeights, margin_floor: float) -> bool:
+    """Weaker evidence: enough to come along once some memory anchors the answer."""
+    s = c.signals
+    return is_anchor(c, w) or (
+        _or(s.lexical_coverage, 0.0) >= w.related_lexical_coverage
+        or (
+            _or(s.vector, 0.0) >= w.vector_min_similarity
+            and _or(s.vector_margin, -math.inf) >= margin_floor
+        )
+    )
+
+
+def fuse_and_rerank(
+    candidates: dict[uuid.UUID, Candidate],
+    w: RecallWeights,
+    *,
+    as_of: datetime,
+    recent: bool = False,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """``recent``: the question asks for the latest experiences; ``about_others``: it
+    names another person or a relation, so facts about other people may answer it."""
+    ranking_weight = {r: getattr(w, r) for r in RANKINGS}
+    best_possible = sum(wt / (w.rrf_k + 1) for wt in ranking_weight.values()) or 1.0
+    anchors = [c for c in candidates.values() if is_anchor(c, w)]
+    if not anchors:
+        return []
+    # How far a question's margins reach depends on the question: a specific one lifts
+    # every memory a little above a typical question. A related memory comes along only
+    # with a fair share of the best margin.
+    best_margin = max((_or(c.signals.vector_margin, 0.0) for c in candidates.values()), default=0.0)
+    margin_floor = max(w.related_vector_margin, w.related_margin_share * best_margin)
+    related = [c for c in candidates.values() if is_related(c, w, margin_floor)]
+    records = MemoryRecord.objects.in_bulk([c.id for c in related])
+    for c in related:
+        c.record = records[c.id]
+        if not about_others and lexical.about_someone_else(c.record.statement):
+            # "Cousin Ana lives in Porto" is no answer to where the user lives.
+            c.signals.about_someone_else = True
+    # Answer only if some memory clearly answers (otherwise abstain: an empty result is
+    # a valid answer); then let weaker but related memories come along.
+    if all(c.signals.about_someone_else for c in anchors):
+        return []
+    kept = []
+    for c in related:
+        s, r = c.signals, c.record
+        # A lexical rank counts in proportion to how much of the question the memory
+        # contains: ranking first on one shared word of four is weak evidence.
+        fused = sum(
+            ranking_weight[ranking]
+            * (_or(s.lexical_coverage, 0.0) if ranking == "lexical" else 1.0)
+            / (w.rrf_k + rank)
+            for ranking, rank in c.ranks.items()
+        )
+        relevance = fused / best_possible
+        age_days = max(0.0, (as_of - r.valid_from).total_seconds() / 86400)
+        freshness = (
+            0.5 ** (age_days / w.freshness_half_life_days) if w.freshness_half_life_days else 1.0
+        )
+        s.fused = round(relevance, 4)
+        s.freshness = round(freshness, 4)
+        s.confidence = r.confidence
+        s.importance = r.importance
+        s.final = round(
+            w.relevance * relevance
+            + w.semantic * max(0.0, _or(s.vector_margin, 0.0))
+            + w.confidence * r.confidence
+            + w.importance * r.importance
+            # Experiences age faster than facts, for questions about the latest ones.
+            + (
+                w.episodic_freshness
+                if recent and r.memory_type == MemoryType.EPISODIC
+                else w.freshness
+            )
+            * freshness
+            # A named fact ("home_city = Hangzhou") is the curated answer for its slot; a
+            # note that mentions the same words is supporting context.
+            + w.structured * bool(r.predicate)
+            - w.someone_else * float(s.about_someone_else),
+            4,
+        )
+        kept.append(c)
+    kept.sort(key=lambda c: (-c.signals.final, -c.record.valid_from.timestamp(), str(c.id)))
+    return kept

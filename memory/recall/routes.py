@@ -1,0 +1,424 @@
+"""Step 3 of recall: the routes. Each searches *inside* ``eligible`` (steps 1–2) and
+returns its hits, best first: ``[(record id, score)]``. Equal scores break by id, so
+answers are reproducible. ``run_routes`` runs them all and credits their hits to the
+candidates (``signals.Candidates``).
+
+- exact     key lookup: a predicate the request or the question names, an identifier
+            from the question verbatim;
+- slot      the predicate whose name the question matches by meaning;
+- lexical   Chinese segmented + English stemmed full text;
+- trigram   identifiers (with typos) and names;
+- vector    an exact scan within the subject's scope, scored by how much more a memory
+            matches the question than a typical question;
+- recency   the latest experiences, for questions that ask for them.
+
+Recall writes nothing here: a found memory without a vector yet (the embedding queue
+lags) is counted as ``vector_pending``, never embedded on the request path."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
+from django.db import connection
+from django.db.models import BooleanField, CharField, ExpressionWrapper, F, Func, Q, QuerySet
+from django.db.models.expressions import RawSQL
+from pgvector.django import CosineDistance, MaxInnerProduct
+
+from memory import lexical
+from memory.embedders import predicate_labels
+from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
+from memory.recall.query import QueryVector
+from memory.recall.scope import RecallRequest, RecallScope
+from memory.recall.signals import Candidates
+from memory.recall.weights import RecallWeights
+from memory.services.indexing import unembedded_record_ids
+
+ROUTES = ("exact", "slot", "lexical", "trigram", "vector", "recency")
+
+Hits = list[tuple[uuid.UUID, float]]
+
+
+# --- other versions of a fact as matching keys ------------------------------------------
+
+
+@dataclass
+class SlotKeys:
+    """Earlier (or later) versions of single-valued facts, as matching keys.
+
+    "Where does the user live now?" is often worded closest to the *first* statement of
+    the fact ("User lives in Singapore"), while the current version says "User now lives
+    in Munich after moving from Seoul". The lexical and vector routes therefore also
+    search the other versions of each single-valued slot, and a hit on one counts as a
+    hit on the slot's eligible value — the one valid at ``as_of`` and believed at
+    ``known_at``. The other version itself is never a candidate: the answer is always a
+    record that passed the filters."""
+
+    answers_of: dict[uuid.UUID, list[uuid.UUID]] = field(default_factory=dict)
+
+    @property
+    def ids(self) -> list[uuid.UUID]:
+        return list(self.answers_of)
+
+
+def slot_keys(scope_q: Q, filter_q: Q, history_q: Q) -> SlotKeys:
+    rows = list(
+        MemoryRecord.objects.filter(scope_q, filter_q | history_q)
+        .filter(cardinality=Cardinality.SINGLE)
+        .exclude(predicate="")
+        .annotate(answer=ExpressionWrapper(filter_q, output_field=BooleanField()))
+        .values_list("id", "subject_id", "namespace", "predicate", "answer")
+    )
+    answers: dict[tuple, list[uuid.UUID]] = defaultdict(list)
+    for rid, subject_id, namespace, predicate, answer in rows:
+        if answer:
+            answers[(subject_id, namespace, predicate)].append(rid)
+    keys = SlotKeys()
+    for rid, subject_id, namespace, predicate, answer in rows:
+        slot_answers = answers.get((subject_id, namespace, predicate))
+        if not answer and slot_answers:
+            keys.answers_of[rid] = slot_answers
+    return keys
+
+
+# --- the routes -----------------------------------------------------------------------
+
+
+def run_routes(
+    eligible: QuerySet[MemoryRecord],
+    scope: RecallScope,
+    request: RecallRequest,
+    weights: RecallWeights,
+    subject_ids: list[uuid.UUID],
+    query_vector: QueryVector,
+    slot_keys: SlotKeys,
+    predicates: tuple[str, ...] = (),
+    scope_names: frozenset[str] = frozenset(),
+) -> tuple[Candidates, int]:
+    """Every route for ``request.query`` (the question as searched); the candidates and
+    how many found memories have no vector yet (``vector_pending``)."""
+    n = weights.candidates_per_route
+    # The lexical docs of the scope's subjects, named directly (not only through the join
+    # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
+    doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
+    # The lexical and vector routes also match other versions of single-valued facts.
+    searchable = (
+        MemoryRecord.objects.filter(Q(pk__in=eligible) | Q(pk__in=slot_keys.ids))
+        if slot_keys.ids
+        else eligible
+    )
+    exact = route_exact(eligible, request, n)
+    trigram = route_trigram(
+        eligible, doc_scope, request.query, n, weights.min_trigram_similarity, scope_names
+    )
+    recency = route_recency(eligible, request, n)
+    lexical_hits, coverage = route_lexical(searchable, doc_scope, request.query, n, scope_names)
+    found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
+    vector, margins, pending = route_vector(
+        searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
+    )
+    slot = route_slot(eligible, query_vector, predicates, weights, n)
+
+    candidates = Candidates(slot_keys.answers_of)
+    # A question about a slot in other words ("用户目前供职于哪家企业？" for ``employer``)
+    # is a key lookup too: the slot's values join the exact ranking, after the hits it
+    # found by name.
+    exact_ids = {rid for rid, _ in exact}
+    key_lookup = exact + [(rid, 1.0) for rid, _ in slot if rid not in exact_ids]
+    rankings = {
+        "exact": key_lookup,
+        "lexical": lexical_hits,
+        "trigram": trigram,
+        "recency": recency,
+        "vector": vector,
+    }
+    for ranking, hits in rankings.items():
+        for rank, (rid, score) in enumerate(hits, start=1):
+            candidates.credit(rid, ranking, score, rank)
+    for rid, cov in coverage.items():
+        candidates.credit(rid, "lexical_coverage", cov)
+    for rid, margin in margins.items():
+        candidates.credit(rid, "vector_margin", margin)
+    for rid, score in slot:
+        candidates.credit(rid, "slot_match", score)
+    return candidates, pending
+
+
+def route_exact(
+    eligible: QuerySet[MemoryRecord], request: RecallRequest, n: int
+) -> list[tuple[uuid.UUID, float]]:
+    """Key lookup: records whose predicate the request names (``predicates``, or the
+    query text spelling a predicate like ``home_city`` / "home city"), and records that
+    contain an identifier from the query verbatim (order ids, error codes)."""
+    query = request.query.lower()
+    # The query spells the predicate, as is ("home_city") or in words ("home city").
+    spelled = RawSQL(
+        '"memory_memoryrecord"."predicate" <> \'\' AND ('
+        'strpos(%s, lower("memory_memoryrecord"."predicate")) > 0 OR '
+        "strpos(%s, translate(lower(\"memory_memoryrecord\".\"predicate\"), '_.', '  ')) > 0)",
+        [query, query],
+        output_field=BooleanField(),
+    )
+    match = Q(spelled=True)
+    if request.predicates:
+        match |= Q(predicate__in=request.predicates)
+    for ident in lexical.identifiers(request.query):
+        match |= Q(search_doc__trigram_text__contains=ident)
+    rows = (
+        eligible.alias(spelled=spelled)
+        .filter(match)
+        .order_by("-valid_from", "-recorded_at")
+        .values_list("id", flat=True)[:n]
+    )
+    return [(rid, 1.0) for rid in rows]
+
+
+def route_slot(
+    eligible: QuerySet[MemoryRecord],
+    query_vector: QueryVector,
+    predicates: tuple[str, ...],
+    w: RecallWeights,
+    n: int,
+) -> Hits:
+    """Slot lookup by meaning: the predicate whose name, read as words ("home city"),
+    the question matches best, scored like the vector route (margin over a typical
+    question); if it clears ``slot_min_margin``, that slot's eligible records. The exact
+    route finds a slot the question names; this one finds it when the question says it
+    in other words or in the other language. Every hit scores the slot's match."""
+    if not predicates:
+        return []
+    embedded = query_vector.result()
+    if embedded is None:
+        return []
+    vector, typical = embedded
+    known, labels = predicate_labels(query_vector.model_id, predicates)
+    if not known:
+        return []
+    scores = labels @ (vector - typical)
+    best = int(np.argmax(scores))
+    if scores[best] < w.slot_min_margin:
+        return []
+    score = round(float(scores[best]), 4)
+    rows = (
+        eligible.filter(predicate=known[best])
+        .order_by("-valid_from", "-recorded_at")
+        .values_list("id", flat=True)[:n]
+    )
+    return [(rid, score) for rid in rows]
+
+
+def route_lexical(
+    eligible: QuerySet[MemoryRecord],
+    doc_scope: Q,
+    query: str,
+    n: int,
+    scope_names: frozenset[str] = frozenset(),
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
+    """Full text over segmented text; also returns each hit's coverage: the share of the
+    query's (stemmed) words the memory contains — used by the relevance gate."""
+    terms = lexical.query_terms(query, scope_names)
+    if not terms:
+        return [], {}
+    tsquery = SearchQuery(lexical.tsquery_text(terms), search_type="raw", config="english")
+    rows = list(
+        MemorySearchDoc.objects.filter(doc_scope, record__in=eligible, search_vector=tsquery)
+        .annotate(
+            rank=SearchRank(F("search_vector"), tsquery, cover_density=True),
+            lexemes=Func(F("search_vector"), function="tsvector_to_array"),
+            # The query's own stemmed words, computed by the same query (no round trip).
+            query_lexemes=RawSQL(
+                "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
+                [" ".join(terms)],
+                output_field=ArrayField(CharField()),
+            ),
+        )
+        # Ties break by id: the same question gets the same answer every time.
+        .order_by("-rank", "record_id")
+        .values_list("record_id", "rank", "lexemes", "query_lexemes")[:n]
+    )
+    if not rows:
+        return [], {}
+    query_lexemes = set(rows[0][3] or [])
+    coverage = {
+        rid: (len(query_lexemes & set(lexemes)) / len(query_lexemes)) if query_lexemes else 0.0
+        for rid, _, lexemes, _ in rows
+    }
+    return [(rid, rank) for rid, rank, _, _ in rows], coverage
+
+
+def route_trigram(
+    eligible: QuerySet[MemoryRecord],
+    doc_scope: Q,
+    query: str,
+    n: int,
+    threshold: float,
+    scope_names: frozenset[str] = frozenset(),
+) -> list[tuple[uuid.UUID, float]]:
+    """Fuzzy match of identifier-like tokens (ids, error codes, versions) and names
+    (capitalised Latin words) against the raw text: tolerant of typos and partial ids.
+
+    One mistyped digit changes most of a short id's trigrams ("KL1712" and "KL1412" share
+    4 of 10), so identifiers are matched in two steps: trigram similarity finds a wider
+    set of candidates, then the edit distance to the closest identifier in the memory
+    decides — one edit per six characters is a typo; the score is 1 − edits / length."""
+    identifiers = [t.lower() for t in lexical.identifiers(query)]
+    names = [t.lower() for t in lexical.names(query, scope_names) if t.lower() not in identifiers]
+    tokens = list(dict.fromkeys(identifiers + names))[:8]
+    if not tokens:
+        return []
+    best: dict[uuid.UUID, float] = {}
+    docs = MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
+    for token in tokens:
+        is_id = token in identifiers
+        rows = (
+            docs.annotate(sim=TrigramWordSimilarity(token, "trigram_text"))
+            .filter(sim__gte=_ID_CANDIDATE_SIMILARITY if is_id else threshold)
+            .order_by("-sim")
+            .values_list("record_id", "sim", "trigram_text")[:n]
+        )
+        for rid, sim, text in rows:
+            if is_id:
+                # An id matches itself or a typo of itself. Sharing a prefix with another
+                # id ("ORD-2023-63805" for "ORD-2023-65769") is no match; a part of one
+                # ("65719" in "ORD-2023-65719") scores high as a whole word.
+                typo = lexical.closest_identifier_score(token, text)
+                sim = typo if typo else (sim if sim >= _ID_PART_SIMILARITY else 0.0)
+                if sim < threshold:
+                    continue
+            best[rid] = max(best.get(rid, 0.0), sim)
+    return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
+
+
+# Identifier candidates for the edit-distance check (see route_trigram), and the
+# similarity at which a query identifier counts as part of a longer one.
+_ID_CANDIDATE_SIMILARITY = 0.3
+_ID_PART_SIMILARITY = 0.8
+
+
+# Scan at most this many rows of a subject scope in one go: ids and two floats each. A
+# scope that fits is in hand whole (so counting the found memories without a vector
+# needs no extra query).
+_VECTOR_SCAN_ROWS = 500
+
+
+def route_vector(
+    eligible: QuerySet[MemoryRecord],
+    scope: RecallScope,
+    query_vector: QueryVector,
+    n: int,
+    found_elsewhere: set[uuid.UUID],
+    subject_ids: list[uuid.UUID],
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], int]:
+    """The subject's embedded memories that match the query more than they match a
+    typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
+    margin order.
+
+    margin = cos(memory, query) - cos(memory, typical question of the query's language)
+           = memory · (query - typical)                 (unit vectors; see
+    ``memory.typical_questions``). A memory close to every question (a short profile
+    line, or any memory in the question's script: multilingual-e5-small scores those
+    ~0.05 higher) is no longer a candidate for every question; one that answers this
+    question stands out. The margin needs no statistics over the scope, so it means the
+    same for a subject with three memories and one with fifty thousand.
+
+    An exact scan within (tenant, subject): per-subject scopes are small, and at that size
+    an exact scan is both faster and exact where a filtered HNSW scan returns too few
+    rows (docs/performance.md: 10k vectors per scope, exact 18 ms and recall 1.0 vs HNSW 28 ms
+    and 0.79). Only a scope holding more than VECTOR_EXACT_MAX vectors goes through HNSW
+    with iterative scans (``approximate_scan``).
+
+    The index may lag the write path (embedding runs after commit). Recall never embeds
+    on the request path: the memories the other routes found that have no vector yet are
+    counted and returned as ``pending`` (``vector_pending``); the embedding queue catches
+    up with them.
+    """
+    model_id = query_vector.model_id
+    scope_q = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id)
+    exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
+    # How many vectors the scope holds, counted up to the threshold only (while the query
+    # is still being embedded).
+    size = MemoryEmbedding.objects.filter(scope_q).values("pk")[: exact_max + 1].count()
+    approximate = size > exact_max
+    embedded = query_vector.result()
+    if embedded is None:
+        return [], {}, 0
+    vector, typical = embedded
+    shifted = vector - typical
+    similarity = 1.0 - CosineDistance("vector", vector)
+    # pgvector's <#> is the negative inner product.
+    margin = -MaxInnerProduct("vector", shifted)
+    in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible).annotate(
+        similarity=similarity, margin=margin
+    )
+
+    if approximate:
+        rows = approximate_scan(in_scope, shifted, n)
+    else:
+        # No index serves the inner product to a shifted query: an exact scan, as wanted.
+        rows = list(
+            in_scope.order_by("-margin", "record_id").values_list(
+                "record_id", "similarity", "margin"
+            )[:_VECTOR_SCAN_ROWS]
+        )
+    if not approximate and len(rows) < _VECTOR_SCAN_ROWS:
+        scanned = {rid for rid, _, _ in rows}
+        pending = sum(1 for rid in found_elsewhere if rid not in scanned)
+    else:
+        pending = len(
+            unembedded_record_ids(
+                Q(pk__in=found_elsewhere), model_id=model_id, limit=len(found_elsewhere)
+            )
+        )
+    rows = rows[:n]
+    return (
+        [(rid, sim) for rid, sim, _ in rows],
+        {rid: m for rid, _, m in rows},
+        pending,
+    )
+
+
+def approximate_scan(
+    in_scope: QuerySet[MemoryEmbedding], shifted: np.ndarray, n: int
+) -> list[tuple[uuid.UUID, float, float]]:
+    """The top ``n`` by margin of a very large scope through the HNSW index. Memory
+    vectors are unit length, so ordering by cosine distance to the shifted query orders by
+    margin, and the cosine index serves it. pgvector 0.8 iterative index scans keep the
+    scan walking the graph until ``n`` rows pass the tenant, subject and eligibility
+    filters (or ``hnsw.max_scan_tuples`` is reached), so the filters never starve the
+    result. ``relaxed_order`` may return rows slightly out of order; they are re-sorted
+    here. Settings are transaction-local."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            " set_config('hnsw.ef_search', %s, true)",
+            [str(settings.ENGRAM_RETRIEVAL["HNSW_EF_SEARCH"])],
+        )
+    rows = list(
+        in_scope.order_by(CosineDistance("vector", shifted)).values_list(
+            "record_id", "similarity", "margin"
+        )[:n]
+    )
+    return sorted(rows, key=lambda row: -row[2])
+
+
+def route_recency(
+    eligible: QuerySet[MemoryRecord], request: RecallRequest, n: int
+) -> list[tuple[uuid.UUID, float]]:
+    """The latest experiences (episodic memory), for questions that ask about the latest
+    ones ("what happened last time?", "上次…"): for other questions, recent is not
+    relevant."""
+    if request.memory_types and MemoryType.EPISODIC not in request.memory_types:
+        return []
+    if not lexical.asks_for_recent(request.query):
+        return []
+    rows = (
+        eligible.filter(memory_type=MemoryType.EPISODIC)
+        .order_by("-valid_from")
+        .values_list("id", flat=True)[: max(3, n // 5)]
+    )
+    return [(rid, 1.0) for rid in rows]

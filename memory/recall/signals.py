@@ -1,0 +1,117 @@
+"""What the routes found about one candidate, typed: each route's score and rank, the
+gate's evidence (lexical coverage, vector margin, slot match), and the rerank's parts.
+
+``Signals`` reads as a mapping of the signals present (``"trigram" in signals``,
+``signals["vector"]``): that mapping is the per-signal breakdown an item reports as its
+``scores``."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+
+from memory.models import MemoryRecord
+
+# The rankings fused (step 4), by route name. The slot route's hits join the key lookup's
+# ranking (``exact``), after the hits it found by name: see ``routes.run_routes``.
+RANKINGS = ("exact", "lexical", "trigram", "vector", "recency")
+# Signals that keep the best value seen, not a rank.
+VALUE_SIGNALS = ("lexical_coverage", "vector_margin", "slot_match")
+_VIA = "_via_other_version"
+
+
+@dataclass(eq=False)
+class Signals(Mapping[str, float]):
+    # Route scores (present when the route found the memory).
+    exact: float | None = None
+    lexical: float | None = None
+    trigram: float | None = None
+    recency: float | None = None
+    vector: float | None = None
+    # Gate evidence: the share of the question's words the memory contains, how much
+    # more it matches the question than a typical question, how well the question
+    # matches its slot's name.
+    lexical_coverage: float | None = None
+    vector_margin: float | None = None
+    slot_match: float | None = None
+    # A fact about another person, for a question about the user.
+    about_someone_else: bool = False
+    # Rerank parts, set for the candidates that pass the gate.
+    fused: float | None = None
+    freshness: float | None = None
+    confidence: float | None = None
+    importance: float | None = None
+    final: float | None = None
+    # Signals whose counted value came through another version of the fact.
+    via_other_version: set[str] = field(default_factory=set)
+
+    def as_scores(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "via_other_version":
+                continue
+            if f.name == "about_someone_else":
+                if value:
+                    out[f.name] = 1.0
+            elif value is not None:
+                out[f.name] = value
+                if f.name in self.via_other_version:
+                    out[f.name + _VIA] = 1.0
+        return out
+
+    def __getitem__(self, key: str) -> float:
+        return self.as_scores()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.as_scores())
+
+    def __len__(self) -> int:
+        return len(self.as_scores())
+
+    def __repr__(self) -> str:
+        return f"Signals({self.as_scores()!r})"
+
+
+@dataclass
+class Candidate:
+    id: uuid.UUID
+    # Loaded only for candidates that pass the relevance gate.
+    record: MemoryRecord = None  # type: ignore[assignment]
+    # Rank in each ranking that found it (``RANKINGS``).
+    ranks: dict[str, int] = field(default_factory=dict)
+    signals: Signals = field(default_factory=Signals)
+
+
+class Candidates(dict[uuid.UUID, Candidate]):
+    """The candidates of one recall, by record id, as the routes credit them."""
+
+    def __init__(self, answers_of: dict[uuid.UUID, list[uuid.UUID]]) -> None:
+        super().__init__()
+        # Other versions of single-valued facts -> the slot's eligible value(s).
+        self._answers_of = answers_of
+
+    def credit(self, rid: uuid.UUID, signal: str, value: float, rank: int | None = None) -> None:
+        """Record a hit: a rank in ``signal``'s ranking (the best rank counts) or a
+        value signal (the best value counts). A hit on another version of a fact counts
+        for the slot's eligible value(s)."""
+        assert signal in (RANKINGS if rank is not None else VALUE_SIGNALS), signal
+        via_other_version = rid in self._answers_of
+        for target in self._answers_of.get(rid, [rid]):
+            c = self.setdefault(target, Candidate(target))
+            s = c.signals
+            if rank is not None:
+                if signal in c.ranks and c.ranks[signal] <= rank:
+                    continue
+                c.ranks[signal] = rank
+            else:
+                held = getattr(s, signal)
+                if (held if held is not None else -math.inf) >= value:
+                    continue
+            setattr(s, signal, round(float(value), 4))
+            if via_other_version:
+                s.via_other_version.add(signal)
+            else:
+                s.via_other_version.discard(signal)

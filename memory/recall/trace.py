@@ -1,0 +1,101 @@
+"""After recall: the trace (ids only), access statistics and the read's audit row; and the
+agent's feedback on a trace."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.utils import timezone
+
+from config.tenancy import tenant_context
+from core.codes import AuditAction
+from governance.services import Actor, audit_record
+from memory.content_rules import normalize_text
+from memory.models import RecallTrace
+from memory.recall.pack import RecallItem
+from memory.recall.scope import RecallRequest, RecallScope
+from memory.services.access_stats import access_recorded
+
+
+def query_fingerprint(query: str) -> str:
+    return hashlib.sha256(normalize_text(query).encode()).hexdigest()
+
+
+def record_recall(
+    *,
+    actor: Actor,
+    scope: RecallScope,
+    request: RecallRequest,
+    items: list[RecallItem],
+    request_id: str,
+    latency_ms: float | None = None,
+) -> uuid.UUID:
+    ids = [i.id for i in items]
+    trace = RecallTrace.objects.create(
+        tenant_id=scope.tenant_id,
+        subject_id=scope.subject_id,
+        agent_id=scope.agent_id,
+        purpose=request.purpose,
+        query_sha256=query_fingerprint(request.query),
+        record_ids=ids,
+        latency_ms=latency_ms,
+    )
+    # Access statistics are written off the request, after this transaction commits;
+    # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
+    if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
+        access_recorded(scope.tenant_id, ids, trace.created_at)
+    audit_record(
+        actor=actor,
+        action=AuditAction.MEMORY_READ,
+        operation="RECALL",
+        subject_id=scope.subject_id,
+        request_id=request_id,
+        extra={
+            "trace_id": str(trace.id),
+            "purpose": request.purpose,
+            "record_ids": [str(i) for i in ids],
+        },
+    )
+    return trace.id
+
+
+class RecallTraceNotFound(Exception):
+    pass
+
+
+def recall_feedback_record(
+    *,
+    actor: Actor,
+    scope: RecallScope,
+    trace_id: uuid.UUID,
+    used_record_ids: list[uuid.UUID],
+    helpful: bool | None,
+) -> RecallTrace:
+    """The agent reports which of a recall's ids it used and whether they helped. Only ids
+    the trace returned are kept (an agent cannot mark memories it never received)."""
+    with tenant_context(scope.tenant_id):
+        trace = (
+            RecallTrace.objects.select_for_update()
+            .filter(tenant_id=scope.tenant_id, subject_id=scope.subject_id, id=trace_id)
+            .first()
+        )
+        if trace is None:
+            raise RecallTraceNotFound(trace_id)
+        returned = set(trace.record_ids)
+        trace.used_record_ids = [i for i in dict.fromkeys(used_record_ids) if i in returned]
+        trace.helpful = helpful
+        trace.feedback_at = timezone.now()
+        trace.save(update_fields=["used_record_ids", "helpful", "feedback_at"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.MEMORY_RECALL_FEEDBACK,
+            subject_id=scope.subject_id,
+            extra={
+                "trace_id": str(trace.id),
+                "used_record_ids": [str(i) for i in trace.used_record_ids],
+                "helpful": helpful,
+            },
+        )
+    return trace

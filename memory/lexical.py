@@ -328,19 +328,6 @@ def refer_to_user(query: str, self_names: Iterable[str], others: Iterable[str] =
     return out
 
 
-_LATER_CAPITALISED = re.compile(r"(?<=[a-z,;:'\"]\s)[A-Z][a-z]+")
-
-
-def early_reading(query: str) -> str:
-    """``refer_to_user`` before the subject's names and speakers are known: pronouns are
-    read as the user unless a capitalised word inside the sentence may be a person's name
-    (then recall decides, knowing the speakers). Only a guess that lets the embedding
-    start early; recall embeds again if its reading differs."""
-    if _LATER_CAPITALISED.search(query):
-        return query
-    return refer_to_user(query, ())
-
-
 _TONE_MARKS = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ", "aaaaeeeeiiiioooouuuuüüüünnnm")
 
 

@@ -156,19 +156,6 @@ def test_equal_scores_break_the_same_way_every_time(read_agent, owner_subject, w
         assert ids(again) == first
 
 
-@pytest.mark.parametrize(
-    "query, early",
-    [
-        ("Where does he live?", "Where does the user live?"),
-        ("她的生日是哪天？", "用户的生日是哪天？"),
-        # May name someone: left for recall, which knows the speakers, to decide.
-        ("What did Caroline realize after her race?", "What did Caroline realize after her race?"),
-    ],
-)
-def test_the_embedding_starts_on_recalls_likely_reading(query, early):
-    assert lexical.early_reading(query) == early
-
-
 @pytest.mark.django_db(transaction=True)
 def test_frozen_access_statistics_leave_the_records_untouched(read_agent, owner_subject, settings):
     from config.tenancy import tenant_context

@@ -143,7 +143,8 @@ EXTERNAL_POSTGRES_SUITE = (
 # What a test needs beyond the database, or how long it runs, as markers (registered in
 # pyproject.toml), so that ``./dev test -m "not browser and not worker and not fuzz and not
 # quality"`` is a fast inner loop. Quality runs measure recall or precision over a labelled
-# set (seed cases, LoCoMo-shaped conversations, detector corpora, the 20-turn experiment).
+# set (seed cases, LoCoMo-shaped conversations, detector and poisoning corpora, the 20-turn
+# experiment).
 WORKER_MODULES = ("tests/lifecycle/test_worker.py", "tests/ops/test_worker_observability.py")
 FUZZ_MODULES = ("tests/security/test_api_fuzz.py", "tests/security/test_state_machine.py")
 QUALITY_MODULES = (
@@ -151,6 +152,9 @@ QUALITY_MODULES = (
     "tests/memory/test_retrieval_conversation.py",
     "tests/memory/test_detectors_precision.py",
     "tests/clients/test_experiment.py",
+    "tests/security/test_poisoning.py",
+    "tests/security/test_obfuscated_poisoning.py",
+    "tests/governance/test_procedures_api.py::test_poisoned_corpus_is_flagged_unapproved_and_never_recalled",
 )
 
 

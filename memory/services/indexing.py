@@ -15,8 +15,8 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
   lost with its process is repaired by ``manage.py engram_reindex --pending``.
 
 Secrets and restricted records are never embedded. Quarantined and pending records are not
-embedded either (they are held for review; recall never returns them); approval makes them
-eligible and the next reindex embeds them.
+embedded either (they are held for review; recall never returns them); approving one writes
+the accepted version through the write path, which embeds it like any new record.
 """
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ def bench_credentials(tenant_slug: str, external_id: str) -> tuple[str, str]:
     from accounts.models import Agent, Tenant
     from accounts.services.credentials import api_key_issue, subject_token_issue
     from accounts.services.tenants import agent_create, tenant_create
-    from governance.services import Actor
+    from core.actor import Actor
     from memory.services.subjects import subject_get_or_create
 
     tenant = Tenant.objects.filter(slug=tenant_slug).first() or tenant_create(

@@ -8,7 +8,7 @@ questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s).
 
 Header limits: gunicorn answers oversized headers itself, with an HTML page. Its limits
 are set above the API's own (``ENGRAM["MAX_HEADER_BYTES"]``, 8 KB per header, 32 KB in
-all; ``config/edge.py``), so a client sending a 10 KB header gets the API's JSON 431
+all; ``core/edge.py``), so a client sending a 10 KB header gets the API's JSON 431
 ``header_too_large``. Only headers beyond gunicorn's limits (64 KB per header line, 8 KB
 request line, 100 headers) still get gunicorn's plain answer."""
 

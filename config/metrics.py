@@ -89,7 +89,7 @@ class DatabaseCollector(Collector):
         yield from (self_test, started, conns, max_conns)
 
     def _tenants(self) -> Iterator[GaugeMetricFamily]:
-        from config.tenancy import tenant_context
+        from core.tenancy import tenant_context
         from governance.selectors import QUARANTINE_STATUSES
         from memory.models import DeadLetter, DeletionRequest, DeletionStatus, MemoryRecord
         from memory.services.indexing import index_lag

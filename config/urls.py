@@ -4,8 +4,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import LoginView
-from config.api import json_404, json_500
 from config.metrics import metrics_view
+from core.api import json_404, json_500
 from core.database import database_state
 
 

@@ -184,7 +184,7 @@ def _check_row_level_security(connection, role: str, superuser: bool, bypassrls:
     app_role = settings.ENGRAM["DB_APP_ROLE"]
     with connection.cursor() as cursor:
         # Every table with a tenant_id column, and the tenant table itself (the same set
-        # the migrations protect: governance/rls.py).
+        # the migrations protect: core/rls.py).
         cursor.execute(
             """SELECT c.relname, c.relrowsecurity AND c.relforcerowsecurity
                  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.contrib import admin
 from guardian.admin import GuardedModelAdmin
 
-from governance.models import AuditEvent, ChangeRequest, ProceduralDocument, ProceduralVersion
+from core.models import AuditEvent
+from governance.models import ChangeRequest, ProceduralDocument, ProceduralVersion
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -1,4 +1,4 @@
-"""The append-only audit log. Rows carry ids and reason codes, never memory text."""
+"""Procedural memory: versioned documents and reviewed change requests."""
 
 from __future__ import annotations
 
@@ -9,50 +9,6 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-
-
-class ActorType(models.TextChoices):
-    AGENT = "agent"
-    USER = "user"
-    SYSTEM = "system"
-
-
-class AuditEvent(models.Model):
-    id = models.BigAutoField(primary_key=True)
-    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.PROTECT)
-    occurred_at = models.DateTimeField(default=timezone.now)
-    actor_type = models.CharField(max_length=8, choices=ActorType.choices)
-    actor_id = models.CharField(max_length=64)
-    # Dotted verb: "memory.write", "memory.read", "event.append", "apikey.revoke", …
-    action = models.CharField(max_length=64)
-    # Write-policy operation (ADD, CONFIRM, … REJECT, QUARANTINE) where one applies.
-    operation = models.CharField(max_length=16, blank=True)
-    reason_code = models.CharField(max_length=64, blank=True)
-    subject_id = models.UUIDField(null=True, blank=True)
-    record_id = models.UUIDField(null=True, blank=True)
-    event_id = models.UUIDField(null=True, blank=True)
-    request_id = models.CharField(max_length=64, blank=True)
-    # Ids, counts and codes only. Never memory text, queries or secrets.
-    extra = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        indexes = [
-            # Serves the audit viewer's default listing (newest first within a tenant).
-            models.Index(fields=["tenant", "-occurred_at"], name="audit_tenant_time"),
-            # Serves "everything that happened to this subject" (export, deletion receipt).
-            models.Index(fields=["tenant", "subject_id", "occurred_at"], name="audit_subject"),
-            # Serves "the history of this record".
-            models.Index(fields=["tenant", "record_id"], name="audit_record"),
-        ]
-        triggers = [
-            pgtrigger.Protect(
-                name="audit_append_only", operation=pgtrigger.Update | pgtrigger.Delete
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.action}:{self.id}"
-
 
 # --- Procedural memory: versioned documents, reviewed change requests ------------------
 

@@ -13,10 +13,10 @@ from django.db.models import QuerySet
 from guardian.shortcuts import get_objects_for_user
 
 from accounts.models import Membership
-from config.tenancy import MembershipInfo, user_memberships
+from accounts.tenancy import MembershipInfo, user_memberships
 from core.codes import AuditAction
+from core.models import AuditEvent
 from governance.models import (
-    AuditEvent,
     ChangeRequest,
     ChangeRequestStatus,
     ProceduralDocument,

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import Role
-from config.tenancy import user_memberships
+from accounts.tenancy import user_memberships
 from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun

@@ -27,8 +27,8 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from config.tenancy import tenant_context
-from governance.services import Actor
+from core.actor import Actor
+from core.tenancy import tenant_context
 from memory.models import DeadLetter, SourceEvent, TaskOutcome, TaskRun
 
 logger = logging.getLogger(__name__)

@@ -27,8 +27,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from core.actor import Actor
 from core.codes import ReasonCode
-from governance.services import Actor
 from memory.forms import (
     CorrectForm,
     EraseAllForm,

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from config.serializers import StrictInputSerializer
+from core.serializers import StrictInputSerializer
 from memory.models import SubjectKind
 
 

@@ -13,10 +13,11 @@ from accounts.services.credentials import (
     subject_token_issue,
     subject_token_kind_check,
 )
-from config.api import ApiError
-from config.serializers import ErrorSerializer
+from core.actor import Actor
+from core.api import ApiError
+from core.audit import audit_record
 from core.codes import AuditAction
-from governance.services import Actor, audit_record
+from core.serializers import ErrorSerializer
 from memory.services.subjects import subject_get_or_create
 
 

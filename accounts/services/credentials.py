@@ -15,9 +15,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Agent, ApiKey, Scope
-from config.tenancy import tenant_set
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
-from governance.services import Actor, audit_record
+from core.tenancy import tenant_set
 
 KEY_PREFIX = "egk"
 SUBJECT_TOKEN_SALT = "engram.subject-token.v1"

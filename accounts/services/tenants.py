@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from accounts.models import Agent, Membership, Role, Sensitivity, Tenant
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
-from governance.services import Actor, audit_record
 
 
 def tenant_create(*, slug: str, name: str, policy: dict | None = None) -> Tenant:

@@ -65,8 +65,8 @@ def seed(subjects: int, per_subject: int) -> tuple[str, list[str]]:
     django.setup()
     from accounts.services.credentials import api_key_issue, subject_token_issue
     from accounts.services.tenants import agent_create, tenant_create
-    from config.tenancy import tenant_context
-    from governance.services import Actor
+    from core.actor import Actor
+    from core.tenancy import tenant_context
     from memory.services.indexing import index_pending_records
     from memory.services.subjects import subject_get_or_create
     from memory.services.writes import candidates_submit

@@ -142,7 +142,7 @@ def load() -> dict:
     from accounts.models import Tenant
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
-    from governance.services import Actor
+    from core.actor import Actor
     from memory.embedders import get_embedder
     from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
 
@@ -228,7 +228,7 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     from accounts.models import Tenant
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
-    from governance.services import Actor
+    from core.actor import Actor
     from memory.embedders import get_embedder
     from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
 

@@ -33,7 +33,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from governance.services import Actor  # noqa: E402
+from core.actor import Actor  # noqa: E402
 from memory.recall import QueryVector, RecallRequest, RecallScope, recall  # noqa: E402
 from memory.recall import query as recall_query  # noqa: E402
 

@@ -599,7 +599,7 @@ def _own_engram() -> tuple[Any, str, str]:
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from bench._harness import Server
-    from governance.services import Actor
+    from core.actor import Actor
 
     tenant = tenant_create(slug=f"exp20-{uuid.uuid4().hex[:8]}", name="20-turn experiment")
     actor = Actor.system(tenant.id)

@@ -137,7 +137,7 @@ def credentials(name: str) -> dict:
     from accounts.models import Agent, Tenant
     from accounts.services.credentials import api_key_issue, subject_token_issue
     from accounts.services.tenants import agent_create, tenant_create
-    from governance.services import Actor
+    from core.actor import Actor
     from memory.services.subjects import subject_get_or_create
 
     tenant = Tenant.objects.filter(slug=TENANT_SLUG).first() or tenant_create(
@@ -265,7 +265,7 @@ class Table:
 def asker(port: int, creds: dict, *, in_process: bool):
     """A function: question -> the source event ids (as strings) of each recalled item."""
     if in_process:
-        from governance.services import Actor
+        from core.actor import Actor
         from memory.recall import RecallRequest, RecallScope, recall
 
         scope = RecallScope(

@@ -104,8 +104,8 @@ def load(data: dict) -> dict:
     """Write the golden set through the write path; returns the bench context."""
     from accounts.models import Tenant
     from accounts.services.tenants import agent_create, tenant_create
+    from core.actor import Actor
     from core.codes import Operation
-    from governance.services import Actor
     from memory.models import MemoryRecord, MemoryStatus
     from memory.services.indexing import reindex
     from memory.services.subjects import subject_get_or_create
@@ -238,7 +238,7 @@ def expectations(ctx: dict, query: dict) -> tuple[set[str], set[str]]:
 def run_hybrid(ctx, query, weights):
     import uuid
 
-    from governance.services import Actor
+    from core.actor import Actor
     from memory import embedders
     from memory.recall import RecallRequest, RecallScope, recall
 

@@ -43,13 +43,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "pgtrigger",
+    "core",
     "accounts",
     "memory",
     "governance",
 ]
 
 MIDDLEWARE = [
-    "config.edge.ApiEdgeMiddleware",
+    "core.edge.ApiEdgeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -57,7 +58,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.tenancy.TenantContextMiddleware",
+    "accounts.middleware.TenantContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
@@ -127,7 +128,7 @@ def databases(connect_as: str) -> dict[str, dict]:
     result = {"default": default}
     # DATABASE_REPLICA_URL: a streaming replica of the primary (pg_basebackup -R). Recall
     # reads go there unless the subject's own writes have not been replayed yet
-    # (config/db_router.py explains the rule); needs the shared cache (REDIS_URL), else
+    # (core/db_router.py explains the rule); needs the shared cache (REDIS_URL), else
     # every read stays primary.
     if env("DATABASE_REPLICA_URL", default=""):
         result["replica"] = {
@@ -151,7 +152,7 @@ def assume_app_role(databases: dict[str, dict]) -> bool:
 
 DATABASES = databases(DB_CONNECT_AS)
 if "replica" in DATABASES:
-    DATABASE_ROUTERS = ["config.db_router.PrimaryReplicaRouter"]
+    DATABASE_ROUTERS = ["core.db_router.PrimaryReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -213,17 +214,17 @@ ENGRAM_CSP = env(
 )
 
 # --- Request limits -------------------------------------------------------------------
-# Bodies above this are refused with 413 before parsing (see config/api.py).
+# Bodies above this are refused with 413 before parsing (see core/api.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("ENGRAM_MAX_BODY_BYTES", default=1_048_576)
 
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.HasReadScope"],
-    # JSON with depth, NUL and Unicode checks at the edge (config/edge.py).
-    "DEFAULT_PARSER_CLASSES": ["config.edge.StrictJSONParser"],
+    # JSON with depth, NUL and Unicode checks at the edge (core/edge.py).
+    "DEFAULT_PARSER_CLASSES": ["core.edge.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     # No OPTIONS self-description: the OpenAPI schema documents the API.
     "DEFAULT_METADATA_CLASS": None,
     "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.AgentRateThrottle"],
@@ -255,7 +256,7 @@ ENGRAM = {
     # How long an Idempotency-Key on POST /api/v1/candidates replays its first answer.
     "IDEMPOTENCY_TTL_HOURS": env.int("ENGRAM_IDEMPOTENCY_TTL_HOURS", default=24),
     "MAX_TEXT_CHARS": env.int("ENGRAM_MAX_TEXT_CHARS", default=8000),
-    # Edge limits (config/edge.py): JSON nesting, one header, all headers together.
+    # Edge limits (core/edge.py): JSON nesting, one header, all headers together.
     "MAX_JSON_DEPTH": env.int("ENGRAM_MAX_JSON_DEPTH", default=32),
     "MAX_HEADER_BYTES": env.int("ENGRAM_MAX_HEADER_BYTES", default=8192),
     "MAX_HEADERS_TOTAL_BYTES": env.int("ENGRAM_MAX_HEADERS_TOTAL_BYTES", default=32768),

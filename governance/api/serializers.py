@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from config.serializers import StrictInputSerializer
+from core.serializers import StrictInputSerializer
 from governance.models import ProposalSource
 
 AGENT_SOURCES = [

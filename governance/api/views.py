@@ -16,13 +16,13 @@ from rest_framework.views import APIView
 from accounts.authentication import AgentPrincipal
 from accounts.models import Sensitivity
 from accounts.permissions import HasReadScope, HasWriteScope
-from config.api import ApiError
-from config.serializers import ErrorSerializer
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.api import ApiError
+from core.serializers import ErrorSerializer
+from core.tenancy import tenant_context
 from governance import selectors
 from governance.api import serializers as s
 from governance.models import ProceduralDocument
-from governance.services import Actor
 from governance.services.errors import GovernanceError
 from governance.services.procedures import change_request_propose
 

@@ -1,10 +1,10 @@
 # Row-level security on every tenant-owned table, the application role and the two
 # SECURITY DEFINER lookups. Raw SQL because Django has no declarative RLS; see
-# governance/rls.py for the design. Later migrations that add tenant tables call
+# core/rls.py for the design. Later migrations that add tenant tables call
 # rls.apply_all again (it is idempotent).
 from django.db import migrations
 
-from governance import rls
+from core import rls
 
 
 def forwards(apps, schema_editor):

@@ -2,7 +2,7 @@
 # tenants' names for the tenant switcher. Later migrations that add tenant tables do the same.
 from django.db import migrations
 
-from governance import rls
+from core import rls
 
 
 def forwards(apps, schema_editor):

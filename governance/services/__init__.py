@@ -1,6 +1,1 @@
-"""Governance services. The audit writers are re-exported here so existing imports
-(``from governance.services import Actor, audit_record``) keep working."""
-
-from governance.services.audit import Actor, audit_record, audit_record_many
-
-__all__ = ["Actor", "audit_record", "audit_record_many"]
+"""Governance services: procedures, quarantine resolution, the admin console."""

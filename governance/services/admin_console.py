@@ -19,11 +19,12 @@ from accounts.models import Agent, ApiKey, Membership, Role, Sensitivity, Tenant
 from accounts.policies import SENSITIVE_HANDLING
 from accounts.services.credentials import api_key_issue, api_key_revoke, api_key_rotate
 from accounts.services.tenants import agent_create, membership_set
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
 from governance.models import ProceduralDocument
 from governance.policies import can_administer_tenant, can_change_role
 from governance.selectors import REVIEW_PERM, console_access_get
-from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from governance.services.procedures import PROCEDURE_PURPOSE
 from memory.models import MemoryType

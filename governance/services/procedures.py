@@ -21,6 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, Operation, ReasonCode
 from governance.models import (
     UNTRUSTED_PROPOSAL_SOURCES,
@@ -37,7 +39,6 @@ from governance.policies import (
     can_review_document,
 )
 from governance.selectors import console_access_get
-from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from memory import content_rules
 from memory.models import (

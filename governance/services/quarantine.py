@@ -19,10 +19,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, Operation, ReasonCode
 from governance.policies import can_resolve_quarantine, quarantine_actions
 from governance.selectors import QUARANTINE_STATUSES, console_access_get
-from governance.services.audit import Actor, audit_record
 from governance.services.errors import GovernanceError
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, Subject
 from memory.services.writes import candidates_submit

@@ -16,10 +16,11 @@ from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Tenant
-from config.tenancy import ACTIVE_TENANT_SESSION_KEY, MembershipInfo, tenant_context
+from accounts.tenancy import ACTIVE_TENANT_SESSION_KEY, MembershipInfo
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance import selectors
 from governance.policies import ConsoleAccess
-from governance.services import Actor
 from governance.services.errors import GovernanceError
 
 SESSION_TENANT = ACTIVE_TENANT_SESSION_KEY

@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import HasReadScope
-from config.api import ApiError
-from config.db_router import replica_reads
-from config.serializers import StrictInputSerializer
+from core.api import ApiError
+from core.db_router import replica_reads
 from core.observability import metrics
+from core.serializers import StrictInputSerializer
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
 from memory.models import AssertionKind, MemoryStatus, MemoryType

@@ -4,8 +4,8 @@ from django.conf import settings
 from rest_framework import serializers
 
 from accounts.models import Sensitivity
-from config.serializers import StrictInputSerializer
 from core.codes import Operation
+from core.serializers import StrictInputSerializer
 from memory.models import (
     AssertionKind,
     Cardinality,

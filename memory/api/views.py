@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from accounts.authentication import AgentPrincipal
 from accounts.permissions import HasAdminScope, HasReadScope, HasWriteScope
-from config.api import ApiError
-from config.serializers import ErrorSerializer
-from governance.services import Actor
+from core.actor import Actor
+from core.api import ApiError
+from core.serializers import ErrorSerializer
 from memory.api import serializers as s
 from memory.models import MemoryRecord, MemoryType, Subject, SubjectKind
 from memory.selectors import (

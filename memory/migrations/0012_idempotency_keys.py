@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-from governance import rls
+from core import rls
 
 
 def row_level_security(apps, schema_editor):

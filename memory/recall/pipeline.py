@@ -11,8 +11,8 @@ from time import perf_counter
 
 from django.utils import timezone
 
-from config.tenancy import tenant_context
-from governance.services import Actor
+from core.actor import Actor
+from core.tenancy import tenant_context
 from memory.models import MemoryRecord
 from memory.recall.dedupe import dedupe
 from memory.recall.pack import RecallItem, attach_sources, context_pack, fit_budget, item_for

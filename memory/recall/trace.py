@@ -9,9 +9,10 @@ import uuid
 from django.conf import settings
 from django.utils import timezone
 
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
-from governance.services import Actor, audit_record
+from core.tenancy import tenant_context
 from memory.content_rules import normalize_text
 from memory.models import RecallTrace
 from memory.recall.pack import RecallItem

@@ -24,7 +24,7 @@ from datetime import datetime
 
 from django.db import connection, transaction
 
-from config.tenancy import tenant_context
+from core.tenancy import tenant_context
 from memory.services.background import BatchingThread
 
 FLUSH_SECONDS = 1.0

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.clauses import split_clauses
 from memory.models import EventRole, MemorySource, MemoryStatus, SourceEvent, ThreadSummary
 

@@ -22,8 +22,9 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, ReasonCode
-from governance.services import Actor, audit_record
 from memory.models import (
     MemoryCase,
     MemoryRecord,

@@ -31,11 +31,12 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from config.db_router import subject_fence
 from core import jobs
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, ReasonCode
+from core.db_router import subject_fence
 from core.observability.metrics import observe_deletion
-from governance.services import Actor, audit_record
 from memory.models import (
     DeadLetter,
     DeletionRequest,

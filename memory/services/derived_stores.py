@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Q
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryEmbedding, MemorySearchDoc, RecallTrace
 
 

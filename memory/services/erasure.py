@@ -10,8 +10,9 @@ import pgtrigger
 from django.db import transaction
 from django.utils import timezone
 
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
-from governance.services import Actor, audit_record
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent
 from memory.services.indexing import derived_rows_erase
 

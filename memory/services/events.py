@@ -16,9 +16,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core import jobs
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction
 from governance.policies import events_after_consent_withdrawn
-from governance.services import Actor, audit_record
 from memory.content_rules import redact_secrets
 from memory.models import RetentionClass, SourceEvent, Subject
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.conf import settings
 
-from governance.services import Actor
+from core.actor import Actor
 from memory import predicates
 from memory.clauses import LEAD_TRIM, split_clauses
 from memory.models import (

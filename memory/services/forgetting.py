@@ -25,8 +25,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Tenant
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, ReasonCode
-from governance.services import Actor, audit_record
 from memory.models import MemoryDecay, MemoryRecord, MemoryStatus, SourceEvent, ThreadSummary
 from memory.services.erasure import source_events_erase
 

@@ -26,7 +26,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import IdempotencyKey
 
 logger = logging.getLogger(__name__)

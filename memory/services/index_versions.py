@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import Sensitivity
-from config.tenancy import tenant_context
+from core.tenancy import tenant_context
 from memory.embedders import EmbedderError, configured_model_id, get_embedder
 from memory.models import (
     EmbeddingIndex,

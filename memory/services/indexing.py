@@ -31,8 +31,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Sensitivity
-from config.tenancy import tenant_context
 from core import jobs
+from core.tenancy import tenant_context
 from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder

@@ -26,9 +26,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.actor import Actor
+from core.audit import audit_record
 from core.codes import AuditAction, Operation, ReasonCode
-from governance.models import AuditEvent
-from governance.services import Actor, audit_record
+from core.models import AuditEvent
 from memory.models import (
     AssertionKind,
     ConsentBasis,

@@ -20,12 +20,13 @@ from django.utils import timezone
 
 from accounts.models import Tenant
 from accounts.policies import TenantPolicy
-from config.db_router import subject_fence
+from core.actor import Actor, ActorType
+from core.audit import audit_record_many
 from core.codes import AuditAction, Operation, ReasonCode
+from core.db_router import subject_fence
+from core.models import AuditEvent
 from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
-from governance.models import ActorType, AuditEvent
-from governance.services import Actor, audit_record_many
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
 from memory.services.erasure import memory_lineage_erase
@@ -219,7 +220,7 @@ def _submit_with_retries(
 
 
 def _candidate_text_problem(candidate: Candidate) -> str | None:
-    from config.edge import value_problem
+    from core.edge import value_problem
 
     found = value_problem(
         [candidate.statement, candidate.predicate, candidate.namespace, candidate.value],

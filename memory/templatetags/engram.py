@@ -34,7 +34,7 @@ def workplaces(context) -> dict[str, bool]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"console": False, "ops": False}
-    from config.tenancy import user_memberships
+    from accounts.tenancy import user_memberships
 
     tenant_id = getattr(request, "tenant_id", None)
     roles = {

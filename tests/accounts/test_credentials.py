@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.services.credentials import api_key_revoke, api_key_rotate, subject_token_issue
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import SourceEvent
 from tests.helpers.api import assert_error, event
 from tests.helpers.cast import ApiClient

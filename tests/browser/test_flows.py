@@ -49,8 +49,8 @@ def assert_no_raw_codes(page, where: str) -> None:
 def direct(agent_cred, owner, statement: str, **fields) -> MemoryRecord:
     """A memory an agent proposes without citing an event (so nothing is extracted in the
     background from a conversation), through the real write path."""
-    from config.tenancy import tenant_context
-    from governance.services import Actor
+    from core.actor import Actor
+    from core.tenancy import tenant_context
     from memory.services.writes import candidates_submit
     from memory.write_policy import Candidate
 

@@ -27,9 +27,9 @@ from engram_client.client import _candidates_call
 from engram_client.models import Candidate, Event
 
 from accounts.models import Role
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.models import ChangeRequest
-from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord, SourceEvent, Subject
 from tests.helpers.cast import person

@@ -15,9 +15,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from accounts.models import Role
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.models import ChangeRequest
-from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
 from tests.helpers.cast import person

@@ -7,9 +7,9 @@ import pytest
 from guardian.shortcuts import assign_perm
 
 from accounts.models import Role
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.models import ProceduralDocument
-from governance.services import Actor
 from governance.services.procedures import procedure_document_create
 from tests.helpers.cast import person
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.models import Role
 from accounts.services.tenants import membership_set
-from governance.services import Actor
+from core.actor import Actor
 from tests.helpers.procedures import V1, approve, propose
 
 
@@ -42,7 +42,7 @@ def test_operator_without_membership_sees_no_tenant_data(db, runbook, owner, rev
         "memory_subject",
         "memory_memoryrecord",
         "memory_sourceevent",
-        "governance_auditevent",
+        "core_auditevent",
         "governance_proceduraldocument",
         "governance_proceduralversion",
         "governance_changerequest",

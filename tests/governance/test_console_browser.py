@@ -87,8 +87,8 @@ def test_console_works_without_javascript(
     browser, live_server, owner, reviewer, tenant, write_agent
 ):
     """The same pages with JavaScript switched off: plain forms, post/redirect/get."""
-    from config.tenancy import tenant_context
-    from governance.services import Actor
+    from core.actor import Actor
+    from core.tenancy import tenant_context
     from memory.models import MemoryRecord
     from memory.services.writes import candidates_submit
     from memory.write_policy import Candidate

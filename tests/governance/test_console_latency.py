@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from config.tenancy import tenant_context
+from core.tenancy import tenant_context
 from memory.models import RecallTrace
 
 

@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Agent, ApiKey, Membership, Tenant
-from config.tenancy import tenant_context
-from governance.models import AuditEvent, ChangeRequest, ProceduralVersion
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
+from core.tenancy import tenant_context
+from governance.models import ChangeRequest, ProceduralVersion
 from memory.models import MemoryRecord
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection, connections
 from django.db.utils import ProgrammingError
 
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.models import (
     ChangeRequest,
     ChangeRequestStatus,
@@ -17,7 +18,6 @@ from governance.models import (
     ProceduralVersion,
     ProposalSource,
 )
-from governance.services import Actor
 from governance.services.errors import GovernanceError
 from governance.services.procedures import (
     change_request_rebase,

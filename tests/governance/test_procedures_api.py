@@ -221,7 +221,7 @@ def test_agent_follows_its_own_request_to_approval(
 def test_agent_cleared_for_public_only_does_not_see_procedures(runbook, tenant):
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create
-    from governance.services import Actor
+    from core.actor import Actor
     from tests.helpers.cast import ApiClient
 
     agent = agent_create(

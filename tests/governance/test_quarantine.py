@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from config.tenancy import tenant_context
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
+from core.tenancy import tenant_context
 from governance.services.errors import GovernanceError
 from governance.services.quarantine import quarantine_resolve
 from memory.models import MemoryRecord, MemoryStatus

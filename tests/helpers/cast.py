@@ -15,7 +15,7 @@ from django.test import Client
 from accounts.models import Agent, Role, Tenant
 from accounts.services.credentials import api_key_issue, subject_token_issue
 from accounts.services.tenants import agent_create, membership_set
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import Subject
 from memory.services.subjects import subject_get_or_create
 

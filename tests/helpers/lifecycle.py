@@ -8,7 +8,7 @@ import itertools
 import uuid
 from datetime import datetime
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import DeletionRequest, MemoryRecord, MemoryStatus, SourceEvent
 from memory.services.deletion import deletion_request_create
 from memory.services.events import EventInput, events_append

@@ -22,7 +22,7 @@ import httpx
 from accounts.models import Agent, Tenant
 from accounts.services.credentials import api_key_issue
 from accounts.services.tenants import agent_create, tenant_create
-from governance.services import Actor
+from core.actor import Actor
 
 ROOT = Path(__file__).resolve().parents[2]
 

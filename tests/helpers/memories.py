@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryRecord
 from memory.services.events import EventInput, events_append
 from memory.services.writes import candidates_submit

@@ -3,9 +3,9 @@ services' callers do, and two versions of the refunds runbook."""
 
 from __future__ import annotations
 
-from config.tenancy import tenant_context
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.models import ProposalSource
-from governance.services import Actor
 from governance.services.procedures import change_request_approve, change_request_propose
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import Agent
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryRecord, Subject
 from memory.recall import RecallRequest, RecallResult, RecallScope
 from memory.recall import recall as recall_pipeline

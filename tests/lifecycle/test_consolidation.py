@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryCase, MemoryRecord, MemoryStatus
 from memory.services.consolidation import similarity, subject_consolidate
 from memory.tasks import consolidate_all

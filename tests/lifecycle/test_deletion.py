@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
 from memory.models import (
     DeadLetter,
     DeletionRequest,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import MemoryRecord, MemoryStatus, MemoryType, TaskRun
 from memory.services.extraction import rule_extract
 from memory.write_policy import Intent

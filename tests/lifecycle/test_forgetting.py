@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryDecay, MemoryRecord, MemoryStatus, SourceEvent, ThreadSummary
 from memory.services.forgetting import (
     decay_score,

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import MemoryRecord, TaskRun
 from tests.helpers.lifecycle import active, append, extract
 

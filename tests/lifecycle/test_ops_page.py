@@ -67,7 +67,7 @@ def test_tenant_admin_sees_their_tenants_figures_only(figures, tenant_admin):
         assert f'id="chart-{chart}"' in html
     # Index lag: this tenant's embeddable records still without a vector (tests embed
     # nothing in the background), counted under the tenant's row-level security.
-    from config.tenancy import tenant_context
+    from core.tenancy import tenant_context
     from memory.services.indexing import index_lag
 
     tenant_id = tenant_admin[0].memberships.first().tenant_id
@@ -95,7 +95,7 @@ def test_everyone_else_gets_404(figures, request, who):
 def test_admin_of_another_tenant_sees_only_theirs(figures, other_tenant):
     from accounts.models import Role
     from accounts.services.tenants import membership_set
-    from governance.services import Actor
+    from core.actor import Actor
 
     user = User.objects.create_user("gina", password="pw-gina")
     membership_set(

@@ -15,8 +15,8 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
 from memory.models import (
     DeletionRequest,
     DeletionStatus,

@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from config.tenancy import tenant_context
+from core.tenancy import tenant_context
 from memory.models import MemoryRecord
 from memory.services.access_stats import access_stats_join, access_stats_write
 from tests.helpers.retrieval import ids, recall, remember

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import IdempotencyKey, MemoryRecord
 from tests.helpers.cast import candidate
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import MemoryRecord
 from tests.helpers.cast import candidate
 

@@ -10,8 +10,9 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 from django.utils import timezone
 
-from governance.models import AuditEvent
-from governance.services import Actor, audit_record
+from core.actor import Actor
+from core.audit import audit_record
+from core.models import AuditEvent
 from memory.models import MemoryRecord, SourceEvent
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import MemoryRecord, MemoryStatus
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate

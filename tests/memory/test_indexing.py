@@ -17,8 +17,8 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import Sensitivity
+from core.actor import Actor
 from core.codes import Operation
-from governance.services import Actor
 from memory import lexical
 from memory.embedders import get_embedder
 from memory.models import (

@@ -535,7 +535,7 @@ def test_bootstrap_ships_a_reviewed_runbook_with_a_pending_change_and_a_reviewer
     tenant_admin, tenant
 ):
     from accounts.management.commands.engram_bootstrap import seed_demo_review
-    from config.tenancy import tenant_context
+    from core.tenancy import tenant_context
     from governance.models import ChangeRequest, ProceduralDocument
 
     for _ in range(2):  # idempotent

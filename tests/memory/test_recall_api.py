@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from accounts.services.credentials import api_key_revoke, subject_token_issue
-from governance.services import Actor
+from core.actor import Actor
 from memory.models import RecallTrace
 from tests.helpers.cast import ApiClient
 from tests.helpers.retrieval import PURPOSE, remember

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from config.tenancy import tenant_context
-from governance.services import Actor
+from core.actor import Actor
+from core.tenancy import tenant_context
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records

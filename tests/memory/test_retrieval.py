@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from accounts.models import Sensitivity
 from accounts.services.tenants import agent_create
-from config.tenancy import tenant_context
+from core.actor import Actor
 from core.codes import Operation
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.models import AuditEvent
+from core.tenancy import tenant_context
 from memory import lexical
 from memory.embedders import embed_query_cached, typical_question
 from memory.models import MemoryEmbedding, MemoryRecord, MemoryStatus, RecallTrace

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from governance.services import Actor
+from core.actor import Actor
 from memory import lexical
 from memory.services.events import EventInput, events_append
 from memory.services.indexing import index_pending_records
@@ -158,7 +158,7 @@ def test_equal_scores_break_the_same_way_every_time(read_agent, owner_subject, w
 
 @pytest.mark.django_db(transaction=True)
 def test_frozen_access_statistics_leave_the_records_untouched(read_agent, owner_subject, settings):
-    from config.tenancy import tenant_context
+    from core.tenancy import tenant_context
     from memory.models import MemoryRecord
     from memory.services.access_stats import access_stats_join
     from tests.helpers.retrieval import remember

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from governance.services import Actor
+from core.actor import Actor
 from memory.selectors import memory_counts_for_user, memory_history, memory_list_for_user
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate

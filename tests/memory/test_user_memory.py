@@ -8,8 +8,8 @@ import io
 
 import pytest
 
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent
 from memory.selectors import (
     memory_counts_for_user,

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from config.tenancy import tenant_context
+from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
 from memory.models import MemoryEmbedding, MemoryRecord
 from memory.recall import QueryVector, RecallRequest, RecallScope

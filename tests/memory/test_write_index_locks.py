@@ -14,8 +14,8 @@ import time
 import pytest
 from django.db import connection
 
+from core.actor import Actor
 from core.codes import Operation
-from governance.services import Actor
 from memory.models import MemoryEmbedding, MemoryRecord
 from memory.services import writes
 from memory.services.indexing import index_pending_records

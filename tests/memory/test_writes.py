@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from governance.models import AuditEvent
-from governance.services import Actor
+from core.actor import Actor
+from core.models import AuditEvent
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent
 from memory.services.events import EventInput, events_append
 from memory.services.writes import candidates_submit

@@ -12,9 +12,9 @@ from django.test import Client, override_settings
 
 import memory.recall
 from accounts.throttles import AgentRateThrottle
-from config.tenancy import tenant_context
+from core.actor import Actor
 from core.observability import metrics
-from governance.services import Actor
+from core.tenancy import tenant_context
 from memory.models import DeadLetter, MemoryRecord
 from memory.services.deletion import deletion_request_create
 from memory.tasks import index_records, run_deletion

@@ -1,6 +1,6 @@
 """Malformed input is refused at the edge with a 4xx in the API's error shape, never a 500
 and never a misleading "retry it": NUL characters, lone surrogates, deep nesting, NaN,
-bad UTF-8, oversized bodies and headers (config/edge.py, config/gunicorn.py)."""
+bad UTF-8, oversized bodies and headers (core/edge.py, config/gunicorn.py)."""
 
 from __future__ import annotations
 

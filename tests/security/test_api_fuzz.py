@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from schemathesis import checks
 
 from accounts.services.credentials import subject_token_issue
-from governance.services import Actor
+from core.actor import Actor
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
 

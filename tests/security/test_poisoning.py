@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import MemoryRecord, SourceEvent
 from tests.helpers.cast import candidate
 from tests.security.poisoning_corpus import ASSERTION_BY_CHANNEL, CORPUS, ROLE_BY_CHANNEL, SECRETS

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db import ProgrammingError, connection, transaction
 
 from accounts.models import Role
-from config.tenancy import current_tenant_id, tenant_context
-from governance import rls
-from governance.services import Actor
+from core import rls
+from core.actor import Actor
+from core.tenancy import current_tenant_id, tenant_context
 from governance.services.procedures import procedure_document_create
 from memory.models import MemoryRecord
 from memory.services.indexing import index_pending_records

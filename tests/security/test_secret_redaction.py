@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from governance.models import AuditEvent
+from core.models import AuditEvent
 from memory.models import MemoryRecord, SourceEvent
 from memory.services.user_memory import subject_export, subject_export_csv
 from tests.helpers.cast import candidate

@@ -22,8 +22,8 @@ from hypothesis.stateful import (
 
 from accounts.services.credentials import api_key_issue, subject_token_issue
 from accounts.services.tenants import agent_create, tenant_create
-from config.tenancy import tenant_context
-from governance.services import Actor
+from core.actor import Actor
+from core.tenancy import tenant_context
 from memory.models import DeletionScope, MemoryRecord, Subject
 from memory.selectors import memory_get_for_user
 from memory.services.deletion import deletion_request_create, deletion_request_run

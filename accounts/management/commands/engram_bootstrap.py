@@ -16,9 +16,9 @@ from django.db import transaction
 from accounts.models import Agent, ApiKey, Role, Tenant
 from accounts.services.credentials import api_key_issue, api_key_revoke, subject_token_issue
 from accounts.services.tenants import agent_create, membership_set, tenant_create
-from config.tenancy import tenant_context
+from core.actor import Actor
 from core.database import SelfTestFailed, self_test
-from governance.services import Actor
+from core.tenancy import tenant_context
 from memory.models import MemoryRecord, Subject
 from memory.services.events import EventInput, events_append
 from memory.services.subjects import subject_get_or_create

@@ -12,8 +12,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Tenant
-from config.tenancy import tenant_context
-from governance.services import Actor
+from core.actor import Actor
+from core.tenancy import tenant_context
 from memory.models import DeletionStatus, Subject
 from memory.services.deletion import subject_erase
 

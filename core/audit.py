@@ -4,31 +4,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from governance.models import ActorType, AuditEvent
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is acting: an agent (API key), a signed-in user, or the system (a job)."""
-
-    type: str
-    id: str
-    tenant_id: uuid.UUID
-
-    @classmethod
-    def agent(cls, agent_id: Any, tenant_id: uuid.UUID) -> Actor:
-        return cls(ActorType.AGENT, str(agent_id), tenant_id)
-
-    @classmethod
-    def user(cls, user_id: Any, tenant_id: uuid.UUID) -> Actor:
-        return cls(ActorType.USER, str(user_id), tenant_id)
-
-    @classmethod
-    def system(cls, tenant_id: uuid.UUID, name: str = "system") -> Actor:
-        return cls(ActorType.SYSTEM, name, tenant_id)
+from core.actor import Actor
+from core.models import AuditEvent
 
 
 def audit_record(

@@ -6,7 +6,7 @@ Two roles:
   workers and Celery workers use. It owns nothing, has no BYPASSRLS, and is granted plain
   DML. Every tenant-owned table has row-level security ENABLEd and FORCEd with one policy:
   a row is visible and writable only when its ``tenant_id`` equals the per-transaction
-  setting ``engram.tenant_id`` (``set_config(..., true)``; see config/tenancy.py). With no
+  setting ``engram.tenant_id`` (``set_config(..., true)``; see core/tenancy.py). With no
   tenant set, queries see nothing.
 
 The few lookups that must happen before the tenant is known (which tenant does this API

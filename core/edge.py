@@ -82,7 +82,7 @@ class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         # Imported here: config.api imports rest_framework.views, which imports this
         # parser through the DEFAULT_PARSER_CLASSES setting.
-        from config.api import ApiError, PayloadTooLarge
+        from core.api import ApiError, PayloadTooLarge
 
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read(limit + 1 if limit else -1) if stream is not None else b""
@@ -116,7 +116,7 @@ class StrictJSONParser(JSONParser):
 
     @staticmethod
     def _error(code: str, path: str, max_depth: int) -> Exception:
-        from config.api import ApiError
+        from core.api import ApiError
 
         return ApiError(
             code,
@@ -142,7 +142,7 @@ class ApiEdgeMiddleware:
 
     @staticmethod
     def _refusal(request: HttpRequest) -> HttpResponse | None:
-        from config.api import error_body
+        from core.api import error_body
 
         per_header = _limit("MAX_HEADER_BYTES", 8192)
         total_limit = _limit("MAX_HEADERS_TOTAL_BYTES", 32768)

@@ -1,0 +1,33 @@
+"""The request's tenant scope: one transaction per request under the application role."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+
+from accounts.tenancy import active_tenant_for
+from core.tenancy import enter_tenant, restore_tenant, tenant_set
+
+
+class TenantContextMiddleware:
+    """One transaction per request, under the application role, scoped to the signed-in
+    user's tenant (API views narrow it to the key's tenant during authentication).
+    A 5xx response rolls the request's writes back."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with transaction.atomic():
+            saved = enter_tenant(None)
+            request.tenant_id = active_tenant_for(request)
+            if request.tenant_id is not None:
+                tenant_set(request.tenant_id)
+            response = self.get_response(request)
+            if response.status_code >= 500:
+                transaction.set_rollback(True)
+            else:
+                restore_tenant(saved)
+        return response

@@ -1,0 +1,79 @@
+"""The per-transaction tenant setting that PostgreSQL row-level security reads.
+
+Every piece of work on tenant-owned rows runs inside a transaction in which
+``engram.tenant_id`` is set with ``set_config(..., is_local => true)`` and, when the
+connection belongs to the table owner (manage.py, tests), the application role is assumed
+with ``SET LOCAL ROLE``. Both die with the transaction, so a pooled connection can never
+carry one tenant's setting into another's work. See core/rls.py for the policies.
+
+- ``accounts.middleware.TenantContextMiddleware`` wraps each web request in a
+  transaction; for a signed-in user it sets their tenant, and API-key authentication sets
+  the key's tenant (``tenant_set``).
+- ``tenant_context(tenant_id)`` does the same for jobs, commands and services.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+
+TENANT_SETTING = "engram.tenant_id"
+
+
+@dataclass(frozen=True)
+class SavedTenant:
+    role: str
+    tenant: str
+
+
+def enter_tenant(tenant_id: uuid.UUID | str | None) -> SavedTenant:
+    """Assume the application role and set the tenant; returns what to restore."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('role'), current_setting(%s, true)", [TENANT_SETTING]
+        )
+        role, tenant = cursor.fetchone()
+        if settings.ENGRAM["DB_ASSUME_APP_ROLE"]:
+            cursor.execute("SELECT set_config('role', %s, true)", [settings.ENGRAM["DB_APP_ROLE"]])
+        cursor.execute("SELECT set_config(%s, %s, true)", [TENANT_SETTING, str(tenant_id or "")])
+    return SavedTenant(role=role, tenant=tenant or "")
+
+
+def restore_tenant(saved: SavedTenant) -> None:
+    """Put back the caller's role and tenant. Matters only when the surrounding
+    transaction goes on (nested contexts, tests); otherwise the commit discards both."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT set_config('role', %s, true), set_config(%s, %s, true)",
+                [saved.role, TENANT_SETTING, saved.tenant],
+            )
+    except DatabaseError:
+        transaction.set_rollback(True)
+
+
+def tenant_set(tenant_id: uuid.UUID | str) -> None:
+    """Switch the current transaction to ``tenant_id`` (used once the API key is known)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config(%s, %s, true)", [TENANT_SETTING, str(tenant_id)])
+
+
+@contextmanager
+def tenant_context(tenant_id: uuid.UUID | str | None) -> Iterator[None]:
+    """Run the block in a transaction (or savepoint) scoped to ``tenant_id``."""
+    with transaction.atomic():
+        saved = enter_tenant(tenant_id)
+        yield
+        restore_tenant(saved)
+
+
+def current_tenant_id() -> str | None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting(%s, true)", [TENANT_SETTING])
+        value = cursor.fetchone()[0]
+    return value or None

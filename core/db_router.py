@@ -30,7 +30,7 @@ fence can never expose a stale subject unless MAX_LAG_SECONDS >= FENCE_SECONDS.
 
 Row-level security: the replica connection is separate from the request's, so the read
 block opens its own read-only transaction on it and sets the tenant (and, for an owner
-connection, the application role) there, as ``config.tenancy`` does on the primary.
+connection, the application role) there, as ``core.tenancy`` does on the primary.
 """
 
 from __future__ import annotations

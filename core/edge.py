@@ -1,5 +1,5 @@
 """Input checks at the edge of the API: malformed input is refused with a 4xx in the API's
-error shape (``config.api``) before any view, serializer or database sees it.
+error shape (``core.api``) before any view, serializer or database sees it.
 
 - ``StrictJSONParser`` (every JSON body): valid UTF-8; no NaN/Infinity; nesting at most
   ``ENGRAM["MAX_JSON_DEPTH"]`` levels; no NUL character and no lone surrogate (``"\\ud800"``
@@ -80,7 +80,7 @@ class StrictJSONParser(JSONParser):
     """DRF's JSON parser plus the checks above. Raises ``ApiError`` (400) for each."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        # Imported here: config.api imports rest_framework.views, which imports this
+        # Imported here: core.api imports rest_framework.views, which imports this
         # parser through the DEFAULT_PARSER_CLASSES setting.
         from core.api import ApiError, PayloadTooLarge
 

@@ -5,7 +5,7 @@ the page or (for htmx) one of its ``{% partialdef %}`` fragments. Every action i
 link or form first (post/redirect/get without JavaScript); htmx only swaps fragments.
 A record that is not the user's own is a 404, never a 403.
 
-``config.tenancy.TenantContextMiddleware`` runs each request in one transaction scoped to
+``accounts.middleware.TenantContextMiddleware`` runs each request in one transaction scoped to
 the signed-in user's tenant (``request.tenant_id``), so row-level security applies here.
 """
 

@@ -4,7 +4,7 @@
 # rls.apply_all again (it is idempotent).
 from django.db import migrations
 
-from core import rls
+from governance.migrations import _rls as rls
 
 
 def forwards(apps, schema_editor):

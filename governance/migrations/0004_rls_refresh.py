@@ -2,7 +2,7 @@
 # tenants' names for the tenant switcher. Later migrations that add tenant tables do the same.
 from django.db import migrations
 
-from core import rls
+from governance.migrations import _rls as rls
 
 
 def forwards(apps, schema_editor):

@@ -3,7 +3,7 @@
 # running as the application role could not otherwise see before choosing a tenant.
 from django.db import migrations
 
-from core import rls
+from memory.migrations import _rls as rls
 
 TENANT_IDS_SQL = """CREATE OR REPLACE FUNCTION engram_tenant_ids() RETURNS TABLE(id uuid)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS

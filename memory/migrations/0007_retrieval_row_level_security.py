@@ -2,7 +2,7 @@
 # rls.apply_all is idempotent and covers every table with a tenant_id.
 from django.db import migrations
 
-from core import rls
+from memory.migrations import _rls as rls
 
 
 def forwards(apps, schema_editor):

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-from core import rls
+from memory.migrations import _rls as rls
 
 
 def row_level_security(apps, schema_editor):

@@ -19,7 +19,7 @@ from core import jobs
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
-from governance.policies import events_after_consent_withdrawn
+from memory.consent import events_after_consent_withdrawn
 from memory.content_rules import redact_secrets
 from memory.models import RetentionClass, SourceEvent, Subject
 

@@ -1,5 +1,5 @@
 """The settings page's sentence about the tenant's policy for messages sent while consent
-is withdrawn (governance.policies.events_after_consent_withdrawn)."""
+is withdrawn (memory.consent.events_after_consent_withdrawn)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from accounts.models import Tenant
-from governance.policies import events_after_consent_withdrawn
+from memory.consent import events_after_consent_withdrawn
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""The demo seed (accounts' engram_bootstrap command): a living page for a newcomer, written
+"""The demo seed (governance's engram_bootstrap command): a living page for a newcomer, written
 through the real write path."""
 
 from __future__ import annotations

@@ -534,8 +534,8 @@ def test_remember_without_topic_uses_personal_and_a_fact(alice, owner):
 def test_bootstrap_ships_a_reviewed_runbook_with_a_pending_change_and_a_reviewer(
     tenant_admin, tenant
 ):
-    from accounts.management.commands.engram_bootstrap import seed_demo_review
     from core.tenancy import tenant_context
+    from governance.management.commands.engram_bootstrap import seed_demo_review
     from governance.models import ChangeRequest, ProceduralDocument
 
     for _ in range(2):  # idempotent

@@ -1,15 +1,45 @@
 """What the golden-set builders share: the file format (``dumps``: the committed
 bench/golden/recall_v*.json are exactly this of ``build()``, tests/test_bench.py checks it),
-and for v3 and later the content-rule check of ``--check`` and the summary they print.
-Run a builder as ``python bench/golden/builders/v4.py``."""
+the helpers every version uses (``other``, ``iso``, ``norm``, ``full_years``), and for v3
+and later the content-rule check of ``--check`` and the summary they print. Run a builder
+from the repository root: ``python bench/golden/builders/v1.py``,
+``python -m bench.golden.builders.v4 [--check]``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
+import unicodedata
 from collections import Counter
+from datetime import UTC, date, datetime
 from pathlib import Path
+
+
+def other(lang: str) -> str:
+    return "zh" if lang == "en" else "en"
+
+
+def iso(x: date) -> str:
+    """Midnight UTC of a day, as the golden sets write ``valid_from``."""
+    return datetime(x.year, x.month, x.day, tzinfo=UTC).isoformat()
+
+
+@functools.cache  # v4's background dedupe compares every new line with all earlier ones
+def norm(text: str) -> str:
+    """Text as the builders compare it: NFKC, casefolded, no spaces, punctuation or symbols."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(c for c in text if not (c.isspace() or unicodedata.category(c)[0] in "PS"))
+
+
+def full_years(start: date, end: date) -> list[int]:
+    """Calendar years lying wholly inside [start, end)."""
+    return [
+        y
+        for y in range(start.year, end.year + 1)
+        if date(y, 1, 1) >= start and date(y, 12, 31) < end
+    ]
 
 
 def dumps(data: dict) -> str:

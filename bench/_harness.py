@@ -152,9 +152,10 @@ class Client:
 def bench_credentials(tenant_slug: str, external_id: str) -> tuple[str, str]:
     """A fresh tenant-scoped agent key and a subject token for a new subject."""
     from accounts.models import Agent, Tenant
-    from accounts.services.credentials import api_key_issue, subject_token_issue
+    from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from core.actor import Actor
+    from memory.services.subject_tokens import subject_token_issue
     from memory.services.subjects import subject_get_or_create
 
     tenant = Tenant.objects.filter(slug=tenant_slug).first() or tenant_create(

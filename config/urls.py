@@ -21,7 +21,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 api_v1 = [
-    path("", include("accounts.api.urls")),
     path("", include("memory.api.urls")),
     path("", include("governance.api.urls")),
     path(

@@ -130,26 +130,9 @@ class SubjectClaim:
     subject_id: uuid.UUID
 
 
-def subject_token_kind_check(kind: str) -> None:
-    """Raise CredentialError when subject tokens may not name a subject of ``kind``."""
-    from memory.models import SubjectKind
-
-    if kind == SubjectKind.ORG and not settings.ENGRAM.get("ALLOW_ORG_SUBJECT_TOKENS"):
-        raise CredentialError(
-            "subject_kind_not_allowed",
-            "Subject tokens cannot name an organisation subject: the tenant's procedures "
-            "change only through change requests and review.",
-        )
-
-
-def subject_token_issue(*, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID) -> str:
-    """A signed, short-lived token naming one subject, bound to one tenant and agent.
-    Never for an organisation subject (it holds the tenant's reviewed procedures) unless
-    ``ENGRAM["ALLOW_ORG_SUBJECT_TOKENS"]`` is set; raises CredentialError."""
-    from memory.models import Subject
-
-    kind = Subject.objects.filter(tenant_id=tenant_id, id=subject_id).values_list("kind", flat=True)
-    subject_token_kind_check(kind.first() or "")
+def subject_token_sign(*, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID) -> str:
+    """A signed, short-lived token naming one subject, bound to one tenant and agent. Only
+    signs: ``memory.services.subject_tokens.subject_token_issue`` checks the subject first."""
     payload = {"t": str(tenant_id), "a": str(agent_id), "s": str(subject_id)}
     return signing.dumps(payload, salt=SUBJECT_TOKEN_SALT, compress=False)
 

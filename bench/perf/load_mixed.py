@@ -63,11 +63,12 @@ def seed(subjects: int, per_subject: int) -> tuple[str, list[str]]:
     import django
 
     django.setup()
-    from accounts.services.credentials import api_key_issue, subject_token_issue
+    from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from core.actor import Actor
     from core.tenancy import tenant_context
     from memory.services.indexing import index_pending_records
+    from memory.services.subject_tokens import subject_token_issue
     from memory.services.subjects import subject_get_or_create
     from memory.services.writes import candidates_submit
     from memory.write_policy import Candidate

@@ -301,7 +301,7 @@ def start_server(port: int, workers: int) -> Server:
 
 
 def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], float, int]:
-    from accounts.services.credentials import subject_token_issue
+    from memory.services.subject_tokens import subject_token_issue
 
     rng = random.Random(concurrency)
     jobs = []

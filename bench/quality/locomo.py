@@ -135,9 +135,10 @@ def _post(port: int, headers: dict, path: str, body: dict) -> dict:
 def credentials(name: str) -> dict:
     """The bench tenant's agent key and a subject token for conversation ``name``."""
     from accounts.models import Agent, Tenant
-    from accounts.services.credentials import api_key_issue, subject_token_issue
+    from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from core.actor import Actor
+    from memory.services.subject_tokens import subject_token_issue
     from memory.services.subjects import subject_get_or_create
 
     tenant = Tenant.objects.filter(slug=TENANT_SLUG).first() or tenant_create(

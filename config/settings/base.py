@@ -219,7 +219,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("ENGRAM_MAX_BODY_BYTES", default=1_048_576
 
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.ApiKeyAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["memory.api.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.HasReadScope"],
     # JSON with depth, NUL and Unicode checks at the edge (core/edge.py).
     "DEFAULT_PARSER_CLASSES": ["core.edge.StrictJSONParser"],

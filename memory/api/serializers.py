@@ -14,6 +14,7 @@ from memory.models import (
     EventRole,
     MemoryType,
     RetentionClass,
+    SubjectKind,
 )
 from memory.write_policy import Intent
 
@@ -259,3 +260,16 @@ class SubjectEraseOutputSerializer(serializers.Serializer):
     verification = serializers.DictField(
         child=serializers.IntegerField(), help_text="Route → rows still found (all 0 when done)."
     )
+
+
+class SubjectTokenInputSerializer(StrictInputSerializer):
+    subject_kind = serializers.ChoiceField(choices=SubjectKind.choices, default=SubjectKind.USER)
+    external_id = serializers.CharField(
+        max_length=200, help_text="Your id for the end user (or agent, org, project)."
+    )
+
+
+class SubjectTokenOutputSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    subject_id = serializers.UUIDField()
+    expires_in = serializers.IntegerField(help_text="Seconds until the token expires.")

@@ -1,8 +1,13 @@
 from django.urls import path
 
-from memory.api import recall, views
+from memory.api import recall, subject_tokens, views
 
 urlpatterns = [
+    path(
+        "subject-tokens",
+        subject_tokens.SubjectTokenIssueView.as_view(),
+        name="api-subject-tokens",
+    ),
     path("events", views.EventAppendView.as_view(), name="api-events"),
     path("candidates", views.CandidateSubmitView.as_view(), name="api-candidates"),
     path("memories", views.MemoryListView.as_view(), name="api-memories"),

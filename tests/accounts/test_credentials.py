@@ -10,9 +10,10 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from accounts.services.credentials import api_key_revoke, api_key_rotate, subject_token_issue
+from accounts.services.credentials import api_key_revoke, api_key_rotate
 from core.actor import Actor
 from memory.models import SourceEvent
+from memory.services.subject_tokens import subject_token_issue
 from tests.helpers.api import assert_error, event
 from tests.helpers.cast import ApiClient
 

@@ -16,14 +16,11 @@ from django.core import signing
 from django.urls import reverse
 
 from accounts.policies import TenantPolicy
-from accounts.services.credentials import (
-    SUBJECT_TOKEN_SALT,
-    CredentialError,
-    subject_token_issue,
-)
+from accounts.services.credentials import SUBJECT_TOKEN_SALT, CredentialError
 from core.codes import Operation
 from governance.models import ChangeRequest
 from memory.models import MemoryRecord, MemoryStatus, Subject, SubjectKind
+from memory.services.subject_tokens import subject_token_issue
 from memory.write_policy import Candidate, ExistingFact, Intent, SubjectState, decide
 from tests.helpers.cast import ApiClient, agent_with_key
 from tests.helpers.procedures import V1, V2, approve

@@ -13,10 +13,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.models import Agent, Role, Tenant
-from accounts.services.credentials import api_key_issue, subject_token_issue
+from accounts.services.credentials import api_key_issue
 from accounts.services.tenants import agent_create, membership_set
 from core.actor import Actor
 from memory.models import Subject
+from memory.services.subject_tokens import subject_token_issue
 from memory.services.subjects import subject_get_or_create
 
 

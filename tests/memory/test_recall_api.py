@@ -6,9 +6,10 @@ import uuid
 
 import pytest
 
-from accounts.services.credentials import api_key_revoke, subject_token_issue
+from accounts.services.credentials import api_key_revoke
 from core.actor import Actor
 from memory.models import RecallTrace
+from memory.services.subject_tokens import subject_token_issue
 from tests.helpers.cast import ApiClient
 from tests.helpers.retrieval import PURPOSE, remember
 

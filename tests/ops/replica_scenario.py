@@ -26,11 +26,12 @@ from django.db import connections  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from prometheus_client import REGISTRY  # noqa: E402
 
-from accounts.services.credentials import api_key_issue, subject_token_issue  # noqa: E402
+from accounts.services.credentials import api_key_issue  # noqa: E402
 from accounts.services.tenants import agent_create, tenant_create  # noqa: E402
 from core.actor import Actor  # noqa: E402
 from core.db_router import PRIMARY, REPLICA, PrimaryReplicaRouter, replica_reads  # noqa: E402
 from memory.models import MemoryRecord  # noqa: E402
+from memory.services.subject_tokens import subject_token_issue  # noqa: E402
 from memory.services.subjects import subject_get_or_create  # noqa: E402
 from memory.services.user_memory import subject_consent_withdraw  # noqa: E402
 

@@ -17,9 +17,10 @@ django.setup()
 
 from django.test import Client  # noqa: E402
 
-from accounts.services.credentials import api_key_issue, subject_token_issue  # noqa: E402
+from accounts.services.credentials import api_key_issue  # noqa: E402
 from accounts.services.tenants import agent_create, tenant_create  # noqa: E402
 from core.actor import Actor  # noqa: E402
+from memory.services.subject_tokens import subject_token_issue  # noqa: E402
 from memory.services.subjects import subject_get_or_create  # noqa: E402
 
 

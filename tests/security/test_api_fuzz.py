@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import checks
 
-from accounts.services.credentials import subject_token_issue
 from core.actor import Actor
+from memory.services.subject_tokens import subject_token_issue
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
 

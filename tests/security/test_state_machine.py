@@ -20,13 +20,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from accounts.services.credentials import api_key_issue, subject_token_issue
+from accounts.services.credentials import api_key_issue
 from accounts.services.tenants import agent_create, tenant_create
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import DeletionScope, MemoryRecord, Subject
 from memory.selectors import memory_get_for_user
 from memory.services.deletion import deletion_request_create, deletion_request_run
+from memory.services.subject_tokens import subject_token_issue
 from memory.services.subjects import subject_get_or_create
 from memory.services.user_memory import subject_export
 from tests.helpers.cast import ApiClient, candidate

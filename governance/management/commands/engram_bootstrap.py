@@ -14,13 +14,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Agent, ApiKey, Role, Tenant
-from accounts.services.credentials import api_key_issue, api_key_revoke, subject_token_issue
+from accounts.services.credentials import api_key_issue, api_key_revoke
 from accounts.services.tenants import agent_create, membership_set, tenant_create
 from core.actor import Actor
 from core.database import SelfTestFailed, self_test
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord, Subject
 from memory.services.events import EventInput, events_append
+from memory.services.subject_tokens import subject_token_issue
 from memory.services.subjects import subject_get_or_create
 from memory.services.user_memory import memory_correct
 from memory.services.writes import candidates_submit

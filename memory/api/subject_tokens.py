@@ -1,3 +1,5 @@
+"""POST /api/v1/subject-tokens: a short-lived token naming one end user (subject)."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -6,18 +8,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api.serializers import SubjectTokenInputSerializer, SubjectTokenOutputSerializer
 from accounts.permissions import HasAdminScope
-from accounts.services.credentials import (
-    CredentialError,
-    subject_token_issue,
-    subject_token_kind_check,
-)
+from accounts.services.credentials import CredentialError
 from core.actor import Actor
 from core.api import ApiError
 from core.audit import audit_record
 from core.codes import AuditAction
 from core.serializers import ErrorSerializer
+from memory.api.serializers import SubjectTokenInputSerializer, SubjectTokenOutputSerializer
+from memory.services.subject_tokens import subject_token_issue, subject_token_kind_check
 from memory.services.subjects import subject_get_or_create
 
 

@@ -4,7 +4,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "accounts.authentication.ApiKeyAuthentication"
+    target_class = "memory.api.authentication.ApiKeyAuthentication"
     name = "AgentApiKey"
 
     def get_security_definition(self, auto_schema):

@@ -1,0 +1,61 @@
+"""DRF authentication: the tenant and agent come from the API key, the subject from a
+signed subject token (or, behind a setting, a trusted gateway header). Nothing in a
+request body can choose either. It lives in memory because a gateway header names a
+subject that is created on first sight (memory/services/subjects.py)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from rest_framework import authentication, exceptions
+
+from accounts.authentication import GATEWAY_SUBJECT_HEADER, SUBJECT_TOKEN_HEADER, AgentPrincipal
+from accounts.models import ApiKey
+from accounts.services.credentials import (
+    CredentialError,
+    api_key_authenticate,
+    subject_token_verify,
+)
+from memory.services.subjects import subject_from_gateway_header
+
+
+class ApiKeyAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        if not header:
+            return None
+        scheme, _, raw = header.partition(" ")
+        if scheme != self.keyword or not raw.strip():
+            raise exceptions.AuthenticationFailed(
+                "Use 'Authorization: Bearer egk_…'.", code="invalid_api_key"
+            )
+        try:
+            key = api_key_authenticate(raw.strip())
+        except CredentialError as e:
+            raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
+        subject_id = self._subject_id(request, key)
+        return AgentPrincipal(agent=key.agent, api_key=key, subject_id=subject_id), key
+
+    def _subject_id(self, request, key: ApiKey) -> uuid.UUID | None:
+        token = request.META.get(SUBJECT_TOKEN_HEADER)
+        if token:
+            try:
+                claim = subject_token_verify(token, tenant_id=key.tenant_id, agent_id=key.agent_id)
+            except CredentialError as e:
+                raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
+            return claim.subject_id
+        gateway = request.META.get(GATEWAY_SUBJECT_HEADER)
+        if gateway and settings.ENGRAM["TRUST_GATEWAY_SUBJECT_HEADER"]:
+            try:
+                return subject_from_gateway_header(tenant_id=key.tenant_id, header=gateway).id
+            except ValueError as e:
+                raise exceptions.AuthenticationFailed(
+                    str(e), code="invalid_gateway_subject"
+                ) from None
+        return None
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword

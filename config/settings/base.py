@@ -378,12 +378,12 @@ ENGRAM_RETRIEVAL = {
     ),
     # A subject scope holding more vectors than this is searched through the HNSW index
     # (iterative scans, ef_search below) instead of an exact scan; at this size and
-    # below, the exact scan is faster and exact (docs/performance.md, bench/recall_perf.py).
+    # below, the exact scan is faster and exact (docs/performance.md, bench/perf/recall_perf.py).
     "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
     "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     # Benchmarks and evaluation runs: recall writes no access statistics, so one run
-    # cannot change the next (bench/locomo.py sets it).
+    # cannot change the next (bench/quality/locomo.py sets it).
     "FREEZE_ACCESS": env.bool("ENGRAM_RECALL_FREEZE_ACCESS", default=False),
     "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
     "DEFAULT_K": 10,

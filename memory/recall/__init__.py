@@ -38,7 +38,7 @@ Recall writes no record and no embedding: a found memory without a vector yet is
 reported as ``vector_pending``.
 A subject who withdrew consent gets an explicit empty answer (``consent_withdrawn``).
 Weights are per tenant (tenant policy key ``recall_weights``); defaults were chosen on the
-tuning half of the golden set in ``bench/`` (see bench/recall.py).
+tuning half of the golden set in ``bench/`` (see bench/quality/recall.py).
 
 The modules read in pipeline order: ``scope`` (1–2), ``query`` (reading and embedding
 the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``dedupe`` (6), ``pack``

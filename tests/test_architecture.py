@@ -1,0 +1,121 @@
+"""The import contract (the rules are spelled out in tests/architecture.py): apps import only
+apps below them, nothing imports config, the apps form no cycle, and inside each app the
+entry points sit above services and selectors, which sit above models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import architecture as arch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def arrows() -> list[arch.Arrow]:
+    return arch.arrows_from_tree(ROOT)
+
+
+def _listing(arrows: list[arch.Arrow]) -> str:
+    return "\n".join(str(a) for a in arrows)
+
+
+def test_the_walker_sees_the_whole_tree(arrows):
+    # A walker that read nothing would pass every rule below.
+    modules = arch.read_sources(ROOT)
+    assert len(modules) > 100
+    assert {"core", "accounts", "memory", "governance", "config"} <= {
+        m.split(".")[0] for m in modules
+    }
+    assert any(m.startswith("memory.migrations.") for m in modules)
+    assert len(arrows) > 50
+
+
+def test_no_app_imports_an_app_above_it(arrows):
+    upward = arch.upward_arrows(arrows)
+    assert not upward, f"upward imports (order {arch.APP_ORDER}):\n{_listing(upward)}"
+
+
+def test_no_app_imports_config(arrows):
+    into_config = arch.config_imports(arrows)
+    assert not into_config, f"config is the composition root:\n{_listing(into_config)}"
+
+
+def test_the_apps_form_no_cycle(arrows):
+    assert arch.app_cycles(arrows) == []
+
+
+def test_inside_each_app_arrows_only_go_down(arrows):
+    violations = arch.layer_violations(arrows)
+    assert not violations, "\n".join(
+        f"{arch.kind_of(v.source)} -> {arch.kind_of(v.target)}: {v}" for v in violations
+    )
+
+
+# --- the checker itself can fail ------------------------------------------------------------
+
+
+def _fake(files: dict[str, str]) -> list[arch.Arrow]:
+    sources = {
+        name.removesuffix(".__init__"): (text, name.endswith(".__init__"))
+        for name, text in files.items()
+    }
+    return arch.collect_arrows(sources)
+
+
+def test_the_checker_catches_an_upward_import_anywhere_in_a_module():
+    arrows = _fake(
+        {
+            "core.__init__": "",
+            "core.audit": "def f():\n    from memory.models import MemoryRecord\n",
+            "memory.__init__": "",
+            "memory.models": "from core import audit\n",
+        }
+    )
+    assert [str(a) for a in arch.upward_arrows(arrows)] == ["core.audit:2 -> memory.models"]
+
+
+def test_the_checker_catches_a_config_import_and_a_literal_import_module():
+    arrows = _fake(
+        {
+            "config.__init__": "",
+            "config.celery": "",
+            "memory.__init__": "",
+            "memory.jobs": "import importlib\nimportlib.import_module('config.celery')\n",
+            "memory.settings_user": "X = 'config.celery.app'  # a string, not an import\n",
+        }
+    )
+    assert [str(a) for a in arch.config_imports(arrows)] == ["memory.jobs:2 -> config.celery"]
+
+
+def test_the_checker_catches_a_cycle_between_apps():
+    arrows = _fake(
+        {
+            "accounts.__init__": "",
+            "accounts.models": "from governance.models import AuditEvent\n",
+            "governance.__init__": "",
+            "governance.models": "from accounts import models\n",
+            "memory.__init__": "",
+            "memory.models": "import accounts.models\n",
+        }
+    )
+    assert arch.app_cycles(arrows) == [["accounts", "governance"]]
+
+
+def test_the_checker_catches_a_ring_through_tasks_inside_an_app():
+    arrows = _fake(
+        {
+            "memory.__init__": "",
+            "memory.services.__init__": "",
+            "memory.services.writes": "from memory import tasks\n",
+            "memory.tasks": "from memory.services import writes\n",
+            "memory.models": "from .services.writes import submit\n",
+        }
+    )
+    assert arch.module_cycles(arrows, "memory") == [["memory.services.writes", "memory.tasks"]]
+    assert sorted(str(v) for v in arch.layer_violations(arrows)) == [
+        "memory.models:1 -> memory.services.writes",
+        "memory.services.writes:1 -> memory.tasks",
+    ]

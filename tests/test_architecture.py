@@ -119,3 +119,15 @@ def test_the_checker_catches_a_ring_through_tasks_inside_an_app():
         "memory.models:1 -> memory.services.writes",
         "memory.services.writes:1 -> memory.tasks",
     ]
+
+
+def test_no_ring_through_services_or_tasks(arrows):
+    # Services once imported each other in a ring closed through memory.tasks
+    # (writes -> deletion -> tasks -> compression -> extraction -> writes).
+    rings = [
+        cycle
+        for app in ("accounts", "memory", "governance")
+        for cycle in arch.module_cycles(arrows, app)
+        if any(m.split(".")[1:2] in (["services"], ["tasks"]) for m in cycle)
+    ]
+    assert rings == []

@@ -13,7 +13,7 @@ Inside an app, each module has a kind, taken from its first dotted component bel
 (``memory.services.writes`` -> ``services``), see ``KIND_OF``:
 
 - ``entry``: views, ops_views, api, tasks, management, urls, admin, forms, templatetags,
-  apps, and DRF's authentication, permissions, throttles, schema -- the edges where
+  apps, middleware, and DRF's authentication, permissions, throttles, schema -- the edges where
   requests, jobs and commands come in;
 - ``service``: services, selectors, recall (the read path);
 - ``model``: models;
@@ -60,6 +60,7 @@ KIND_OF = {
     "permissions": "entry",
     "throttles": "entry",
     "schema": "entry",
+    "middleware": "entry",
     "services": "service",
     "selectors": "service",
     "recall": "service",

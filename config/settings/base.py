@@ -388,6 +388,18 @@ ENGRAM_RETRIEVAL = {
     "MAX_TOKEN_BUDGET": env.int("ENGRAM_RECALL_MAX_TOKEN_BUDGET", default=8000),
     "DEFAULT_K": 10,
     "DEFAULT_TOKEN_BUDGET": 1500,
+    # An optional cross-encoder reranker behind the common POST /rerank shape
+    # (memory/rerankers.py; recall step 5b, memory/recall/crossrank.py). Unset URL: none.
+    # The timeout is short: every recall waits for it, and on failure recall answers in
+    # its own order anyway.
+    "RERANKER_URL": env("ENGRAM_RERANKER_URL", default=""),
+    "RERANKER_API": env("ENGRAM_RERANKER_API", default="cohere"),
+    "RERANKER_MODEL": env("ENGRAM_RERANKER_MODEL", default=""),
+    "RERANKER_API_KEY": env("ENGRAM_RERANKER_API_KEY", default=""),
+    "RERANKER_TIMEOUT": env.float("ENGRAM_RERANKER_TIMEOUT", default=2.0),
+    # How many of recall's ranked candidates the reranker scores (the rest keep their
+    # order after them); the reranker's time grows with it. 30 is one route's candidates.
+    "RERANKER_TOP_N": env.int("ENGRAM_RERANKER_TOP_N", default=30),
 }
 # One OpenAPI enum name for memory types (recall's memory_types filter reuses the choices).
 SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (

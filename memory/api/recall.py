@@ -160,6 +160,15 @@ class RecallOutputSerializer(serializers.Serializer):
         "these results come from the exact, lexical and trigram routes only. Retry later "
         "for paraphrased questions."
     )
+    reranker = serializers.CharField(
+        help_text="The cross-encoder asked to reorder the top items (its model id, e.g. "
+        "rerank/bge-reranker-v2-m3), or '' when none is configured. Each item it scored "
+        "carries its score as scores.model_rerank."
+    )
+    rerank_error = serializers.CharField(
+        help_text="Why the reranker's answer was not used (it failed or timed out), or ''. "
+        "The items are then in Engram's own order."
+    )
 
 
 class RecallFeedbackInputSerializer(StrictInputSerializer):
@@ -226,6 +235,8 @@ def _result_json(result: RecallResult) -> dict[str, Any]:
         "dropped_by_budget": result.dropped_by_budget,
         "vector_pending": result.vector_pending,
         "vector_unavailable": result.vector_unavailable,
+        "reranker": result.reranker,
+        "rerank_error": result.rerank_error,
     }
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord
+from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
 from memory.recall.pack import RecallItem, attach_sources, context_pack, fit_budget, item_for
 from memory.recall.query import QueryVector, read_question
@@ -47,6 +48,10 @@ class RecallResult:
     # The embedder failed (e.g. the configured endpoint is down): the vector route was
     # skipped and the answer rests on the exact, lexical and trigram routes.
     vector_unavailable: bool = False
+    # The cross-encoder asked to reorder the top candidates (its model id), and why its
+    # answer was not used (it failed: the order is Engram's own).
+    reranker: str = ""
+    rerank_error: str = ""
 
 
 def recall(
@@ -72,7 +77,10 @@ def recall(
         # the database work below proceeds; only the vector and slot routes wait for it.
         query_vector = QueryVector.start(question.embedded, context.model_id)
         if weights is None:
-            weights = RecallWeights.for_tenant(context.tenant_policy, query_vector.model_id)
+            weights = RecallWeights.for_tenant(
+                context.tenant_policy, query_vector.model_id, reranker_id()
+            )
+        reranker = rerank_error = ""
         if context.consent_withdrawn:
             # The user withdrew consent: their memories are not used for anyone.
             items, reason, dropped, pending = [], "consent_withdrawn", 0, 0
@@ -106,6 +114,10 @@ def recall(
                 recent=question.recent,
                 about_others=question.about_others,
             )
+            # 5b. an optional cross-encoder reorders the top ones (never adds one).
+            ranked, reranker, rerank_error = model_rerank(
+                ranked, question.searched, weights=weights
+            )
             # 6. one value per slot, one version per lineage, no near-duplicates.
             deduped = dedupe(ranked, as_of=as_of)
             # 7. the top k that fit the token budget.
@@ -138,4 +150,6 @@ def recall(
         vector_pending=pending,
         model_id=query_vector.model_id,
         vector_unavailable=query_vector.failed,
+        reranker=reranker,
+        rerank_error=rerank_error,
     )

@@ -1,5 +1,6 @@
 """What the routes found about one candidate, typed: each route's score and rank, the
-gate's evidence (lexical coverage, vector margin, slot match), and the rerank's parts.
+gate's evidence (lexical coverage, vector margin, slot match), and the rerank's parts
+(Engram's own and, when one is configured, the cross-encoder's).
 
 ``Signals`` reads as a mapping of the signals present (``"trigram" in signals``,
 ``signals["vector"]``): that mapping is the per-signal breakdown an item reports as its
@@ -44,6 +45,9 @@ class Signals(Mapping[str, float]):
     confidence: float | None = None
     importance: float | None = None
     final: float | None = None
+    # The configured cross-encoder's score (step 5b, ``crossrank``), on its own scale; set
+    # for the top candidates it scored.
+    model_rerank: float | None = None
     # Signals whose counted value came through another version of the fact.
     via_other_version: set[str] = field(default_factory=set)
 

@@ -55,20 +55,32 @@ class RecallWeights:
     someone_else: float = 0.2
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
+    # With a cross-encoder configured (``crossrank``): its share of the order of the top
+    # candidates, against Engram's own final score (both min-max normalised over them).
+    # A cross-encoder reads question and statement together and is the stronger judge of
+    # relevance, so it leads; Engram's share keeps what it alone knows (a curated fact
+    # for the slot, freshness, a fact about someone else) deciding near-ties. Fit per
+    # reranker model with ``engram_calibrate``.
+    rerank_blend: float = 0.7
 
     @classmethod
-    def for_tenant(cls, policy: dict[str, Any] | None, model_id: str = "") -> RecallWeights:
-        """The tenant's weights for the model recall serves. The gate's similarities
+    def for_tenant(
+        cls, policy: dict[str, Any] | None, model_id: str = "", reranker_id: str = ""
+    ) -> RecallWeights:
+        """The tenant's weights for the models recall serves. The gate's similarities
         and margins mean different things under different embedding models, so
         ``recall_weights_by_model[model_id]`` (calibrated for that model) overrides the
-        tenant's ``recall_weights``, which override the defaults."""
+        tenant's ``recall_weights``, which override the defaults; with a reranker,
+        ``recall_weights_by_model[reranker_id]`` (its ``rerank_blend``) overrides all."""
         policy = policy or {}
         raw = policy.get("recall_weights") or {}
         if not isinstance(raw, dict):
             raw = {}
         by_model = policy.get("recall_weights_by_model") or {}
-        if isinstance(by_model, dict) and isinstance(by_model.get(model_id), dict):
-            raw = {**raw, **by_model[model_id]}
+        if isinstance(by_model, dict):
+            for key in (model_id, reranker_id):
+                if key and isinstance(by_model.get(key), dict):
+                    raw = {**raw, **by_model[key]}
         known = {f.name: f for f in fields(cls)}
         updates: dict[str, Any] = {}
         for name, value in raw.items():
@@ -82,6 +94,8 @@ class RecallWeights:
                 continue
             if name == "candidates_per_route":
                 updates[name] = int(min(max(number, 5), 200))
+            elif name == "rerank_blend":
+                updates[name] = min(max(number, 0.0), 1.0)
             else:
                 updates[name] = min(max(number, 0.0), 10_000.0)
         return replace(cls(), **updates)

@@ -285,6 +285,10 @@ class ContextPack(_Model):
     dropped_by_budget: int
     vector_pending: int
     vector_unavailable: bool
+    # The reranker asked to reorder the items ("" when none), and why its answer was not
+    # used ("" when it was). Defaults: a server older than the reranker omits them.
+    reranker: str = ""
+    rerank_error: str = ""
     degraded: bool = False
     degraded_reason: str = ""
     _nested: ClassVar[dict[str, type]] = {"items": RecallItem}

@@ -27,6 +27,10 @@ One pipeline, in this order (read top to bottom):
              empty result is an answer; related memories then come along. Survivors
              are scored by fused relevance, vector margin, structured fact, confidence,
              importance and freshness.
+5b. model    optional: a configured cross-encoder (``ENGRAM_RERANKER_URL``) reorders
+             the top survivors, blended with their score (``crossrank``); it sees only
+             what passed steps 1–5 and never adds a candidate; if it fails, step 5's
+             order stands and the result says so (``rerank_error``).
 6. dedupe    one value per single-valued predicate (the latest valid one), one version per
              lineage, near-duplicate statements removed.
 7. budget    the top ``k`` that fit the token budget.
@@ -41,7 +45,7 @@ Weights are per tenant (tenant policy key ``recall_weights``); defaults were cho
 tuning half of the golden set in ``bench/`` (see bench/quality/recall.py).
 
 The modules read in pipeline order: ``scope`` (1–2), ``query`` (reading and embedding
-the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``dedupe`` (6), ``pack``
+the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b), ``dedupe`` (6), ``pack``
 (7–8), ``trace``; ``pipeline`` runs them. ``recall()`` is the one entry point: the API,
 the console, management commands and the benchmarks call it the same way.
 """

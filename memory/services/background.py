@@ -3,8 +3,8 @@ of the after-commit work that must not slow a request (embedding new records, wr
 access statistics) when no Celery worker does it.
 
 Started lazily on the first ``put`` — never at import, because a process that embeds
-must not fork afterwards (PERF-NOTES). On Linux a thread has its own nice value, so the
-thread yields the CPU to the web worker's request thread and to PostgreSQL. Items are ids
+must not fork afterwards (docs/performance.md). On Linux a thread has its own nice value,
+so the thread yields the CPU to the web worker's request thread and to PostgreSQL. Items are ids
 only; what a process still holds when it exits is lost, and each user says how that is
 repaired.
 """

@@ -1,4 +1,4 @@
-"""Write-policy precision bench (issue 14): how well the content detectors find what they
+"""Write-policy precision bench: how well the content detectors find what they
 must, and how rarely they refuse ordinary conversation.
 
     .venv/bin/python bench/quality/policy_precision.py                       # labelled corpora only

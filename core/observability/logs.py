@@ -5,7 +5,7 @@ a web request or a Celery task, ``request_id``, ``tenant_id``, ``agent_id`` and
 ``trace_id``. Existing ``logging.getLogger(__name__)`` calls keep working: their records
 pass through the same processors (``foreign_pre_chain``).
 
-What never reaches a log line (BRIEF "Security"):
+What never reaches a log line (no user data in logs or metrics: operators read them):
 - fields whose name says they hold text or secrets (``query``, ``statement``, ``text``,
   ``value``, ``password``, ``token``, ``api_key``, ...) are replaced by ``[redacted]``;
 - API keys (``egk_<prefix>_<secret>``) and bearer tokens inside a message keep only the

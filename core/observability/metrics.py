@@ -1,6 +1,6 @@
 """Prometheus metric families of Engram, and the few helpers product code calls.
 
-Rules (BRIEF "Security", issue 19):
+Rules (no user data in logs or metrics: operators read them):
 - labels carry codes (stage, operation, reason code, task name, status) and never memory
   text, a query, a user id or anything a caller typed: every label value goes through
   :func:`code`, which turns anything that does not look like a code into ``"other"``;

@@ -6,12 +6,8 @@ leaves Engram's order and says so. Nothing of Engram is mocked."""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
 import uuid
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.utils import timezone
@@ -22,6 +18,8 @@ from memory.recall import RecallWeights
 from memory.services.indexing import index_pending_records
 from memory.write_policy import Intent
 from tests.helpers.cast import person
+from tests.helpers.rerank_stub import _Rerank
+from tests.helpers.rerank_stub import rerank_server as serve_rerank
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, recall, remember, remember_many
 
 QUERY = "What does ERR-4012 on the payment page mean?"
@@ -34,55 +32,10 @@ ANSWERS = [
 MODEL = "bge-reranker-v2-m3"
 
 
-class _Rerank(BaseHTTPRequestHandler):
-    """A /rerank server: scores a document containing ``favourite`` 0.9, others 0.1."""
-
-    mode = "cohere"
-    favourite = ""
-    seen: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 (http.server's naming)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        cls = type(self)
-        cls.seen.append({"path": self.path, "body": body})
-        docs = body.get("documents") if cls.mode != "tei" else body.get("texts")
-        docs = docs or []
-        scores = [0.9 if cls.favourite and cls.favourite in d else 0.1 for d in docs]
-        if cls.mode == "slow":
-            time.sleep(1.0)
-        if cls.mode == "error":
-            self.send_response(500)
-            self.end_headers()
-            return
-        if cls.mode == "tei":
-            data = json.dumps([{"index": i, "score": s} for i, s in enumerate(scores)]).encode()
-        elif cls.mode == "malformed":
-            data = b'{"results": [{"index": 0, "relevance_score": '  # cut off
-        else:
-            results = [{"index": i, "relevance_score": s} for i, s in enumerate(scores)]
-            data = json.dumps({"results": results[::-1]}).encode()  # any order
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except BrokenPipeError:  # the client gave up (the timeout case)
-            pass
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def rerank_server():
-    _Rerank.seen, _Rerank.mode, _Rerank.favourite = [], "cohere", ""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Rerank)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_rerank() as url:
+        yield url
 
 
 def _use_reranker(settings, url: str, api: str = "cohere", **extra) -> None:

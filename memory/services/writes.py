@@ -65,7 +65,7 @@ def _namespace_chain(namespace: str) -> list[str]:
 _EXISTING_FACTS_SQL = """
     SELECT id, namespace, predicate, content_key, cardinality, assertion_kind,
            valid_from, valid_to, memory_type,
-           -- an agent's "the user said so" that cites no event (write policy step 5)
+           -- an agent's "the user said so" that cites no event (write policy step 8)
            (assertion_kind IN ('user_explicit', 'user_confirmed')
             AND created_by_agent_id IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM memory_memorysource s

@@ -1,4 +1,4 @@
-"""An agent's "the user said so" without a cited user event (README write policy, step 5):
+"""An agent's "the user said so" without a cited user event (write policy, step 8):
 kept, but it never outranks a sourced statement — it cannot supersede, correct or retract
 one, and a sourced statement replaces it. zh and en."""
 

@@ -56,6 +56,7 @@ STORES = {
     "source_events": _("conversation snippets and tool results"),
     "embeddings": _("search vectors"),
     "lexical_trigram_index": _("word search index"),
+    "conversation_context": _("other memories' search context from the same conversation"),
     "recall_traces": _("records of which agent used what"),
     "exact_text": _("a search for the deleted text itself"),
 }

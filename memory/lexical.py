@@ -9,8 +9,10 @@ matched by trigram similarity.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -183,6 +185,52 @@ def for_embedding(query: str) -> str:
     out = re.sub(rf"(?<={CJK_CLASS})\s+(?={CJK_CLASS})", "", out)
     out = re.sub(r"\s{2,}", " ", out).strip()
     return out or query
+
+
+@dataclass(frozen=True)
+class BM25Doc:
+    """One memory's counts of the query's lexemes: in its own text and in its
+    conversation context, and both lengths (in lexemes)."""
+
+    own: dict[str, int]
+    context: dict[str, int]
+    own_length: int
+    context_length: int
+
+
+# Okapi BM25's usual constants (Robertson & Zaragoza 2009): a word's weight saturates
+# after a few repetitions (k1), long texts are normalised half-way (b).
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+def bm25(
+    docs: dict[Any, BM25Doc],
+    lexemes: list[str],
+    size: int,
+    mean_length: float,
+    *,
+    context_weight: float = 1.0,
+) -> dict[Any, float]:
+    """Okapi BM25 of each doc for ``lexemes``: ``docs`` are every doc that holds at least
+    one of them (so a lexeme's document frequency is counted over them), ``size`` and
+    ``mean_length`` describe the whole scope. A context occurrence counts
+    ``context_weight`` of an own one."""
+    size = max(size, len(docs), 1)
+    mean_length = mean_length or 1.0
+    frequency = {w: sum(1 for d in docs.values() if w in d.own or w in d.context) for w in lexemes}
+    weight = {w: math.log(1 + (size - df + 0.5) / (df + 0.5)) for w, df in frequency.items() if df}
+    scores = {}
+    for key, d in docs.items():
+        length = d.own_length + context_weight * d.context_length
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * length / mean_length)
+        score = 0.0
+        for w, idf in weight.items():
+            tf = d.own.get(w, 0) + context_weight * d.context.get(w, 0)
+            if tf:
+                score += idf * tf * (BM25_K1 + 1) / (tf + norm)
+        scores[key] = score
+    return scores
 
 
 def tsquery_text(terms: list[str]) -> str:

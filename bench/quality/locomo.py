@@ -324,6 +324,9 @@ def main() -> None:
         "folder", type=Path, help="a LoCoMo-format folder (one JSON per conversation)"
     )
     parser.add_argument("--keepdb", action="store_true", help="keep (and reuse) bench_locomo")
+    parser.add_argument(
+        "--fresh", action="store_true", help="with --keepdb: ingest anew into a new bench_locomo"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--limit", type=int, default=0, help="questions per conversation (0: all)")
@@ -336,6 +339,12 @@ def main() -> None:
         help="ask recall in this process instead of through HTTP (for tuning; no latency)",
     )
     parser.add_argument("--only", default="", help="comma-separated conversation names")
+    parser.add_argument(
+        "--weights",
+        type=json.loads,
+        default=None,
+        help='tenant recall_weights to try, as JSON (e.g. \'{"semantic": 4}\'); "{}" resets',
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the tables here too")
     args = parser.parse_args()
 
@@ -348,10 +357,12 @@ def main() -> None:
     if args.only:
         convs = {n: c for n, c in convs.items() if n in args.only.split(",")}
     old = connection.creation.create_test_db(
-        verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
+        verbosity=0, autoclobber=True, keepdb=args.keepdb and not args.fresh, serialize=False
     )
     ctx_file = RESULTS / f"locomo-context-{settings.DATABASES['default']['NAME']}.json"
     ctx = json.loads(ctx_file.read_text()) if ctx_file.exists() and args.keepdb else {}
+    if args.fresh:
+        ctx = {}
     if ctx.get("fingerprint") != fingerprint:
         ctx = {"fingerprint": fingerprint, "events": {}}
     port = args.port or free_port()
@@ -360,6 +371,13 @@ def main() -> None:
     try:
         creds = {name: credentials(name) for name in convs}
         from memory.models import MemoryRecord
+
+        if args.weights is not None:
+            from accounts.models import Tenant
+
+            tenant = Tenant.objects.get(slug=TENANT_SLUG)
+            tenant.policy = {**tenant.policy, "recall_weights": args.weights}
+            tenant.save(update_fields=["policy"])
 
         t0 = time.perf_counter()
         missing = [

@@ -45,12 +45,25 @@ class MemorySearchDoc(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
+    # The turn said just before this memory in its conversation (``memory.neighbourhood``),
+    # segmented like ``segmented_text``: it helps the memory to be found, it is never
+    # returned. ``context_event_id`` names that turn, so erasing it rebuilds this row.
+    context_text = models.TextField(blank=True, default="")
+    context_vector = models.GeneratedField(
+        expression=SearchVector("context_text", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    context_event_id = models.UUIDField(null=True, blank=True)
     indexed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         indexes = [
             # Serves the lexical route: search_vector @@ tsquery within a tenant's records.
             GinIndex(fields=["search_vector"], name="memory_search_doc_fts"),
+            GinIndex(fields=["context_vector"], name="memory_search_doc_ctx_fts"),
+            # Serves erasure of a context turn (the rows built with it are rebuilt).
+            models.Index(fields=["tenant", "context_event_id"], name="memory_search_doc_ctx_event"),
             # Serves the trigram route: word_similarity(token, trigram_text) on ids and codes.
             GinIndex(
                 fields=["trigram_text"], opclasses=["gin_trgm_ops"], name="memory_search_doc_trgm"
@@ -74,6 +87,8 @@ class MemoryEmbedding(models.Model):
     record = models.ForeignKey(MemoryRecord, on_delete=models.CASCADE, related_name="embeddings")
     model_id = models.CharField(max_length=100)
     vector = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    # The context turn embedded with the memory (``memory.neighbourhood``), if any.
+    context_event_id = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -84,6 +99,7 @@ class MemoryEmbedding(models.Model):
             # Serves the vector route's exact scan within one subject's scope (the default:
             # exact and faster than HNSW at per-subject sizes, PERF-NOTES).
             models.Index(fields=["tenant", "subject", "model_id"], name="memory_embedding_scope"),
+            models.Index(fields=["tenant", "context_event_id"], name="memory_embedding_ctx_event"),
             # Serves approximate search over large scopes (with hnsw.iterative_scan).
             HnswIndex(
                 fields=["vector"],

@@ -86,10 +86,13 @@ def fuse_and_rerank(
     for c in related:
         s, r = c.signals, c.record
         # A lexical rank counts in proportion to how much of the question the memory
-        # contains: ranking first on one shared word of four is weak evidence.
+        # contains (``lexical_coverage_share`` of it does): ranking first on one shared
+        # word of four is weak evidence.
+        coverage = _or(s.lexical_coverage, 0.0)
+        lexical_share = 1.0 - w.lexical_coverage_share * (1.0 - coverage)
         fused = sum(
             ranking_weight[ranking]
-            * (_or(s.lexical_coverage, 0.0) if ranking == "lexical" else 1.0)
+            * (lexical_share if ranking == "lexical" else 1.0)
             / (w.rrf_k + rank)
             for ranking, rank in c.ranks.items()
         )

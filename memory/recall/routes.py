@@ -20,13 +20,24 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from time import monotonic
 
 import numpy as np
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
+from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
 from django.db import connection
-from django.db.models import BooleanField, CharField, ExpressionWrapper, F, Func, Q, QuerySet
+from django.db.models import (
+    Avg,
+    BooleanField,
+    CharField,
+    Count,
+    ExpressionWrapper,
+    F,
+    Func,
+    Q,
+    QuerySet,
+)
 from django.db.models.expressions import RawSQL
 from pgvector.django import CosineDistance, MaxInnerProduct
 
@@ -117,7 +128,9 @@ def run_routes(
         eligible, doc_scope, request.query, n, weights.min_trigram_similarity, scope_names
     )
     recency = route_recency(eligible, request, n)
-    lexical_hits, coverage = route_lexical(searchable, doc_scope, request.query, n, scope_names)
+    lexical_hits, coverage = route_lexical(
+        searchable, doc_scope, request.query, n, scope_names, weights.lexical_context
+    )
     found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
     vector, margins, pending = route_vector(
         searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
@@ -218,37 +231,108 @@ def route_lexical(
     query: str,
     n: int,
     scope_names: frozenset[str] = frozenset(),
+    context_weight: float = 1.0,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
-    """Full text over segmented text; also returns each hit's coverage: the share of the
-    query's (stemmed) words the memory contains — used by the relevance gate."""
+    """Full text over segmented text, scored by BM25 (``lexical.bm25``): a word few of the
+    subject's memories contain counts for more than one most of them contain, which
+    PostgreSQL's own ranks do not know. A memory's conversation context (the turn before
+    it, ``memory.neighbourhood``) counts as its words too, at ``context_weight``.
+
+    Also returns each hit's coverage: the share of the query's (stemmed) words the
+    memory's own text contains — the relevance gate's evidence, never the context's."""
     terms = lexical.query_terms(query, scope_names)
     if not terms:
         return [], {}
     tsquery = SearchQuery(lexical.tsquery_text(terms), search_type="raw", config="english")
+    joined = " ".join(terms)
     rows = list(
-        MemorySearchDoc.objects.filter(doc_scope, record__in=eligible, search_vector=tsquery)
+        MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
+        .filter(Q(search_vector=tsquery) | Q(context_vector=tsquery))
         .annotate(
-            rank=SearchRank(F("search_vector"), tsquery, cover_density=True),
-            lexemes=Func(F("search_vector"), function="tsvector_to_array"),
-            # The query's own stemmed words, computed by the same query (no round trip).
+            own_length=Func(F("search_vector"), function="length"),
+            context_length=Func(F("context_vector"), function="length"),
+            own_tf=RawSQL(_TERM_FREQUENCIES.format(column="search_vector"), [joined]),
+            context_tf=RawSQL(_TERM_FREQUENCIES.format(column="context_vector"), [joined]),
             query_lexemes=RawSQL(
                 "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
-                [" ".join(terms)],
+                [joined],
                 output_field=ArrayField(CharField()),
             ),
         )
-        # Ties break by id: the same question gets the same answer every time.
-        .order_by("-rank", "record_id")
-        .values_list("record_id", "rank", "lexemes", "query_lexemes")[:n]
+        .order_by("record_id")
+        .values_list(
+            "record_id", "own_length", "context_length", "own_tf", "context_tf", "query_lexemes"
+        )[:_LEXICAL_SCAN_ROWS]
     )
     if not rows:
         return [], {}
-    query_lexemes = set(rows[0][3] or [])
-    coverage = {
-        rid: (len(query_lexemes & set(lexemes)) / len(query_lexemes)) if query_lexemes else 0.0
-        for rid, _, lexemes, _ in rows
+    query_lexemes = list(dict.fromkeys(rows[0][5] or []))
+    docs = {
+        rid: lexical.BM25Doc(
+            own=_frequencies(own_tf),
+            context=_frequencies(context_tf),
+            own_length=own_length or 0,
+            context_length=context_length or 0,
+        )
+        for rid, own_length, context_length, own_tf, context_tf, _ in rows
     }
-    return [(rid, rank) for rid, rank, _, _ in rows], coverage
+    size, mean_length = _scope_statistics(doc_scope)
+    scores = lexical.bm25(docs, query_lexemes, size, mean_length, context_weight=context_weight)
+    ranked = sorted(
+        ((rid, score) for rid, score in scores.items() if score > 0),
+        key=lambda kv: (-kv[1], str(kv[0])),
+    )[:n]
+    coverage = {
+        rid: (len(set(docs[rid].own) & set(query_lexemes)) / len(query_lexemes))
+        if query_lexemes
+        else 0.0
+        for rid, _ in ranked
+    }
+    return [(rid, round(score, 4)) for rid, score in ranked], coverage
+
+
+# Each query lexeme the tsvector holds, with how often: "lexeme count" pairs.
+_TERM_FREQUENCIES = (
+    "ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
+    ' FROM unnest("memory_memorysearchdoc"."{column}") u'
+    " WHERE u.lexeme = ANY(tsvector_to_array(to_tsvector('english'::regconfig, %s))))"
+)
+# Matching docs scored in one go: far more than any question's useful matches.
+_LEXICAL_SCAN_ROWS = 5000
+
+
+def _frequencies(pairs: list[str] | None) -> dict[str, int]:
+    out = {}
+    for pair in pairs or []:
+        lexeme, _, count = pair.rpartition(" ")
+        out[lexeme] = int(count)
+    return out
+
+
+_statistics: dict[tuple, tuple[float, int, float]] = {}
+_STATISTICS_SECONDS = 30.0
+_STATISTICS_KEPT_FROM = 2000
+
+
+def _scope_statistics(doc_scope: Q) -> tuple[int, float]:
+    """(how many lexical docs the scope holds, their mean length in lexemes), for BM25's
+    word weights and length normalisation. A large scope's are kept for a few seconds:
+    they move slowly, and at 50,000 memories counting them costs more than the route
+    itself; a small scope's are counted every time (a few milliseconds)."""
+    key = tuple(sorted(str(child) for child in doc_scope.children))
+    now = monotonic()
+    held = _statistics.get(key)
+    if held and now - held[0] < _STATISTICS_SECONDS:
+        return held[1], held[2]
+    stats = MemorySearchDoc.objects.filter(doc_scope).aggregate(
+        size=Count("pk"), mean=Avg(Func(F("search_vector"), function="length"))
+    )
+    size, mean = stats["size"] or 0, float(stats["mean"] or 0.0)
+    if size >= _STATISTICS_KEPT_FROM:
+        if len(_statistics) > 10_000:
+            _statistics.clear()
+        _statistics[key] = (now, size, mean)
+    return size, mean
 
 
 def route_trigram(

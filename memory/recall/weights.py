@@ -18,6 +18,9 @@ class RecallWeights:
     vector: float = 1.0
     recency: float = 0.2
     rrf_k: float = 10.0
+    # How much of a lexical rank depends on the share of the question's words the memory
+    # holds (1: all of it, 0: the rank counts whole).
+    lexical_coverage_share: float = 1.0
     relevance: float = 1.0
     # Rerank by how much more the memory matches this question than a typical one (the
     # vector margin): rank fusion alone lets a one-word lexical match outrank the
@@ -53,6 +56,10 @@ class RecallWeights:
     # question is about the user; such a fact never anchors an answer either. Chosen on
     # golden v2 and v3 (0.1–0.3 all helped; nothing relevant is flagged).
     someone_else: float = 0.2
+    # A word of the turn before a memory (its conversation context) counts this much of
+    # one of its own in the lexical route's BM25. LoCoMo dev, BM25 + vector fused:
+    # Recall@10 0.722 without context, 0.746 at 0.5, 0.724 at 1.0.
+    lexical_context: float = 0.5
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top

@@ -15,6 +15,7 @@ from django.db.models import Q
 
 from core.actor import Actor
 from memory.models import MemoryEmbedding, MemorySearchDoc, RecallTrace
+from memory.services.indexing import context_rows_rebuild
 
 
 @dataclass
@@ -102,9 +103,23 @@ def _find_traces(t: ErasureTarget) -> int:
     )
 
 
+def _erase_context(t: ErasureTarget) -> int:
+    """Another memory's index rows built with an erased turn as its conversation context
+    (``memory.neighbourhood``) are rebuilt without it."""
+    return context_rows_rebuild(t.tenant_id, sorted(t.event_ids))
+
+
+def _find_context(t: ErasureTarget) -> int:
+    if not t.event_ids:
+        return 0
+    q = Q(tenant_id=t.tenant_id, context_event_id__in=list(t.event_ids))
+    return MemoryEmbedding.objects.filter(q).count() + MemorySearchDoc.objects.filter(q).count()
+
+
 # In the order the deletion workflow runs them, after its own stores.
 RETRIEVAL_STORES = (
     DerivedStore("embeddings", _erase_embeddings, _find_embeddings),
     DerivedStore("lexical_trigram_index", _erase_search_docs, _find_search_docs),
+    DerivedStore("conversation_context", _erase_context, _find_context),
     DerivedStore("recall_traces", _erase_traces, _find_traces),
 )

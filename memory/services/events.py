@@ -8,7 +8,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -167,10 +167,13 @@ def events_append(
                 metadata=item.metadata or {},
                 retention_class=item.retention_class,
                 occurred_at=item.occurred_at or now,
-                received_at=now,
+                # One microsecond apart in the order submitted: turns of one session
+                # often share ``occurred_at``, and a turn's place in its conversation
+                # (``memory.neighbourhood``) is (occurred_at, received_at).
+                received_at=now + timedelta(microseconds=position),
                 payload_sha256=fingerprint,
             )
-            for item, content, fingerprint, _ in prepared
+            for position, (item, content, fingerprint, _) in enumerate(prepared)
         ]
         # ON CONFLICT DO NOTHING: concurrent retries of the same event cannot both insert.
         SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)

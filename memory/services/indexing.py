@@ -37,6 +37,7 @@ from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
+from memory.neighbourhood import Context, preceding_turns
 from memory.selectors import active_model_id, indexing_model_ids
 from memory.services.background import BatchingThread
 
@@ -56,7 +57,7 @@ EMBEDDABLE_STATUSES = (
 # --- lexical --------------------------------------------------------------------------
 
 
-def _search_doc(record: MemoryRecord) -> MemorySearchDoc:
+def _search_doc(record: MemoryRecord, context: Context | None = None) -> MemorySearchDoc:
     return MemorySearchDoc(
         record_id=record.id,
         tenant_id=record.tenant_id,
@@ -67,19 +68,30 @@ def _search_doc(record: MemoryRecord) -> MemorySearchDoc:
         trigram_text=lexical.trigram_text(
             statement=record.statement, predicate=record.predicate, value=record.value
         ),
+        context_text=" ".join(lexical.segment(context.text)) if context else "",
+        context_event_id=context.event_id if context else None,
         indexed_at=timezone.now(),
     )
 
 
 def search_docs_write(records: Sequence[MemoryRecord]) -> int:
-    """Write (or rewrite) the lexical docs of ``records``; deleted ones get none."""
-    docs = [_search_doc(r) for r in records if r.status != MemoryStatus.DELETED]
+    """Write (or rewrite) the lexical docs of ``records``, each with its conversation
+    context (``memory.neighbourhood``); deleted ones get none."""
+    live = [r for r in records if r.status != MemoryStatus.DELETED]
+    contexts = preceding_turns([r.id for r in live])
+    docs = [_search_doc(r, contexts.get(r.id)) for r in live]
     if docs:
         MemorySearchDoc.objects.bulk_create(
             docs,
             update_conflicts=True,
             unique_fields=["record"],
-            update_fields=["segmented_text", "trigram_text", "indexed_at"],
+            update_fields=[
+                "segmented_text",
+                "trigram_text",
+                "context_text",
+                "context_event_id",
+                "indexed_at",
+            ],
         )
     return len(docs)
 
@@ -118,12 +130,20 @@ def _celery_batch_add(record: MemoryRecord) -> None:
 # --- embeddings -----------------------------------------------------------------------
 
 
-def embedding_text(record: MemoryRecord) -> str:
-    """The passage embedded for a record: its statement, plus value words it lacks."""
+def embedding_text(record: MemoryRecord, context: Context | None = None) -> str:
+    """The passage embedded for a record: its conversation context (the turn before it,
+    ``memory.neighbourhood``) if any, its statement, and value words it lacks.
+
+    On LoCoMo dev the turn before lifted the vector route's own Recall@10 from 0.51-0.59
+    to 0.61-0.67 per conversation (margin ranking, the default model): a reply ("Yes,
+    last week!") is found by the question it answers."""
+    text = record.statement
     extra = lexical.value_text(record.value)
     if extra and extra not in record.statement:
-        return f"{record.statement}\n{extra}"
-    return record.statement
+        text = f"{text}\n{extra}"
+    if context is not None:
+        text = f"{context.text}\n{text}"
+    return text
 
 
 def is_embeddable(record: MemoryRecord) -> bool:
@@ -132,6 +152,13 @@ def is_embeddable(record: MemoryRecord) -> bool:
     if Sensitivity.rank(record.sensitivity) >= Sensitivity.rank(Sensitivity.RESTRICTED):
         return False
     return not find_secrets(embedding_text(record))
+
+
+def _embeddable_with_context(record: MemoryRecord, context: Context | None) -> Context | None:
+    """The context to embed ``record`` with: none if the context holds a secret."""
+    if context is not None and find_secrets(context.text):
+        return None
+    return context
 
 
 def index_pending_records(
@@ -175,7 +202,11 @@ def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
     stored = 0
     for start in range(0, len(records), batch_size):
         batch = records[start : start + batch_size]
-        vectors = embedder.embed_passages([embedding_text(r) for r in batch])
+        found = preceding_turns([r.id for r in batch])
+        contexts = [_embeddable_with_context(r, found.get(r.id)) for r in batch]
+        vectors = embedder.embed_passages(
+            [embedding_text(r, c) for r, c in zip(batch, contexts, strict=True)]
+        )
         MemoryEmbedding.objects.bulk_create(
             [
                 MemoryEmbedding(
@@ -184,8 +215,9 @@ def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
                     record_id=r.id,
                     model_id=embedder.model_id,
                     vector=v,
+                    context_event_id=c.event_id if c else None,
                 )
-                for r, v in zip(batch, vectors, strict=True)
+                for r, v, c in zip(batch, vectors, contexts, strict=True)
             ],
             ignore_conflicts=True,
         )
@@ -320,6 +352,27 @@ def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
     emb, _ = MemoryEmbedding.objects.filter(record_id__in=record_ids).delete()
     docs, _ = MemorySearchDoc.objects.filter(record_id__in=record_ids).delete()
     return emb + docs
+
+
+def context_rows_rebuild(tenant_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> int:
+    """Erasing a turn also erases it as another memory's context: the lexical docs built
+    with it are rewritten now (with the turn before it, if any, as the new context) and
+    the vectors embedded with it are dropped and queued for embedding again (until then
+    the memory is found by its words: ``vector_pending``). Called by erasure after the
+    events are gone, in the same transaction; returns how many rows were rebuilt."""
+    if not event_ids:
+        return 0
+    in_tenant = Q(tenant_id=tenant_id, context_event_id__in=list(event_ids))
+    doc_ids = list(MemorySearchDoc.objects.filter(in_tenant).values_list("record_id", flat=True))
+    vector_ids = set(MemoryEmbedding.objects.filter(in_tenant).values_list("record_id", flat=True))
+    dropped, _ = MemoryEmbedding.objects.filter(in_tenant).delete()
+    # Their words would otherwise wait for the rewrite below: blank them first.
+    MemorySearchDoc.objects.filter(in_tenant).update(context_text="", context_event_id=None)
+    rewritten = search_docs_write(list(MemoryRecord.objects.filter(id__in=doc_ids)))
+    if vector_ids:
+        ids = [str(i) for i in sorted(vector_ids)]
+        transaction.on_commit(lambda: jobs.enqueue("memory.index_records", str(tenant_id), ids))
+    return dropped + rewritten
 
 
 # --- the after-commit embedding queue -------------------------------------------------

@@ -8,7 +8,7 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from bench.golden.builders.common import full_years, iso, norm, other, write
+from bench.golden.builders.common import check_content_rules, full_years, iso, norm, other, write
 
 from .background import CODES_USED, bg_date
 from .background_2 import BG_COUNTS, INJECTED
@@ -282,35 +282,6 @@ def validate(data: dict) -> None:
     assert not (tune & held) or all("{" not in t for t in tune & held), tune & held
 
 
-def check_content_rules(data: dict) -> None:
-    """Run the write policy's detectors over every statement (needs the project's venv):
-    relevant and deleted memories must pass clean; injected ones must be flagged."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-    from memory import content_rules as cr
-
-    problems = Counter()
-    for s in data["subjects"]:
-        for m in s["memories"]:
-            text = f"{m['statement']}\n{m.get('value') if m.get('value') is not None else ''}"
-            found = {
-                "secret": cr.find_secrets(text),
-                "injection": cr.find_injection(text),
-                "transient": cr.find_transient(text),
-                "system_of_record": cr.find_system_of_record(text, m.get("predicate", "")),
-                "sensitive": cr.find_sensitive_personal_data(text),
-            }
-            if m["role"] == "injected":
-                if not found["injection"] or found["secret"]:
-                    problems["injected not flagged as injection"] += 1
-                    print("  injected:", m["statement"], found)
-                continue
-            for name, hits in found.items():
-                if hits:
-                    problems[name] += 1
-                    print(f"  {name}: {m['statement']!r} {hits}")
-    print("content-rule problems:", dict(problems) or "none")
-
-
 OUT = Path(__file__).resolve().parents[2] / "recall_v2.json"
 
 
@@ -343,4 +314,4 @@ def main() -> None:
     print(summary(data))
     print(f"-> {OUT}")
     if "--check" in sys.argv:
-        check_content_rules(data)
+        print("content-rule problems:", check_content_rules(data) or "none")

@@ -1,5 +1,6 @@
-"""A memory written the way an agent writes one: the user's message appended as an
-event, then a candidate citing it, through the real write path."""
+"""Memories for tests: one written the way an agent writes one (the user's message appended
+as an event, then a candidate citing it, through the real write path), and a home-city
+candidate."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def agent_memory(agent, subject, statement: str, **overrides) -> MemoryRecord:
     )
     assert outcome.record_id is not None, outcome
     return MemoryRecord.objects.get(pk=outcome.record_id)
+
+
+def home_city(value: str, start) -> Candidate:
+    """The user's own "Lives in <value>" for the ``home_city`` slot, valid from ``start``."""
+    return Candidate(
+        memory_type="semantic",
+        namespace="personal/profile",
+        statement=f"Lives in {value}",
+        predicate="home_city",
+        value=value,
+        assertion_kind="user_explicit",
+        confidence=1.0,
+        purpose="personalization",
+        consent_basis="explicit_consent",
+        valid_from=start,
+    )

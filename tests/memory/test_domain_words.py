@@ -12,23 +12,9 @@ from core.actor import Actor
 from memory.models import MemoryRecord, MemoryStatus
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate
+from tests.helpers.memories import home_city
 
 pytestmark = pytest.mark.django_db
-
-
-def city(value: str, start) -> Candidate:
-    return Candidate(
-        memory_type="semantic",
-        namespace="personal/profile",
-        statement=f"Lives in {value}",
-        predicate="home_city",
-        value=value,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        valid_from=start,
-    )
 
 
 @pytest.fixture
@@ -38,11 +24,15 @@ def moved(owner_subject):
     actor = Actor.system(owner_subject.tenant_id)
     now = timezone.now()
     candidates_submit(
-        actor=actor, subject=owner_subject, candidates=[city("Munich", now - timedelta(days=300))]
+        actor=actor,
+        subject=owner_subject,
+        candidates=[home_city("Munich", now - timedelta(days=300))],
     )
     between = timezone.now()
     candidates_submit(
-        actor=actor, subject=owner_subject, candidates=[city("Berlin", now - timedelta(days=30))]
+        actor=actor,
+        subject=owner_subject,
+        candidates=[home_city("Berlin", now - timedelta(days=30))],
     )
     return now, between
 

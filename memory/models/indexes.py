@@ -97,7 +97,7 @@ class MemoryEmbedding(models.Model):
         ]
         indexes = [
             # Serves the vector route's exact scan within one subject's scope (the default:
-            # exact and faster than HNSW at per-subject sizes, PERF-NOTES).
+            # exact and faster than HNSW at per-subject sizes; docs/performance.md).
             models.Index(fields=["tenant", "subject", "model_id"], name="memory_embedding_scope"),
             models.Index(fields=["tenant", "context_event_id"], name="memory_embedding_ctx_event"),
             # Serves approximate search over large scopes (with hnsw.iterative_scan).

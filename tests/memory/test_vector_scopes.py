@@ -16,6 +16,7 @@ from memory.recall import QueryVector, RecallRequest, RecallScope
 from memory.recall.routes import route_vector as _route_vector
 from memory.recall.scope import filter_q as _filter_q
 from memory.recall.scope import scope_q as _scope_q
+from memory.selectors import active_model_id
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
 QUERY = "Which seat does the user want on a plane?"
@@ -44,7 +45,7 @@ def _embed_as(record_ids, vectors, model_id):
 def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
     hnsw_path, read_agent, owner_subject, same_tenant_user, other_tenant_user
 ):
-    model_id, q = embed_query_cached(QUERY)
+    model_id, q = embed_query_cached(QUERY, active_model_id())
     rng = np.random.default_rng(7)
     # 300 vectors of other people, each (almost) exactly the query: the graph's nearest.
     for i, subject in enumerate((same_tenant_user[1], other_tenant_user[1])):

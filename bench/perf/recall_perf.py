@@ -300,6 +300,10 @@ def start_server(port: int, workers: int) -> Server:
     return Server(workers, port=port, bench_db=settings.DATABASES["default"]["NAME"]).start()
 
 
+def perf_question(rng: random.Random, i: int) -> str:
+    return rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {i})"
+
+
 def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], float, int]:
     from memory.services.subject_tokens import subject_token_issue
 
@@ -402,6 +406,12 @@ def main() -> None:
     )
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--concurrency", default="1,4", help="comma-separated levels")
+    parser.add_argument(
+        "--stages",
+        type=int,
+        default=0,
+        help="also time N recalls in process, stage by stage and route by route",
+    )
     args = parser.parse_args()
     old = connection.creation.create_test_db(
         verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
@@ -444,6 +454,11 @@ def main() -> None:
                 f" p95={pct(emb, 95):.1f} ms; memories per subject {args.memories_per_subject};"
                 f" CPU {cpu_model()}"
             )
+        if args.stages:
+            from bench.perf.stages import profile
+
+            ask = conversation_question if ctx.get("conversation") else perf_question
+            lines.append(profile(ctx, args.stages, ask, PURPOSE))
         text = "\n".join(lines)
         print(text)
         (ROOT / "bench" / "results").mkdir(exist_ok=True)

@@ -90,6 +90,10 @@ def fuse_and_rerank(
         # word of four is weak evidence.
         coverage = _or(s.lexical_coverage, 0.0)
         lexical_share = 1.0 - w.lexical_coverage_share * (1.0 - coverage)
+        if s.lexical is not None and coverage == 0.0:
+            # Found only by its conversation context (none of the question's words are
+            # its own): the reply to the turn that answers, worth less than that turn.
+            lexical_share *= w.lexical_context_only
         fused = sum(
             ranking_weight[ranking]
             * (lexical_share if ranking == "lexical" else 1.0)

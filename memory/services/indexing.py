@@ -302,9 +302,26 @@ def reindex(
     for tid in tenant_ids:
         if lexical_docs:
             docs += _rewrite_search_docs(tid, batch_size)
+            if embeddings:
+                _drop_vectors_of_another_context(tid, model_id)
         if embeddings:
             vectors += _embed_missing(tid, model_id, batch_size)
     return ReindexResult(search_docs=docs, embeddings=vectors, model_id=model_id)
+
+
+def _drop_vectors_of_another_context(tenant_id: uuid.UUID, model_id: str) -> int:
+    """Vectors embedded with another conversation context than the lexical doc now has
+    (built before contexts existed, or before a turn was erased) are dropped, so the
+    re-index embeds them again with the right one."""
+    with tenant_context(tenant_id), connection.cursor() as cursor:
+        cursor.execute(
+            """DELETE FROM memory_memoryembedding e
+                 USING memory_memorysearchdoc d
+                WHERE d.record_id = e.record_id AND e.tenant_id = %s AND e.model_id = %s
+                  AND e.context_event_id IS DISTINCT FROM d.context_event_id""",
+            [tenant_id, model_id],
+        )
+        return cursor.rowcount
 
 
 def _rewrite_search_docs(tenant_id: uuid.UUID, batch_size: int) -> int:

@@ -12,7 +12,7 @@ from memory import lexical
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, SourceEvent
 from memory.neighbourhood import preceding_turns
 from memory.services.deletion import deletion_request_create, deletion_request_run
-from memory.services.indexing import index_pending_records
+from memory.services.indexing import index_pending_records, reindex
 from tests.helpers.conversation import converse
 from tests.helpers.retrieval import ids, recall
 
@@ -171,5 +171,26 @@ def test_lexical_route_ranks_the_rare_word_first(write_agent, read_agent, owner_
         ("Melanie", "我每周二上陶艺课。 I take pottery classes on Tuesdays."),
         ("Caroline", "Today was good, today I am happy, today."),
     ]
-    rids = converse(write_agent.agent, owner_subject, turns)
+    # One thread each: no turn is another's context here.
+    rids = [
+        converse(write_agent.agent, owner_subject, [turn], thread=f"t{i}")[0]
+        for i, turn in enumerate(turns)
+    ]
     assert ids(recall(read_agent.agent, owner_subject, query))[0] == rids[1]
+
+
+def test_reindex_rebuilds_vectors_embedded_without_their_context(
+    write_agent, read_agent, owner_subject
+):
+    """Vectors built before contexts existed are embedded again by a re-index."""
+    rids = converse(write_agent.agent, owner_subject, CAMPING)
+    old = MemoryEmbedding.objects.get(record_id=rids[1])
+    MemoryEmbedding.objects.filter(pk=old.pk).update(context_event_id=None)
+    reindex(tenant_id=owner_subject.tenant_id)
+    rebuilt = MemoryEmbedding.objects.get(record_id=rids[1])
+    assert rebuilt.pk != old.pk
+    assert rebuilt.context_event_id == _doc(rids[1]).context_event_id is not None
+    # Vectors already in step with their docs are left alone.
+    untouched = MemoryEmbedding.objects.get(record_id=rids[2]).pk
+    reindex(tenant_id=owner_subject.tenant_id)
+    assert MemoryEmbedding.objects.get(record_id=rids[2]).pk == untouched

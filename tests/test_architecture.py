@@ -131,3 +131,11 @@ def test_no_ring_through_services_or_tasks(arrows):
         if any(m.split(".")[1:2] in (["services"], ["tasks"]) for m in cycle)
     ]
     assert rings == []
+
+
+def test_no_module_cycle_inside_any_app(arrows):
+    # The last one (memory.embedders <-> memory.selectors) went when the query cache
+    # started taking the model id from its caller.
+    assert {app: arch.module_cycles(arrows, app) for app in arch.APP_ORDER} == {
+        app: [] for app in arch.APP_ORDER
+    }

@@ -211,14 +211,18 @@ def bm25(
     mean_length: float,
     *,
     context_weight: float = 1.0,
+    frequency: dict[str, int] | None = None,
 ) -> dict[Any, float]:
     """Okapi BM25 of each doc for ``lexemes``: ``docs`` are every doc that holds at least
-    one of them (so a lexeme's document frequency is counted over them), ``size`` and
-    ``mean_length`` describe the whole scope. A context occurrence counts
-    ``context_weight`` of an own one."""
+    one of them (so a lexeme's document frequency is counted over them, unless
+    ``frequency`` gives it), ``size`` and ``mean_length`` describe the whole scope. A
+    context occurrence counts ``context_weight`` of an own one."""
     size = max(size, len(docs), 1)
     mean_length = mean_length or 1.0
-    frequency = {w: sum(1 for d in docs.values() if w in d.own or w in d.context) for w in lexemes}
+    if frequency is None:
+        frequency = {
+            w: sum(1 for d in docs.values() if w in d.own or w in d.context) for w in lexemes
+        }
     weight = {w: math.log(1 + (size - df + 0.5) / (df + 0.5)) for w, df in frequency.items() if df}
     scores = {}
     for key, d in docs.items():

@@ -26,7 +26,7 @@ from time import monotonic
 import numpy as np
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, TrigramWordSimilarity
+from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
 from django.db.models import (
     Avg,
@@ -38,6 +38,7 @@ from django.db.models import (
     Func,
     Q,
     QuerySet,
+    Window,
 )
 from django.db.models.expressions import RawSQL
 from pgvector.django import CosineDistance, MaxInnerProduct
@@ -250,6 +251,11 @@ def route_lexical(
         MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
         .filter(Q(search_vector=tsquery) | Q(context_vector=tsquery))
         .annotate(
+            # How many docs match in all, and PostgreSQL's own (cheap) rank: a subject
+            # with thousands of matches has only its best _LEXICAL_SCAN_ROWS scored.
+            matches=Window(Count("pk")),
+            cheap_rank=SearchRank(F("search_vector"), tsquery)
+            + context_weight * SearchRank(F("context_vector"), tsquery),
             own_length=Func(F("search_vector"), function="length"),
             context_length=Func(F("context_vector"), function="length"),
             own_tf=RawSQL(_TERM_FREQUENCIES.format(column="search_vector"), [joined]),
@@ -260,14 +266,23 @@ def route_lexical(
                 output_field=ArrayField(CharField()),
             ),
         )
-        .order_by("record_id")
+        .order_by("-cheap_rank", "record_id")
         .values_list(
-            "record_id", "own_length", "context_length", "own_tf", "context_tf", "query_lexemes"
+            "record_id",
+            "own_length",
+            "context_length",
+            "own_tf",
+            "context_tf",
+            "query_lexemes",
+            "matches",
         )[:_LEXICAL_SCAN_ROWS]
     )
     if not rows:
         return [], {}
     query_lexemes = list(dict.fromkeys(rows[0][5] or []))
+    # Every match in hand: each lexeme's document frequency is counted over them;
+    # otherwise over the scope, in one query.
+    frequency = _document_frequencies(doc_scope, query_lexemes) if rows[0][6] > len(rows) else None
     docs = {
         rid: lexical.BM25Doc(
             own=_frequencies(own_tf),
@@ -275,10 +290,17 @@ def route_lexical(
             own_length=own_length or 0,
             context_length=context_length or 0,
         )
-        for rid, own_length, context_length, own_tf, context_tf, _ in rows
+        for rid, own_length, context_length, own_tf, context_tf, _, _ in rows
     }
     size, mean_length = _scope_statistics(doc_scope)
-    scores = lexical.bm25(docs, query_lexemes, size, mean_length, context_weight=context_weight)
+    scores = lexical.bm25(
+        docs,
+        query_lexemes,
+        size,
+        mean_length,
+        context_weight=context_weight,
+        frequency=frequency,
+    )
     ranked = sorted(
         ((rid, score) for rid, score in scores.items() if score > 0),
         key=lambda kv: (-kv[1], str(kv[0])),
@@ -298,8 +320,29 @@ _TERM_FREQUENCIES = (
     ' FROM unnest("memory_memorysearchdoc"."{column}") u'
     " WHERE u.lexeme = ANY(tsvector_to_array(to_tsvector('english'::regconfig, %s))))"
 )
-# Matching docs scored in one go: far more than any question's useful matches.
-_LEXICAL_SCAN_ROWS = 5000
+# Matching docs scored by BM25, the best by PostgreSQL's rank: far more than a
+# question's useful matches.
+_LEXICAL_SCAN_ROWS = 1000
+
+
+def _document_frequencies(doc_scope: Q, lexemes: list[str]) -> dict[str, int]:
+    """How many docs of the scope hold each lexeme, in their own words or their context."""
+    counts = {
+        f"df{i}": Count(
+            "pk",
+            filter=Q(
+                Q(search_vector=SearchQuery(_quoted(w), search_type="raw", config="simple"))
+                | Q(context_vector=SearchQuery(_quoted(w), search_type="raw", config="simple"))
+            ),
+        )
+        for i, w in enumerate(lexemes)
+    }
+    found = MemorySearchDoc.objects.filter(doc_scope).aggregate(**counts) if counts else {}
+    return {w: found[f"df{i}"] or 0 for i, w in enumerate(lexemes)}
+
+
+def _quoted(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", " ").replace("'", "''") + "'"
 
 
 def _frequencies(pairs: list[str] | None) -> dict[str, int]:
@@ -374,23 +417,10 @@ def route_trigram(
                     best[rid] = 1.0
                 continue
         floor = _ID_CANDIDATE_SIMILARITY if is_id else threshold
-        # ``token <% text`` (word similarity above pg_trgm's threshold, set for this
-        # transaction) is what the trigram index serves; computing word_similarity on
-        # every doc of a large subject instead cost ~50 ms at 600 memories.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT set_config('pg_trgm.word_similarity_threshold', %s, true)", [str(floor)]
-            )
         rows = (
-            docs.alias(
-                similar=RawSQL(
-                    '%s <%% "memory_memorysearchdoc"."trigram_text"',
-                    [token],
-                    output_field=BooleanField(),
-                )
-            )
-            .filter(similar=True)
+            docs.filter(_typo_candidates(token))
             .annotate(sim=TrigramWordSimilarity(token, "trigram_text"))
+            .filter(sim__gte=floor)
             .order_by("-sim", "record_id")
             .values_list("record_id", "sim", "trigram_text")[:n]
         )
@@ -405,6 +435,23 @@ def route_trigram(
                     continue
             best[rid] = max(best.get(rid, 0.0), sim)
     return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
+
+
+def _typo_candidates(token: str) -> Q:
+    """Docs that can hold ``token`` or a typo of it: cut into one piece more than the
+    edits a typo may make (one per six characters, at least one), a typo leaves at least
+    one piece whole (pigeonhole), so a doc holding none of the pieces is no match. A
+    substring test per piece is cheap; word similarity over every doc of a subject is not
+    (~17 ms per token at 600 memories, ~120 ms at 5,000)."""
+    parts = max(1, len(token) // 6) + 1
+    size = -(-len(token) // parts)
+    pieces = [token[i : i + size] for i in range(0, len(token), size)]
+    if min(len(p) for p in pieces) < 2:
+        return Q()
+    match = Q()
+    for piece in pieces:
+        match |= Q(trigram_text__contains=piece)
+    return match
 
 
 # Identifier candidates for the edit-distance check (see route_trigram), and the

@@ -194,3 +194,24 @@ def test_reindex_rebuilds_vectors_embedded_without_their_context(
     untouched = MemoryEmbedding.objects.get(record_id=rids[2]).pk
     reindex(tenant_id=owner_subject.tenant_id)
     assert MemoryEmbedding.objects.get(record_id=rids[2]).pk == untouched
+
+
+def test_lexical_route_scores_the_same_when_only_the_best_matches_are_scored(
+    write_agent, read_agent, owner_subject, monkeypatch
+):
+    """A subject with more matches than the route scores at once: the best by
+    PostgreSQL's rank are scored, with document frequencies counted over the scope."""
+    from memory.recall import routes
+
+    turns = [("Caroline", f"I walked the dog past the lake, day {i}.") for i in range(6)]
+    turns += [("Melanie", "The pottery class by the lake was lovely.")]
+    for i, turn in enumerate(turns):
+        converse(write_agent.agent, owner_subject, [turn], thread=f"t{i}")
+    question = "Which pottery class was by the lake?"
+    full = recall(read_agent.agent, owner_subject, question)
+    monkeypatch.setattr(routes, "_LEXICAL_SCAN_ROWS", 2)
+    capped = recall(read_agent.agent, owner_subject, question)
+    assert ids(capped)[0] == ids(full)[0]
+    first = {i.id: i.scores.get("lexical") for i in full.items}
+    for item in capped.items[:2]:
+        assert item.scores.get("lexical") == first[item.id]

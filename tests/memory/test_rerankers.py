@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from memory.rerankers import RerankerConfig, RerankerError, configured, rerank
+from tests.helpers.rerank_stub import send_json
 
 
 def _overlap(query: str, doc: str) -> float:
@@ -48,15 +49,7 @@ class _Handler(BaseHTTPRequestHandler):
             payload = {
                 "results": [{"index": r["index"], "relevance_score": r["score"]} for r in scored]
             }
-        data = json.dumps(payload).encode()
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except BrokenPipeError:  # the client gave up (the timeout test)
-            pass
+        send_json(self, json.dumps(payload).encode())
 
     def log_message(self, *args):
         pass

@@ -61,8 +61,9 @@ class RecallWeights:
     # golden v2 and v3 (0.1–0.3 all helped; nothing relevant is flagged).
     someone_else: float = 0.2
     # A word of the turn before a memory (its conversation context) counts this much of
-    # one of its own in the lexical route's BM25. LoCoMo dev, BM25 + vector fused:
-    # Recall@10 0.722 without context, 0.746 at 0.5, 0.724 at 1.0.
+    # one of its own in the lexical route's BM25. LoCoMo dev, an offline rank fusion of
+    # BM25 and the vector margin: Recall@10 0.722 without context, 0.746 at 0.5, 0.724
+    # at 1.0.
     lexical_context: float = 0.5
     # A lexical rank earned only through the context (none of the question's words are
     # the memory's own) counts this share of a rank earned by its own words: the turn
@@ -110,7 +111,7 @@ class RecallWeights:
                 continue
             if name == "candidates_per_route":
                 updates[name] = int(min(max(number, 5), 200))
-            elif name == "rerank_blend":
+            elif name in ("rerank_blend", "lexical_coverage_share", "lexical_context_only"):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:
                 updates[name] = min(max(number, 0.0), 10_000.0)

@@ -300,7 +300,7 @@ def start_server(port: int, workers: int) -> Server:
     return Server(workers, port=port, bench_db=settings.DATABASES["default"]["NAME"]).start()
 
 
-def perf_question(rng: random.Random, i: int) -> str:
+def perf_question(rng: random.Random, i: int | str) -> str:
     return rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {i})"
 
 
@@ -318,10 +318,7 @@ def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], fl
         if ctx.get("conversation"):
             query = conversation_question(rng, concurrency * 100_000 + i)
         else:
-            query = (
-                rng.choice(QUERIES).format(n=rng.randint(1000, 99999))
-                + f" (request {concurrency}-{i})"
-            )
+            query = perf_question(rng, f"{concurrency}-{i}")
         jobs.append((t["key"], token, query))
     latencies: list[float] = []
     errors = 0

@@ -4,11 +4,12 @@ modes), recording what it was sent."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.helpers.http_stub import serve
 
 
 class _Rerank(BaseHTTPRequestHandler):
@@ -60,9 +61,5 @@ def send_json(handler: BaseHTTPRequestHandler, data: bytes) -> None:
 def rerank_server() -> Iterator[str]:
     """Serve ``_Rerank`` (reset) until the block ends; yields its base URL."""
     _Rerank.seen, _Rerank.mode, _Rerank.favourite = [], "cohere", ""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Rerank)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Rerank) as url:
+        yield url

@@ -5,13 +5,13 @@ down, recall answers from the exact, lexical and trigram routes and says so."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord
+from tests.helpers.http_stub import serve
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember
 
 MODEL = "e5-over-http"
@@ -42,12 +42,8 @@ class _Embeddings(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def endpoint():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Embeddings)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+    with serve(_Embeddings) as url:
+        yield f"{url}/v1"
 
 
 def _use_openai(settings, url: str) -> None:

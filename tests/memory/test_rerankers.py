@@ -5,13 +5,13 @@ failures: down, slow, malformed, partial."""
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from memory.rerankers import RerankerConfig, RerankerError, configured, rerank
+from tests.helpers.http_stub import serve
 from tests.helpers.rerank_stub import send_json
 
 
@@ -59,12 +59,8 @@ class _Handler(BaseHTTPRequestHandler):
 def server():
     _Handler.seen = []
     _Handler.mode = "cohere"
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Handler) as url:
+        yield url
 
 
 DOCS = ["Caroline went hiking in May", "Melanie paints sunsets", "Caroline adopted a dog"]

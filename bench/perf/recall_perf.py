@@ -219,20 +219,35 @@ def conversation_text(rng: random.Random) -> str:
 
 
 def conversation_question(rng: random.Random, i: int) -> str:
-    a, b = rng.choice(VOCAB), rng.choice(VOCAB)
-    return f"What did {rng.choice(SPEAKERS)} say about the {a} and the {b}? ({i})"
+    """A LoCoMo-like question naming a speaker. Unique for each ``i`` (so the query cache
+    never hits) without a number in it: a number is an identifier to the trigram and
+    exact routes, which no LoCoMo question has."""
+    n = len(VOCAB)
+    pair = (i * 7919) % (n * n)  # 7919 is prime: distinct i give distinct pairs
+    a, b = VOCAB[pair // n], VOCAB[pair % n]
+    asks = ("say about", "think of", "do with", "feel about")[i % 4]
+    return f"What did {SPEAKERS[(i // 4) % len(SPEAKERS)]} {asks} the {a} and the {b}?"
 
 
 def load_per_subject(per_subject: int, subjects: int) -> dict:
-    """One tenant, ``subjects`` subjects of ``per_subject`` conversation turns each."""
+    """One tenant, ``subjects`` subjects of ``per_subject`` conversation turns each, as the
+    write path leaves them: each turn a source event with its speaker and a memory sourced
+    from it (recall reads the speakers and the provenance)."""
     from accounts.models import Tenant
     from accounts.services.credentials import api_key_issue
     from accounts.services.tenants import agent_create, tenant_create
     from core.actor import Actor
     from memory.embedders import get_embedder
-    from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Subject
+    from memory.models import (
+        MemoryEmbedding,
+        MemoryRecord,
+        MemorySearchDoc,
+        MemorySource,
+        SourceEvent,
+        Subject,
+    )
 
-    slug = f"perfu-{per_subject}-{subjects}"
+    slug = f"perfc-{per_subject}-{subjects}"
     ctx_file = ROOT / "bench" / "results" / f"perf_context_{slug}.json"
     if Tenant.objects.filter(slug=slug).exists() and ctx_file.exists():
         return json.loads(ctx_file.read_text())
@@ -248,20 +263,39 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     )
     for subject in subject_rows:
         for start in range(0, per_subject, 5000):
-            records, docs, embs = [], [], []
+            records, docs, embs, events, sources = [], [], [], [], []
             for i in range(start, min(per_subject, start + 5000)):
                 text = conversation_text(rng)
                 at = now - timedelta(minutes=per_subject - i)
                 record, doc, emb = _rows(
                     tenant, subject, text, at, "conversation", "episodic", model_id, nprng
                 )
+                speaker, _, said = text.partition(": ")
+                event = SourceEvent(
+                    tenant=tenant,
+                    subject=subject,
+                    agent=agent,
+                    client_event_id=f"{subject.external_id}-{i}",
+                    thread_id=f"session-{i // 20}",
+                    kind="message",
+                    role="user",
+                    speaker=speaker,
+                    content=said,
+                    occurred_at=at,
+                    received_at=at,
+                    payload_sha256=uuid.uuid4().hex * 2,
+                )
                 records.append(record)
                 docs.append(doc)
                 embs.append(emb)
+                events.append(event)
+                sources.append(MemorySource(tenant=tenant, record_id=record.id, event=event))
             with transaction.atomic():
+                SourceEvent.objects.bulk_create(events, batch_size=1000)
                 MemoryRecord.objects.bulk_create(records, batch_size=1000)
                 MemorySearchDoc.objects.bulk_create(docs, batch_size=1000)
                 MemoryEmbedding.objects.bulk_create(embs, batch_size=1000)
+                MemorySource.objects.bulk_create(sources, batch_size=1000)
     with connection.cursor() as c:
         c.execute("ANALYZE")
     ctx = {
@@ -304,12 +338,16 @@ def perf_question(rng: random.Random, i: int | str) -> str:
     return rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {i})"
 
 
-def run(ctx: dict, port: int, n: int, concurrency: int) -> tuple[list[float], float, int]:
+def run(
+    ctx: dict, port: int, n: int, concurrency: int, first: int = 0
+) -> tuple[list[float], float, int]:
+    """``n`` recalls at ``concurrency``; questions ``first``..``first + n`` of the level's
+    sequence (the warm-up asks others than the measured run, so no answer is cached)."""
     from memory.services.subject_tokens import subject_token_issue
 
     rng = random.Random(concurrency)
     jobs = []
-    for i in range(n):
+    for i in range(first, first + n):
         t = rng.choice(ctx["tenants"])
         s = rng.choice(t["subjects"])
         token = subject_token_issue(
@@ -432,7 +470,7 @@ def main() -> None:
         if args.omp_threads:
             os.environ["OMP_NUM_THREADS"] = args.omp_threads
         proc = start_server(args.port, args.workers)
-        run(ctx, args.port, 20, 1)  # warm-up: load the model in each worker
+        run(ctx, args.port, 20, 1, first=args.requests)  # warm-up: load the model in each worker
         lines = [
             f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; gunicorn sync workers={args.workers}"
         ]

@@ -11,11 +11,13 @@ from memory.models import Cardinality, MemoryRecord
 from memory.recall.signals import Candidate
 
 
-def dedupe(ranked: list[Candidate], *, as_of: datetime) -> list[Candidate]:
+def dedupe(
+    ranked: list[Candidate], *, as_of: datetime, limit: int | None = None
+) -> list[Candidate]:
     """Keep, in rank order: for a single-valued predicate only the value that started
     latest by ``as_of`` (the current one, or the one valid then; future values asked for
     with include_future stay, flagged), one version per lineage, and no statement that
-    normalises to one already kept."""
+    normalises to one already kept. Stops once ``limit`` are kept."""
 
     def collapses(r: MemoryRecord) -> bool:
         return r.cardinality == Cardinality.SINGLE and r.valid_from <= as_of
@@ -47,4 +49,6 @@ def dedupe(ranked: list[Candidate], *, as_of: datetime) -> list[Candidate]:
             seen_lineages.add(r.lineage_id)
         seen_texts.add(text)
         out.append(c)
+        if limit is not None and len(out) >= limit:
+            break
     return out

@@ -13,14 +13,14 @@ from django.utils import timezone
 
 from core.actor import Actor
 from core.tenancy import tenant_context
-from memory.models import MemoryRecord
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
 from memory.recall.pack import RecallItem, attach_sources, context_pack, fit_budget, item_for
 from memory.recall.query import QueryVector, read_question
 from memory.recall.rank import fuse_and_rerank
-from memory.recall.routes import run_routes, slot_keys
+from memory.recall.routes import SlotKeys, run_routes, slot_keys
 from memory.recall.scope import (
+    Eligible,
     RecallRequest,
     RecallScope,
     filter_q,
@@ -89,8 +89,12 @@ def recall(
             procedures_subject_id = context.procedures_subject_id
             in_scope = scope_q(scope, request, procedures_subject_id)
             valid = filter_q(request, as_of=as_of, now=now)
-            eligible = MemoryRecord.objects.filter(in_scope, valid)
-            keys = slot_keys(in_scope, valid, history_q(request, now=now))
+            eligible = Eligible.of(scope, request, procedures_subject_id, as_of=as_of, now=now)
+            keys = (
+                slot_keys(in_scope, valid, history_q(request, now=now))
+                if context.single_valued_slots
+                else SlotKeys()
+            )
             # 3. routes, each searching inside ``eligible``.
             subject_ids = [scope.subject_id] + (
                 [procedures_subject_id] if procedures_subject_id else []
@@ -119,7 +123,7 @@ def recall(
                 ranked, question.searched, weights=weights
             )
             # 6. one value per slot, one version per lineage, no near-duplicates.
-            deduped = dedupe(ranked, as_of=as_of)
+            deduped = dedupe(ranked, as_of=as_of, limit=request.k)
             # 7. the top k that fit the token budget.
             items, dropped = fit_budget(
                 [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]],

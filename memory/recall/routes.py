@@ -35,19 +35,20 @@ from django.db.models import (
     Count,
     ExpressionWrapper,
     F,
+    FloatField,
     Func,
     Q,
     QuerySet,
     Window,
 )
 from django.db.models.expressions import RawSQL
-from pgvector.django import CosineDistance, MaxInnerProduct
 
+from core.sqltemplate import Placeholders, QueryTemplate
 from memory import lexical
 from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
 from memory.recall.query import QueryVector
-from memory.recall.scope import RecallRequest, RecallScope
+from memory.recall.scope import SLOTS_MAX, Eligible, RecallRequest, RecallScope, eligible_q
 from memory.recall.signals import Candidates
 from memory.recall.weights import RecallWeights
 from memory.services.indexing import unembedded_record_ids
@@ -103,7 +104,7 @@ def slot_keys(scope_q: Q, filter_q: Q, history_q: Q) -> SlotKeys:
 
 
 def run_routes(
-    eligible: QuerySet[MemoryRecord],
+    eligible: Eligible,
     scope: RecallScope,
     request: RecallRequest,
     weights: RecallWeights,
@@ -114,30 +115,34 @@ def run_routes(
     scope_names: frozenset[str] = frozenset(),
 ) -> tuple[Candidates, int]:
     """Every route for ``request.query`` (the question as searched); the candidates and
-    how many found memories have no vector yet (``vector_pending``)."""
+    how many found memories have no vector yet (``vector_pending``).
+
+    The routes that do not need the question's embedding run first, while it is being
+    computed on another thread; the vector and slot routes then wait for it."""
     n = weights.candidates_per_route
+    records = eligible.queryset
     # The lexical docs of the scope's subjects, named directly (not only through the join
     # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
     doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
-    # The lexical and vector routes also match other versions of single-valued facts.
-    searchable = (
-        MemoryRecord.objects.filter(Q(pk__in=eligible) | Q(pk__in=slot_keys.ids))
-        if slot_keys.ids
-        else eligible
-    )
-    exact = route_exact(eligible, request, n)
+    # The subject's predicates are known (recall_context); the procedures subject's are not.
+    exact = route_exact(records, request, n, predicates if len(subject_ids) == 1 else None)
     trigram = route_trigram(
-        eligible, doc_scope, request.query, n, weights.min_trigram_similarity, scope_names
+        records, doc_scope, request.query, n, weights.min_trigram_similarity, scope_names
     )
-    recency = route_recency(eligible, request, n)
+    recency = route_recency(records, request, n)
+    # The lexical and vector routes also match other versions of single-valued facts.
     lexical_hits, coverage = route_lexical(
-        searchable, doc_scope, request.query, n, scope_names, weights.lexical_context
+        eligible, subject_ids, request.query, n, scope_names, weights.lexical_context, slot_keys
     )
     found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
-    vector, margins, pending = route_vector(
-        searchable, scope, query_vector, n, found_elsewhere=found, subject_ids=subject_ids
+    vector_scope = VectorScope.of(scope, subject_ids, query_vector.model_id)
+    pending = len(
+        unembedded_record_ids(Q(pk__in=found), model_id=query_vector.model_id, limit=len(found))
+        if found
+        else ()
     )
-    slot = route_slot(eligible, query_vector, predicates, weights, n)
+    vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys)
+    slot = route_slot(records, query_vector, predicates, weights, n)
 
     candidates = Candidates(slot_keys.answers_of)
     # A question about a slot in other words ("用户目前供职于哪家企业？" for ``employer``)
@@ -165,32 +170,55 @@ def run_routes(
 
 
 def route_exact(
-    eligible: QuerySet[MemoryRecord], request: RecallRequest, n: int
+    eligible: QuerySet[MemoryRecord],
+    request: RecallRequest,
+    n: int,
+    predicates: tuple[str, ...] | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
     """Key lookup: records whose predicate the request names (``predicates``, or the
     query text spelling a predicate like ``home_city`` / "home city"), and records that
-    contain an identifier from the query verbatim (order ids, error codes)."""
+    contain an identifier from the query verbatim (order ids, error codes).
+
+    ``predicates``: every predicate the subject's readable memories have, when the
+    caller knows them all (``RecallContext.predicates``): the spelled ones are then found
+    here, and a question that names no key costs no query."""
     query = request.query.lower()
-    # The query spells the predicate, as is ("home_city") or in words ("home city").
-    spelled = RawSQL(
-        '"memory_memoryrecord"."predicate" <> \'\' AND ('
-        'strpos(%s, lower("memory_memoryrecord"."predicate")) > 0 OR '
-        "strpos(%s, translate(lower(\"memory_memoryrecord\".\"predicate\"), '_.', '  ')) > 0)",
-        [query, query],
-        output_field=BooleanField(),
-    )
-    match = Q(spelled=True)
+    identifiers = lexical.identifiers(request.query)
+    if predicates is not None and len(predicates) < SLOTS_MAX:
+        spelled_names = [p for p in predicates if _spells(query, p)]
+        if not (spelled_names or request.predicates or identifiers):
+            return []
+        match = Q(predicate__in=spelled_names) if spelled_names else Q(pk__in=[])
+    else:
+        # The query spells the predicate, as is ("home_city") or in words ("home city").
+        spelled = RawSQL(
+            '"memory_memoryrecord"."predicate" <> \'\' AND ('
+            'strpos(%s, lower("memory_memoryrecord"."predicate")) > 0 OR '
+            "strpos(%s, translate(lower(\"memory_memoryrecord\".\"predicate\"), '_.', '  ')) > 0)",
+            [query, query],
+            output_field=BooleanField(),
+        )
+        eligible = eligible.alias(spelled=spelled)
+        match = Q(spelled=True)
     if request.predicates:
         match |= Q(predicate__in=request.predicates)
-    for ident in lexical.identifiers(request.query):
+    for ident in identifiers:
         match |= Q(search_doc__trigram_text__contains=ident)
     rows = (
-        eligible.alias(spelled=spelled)
-        .filter(match)
+        eligible.filter(match)
         .order_by("-valid_from", "-recorded_at")
         .values_list("id", flat=True)[:n]
     )
     return [(rid, 1.0) for rid in rows]
+
+
+def _spells(query: str, predicate: str) -> bool:
+    """The lowercased query spells ``predicate``, as is or in words (as the SQL above)."""
+    name = predicate.lower()
+    return bool(name) and (name in query or name.translate(_AS_WORDS) in query)
+
+
+_AS_WORDS = str.maketrans("_.", "  ")
 
 
 def route_slot(
@@ -228,58 +256,40 @@ def route_slot(
 
 
 def route_lexical(
-    eligible: QuerySet[MemoryRecord],
-    doc_scope: Q,
+    eligible: Eligible,
+    subject_ids: list[uuid.UUID],
     query: str,
     n: int,
     scope_names: frozenset[str] = frozenset(),
     context_weight: float = 1.0,
+    slot_keys: SlotKeys | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """Full text over segmented text, scored by BM25 (``lexical.bm25``): a word few of the
     subject's memories contain counts for more than one most of them contain, which
     PostgreSQL's own ranks do not know. A memory's conversation context (the turn before
-    it, ``memory.neighbourhood``) counts as its words too, at ``context_weight``.
+    it, ``memory.neighbourhood``) counts as its words too, at ``context_weight``. Other
+    versions of single-valued facts (``slot_keys``) are searched too.
 
     Also returns each hit's coverage: the share of the query's (stemmed) words the
     memory's own text contains — the relevance gate's evidence, never the context's."""
     terms = lexical.query_terms(query, scope_names)
     if not terms:
         return [], {}
-    tsquery = SearchQuery(lexical.tsquery_text(terms), search_type="raw", config="english")
-    joined = " ".join(terms)
-    rows = list(
-        MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
-        .filter(Q(search_vector=tsquery) | Q(context_vector=tsquery))
-        .annotate(
-            # How many docs match in all, and PostgreSQL's own (cheap) rank: a subject
-            # with thousands of matches has only its best _LEXICAL_SCAN_ROWS scored.
-            matches=Window(Count("pk")),
-            cheap_rank=SearchRank(F("search_vector"), tsquery)
-            + context_weight * SearchRank(F("context_vector"), tsquery),
-            own_length=Func(F("search_vector"), function="length"),
-            context_length=Func(F("context_vector"), function="length"),
-            own_tf=RawSQL(_TERM_FREQUENCIES.format(column="search_vector"), [joined]),
-            context_tf=RawSQL(_TERM_FREQUENCIES.format(column="context_vector"), [joined]),
-            query_lexemes=RawSQL(
-                "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
-                [joined],
-                output_field=ArrayField(CharField()),
-            ),
-        )
-        .order_by("-cheap_rank", "record_id")
-        .values_list(
-            "record_id",
-            "own_length",
-            "context_length",
-            "own_tf",
-            "context_tf",
-            "query_lexemes",
-            "matches",
-        )[:_LEXICAL_SCAN_ROWS]
+    keys = slot_keys.ids if slot_keys else []
+    rows = _LEXICAL.rows(
+        (eligible.shape, len(subject_ids), bool(keys), float(context_weight)),
+        {
+            **eligible.values,
+            **_subject_values(subject_ids),
+            "tsquery": lexical.tsquery_text(terms),
+            "terms": " ".join(terms),
+            "slot_keys": _uuid_array(keys),
+        },
     )
     if not rows:
         return [], {}
     query_lexemes = list(dict.fromkeys(rows[0][5] or []))
+    doc_scope = Q(tenant_id=eligible.values["tenant"], subject_id__in=subject_ids)
     # Every match in hand: each lexeme's document frequency is counted over them;
     # otherwise over the scope, in one query.
     frequency = _document_frequencies(doc_scope, query_lexemes) if rows[0][6] > len(rows) else None
@@ -292,7 +302,7 @@ def route_lexical(
         )
         for rid, own_length, context_length, own_tf, context_tf, _, _ in rows
     }
-    size, mean_length = _scope_statistics(doc_scope)
+    size, mean_length = _scope_statistics(eligible.values["tenant"], subject_ids)
     scores = lexical.bm25(
         docs,
         query_lexemes,
@@ -312,6 +322,72 @@ def route_lexical(
         for rid, _ in ranked
     }
     return [(rid, round(score, 4)) for rid, score in ranked], coverage
+
+
+def _lexical_query(
+    p: Placeholders, eligible_shape: tuple, subjects: int, with_keys: bool, context_weight: float
+) -> QuerySet:
+    records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
+    if with_keys:
+        records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
+    tsquery = SearchQuery(p.text("tsquery"), search_type="raw", config="english")
+    terms = p.text("terms")
+    return (
+        MemorySearchDoc.objects.filter(_doc_scope(p, subjects), record__in=records)
+        .filter(Q(search_vector=tsquery) | Q(context_vector=tsquery))
+        .annotate(
+            # How many docs match in all, and PostgreSQL's own (cheap) rank: a subject
+            # with thousands of matches has only its best _LEXICAL_SCAN_ROWS scored.
+            matches=Window(Count("pk")),
+            cheap_rank=SearchRank(F("search_vector"), tsquery)
+            + context_weight * SearchRank(F("context_vector"), tsquery),
+            own_length=Func(F("search_vector"), function="length"),
+            context_length=Func(F("context_vector"), function="length"),
+            own_tf=RawSQL(_TERM_FREQUENCIES.format(column="search_vector"), [terms]),
+            context_tf=RawSQL(_TERM_FREQUENCIES.format(column="context_vector"), [terms]),
+            query_lexemes=RawSQL(
+                "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
+                [terms],
+                output_field=ArrayField(CharField()),
+            ),
+        )
+        .order_by("-cheap_rank", "record_id")
+        .values_list(
+            "record_id",
+            "own_length",
+            "context_length",
+            "own_tf",
+            "context_tf",
+            "query_lexemes",
+            "matches",
+        )[:_LEXICAL_SCAN_ROWS]
+    )
+
+
+_LEXICAL = QueryTemplate(_lexical_query)
+
+
+def _subject_values(subject_ids: list[uuid.UUID]) -> dict[str, uuid.UUID]:
+    return {f"scope_subject{i}": sid for i, sid in enumerate(subject_ids)}
+
+
+def _doc_scope(p: Placeholders, subjects: int) -> Q:
+    """A derived row's scope: the tenant and the scope's subjects (the request's subject,
+    and the procedures subject when the request may read procedures)."""
+    return Q(
+        tenant_id=p.uuid("tenant"),
+        subject_id__in=[p.uuid(f"scope_subject{i}") for i in range(subjects)],
+    )
+
+
+def _uuid_array(ids: list[uuid.UUID]) -> str:
+    return "{" + ",".join(str(i) for i in ids) + "}"
+
+
+def _in_uuid_array(p: Placeholders, name: str) -> Q:
+    """The record's id is among the ids of placeholder ``name`` (a uuid[] literal): one
+    parameter however many ids, so the shape does not depend on how many there are."""
+    return Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [p.text(name)]))
 
 
 # Each query lexeme the tsvector holds, with how often: "lexeme count" pairs.
@@ -358,25 +434,38 @@ _STATISTICS_SECONDS = 30.0
 _STATISTICS_KEPT_FROM = 2000
 
 
-def _scope_statistics(doc_scope: Q) -> tuple[int, float]:
+def _scope_statistics(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> tuple[int, float]:
     """(how many lexical docs the scope holds, their mean length in lexemes), for BM25's
     word weights and length normalisation. A large scope's are kept for a few seconds:
     they move slowly, and at 50,000 memories counting them costs more than the route
-    itself; a small scope's are counted every time (a few milliseconds)."""
-    key = tuple(sorted(str(child) for child in doc_scope.children))
+    itself; a small scope's are counted every time (about a millisecond at 600)."""
+    key = (tenant_id, *sorted(subject_ids))
     now = monotonic()
     held = _statistics.get(key)
     if held and now - held[0] < _STATISTICS_SECONDS:
         return held[1], held[2]
-    stats = MemorySearchDoc.objects.filter(doc_scope).aggregate(
-        size=Count("pk"), mean=Avg(Func(F("search_vector"), function="length"))
+    rows = _STATISTICS.rows(
+        (len(subject_ids),), {"tenant": tenant_id, **_subject_values(subject_ids)}
     )
-    size, mean = stats["size"] or 0, float(stats["mean"] or 0.0)
+    size, mean = rows[0] if rows else (0, 0.0)  # grouped by tenant: no docs, no row
+    size, mean = size or 0, float(mean or 0.0)
     if size >= _STATISTICS_KEPT_FROM:
         if len(_statistics) > 10_000:
             _statistics.clear()
         _statistics[key] = (now, size, mean)
     return size, mean
+
+
+def _statistics_query(p: Placeholders, subjects: int) -> QuerySet:
+    return (
+        MemorySearchDoc.objects.filter(_doc_scope(p, subjects))
+        .values("tenant_id")
+        .annotate(size=Count("pk"), mean=Avg(Func(F("search_vector"), function="length")))
+        .values_list("size", "mean")
+    )
+
+
+_STATISTICS = QueryTemplate(_statistics_query)
 
 
 def route_trigram(
@@ -460,23 +549,55 @@ _ID_CANDIDATE_SIMILARITY = 0.3
 _ID_PART_SIMILARITY = 0.8
 
 
-# Scan at most this many rows of a subject scope in one go: ids and two floats each. A
-# scope that fits is in hand whole (so counting the found memories without a vector
-# needs no extra query).
-_VECTOR_SCAN_ROWS = 500
+@dataclass(frozen=True)
+class VectorScope:
+    """Whose vectors the vector route reads (the tenant, the scope's subjects, the model)
+    and whether so many that it goes through the HNSW index instead of an exact scan."""
+
+    tenant_id: uuid.UUID
+    subject_ids: tuple[uuid.UUID, ...]
+    model_id: str
+    approximate: bool
+
+    @classmethod
+    def of(cls, scope: RecallScope, subject_ids: list[uuid.UUID], model_id: str) -> VectorScope:
+        """Counted up to the threshold only, while the question is still being embedded.
+        A large scope's count is kept for a few seconds, like the lexical statistics: it
+        moves slowly, and near the threshold either path returns the right memories."""
+        exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
+        key = (scope.tenant_id, model_id, exact_max, *sorted(subject_ids))
+        now = monotonic()
+        held = _vector_sizes.get(key)
+        if held and now - held[0] < _STATISTICS_SECONDS:
+            size = held[1]
+        else:
+            size = (
+                MemoryEmbedding.objects.filter(
+                    tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id
+                )
+                .values("pk")[: exact_max + 1]
+                .count()
+            )
+            if size >= _STATISTICS_KEPT_FROM:
+                if len(_vector_sizes) > 10_000:
+                    _vector_sizes.clear()
+                _vector_sizes[key] = (now, size)
+        return cls(scope.tenant_id, tuple(subject_ids), model_id, size > exact_max)
+
+
+_vector_sizes: dict[tuple, tuple[float, int]] = {}
 
 
 def route_vector(
-    eligible: QuerySet[MemoryRecord],
-    scope: RecallScope,
+    eligible: Eligible,
+    vector_scope: VectorScope,
     query_vector: QueryVector,
     n: int,
-    found_elsewhere: set[uuid.UUID],
-    subject_ids: list[uuid.UUID],
-) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float], int]:
+    slot_keys: SlotKeys | None = None,
+) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """The subject's embedded memories that match the query more than they match a
     typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
-    margin order.
+    margin order. Other versions of single-valued facts (``slot_keys``) are searched too.
 
     margin = cos(memory, query) - cos(memory, typical question of the query's language)
            = memory · (query - typical)                 (unit vectors; see
@@ -492,59 +613,79 @@ def route_vector(
     and 0.79). Only a scope holding more than VECTOR_EXACT_MAX vectors goes through HNSW
     with iterative scans (``approximate_scan``).
 
-    The index may lag the write path (embedding runs after commit). Recall never embeds
-    on the request path: the memories the other routes found that have no vector yet are
-    counted and returned as ``pending`` (``vector_pending``); the embedding queue catches
-    up with them.
-    """
-    model_id = query_vector.model_id
-    scope_q = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id)
-    exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
-    # How many vectors the scope holds, counted up to the threshold only (while the query
-    # is still being embedded).
-    size = MemoryEmbedding.objects.filter(scope_q).values("pk")[: exact_max + 1].count()
-    approximate = size > exact_max
+    The index may lag the write path (embedding runs after commit): recall never embeds
+    on the request path (``run_routes`` counts the found memories without a vector as
+    ``vector_pending``)."""
     embedded = query_vector.result()
     if embedded is None:
-        return [], {}, 0
+        return [], {}
     vector, typical = embedded
     shifted = vector - typical
-    similarity = 1.0 - CosineDistance("vector", vector)
-    # pgvector's <#> is the negative inner product.
-    margin = -MaxInnerProduct("vector", shifted)
-    in_scope = MemoryEmbedding.objects.filter(scope_q, record__in=eligible).annotate(
-        similarity=similarity, margin=margin
-    )
-
-    if approximate:
-        rows = approximate_scan(in_scope, shifted, n)
+    keys = slot_keys.ids if slot_keys else []
+    shape = (eligible.shape, len(vector_scope.subject_ids), bool(keys), vector_scope.approximate, n)
+    values = {
+        **eligible.values,
+        **_subject_values(list(vector_scope.subject_ids)),
+        "model": vector_scope.model_id,
+        "query_vector": _vector_text(vector),
+        "shifted": _vector_text(shifted),
+        "slot_keys": _uuid_array(keys),
+    }
+    if vector_scope.approximate:
+        rows = approximate_scan(shape, values)
     else:
         # No index serves the inner product to a shifted query: an exact scan, as wanted.
-        rows = list(
-            in_scope.order_by("-margin", "record_id").values_list(
-                "record_id", "similarity", "margin"
-            )[:_VECTOR_SCAN_ROWS]
-        )
-    if not approximate and len(rows) < _VECTOR_SCAN_ROWS:
-        scanned = {rid for rid, _, _ in rows}
-        pending = sum(1 for rid in found_elsewhere if rid not in scanned)
-    else:
-        pending = len(
-            unembedded_record_ids(
-                Q(pk__in=found_elsewhere), model_id=model_id, limit=len(found_elsewhere)
-            )
-        )
-    rows = rows[:n]
-    return (
-        [(rid, sim) for rid, sim, _ in rows],
-        {rid: m for rid, _, m in rows},
-        pending,
+        rows = _VECTOR.rows(shape, values)
+    return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
+
+
+def _vector_query(
+    p: Placeholders,
+    eligible_shape: tuple,
+    subjects: int,
+    with_keys: bool,
+    approximate: bool,
+    n: int,
+) -> QuerySet:
+    records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
+    if with_keys:
+        records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
+    # pgvector's <=> is the cosine distance, <#> the negative inner product.
+    similarity = RawSQL(
+        '1.0 - ("memory_memoryembedding"."vector" <=> %s::vector)',
+        [p.text("query_vector")],
+        output_field=FloatField(),
     )
+    margin = RawSQL(
+        '-("memory_memoryembedding"."vector" <#> %s::vector)',
+        [p.text("shifted")],
+        output_field=FloatField(),
+    )
+    in_scope = MemoryEmbedding.objects.filter(
+        _doc_scope(p, subjects), model_id=p.text("model"), record__in=records
+    ).annotate(similarity=similarity, margin=margin)
+    if approximate:
+        # Memory vectors are unit length: ordering by cosine distance to the shifted query
+        # orders by margin, and the cosine index serves it.
+        order = RawSQL(
+            '"memory_memoryembedding"."vector" <=> %s::vector',
+            [p.text("shifted")],
+            output_field=FloatField(),
+        )
+        ordered = in_scope.order_by(order.asc())
+    else:
+        ordered = in_scope.order_by("-margin", "record_id")
+    return ordered.values_list("record_id", "similarity", "margin")[:n]
 
 
-def approximate_scan(
-    in_scope: QuerySet[MemoryEmbedding], shifted: np.ndarray, n: int
-) -> list[tuple[uuid.UUID, float, float]]:
+_VECTOR = QueryTemplate(_vector_query)
+
+
+def _vector_text(vector: np.ndarray) -> str:
+    return "[" + ",".join(map(repr, vector.astype(float).tolist())) + "]"
+
+
+def approximate_scan(shape: tuple, values: dict) -> list[tuple[uuid.UUID, float, float]]:
     """The top ``n`` by margin of a very large scope through the HNSW index. Memory
     vectors are unit length, so ordering by cosine distance to the shifted query orders by
     margin, and the cosine index serves it. pgvector 0.8 iterative index scans keep the
@@ -558,12 +699,8 @@ def approximate_scan(
             " set_config('hnsw.ef_search', %s, true)",
             [str(settings.ENGRAM_RETRIEVAL["HNSW_EF_SEARCH"])],
         )
-    rows = list(
-        in_scope.order_by(CosineDistance("vector", shifted)).values_list(
-            "record_id", "similarity", "margin"
-        )[:n]
-    )
-    return sorted(rows, key=lambda row: -row[2])
+    rows = list(_VECTOR.rows(shape, values))
+    return sorted(rows, key=lambda row: (-row[2], str(row[0])))
 
 
 def route_recency(

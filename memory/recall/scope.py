@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import JSONField, OuterRef, Q, Subquery
+from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import Sensitivity, Tenant
+from core.sqltemplate import Literals, Placeholders, QueryTemplate
 from memory.embedders import configured_model_id
 from memory.models import (
     TENANT_PROCEDURES_EXTERNAL_ID,
@@ -89,10 +91,12 @@ class RecallContext:
     predicates: tuple[str, ...] = ()
     # The people speaking in the subject's recorded conversations (source events).
     speakers: tuple[str, ...] = ()
+    # Some readable memory is a single-valued fact (``slot_keys`` has work to do).
+    single_valued_slots: bool = True
 
 
 # At most this many distinct predicates of a subject are matched by meaning (slot route).
-_SLOTS_MAX = 200
+SLOTS_MAX = 200
 # At most this many speakers of a subject's conversations are read as names.
 _SPEAKERS_MAX = 50
 # Facts that hold the subject's own name ("User's name is Olivia Harris").
@@ -102,7 +106,54 @@ SELF_NAME_PREDICATES = ("full_name", "name", "preferred_name", "nickname", "disp
 def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) -> RecallContext:
     """What recall needs to know before it starts, in one query: the subject's consent,
     the tenant's policy (recall weights), the tenant's procedures subject, the model
-    of the active index version and the subject's own names."""
+    of the active index version and the subject's own names. The query is compiled once
+    per clearance (``QueryTemplate``): it is the first step of every recall, and building
+    it with the ORM cost several times what PostgreSQL takes to run it."""
+    rows = _CONTEXT.rows(
+        (scope.clearance,),
+        {
+            "tenant": scope.tenant_id,
+            "subject": scope.subject_id,
+            "purpose": request.purpose,
+            "now": now,
+        },
+    )
+    if not rows:
+        raise Subject.DoesNotExist(scope.subject_id)
+    (
+        withdrawn,
+        tenant_policy,
+        procedures_id,
+        model_id,
+        display_name,
+        name_values,
+        slot_names,
+        speaker_names,
+        single_slots,
+    ) = rows[0]
+    # jsonb arrives as text from a template (no field converters): decode it here.
+    tenant_policy = json.loads(tenant_policy) if isinstance(tenant_policy, str) else tenant_policy
+    name_values = [json.loads(v) if isinstance(v, str) else v for v in name_values or []]
+    return RecallContext(
+        consent_withdrawn=withdrawn is not None,
+        tenant_policy=tenant_policy if isinstance(tenant_policy, dict) else {},
+        procedures_subject_id=procedures_id,
+        model_id=model_id or configured_model_id(),
+        self_names=tuple(
+            n for n in [display_name, *name_values] if isinstance(n, str) and n.strip()
+        ),
+        predicates=tuple(sorted(slot_names or [])),
+        speakers=tuple(sorted(n for n in speaker_names or [] if n.strip())),
+        single_valued_slots=bool(single_slots),
+    )
+
+
+def _context_query(p: Placeholders, clearance: str) -> QuerySet:
+    scope = RecallScope(
+        tenant_id=p.uuid("tenant"), subject_id=p.uuid("subject"), agent_id=None, clearance=clearance
+    )
+    request = RecallRequest(query="", purpose=p.text("purpose"))
+    now = p.datetime("now")
     procedures = Subject.objects.filter(
         tenant_id=OuterRef("tenant_id"),
         kind=SubjectKind.ORG,
@@ -114,18 +165,12 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
     )[:1]
     # The names the subject goes by now (whatever time the question is about), among the
     # memories this request may read.
-    current = filter_q(RecallRequest(query="", purpose=request.purpose), as_of=now, now=now)
+    current = filter_q(request, as_of=now, now=now)
     names = MemoryRecord.objects.filter(
         scope_q(scope, request), current, predicate__in=SELF_NAME_PREDICATES
     ).values("value")
-    slots = (
-        MemoryRecord.objects.filter(scope_q(scope, request))
-        .exclude(predicate="")
-        .exclude(status__in=NEVER)
-        .order_by()
-        .values("predicate")
-        .distinct()[:_SLOTS_MAX]
-    )
+    readable = MemoryRecord.objects.filter(scope_q(scope, request)).exclude(status__in=NEVER)
+    slots = readable.exclude(predicate="").order_by().values("predicate").distinct()[:SLOTS_MAX]
     speakers = (
         SourceEvent.objects.filter(tenant_id=scope.tenant_id, subject_id=scope.subject_id)
         .exclude(speaker="")
@@ -133,16 +178,9 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
         .values("speaker")
         .distinct()[:_SPEAKERS_MAX]
     )
-    (
-        withdrawn,
-        tenant_policy,
-        procedures_id,
-        model_id,
-        display_name,
-        name_values,
-        slot_names,
-        speaker_names,
-    ) = (
+    # Whether any single-valued fact could be another version of a slot (``slot_keys``).
+    single = readable.filter(cardinality=Cardinality.SINGLE).exclude(predicate="")
+    return (
         Subject.objects.filter(tenant_id=scope.tenant_id, id=scope.subject_id)
         .annotate(
             tenant_policy=Subquery(policy, output_field=JSONField()),
@@ -151,6 +189,7 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
             name_values=ArraySubquery(names),
             slot_names=ArraySubquery(slots),
             speaker_names=ArraySubquery(speakers),
+            single_slots=Exists(single),
         )
         .values_list(
             "consent_withdrawn_at",
@@ -161,20 +200,12 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
             "name_values",
             "slot_names",
             "speaker_names",
+            "single_slots",
         )
-        .get()
     )
-    return RecallContext(
-        consent_withdrawn=withdrawn is not None,
-        tenant_policy=tenant_policy or {},
-        procedures_subject_id=procedures_id,
-        model_id=model_id or configured_model_id(),
-        self_names=tuple(
-            n for n in [display_name, *(name_values or [])] if isinstance(n, str) and n.strip()
-        ),
-        predicates=tuple(sorted(slot_names or [])),
-        speakers=tuple(sorted(n for n in speaker_names or [] if n.strip())),
-    )
+
+
+_CONTEXT = QueryTemplate(_context_query)
 
 
 # --- 2. filter ------------------------------------------------------------------------
@@ -236,3 +267,107 @@ def history_q(request: RecallRequest, *, now: datetime) -> Q:
         # Not even as a key: what was recorded after the point asked about.
         q &= Q(recorded_at__lte=request.known_at)
     return q & narrowing_q(request)
+
+
+# --- steps 1–2 as a template ----------------------------------------------------------
+# The routes' queries are compiled once per request shape (``core.sqltemplate``), with
+# ``eligible`` built from the same ``scope_q`` and ``filter_q`` as above: what changes
+# the SQL's text is the shape, everything a request supplies is a value.
+
+
+def eligible_shape(
+    scope: RecallScope, request: RecallRequest, procedures_subject_id: uuid.UUID | None
+) -> tuple:
+    return (
+        scope.clearance,
+        procedures_subject_id is not None,
+        request.known_at is not None,
+        request.include_future,
+        len(request.memory_types),
+        len(request.namespaces),
+        len(request.predicates),
+        request.valid_during_start is not None,
+        request.valid_during_end is not None,
+    )
+
+
+def eligible_values(
+    scope: RecallScope,
+    request: RecallRequest,
+    procedures_subject_id: uuid.UUID | None,
+    *,
+    as_of: datetime,
+    now: datetime,
+) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "tenant": scope.tenant_id,
+        "subject": scope.subject_id,
+        "procedures": procedures_subject_id,
+        "purpose": request.purpose,
+        "known_at": request.known_at,
+        "valid_during_start": request.valid_during_start,
+        "valid_during_end": request.valid_during_end,
+        "as_of": as_of,
+        "now": now,
+    }
+    for kind, items in (
+        ("type", request.memory_types),
+        ("namespace", request.namespaces),
+        ("predicate", request.predicates),
+    ):
+        values.update({f"{kind}{i}": item for i, item in enumerate(items)})
+    return values
+
+
+def eligible_q(p: Placeholders, shape: tuple) -> tuple[Q, Q]:
+    """(scope, filter) of ``shape``, with ``p``'s values: see ``eligible_values``."""
+    (clearance, procedures, known_at, include_future, types, namespaces, predicates, start, end) = (
+        shape
+    )
+    scope = RecallScope(
+        tenant_id=p.uuid("tenant"), subject_id=p.uuid("subject"), agent_id=None, clearance=clearance
+    )
+    request = RecallRequest(
+        query="",
+        purpose=p.text("purpose"),
+        memory_types=tuple(p.text(f"type{i}") for i in range(types)),
+        namespaces=tuple(p.text(f"namespace{i}") for i in range(namespaces)),
+        predicates=tuple(p.text(f"predicate{i}") for i in range(predicates)),
+        known_at=p.datetime("known_at") if known_at else None,
+        valid_during_start=p.datetime("valid_during_start") if start else None,
+        valid_during_end=p.datetime("valid_during_end") if end else None,
+        include_future=include_future,
+    )
+    procedures_id = p.uuid("procedures") if procedures else None
+    return (
+        scope_q(scope, request, procedures_id),
+        filter_q(request, as_of=p.datetime("as_of"), now=p.datetime("now")),
+    )
+
+
+@dataclass(frozen=True)
+class Eligible:
+    """Steps 1–2 for one request: the records any route may look at, as the shape and
+    values of ``eligible_q`` (what the routes' templates take) and as a queryset."""
+
+    shape: tuple
+    values: dict[str, Any]
+
+    @classmethod
+    def of(
+        cls,
+        scope: RecallScope,
+        request: RecallRequest,
+        procedures_subject_id: uuid.UUID | None = None,
+        *,
+        as_of: datetime,
+        now: datetime,
+    ) -> Eligible:
+        return cls(
+            eligible_shape(scope, request, procedures_subject_id),
+            eligible_values(scope, request, procedures_subject_id, as_of=as_of, now=now),
+        )
+
+    @property
+    def queryset(self) -> QuerySet[MemoryRecord]:
+        return MemoryRecord.objects.filter(*eligible_q(Literals(self.values), self.shape))

@@ -30,6 +30,7 @@ from memory.recall import (
 )
 from memory.recall.routes import run_routes as _run_routes
 from memory.recall.routes import slot_keys as _slot_keys
+from memory.recall.scope import Eligible
 from memory.recall.scope import filter_q as _filter_q
 from memory.recall.scope import history_q as _history_q
 from memory.recall.scope import recall_context as _recall_context
@@ -204,7 +205,7 @@ def _routes_for(agent, subject, query=ALL_ROUTES_QUERY, **kw):
     scope = RecallScope(subject.tenant_id, subject.id, agent.id, agent.clearance)
     now = timezone.now()
     scope_q, filter_q = _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
-    eligible = MemoryRecord.objects.filter(scope_q, filter_q)
+    eligible = Eligible.of(scope, request, as_of=now, now=now)
     keys = _slot_keys(scope_q, filter_q, _history_q(request, now=now))
     candidates, _ = _run_routes(
         eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query), keys

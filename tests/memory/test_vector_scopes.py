@@ -13,9 +13,9 @@ from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
 from memory.models import MemoryEmbedding, MemoryRecord
 from memory.recall import QueryVector, RecallRequest, RecallScope
+from memory.recall.routes import VectorScope
 from memory.recall.routes import route_vector as _route_vector
-from memory.recall.scope import filter_q as _filter_q
-from memory.recall.scope import scope_q as _scope_q
+from memory.recall.scope import Eligible
 from memory.selectors import active_model_id
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
@@ -71,12 +71,11 @@ def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
                 [str(q.tolist())],
             )
             assert "memory_embedding_hnsw" in " ".join(r[0] for r in cursor.fetchall())
-        eligible = MemoryRecord.objects.filter(
-            _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
-        )
-        hits, margins, _ = _route_vector(
-            eligible, scope, QueryVector.start(QUERY), 10, set(), [owner_subject.id]
-        )
+        eligible = Eligible.of(scope, request, as_of=now, now=now)
+        query_vector = QueryVector.start(QUERY)
+        vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
+        assert vector_scope.approximate
+        hits, margins = _route_vector(eligible, vector_scope, query_vector, 10)
     assert len(hits) == 10
     assert {rid for rid, _ in hits} <= set(mine)
     # In margin order (the HNSW index orders by distance to the shifted query).

@@ -1,0 +1,164 @@
+"""A queryset's SQL, compiled once per shape and run again with other values.
+
+Building and compiling a queryset costs Python time on every request: ~5–10 ms for the
+few complex queries of a recall, several times what PostgreSQL takes to run them
+(docs/performance.md). A ``QueryTemplate`` builds the queryset once, with a stand-in
+value (a *placeholder*) wherever a request supplies one, compiles it, and remembers where
+each placeholder went in the parameters. Later calls substitute the real values and run
+the same SQL. The query is still written once, with the ORM: the SQL a template runs is
+the ORM's own, so the filters it applies are exactly those of the queryset.
+
+What changes the SQL's text rather than a parameter (how many items an ``__in`` list
+holds, whether an optional filter applies at all) is part of the *shape*: the caller
+passes a key for it, and each key gets its own compiled SQL.
+
+A placeholder must reach the parameters unchanged. Compiling checks that: a placeholder
+that was inlined into the SQL, transformed (a ``__contains`` pattern wraps its value in
+``%``) or dropped makes its shape a *literal* one: built and compiled with the real
+values on every call, as the ORM would (``Literals``) — slower, never wrong. Rows
+come back as the database driver returns them, without Django's field converters: a
+``jsonb`` column arrives as text (``json.loads`` it)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db import connection
+from django.db.models import QuerySet
+
+__all__ = ["Literals", "Placeholders", "QueryTemplate", "TemplateError"]
+
+_MARK = "\x1eplaceholder-"
+_UUID_MARK = 0x5E7E1
+_LITERAL = object()  # a shape that cannot be a template: built with its values each time
+
+
+class TemplateError(Exception):
+    """The queryset cannot be a template (a placeholder did not reach its parameters)."""
+
+
+class Placeholders:
+    """Stand-in values of the right type, one per name (asking for a name again gives the
+    same value), distinct from any real value."""
+
+    _EPOCH = datetime(1901, 3, 7, tzinfo=UTC)
+
+    def __init__(self) -> None:
+        self.by_value: dict[Any, str] = {}
+        self.by_name: dict[str, Any] = {}
+
+    def _add(self, name: str, value: Any) -> Any:
+        if name in self.by_name:  # the same name twice is the same value
+            return self.by_name[name]
+        self.by_value[value] = name
+        self.by_name[name] = value
+        return value
+
+    def uuid(self, name: str) -> uuid.UUID:
+        return self._add(name, uuid.UUID(int=(_UUID_MARK << 96) | len(self.by_value)))
+
+    def datetime(self, name: str) -> datetime:
+        return self._add(name, self._EPOCH + timedelta(seconds=len(self.by_value) + 1))
+
+    def text(self, name: str) -> str:
+        return self._add(name, f"{_MARK}{len(self.by_value)}\x1e")
+
+
+class Literals(Placeholders):
+    """The real values in the placeholders' places: builds the queryset of a shape that
+    cannot be a template, for one call."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.values = values
+
+    def _add(self, name: str, value: Any) -> Any:
+        return self.values[name]
+
+
+class QueryTemplate:
+    """``build(placeholders, *shape)`` returns the queryset; ``rows(shape, values)`` runs
+    its SQL for ``shape`` (a hashable key, passed on to ``build``) with ``values`` (name →
+    value) in the placeholders' places."""
+
+    def __init__(self, build: Callable[..., QuerySet]) -> None:
+        self._build = build
+        self._compiled: dict[Hashable, tuple[str, tuple, tuple[tuple[int, str], ...]]] = {}
+        self._lock = threading.Lock()
+
+    def compile(self, shape: tuple = ()) -> tuple[str, tuple, tuple[tuple[int, str], ...]]:
+        held = self._compiled.get(shape)
+        if held is not None:
+            if held is _LITERAL:
+                raise TemplateError(f"shape {shape!r} cannot be a template")
+            return held
+        placeholders = Placeholders()
+        queryset = self._build(placeholders, *shape)
+        sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+        slots = []
+        seen = set()
+        transformed = False
+        for position, value in enumerate(params):
+            name = _placeholder_name(placeholders, value)
+            if name is not None:
+                slots.append((position, name))
+                seen.add(name)
+            elif _holds_placeholder(value):
+                # Part of a parameter (a LIKE pattern built from the value): substituting
+                # whole parameters would leave the stand-in there.
+                transformed = True
+        missing = set(placeholders.by_value.values()) - seen
+        problem = ""
+        if missing:
+            problem = f"placeholders not passed as parameters: {sorted(missing)}"
+        elif transformed:
+            problem = "a placeholder was transformed into another parameter"
+        elif _MARK in sql or f"{_UUID_MARK:x}" in sql.lower():
+            problem = "a placeholder was inlined into the SQL"
+        compiled = (sql, tuple(params), tuple(slots))
+        with self._lock:
+            if len(self._compiled) > 256:  # shapes are few; never grow without bound
+                self._compiled.clear()
+            self._compiled[shape] = _LITERAL if problem else compiled
+        if problem:
+            raise TemplateError(problem)
+        return compiled
+
+    def sql_with_params(self, shape: tuple, values: Mapping[str, Any]) -> tuple[str, list]:
+        """The SQL for ``shape`` with ``values``: the compiled template's, or — for a shape
+        that cannot be a template — the queryset built and compiled with the values."""
+        try:
+            sql, params, slots = self.compile(shape)
+        except TemplateError:
+            queryset = self._build(Literals(values), *shape)
+            sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+            return sql, list(params)
+        bound = list(params)
+        for position, name in slots:
+            bound[position] = values[name]
+        return sql, bound
+
+    def rows(self, shape: tuple, values: Mapping[str, Any]) -> Sequence[tuple]:
+        sql, params = self.sql_with_params(shape, values)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+
+def _holds_placeholder(value: Any) -> bool:
+    if isinstance(value, str):
+        return _MARK in value
+    if isinstance(value, list | tuple):
+        return any(_holds_placeholder(v) for v in value)
+    return isinstance(value, uuid.UUID) and value.int >> 96 == _UUID_MARK
+
+
+def _placeholder_name(placeholders: Placeholders, value: Any) -> str | None:
+    try:
+        return placeholders.by_value.get(value)
+    except TypeError:  # an unhashable parameter (a list): never a placeholder
+        return None

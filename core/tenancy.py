@@ -33,14 +33,18 @@ class SavedTenant:
 
 def enter_tenant(tenant_id: uuid.UUID | str | None) -> SavedTenant:
     """Assume the application role and set the tenant; returns what to restore."""
+    # One round trip: the subquery reads the caller's settings before the outer select
+    # changes them (OFFSET 0 keeps it from being flattened into the outer query).
+    role_sql = "set_config('role', %s, true)" if settings.ENGRAM["DB_ASSUME_APP_ROLE"] else "''"
+    role_params = [settings.ENGRAM["DB_APP_ROLE"]] if settings.ENGRAM["DB_ASSUME_APP_ROLE"] else []
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT current_setting('role'), current_setting(%s, true)", [TENANT_SETTING]
+            f"SELECT saved.role, saved.tenant, {role_sql}, set_config(%s, %s, true) FROM ("
+            "SELECT current_setting('role') AS role, current_setting(%s, true) AS tenant"
+            " OFFSET 0) saved",
+            [*role_params, TENANT_SETTING, str(tenant_id or ""), TENANT_SETTING],
         )
-        role, tenant = cursor.fetchone()
-        if settings.ENGRAM["DB_ASSUME_APP_ROLE"]:
-            cursor.execute("SELECT set_config('role', %s, true)", [settings.ENGRAM["DB_APP_ROLE"]])
-        cursor.execute("SELECT set_config(%s, %s, true)", [TENANT_SETTING, str(tenant_id or "")])
+        role, tenant, _, _ = cursor.fetchone()
     return SavedTenant(role=role, tenant=tenant or "")
 
 

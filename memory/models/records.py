@@ -283,6 +283,13 @@ class MemoryRecord(models.Model):
             models.Index(fields=["tenant", "subject", "status"], name="memory_subject_status"),
             # Serves version history of one memory.
             models.Index(fields=["tenant", "lineage_id", "recorded_at"], name="memory_lineage"),
+            # Serves recall's list of a subject's slots (the predicates it has): a subject
+            # of thousands of conversation turns has few facts with a predicate, if any.
+            models.Index(
+                fields=["tenant", "subject", "predicate"],
+                condition=~Q(predicate=""),
+                name="memory_subject_predicates",
+            ),
         ]
         triggers = [
             pgtrigger.Protect(

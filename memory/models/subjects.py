@@ -116,6 +116,13 @@ class SourceEvent(models.Model):
             models.Index(
                 fields=["tenant", "subject", "thread_id", "occurred_at"], name="event_thread"
             ),
+            # Serves recall's list of the people speaking in a subject's conversations
+            # (an index-only scan: events are append-only).
+            models.Index(
+                fields=["tenant", "subject", "speaker"],
+                condition=~Q(speaker=""),
+                name="event_speakers",
+            ),
         ]
         triggers = [
             pgtrigger.Protect(

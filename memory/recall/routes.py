@@ -25,13 +25,11 @@ from time import monotonic
 
 import numpy as np
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
+from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import connection
 from django.db.models import (
     Avg,
     BooleanField,
-    CharField,
     Count,
     ExpressionWrapper,
     F,
@@ -39,7 +37,6 @@ from django.db.models import (
     Func,
     Q,
     QuerySet,
-    Window,
 )
 from django.db.models.expressions import RawSQL
 
@@ -264,11 +261,16 @@ def route_lexical(
     context_weight: float = 1.0,
     slot_keys: SlotKeys | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
-    """Full text over segmented text, scored by BM25 (``lexical.bm25``): a word few of the
-    subject's memories contain counts for more than one most of them contain, which
-    PostgreSQL's own ranks do not know. A memory's conversation context (the turn before
-    it, ``memory.neighbourhood``) counts as its words too, at ``context_weight``. Other
+    """Full text over segmented text, scored by Okapi BM25: a word few of the subject's
+    memories contain counts for more than one most of them contain, which PostgreSQL's
+    own ranks do not know. A memory's conversation context (the turn before it,
+    ``memory.neighbourhood``) counts as its words too, at ``context_weight``. Other
     versions of single-valued facts (``slot_keys``) are searched too.
+
+    PostgreSQL scores every match in one statement and returns the best ``n``
+    (``_BM25_SQL``; ``lexical.bm25`` is the same formula in Python, the reference the
+    tests hold it to): a lexeme's document frequency is counted over the matches, the
+    scope's size and mean length come from ``_scope_statistics``.
 
     Also returns each hit's coverage: the share of the query's (stemmed) words the
     memory's own text contains — the relevance gate's evidence, never the context's."""
@@ -276,95 +278,87 @@ def route_lexical(
     if not terms:
         return [], {}
     keys = slot_keys.ids if slot_keys else []
-    rows = _LEXICAL.rows(
-        (eligible.shape, len(subject_ids), bool(keys), float(context_weight)),
-        {
-            **eligible.values,
-            **_subject_values(subject_ids),
-            "tsquery": lexical.tsquery_text(terms),
-            "terms": " ".join(terms),
-            "slot_keys": _uuid_array(keys),
-        },
-    )
-    if not rows:
-        return [], {}
-    query_lexemes = list(dict.fromkeys(rows[0][5] or []))
-    doc_scope = Q(tenant_id=eligible.values["tenant"], subject_id__in=subject_ids)
-    # Every match in hand: each lexeme's document frequency is counted over them;
-    # otherwise over the scope, in one query.
-    frequency = _document_frequencies(doc_scope, query_lexemes) if rows[0][6] > len(rows) else None
-    docs = {
-        rid: lexical.BM25Doc(
-            own=_frequencies(own_tf),
-            context=_frequencies(context_tf),
-            own_length=own_length or 0,
-            context_length=context_length or 0,
-        )
-        for rid, own_length, context_length, own_tf, context_tf, _, _ in rows
-    }
     size, mean_length = _scope_statistics(eligible.values["tenant"], subject_ids)
-    scores = lexical.bm25(
-        docs,
-        query_lexemes,
-        size,
-        mean_length,
-        context_weight=context_weight,
-        frequency=frequency,
+    searchable, searchable_params = _SEARCHABLE.sql_with_params(
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": _uuid_array(keys)}
     )
-    ranked = sorted(
-        ((rid, score) for rid, score in scores.items() if score > 0),
-        key=lambda kv: (-kv[1], str(kv[0])),
-    )[:n]
-    coverage = {
-        rid: (len(set(docs[rid].own) & set(query_lexemes)) / len(query_lexemes))
-        if query_lexemes
-        else 0.0
-        for rid, _ in ranked
-    }
-    return [(rid, round(score, 4)) for rid, score in ranked], coverage
+    weight = float(context_weight)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _BM25_SQL.format(searchable=searchable),
+            [
+                lexical.tsquery_text(terms),
+                " ".join(terms),
+                weight,
+                eligible.values["tenant"],
+                _uuid_array(subject_ids),
+                *searchable_params,
+                weight,
+                size,
+                mean_length or 1.0,
+                n,
+            ],
+        )
+        rows = cursor.fetchall()
+    return (
+        [(rid, round(score, 4)) for rid, score, _ in rows],
+        {rid: coverage for rid, _, coverage in rows},
+    )
 
 
-def _lexical_query(
-    p: Placeholders, eligible_shape: tuple, subjects: int, with_keys: bool, context_weight: float
-) -> QuerySet:
+def _searchable_query(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> QuerySet:
+    """The records the lexical route may find: ``eligible``, and other versions of
+    single-valued facts (slot keys)."""
     records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     if with_keys:
         records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
-    tsquery = SearchQuery(p.text("tsquery"), search_type="raw", config="english")
-    terms = p.text("terms")
-    return (
-        MemorySearchDoc.objects.filter(_doc_scope(p, subjects), record__in=records)
-        .filter(Q(search_vector=tsquery) | Q(context_vector=tsquery))
-        .annotate(
-            # How many docs match in all, and PostgreSQL's own (cheap) rank: a subject
-            # with thousands of matches has only its best _LEXICAL_SCAN_ROWS scored.
-            matches=Window(Count("pk")),
-            cheap_rank=SearchRank(F("search_vector"), tsquery)
-            + context_weight * SearchRank(F("context_vector"), tsquery),
-            own_length=Func(F("search_vector"), function="length"),
-            context_length=Func(F("context_vector"), function="length"),
-            own_tf=RawSQL(_TERM_FREQUENCIES.format(column="search_vector"), [terms]),
-            context_tf=RawSQL(_TERM_FREQUENCIES.format(column="context_vector"), [terms]),
-            query_lexemes=RawSQL(
-                "tsvector_to_array(to_tsvector('english'::regconfig, %s))",
-                [terms],
-                output_field=ArrayField(CharField()),
-            ),
-        )
-        .order_by("-cheap_rank", "record_id")
-        .values_list(
-            "record_id",
-            "own_length",
-            "context_length",
-            "own_tf",
-            "context_tf",
-            "query_lexemes",
-            "matches",
-        )[:_LEXICAL_SCAN_ROWS]
-    )
+    return records.values("id")
 
 
-_LEXICAL = QueryTemplate(_lexical_query)
+_SEARCHABLE = QueryTemplate(_searchable_query)
+
+# BM25 (k1 = BM25_K1, b = BM25_B) of every searchable doc of the scope that matches the
+# query: per doc and query lexeme its frequency (a context occurrence counts
+# ``context_weight``), each lexeme's document frequency over the matches, the score, and
+# the share of the query's lexemes the doc's own text holds (coverage).
+_BM25_SQL = f"""
+WITH q AS MATERIALIZED (
+    SELECT to_tsquery('english'::regconfig, %s) AS tsq,
+           tsvector_to_array(to_tsvector('english'::regconfig, %s)) AS lexemes
+), m AS MATERIALIZED (
+    SELECT d.record_id, d.search_vector AS own, d.context_vector AS ctx,
+           length(d.search_vector) + %s * coalesce(length(d.context_vector), 0) AS len
+    FROM memory_memorysearchdoc d, q
+    WHERE d.tenant_id = %s AND d.subject_id = ANY(%s::uuid[])
+      AND d.record_id IN ({{searchable}})
+      AND (d.search_vector @@ q.tsq OR d.context_vector @@ q.tsq)
+), t AS (
+    SELECT m.record_id, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
+    FROM m CROSS JOIN LATERAL (
+        SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf, true AS own
+        FROM unnest(m.own) u
+        UNION ALL
+        SELECT u.lexeme, %s * coalesce(array_length(u.positions, 1), 1), false
+        FROM unnest(m.ctx) u
+    ) x, q
+    WHERE x.lexeme = ANY(q.lexemes)
+    GROUP BY m.record_id, x.lexeme
+), df AS (
+    SELECT lexeme, count(*)::float8 AS df FROM t GROUP BY lexeme
+), n AS (
+    SELECT greatest(%s, (SELECT count(*) FROM m), 1)::float8 AS size, %s::float8 AS mean
+)
+SELECT t.record_id,
+       sum(ln(1 + (n.size - df.df + 0.5) / (df.df + 0.5)) * t.tf * {lexical.BM25_K1 + 1}
+           / (t.tf + {lexical.BM25_K1} * (1 - {lexical.BM25_B} + {lexical.BM25_B} * m.len / n.mean)))
+           AS score,
+       count(*) FILTER (WHERE t.own)::float8
+           / greatest((SELECT cardinality(lexemes) FROM q), 1) AS coverage
+FROM t JOIN df USING (lexeme) JOIN m USING (record_id) CROSS JOIN n
+GROUP BY t.record_id
+ORDER BY score DESC, t.record_id
+LIMIT %s
+"""
 
 
 def _subject_values(subject_ids: list[uuid.UUID]) -> dict[str, uuid.UUID]:
@@ -388,45 +382,6 @@ def _in_uuid_array(p: Placeholders, name: str) -> Q:
     """The record's id is among the ids of placeholder ``name`` (a uuid[] literal): one
     parameter however many ids, so the shape does not depend on how many there are."""
     return Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [p.text(name)]))
-
-
-# Each query lexeme the tsvector holds, with how often: "lexeme count" pairs.
-_TERM_FREQUENCIES = (
-    "ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
-    ' FROM unnest("memory_memorysearchdoc"."{column}") u'
-    " WHERE u.lexeme = ANY(tsvector_to_array(to_tsvector('english'::regconfig, %s))))"
-)
-# Matching docs scored by BM25, the best by PostgreSQL's rank: far more than a
-# question's useful matches.
-_LEXICAL_SCAN_ROWS = 1000
-
-
-def _document_frequencies(doc_scope: Q, lexemes: list[str]) -> dict[str, int]:
-    """How many docs of the scope hold each lexeme, in their own words or their context."""
-    counts = {
-        f"df{i}": Count(
-            "pk",
-            filter=Q(
-                Q(search_vector=SearchQuery(_quoted(w), search_type="raw", config="simple"))
-                | Q(context_vector=SearchQuery(_quoted(w), search_type="raw", config="simple"))
-            ),
-        )
-        for i, w in enumerate(lexemes)
-    }
-    found = MemorySearchDoc.objects.filter(doc_scope).aggregate(**counts) if counts else {}
-    return {w: found[f"df{i}"] or 0 for i, w in enumerate(lexemes)}
-
-
-def _quoted(lexeme: str) -> str:
-    return "'" + lexeme.replace("\\", " ").replace("'", "''") + "'"
-
-
-def _frequencies(pairs: list[str] | None) -> dict[str, int]:
-    out = {}
-    for pair in pairs or []:
-        lexeme, _, count = pair.rpartition(" ")
-        out[lexeme] = int(count)
-    return out
 
 
 _statistics: dict[tuple, tuple[float, int, float]] = {}

@@ -6,6 +6,7 @@ built with it. And the lexical route's BM25 word weights."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from core.actor import Actor
 from memory import lexical
@@ -14,7 +15,7 @@ from memory.neighbourhood import preceding_turns
 from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.indexing import index_pending_records, reindex
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import ids, recall
+from tests.helpers.retrieval import PURPOSE, ids, recall
 
 CAMPING = [
     ("Melanie", "Did you go camping with the family this summer?"),
@@ -196,22 +197,73 @@ def test_reindex_rebuilds_vectors_embedded_without_their_context(
     assert MemoryEmbedding.objects.get(record_id=rids[2]).pk == untouched
 
 
-def test_lexical_route_scores_the_same_when_only_the_best_matches_are_scored(
-    write_agent, read_agent, owner_subject, monkeypatch
+def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
+    write_agent, read_agent, owner_subject, other_tenant_user
 ):
-    """A subject with more matches than the route scores at once: the best by
-    PostgreSQL's rank are scored, with document frequencies counted over the scope."""
-    from memory.recall import routes
+    """PostgreSQL scores BM25 in the route (one statement, the best n returned); the
+    formula in Python (``lexical.bm25``) is the reference: same scores, same order, same
+    coverage, with context words at their weight, over every match."""
+    from django.utils import timezone
+
+    from core.tenancy import tenant_context
+    from memory.recall.routes import _scope_statistics, route_lexical
+    from memory.recall.scope import Eligible, RecallRequest, RecallScope
 
     turns = [("Caroline", f"I walked the dog past the lake, day {i}.") for i in range(6)]
     turns += [("Melanie", "The pottery class by the lake was lovely.")]
-    for i, turn in enumerate(turns):
-        converse(write_agent.agent, owner_subject, [turn], thread=f"t{i}")
-    question = "Which pottery class was by the lake?"
-    full = recall(read_agent.agent, owner_subject, question)
-    monkeypatch.setattr(routes, "_LEXICAL_SCAN_ROWS", 2)
-    capped = recall(read_agent.agent, owner_subject, question)
-    assert ids(capped)[0] == ids(full)[0]
-    first = {i.id: i.scores.get("lexical") for i in full.items}
-    for item in capped.items[:2]:
-        assert item.scores.get("lexical") == first[item.id]
+    turns += [("Caroline", "Pottery? I tried pottery once, a lake of clay everywhere.")]
+    turns += [("Melanie", "Clay, yes. And the dog?")]
+    rids = []
+    for i in range(0, len(turns), 3):
+        rids += converse(write_agent.agent, owner_subject, turns[i : i + 3], thread=f"t{i}")
+    converse(write_agent.agent, other_tenant_user[1], [("Mallory", "pottery by the lake")])
+    question = "Which pottery class was by the lake with the dog?"
+    scope_names = lexical.name_words(["Caroline", "Melanie"])
+    terms = lexical.query_terms(question, scope_names)
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    now = timezone.now()
+    eligible = Eligible.of(
+        scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
+    )
+    with tenant_context(owner_subject.tenant_id):
+        hits, coverage = route_lexical(
+            eligible, [owner_subject.id], question, 30, scope_names, context_weight=0.5
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT to_tsvector('english', %s)::text, tsvector_to_array(to_tsvector('english', %s))",
+                [" ".join(terms), " ".join(terms)],
+            )
+            lexemes = cursor.fetchone()[1]
+            cursor.execute(
+                "SELECT record_id, length(search_vector), coalesce(length(context_vector), 0),"
+                " ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
+                "       FROM unnest(search_vector) u),"
+                " ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
+                "       FROM unnest(coalesce(context_vector, ''::tsvector)) u)"
+                " FROM memory_memorysearchdoc WHERE subject_id = %s",
+                [owner_subject.id],
+            )
+            rows = cursor.fetchall()
+        size, mean = _scope_statistics(owner_subject.tenant_id, [owner_subject.id])
+
+    def counts(pairs):
+        return {p.rsplit(" ", 1)[0]: int(p.rsplit(" ", 1)[1]) for p in pairs}
+
+    docs = {
+        rid: lexical.BM25Doc(counts(own), counts(ctx), own_len, ctx_len)
+        for rid, own_len, ctx_len, own, ctx in rows
+        if set(lexemes) & (set(counts(own)) | set(counts(ctx)))
+    }
+    reference = lexical.bm25(docs, lexemes, size, mean, context_weight=0.5)
+    expected = sorted(reference.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    assert len(hits) == len(docs) > 3  # every match scored, none of the other tenant's
+    assert [rid for rid, _ in hits] == [rid for rid, _ in expected]
+    for (rid, score), (_, want) in zip(hits, expected, strict=True):
+        assert score == pytest.approx(round(want, 4), abs=1e-4)
+        assert coverage[rid] == len(set(docs[rid].own) & set(lexemes)) / len(lexemes)
+    # A context-only match (the reply after the pottery turn) ranks below the turns
+    # holding the words themselves.
+    assert hits[0][0] in {rids[7], rids[6]}

@@ -117,6 +117,7 @@ def recall(
                 as_of=as_of,
                 recent=question.recent,
                 about_others=question.about_others,
+                speaker=question.speaker,
             )
             # 5b. an optional cross-encoder reorders the top ones (never adds one).
             ranked, reranker, rerank_error = model_rerank(

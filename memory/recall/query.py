@@ -37,6 +37,12 @@ class Question:
     recent: bool
     # It names another person or a relation: facts about other people may answer it.
     about_others: bool
+    # The one person of the subject's conversations the question is about, when it names
+    # exactly one of several speakers and not the subject themself ("What did Caroline
+    # realise after her race?" between Caroline and Melanie): what that person said must
+    # answer it (``rank.scope_to_speaker``). Empty otherwise, and for Chinese questions,
+    # where a name's characters can run into other words.
+    speaker: str = ""
 
 
 def read_question(query: str, context: RecallContext) -> Question:
@@ -48,7 +54,17 @@ def read_question(query: str, context: RecallContext) -> Question:
         scope_names=lexical.name_words(context.speakers),
         recent=lexical.asks_for_recent(searched),
         about_others=bool(others_named) or lexical.mentions_someone_else(searched),
+        speaker=speaker_asked_about(query, context, others_named),
     )
+
+
+def speaker_asked_about(query: str, context: RecallContext, named: list[str]) -> str:
+    """The speaker a question is about, if the speaker gate applies (see ``Question``)."""
+    if len(context.speakers) < 2 or len(named) != 1 or lexical.has_cjk(query):
+        return ""
+    if lexical.names_in(query, context.self_names):
+        return ""
+    return named[0]
 
 
 def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:

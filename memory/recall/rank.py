@@ -5,16 +5,23 @@ The gate answers only if some memory clearly answers (exact key, trigram id matc
 query words, or a vector similarity clearly above what the memory scores against a
 typical question), else abstains — an empty result is an answer; related memories then
 come along. Survivors are scored by fused relevance, vector margin, structured fact,
-confidence, importance and freshness."""
+confidence, importance and freshness.
+
+A question about one speaker of the subject's conversations is answered from what that
+speaker said (``scope_to_speaker``)."""
 
 from __future__ import annotations
 
 import math
+import re
 import uuid
 from datetime import datetime
 
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef
+
 from memory import lexical
-from memory.models import MemoryRecord, MemoryType
+from memory.models import MemoryRecord, MemoryType, SourceEvent
 from memory.recall.signals import RANKINGS, Candidate
 from memory.recall.weights import RecallWeights
 
@@ -58,9 +65,12 @@ def fuse_and_rerank(
     as_of: datetime,
     recent: bool = False,
     about_others: bool = False,
+    speaker: str = "",
 ) -> list[Candidate]:
     """``recent``: the question asks for the latest experiences; ``about_others``: it
-    names another person or a relation, so facts about other people may answer it."""
+    names another person or a relation, so facts about other people may answer it;
+    ``speaker``: the one speaker of the subject's conversations it is about (see
+    ``query.Question``)."""
     ranking_weight = {r: getattr(w, r) for r in RANKINGS}
     best_possible = sum(wt / (w.rrf_k + 1) for wt in ranking_weight.values()) or 1.0
     anchors = [c for c in candidates.values() if is_anchor(c, w)]
@@ -72,7 +82,7 @@ def fuse_and_rerank(
     best_margin = max((_or(c.signals.vector_margin, 0.0) for c in candidates.values()), default=0.0)
     margin_floor = max(w.related_vector_margin, w.related_margin_share * best_margin)
     related = [c for c in candidates.values() if is_related(c, w, margin_floor)]
-    records = MemoryRecord.objects.in_bulk([c.id for c in related])
+    records = _records([c.id for c in related], with_speakers=bool(speaker))
     for c in related:
         c.record = records[c.id]
         if not about_others and lexical.about_someone_else(c.record.statement):
@@ -128,5 +138,54 @@ def fuse_and_rerank(
             4,
         )
         kept.append(c)
+    if speaker:
+        kept = scope_to_speaker(kept, speaker, w)
     kept.sort(key=lambda c: (-c.signals.final, -c.record.valid_from.timestamp(), str(c.id)))
+    return kept
+
+
+def _records(ids: list[uuid.UUID], *, with_speakers: bool) -> dict[uuid.UUID, MemoryRecord]:
+    """The records, in one query; ``with_speakers``: each with ``source_speakers``, the
+    speakers of the events it was derived from (a subquery per row, not a query per
+    candidate)."""
+    records = MemoryRecord.objects.all()
+    if with_speakers:
+        spoken = SourceEvent.objects.filter(memorysource__record_id=OuterRef("pk")).values(
+            "speaker"
+        )
+        records = records.annotate(source_speakers=ArraySubquery(spoken))
+    return records.in_bulk(ids)
+
+
+# A turn that asks something ("Wow! What got you into running?").
+_ASKS = re.compile(r"[?？]")
+
+
+def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> list[Candidate]:
+    """A question about one speaker is answered by what that speaker said. Abstain when
+    the speaker's best statement ranks far below (under ``named_speaker_share`` of the
+    fused relevance of) the best turn of another speaker: the question then most likely
+    names the wrong person ("What did Caroline realise after her charity race?" when
+    Melanie ran it). A turn in which the speaker asks something does not count as their
+    statement: the words of "What got you into running?" are the asker's, the facts are
+    the one's who answers. Otherwise the speaker's own turns rank above the others'
+    (``named_speaker``); the others' come along as context.
+
+    Memories derived from no event with a speaker (facts written directly) take no side:
+    they neither count against the speaker nor for them."""
+    said = [c for c in kept if speaker in c.record.source_speakers]
+    by_others = [
+        c for c in kept if speaker not in c.record.source_speakers and any(c.record.source_speakers)
+    ]
+    if by_others:
+        best_other = max(_or(c.signals.fused, 0.0) for c in by_others)
+        best_said = max(
+            (_or(c.signals.fused, 0.0) for c in said if not _ASKS.search(c.record.statement)),
+            default=0.0,
+        )
+        if best_said < w.named_speaker_share * best_other:
+            return []
+    for c in said:
+        c.signals.spoken_by_speaker = True
+        c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept

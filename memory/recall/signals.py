@@ -39,6 +39,8 @@ class Signals(Mapping[str, float]):
     slot_match: float | None = None
     # A fact about another person, for a question about the user.
     about_someone_else: bool = False
+    # Derived from a turn of the speaker the question is about (``rank.scope_to_speaker``).
+    spoken_by_speaker: bool = False
     # Rerank parts, set for the candidates that pass the gate.
     fused: float | None = None
     freshness: float | None = None
@@ -57,7 +59,7 @@ class Signals(Mapping[str, float]):
             value = getattr(self, f.name)
             if f.name == "via_other_version":
                 continue
-            if f.name == "about_someone_else":
+            if isinstance(value, bool):
                 if value:
                     out[f.name] = 1.0
             elif value is not None:

@@ -100,15 +100,25 @@ def fit_budget(items: list[RecallItem], *, budget: int) -> tuple[list[RecallItem
     return kept, len(items) - len(kept)
 
 
-def attach_sources(items: list[RecallItem]) -> None:
-    if not items:
+def attach_sources(items: list[RecallItem], records: dict[uuid.UUID, Any] | None = None) -> None:
+    """Each item's source events: from its record when it was loaded with them
+    (``signals.load_records``), otherwise in one query for the rest."""
+    records = records or {}
+    rest = []
+    for item in items:
+        loaded = getattr(records.get(item.id), "source_event_ids", None)
+        if loaded is None:
+            rest.append(item)
+        else:
+            item.source_event_ids = sorted(loaded, key=str)
+    if not rest:
         return
     by_record: dict[uuid.UUID, list[uuid.UUID]] = defaultdict(list)
-    for rid, eid in MemorySource.objects.filter(record_id__in=[i.id for i in items]).values_list(
+    for rid, eid in MemorySource.objects.filter(record_id__in=[i.id for i in rest]).values_list(
         "record_id", "event_id"
     ):
         by_record[rid].append(eid)
-    for item in items:
+    for item in rest:
         item.source_event_ids = sorted(by_record.get(item.id, []), key=str)
 
 

@@ -109,6 +109,7 @@ def recall(
                 keys,
                 context.predicates,
                 scope_names=question.scope_names,
+                with_speakers=bool(question.speaker),
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = fuse_and_rerank(
@@ -130,7 +131,7 @@ def recall(
                 [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]],
                 budget=request.token_budget,
             )
-            attach_sources(items)
+            attach_sources(items, {c.id: c.record for c in deduped})
             reason = "" if items else "no_relevant_memory"
         # 8. pack.
         pack = context_pack(items, purpose=request.purpose, as_of=as_of, known_at=request.known_at)

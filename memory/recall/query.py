@@ -5,6 +5,7 @@ language, whether it asks for the latest experiences — and embedding it, once.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -74,6 +75,10 @@ def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
     return vector, typical_question(model_id, lexical.has_cjk(query))
 
 
+# Seconds between the interpreter's hand-overs of the GIL while the query is embedded.
+_SWITCH_INTERVAL = 0.0005
+
+
 class QueryVector:
     """The query's embedding, computed on a worker thread while the database routes run.
 
@@ -99,6 +104,11 @@ class QueryVector:
         with cls._pool_lock:
             if cls._pool is None:  # created on first use, never before a fork
                 cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
+                # The embedding releases the GIL while it computes, but must take it back
+                # to start and to return; with the default 5 ms switch interval it waits
+                # that long each time the request thread is running Python, which made a
+                # 28 ms embedding take 55 ms on the pool thread (docs/performance.md).
+                sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
         return cls(model_id, cls._pool.submit(embed_question, query, model_id), query)
 
     def result(self) -> tuple[np.ndarray, np.ndarray] | None:

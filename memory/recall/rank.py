@@ -17,12 +17,9 @@ import re
 import uuid
 from datetime import datetime
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import OuterRef
-
 from memory import lexical
-from memory.models import MemoryRecord, MemoryType, SourceEvent
-from memory.recall.signals import RANKINGS, Candidate
+from memory.models import MemoryType
+from memory.recall.signals import RANKINGS, Candidate, load_records
 from memory.recall.weights import RecallWeights
 
 
@@ -82,9 +79,12 @@ def fuse_and_rerank(
     best_margin = max((_or(c.signals.vector_margin, 0.0) for c in candidates.values()), default=0.0)
     margin_floor = max(w.related_vector_margin, w.related_margin_share * best_margin)
     related = [c for c in candidates.values() if is_related(c, w, margin_floor)]
-    records = _records([c.id for c in related], with_speakers=bool(speaker))
+    # The routes loaded the records of what they found while the question was being
+    # embedded; only the vector route's own finds are loaded here.
+    records = load_records([c.id for c in related if c.record is None], with_speakers=bool(speaker))
     for c in related:
-        c.record = records[c.id]
+        if c.record is None:
+            c.record = records[c.id]
         if not about_others and lexical.about_someone_else(c.record.statement):
             # "Cousin Ana lives in Porto" is no answer to where the user lives.
             c.signals.about_someone_else = True
@@ -142,19 +142,6 @@ def fuse_and_rerank(
         kept = scope_to_speaker(kept, speaker, w)
     kept.sort(key=lambda c: (-c.signals.final, -c.record.valid_from.timestamp(), str(c.id)))
     return kept
-
-
-def _records(ids: list[uuid.UUID], *, with_speakers: bool) -> dict[uuid.UUID, MemoryRecord]:
-    """The records, in one query; ``with_speakers``: each with ``source_speakers``, the
-    speakers of the events it was derived from (a subquery per row, not a query per
-    candidate)."""
-    records = MemoryRecord.objects.all()
-    if with_speakers:
-        spoken = SourceEvent.objects.filter(memorysource__record_id=OuterRef("pk")).values(
-            "speaker"
-        )
-        records = records.annotate(source_speakers=ArraySubquery(spoken))
-    return records.in_bulk(ids)
 
 
 # A turn that asks something ("Wow! What got you into running?").

@@ -46,7 +46,7 @@ from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
 from memory.recall.query import QueryVector
 from memory.recall.scope import SLOTS_MAX, Eligible, RecallRequest, RecallScope, eligible_q
-from memory.recall.signals import Candidates
+from memory.recall.signals import Candidates, load_records
 from memory.recall.weights import RecallWeights
 from memory.services.indexing import unembedded_record_ids
 
@@ -110,12 +110,15 @@ def run_routes(
     slot_keys: SlotKeys,
     predicates: tuple[str, ...] = (),
     scope_names: frozenset[str] = frozenset(),
+    with_speakers: bool = False,
 ) -> tuple[Candidates, int]:
     """Every route for ``request.query`` (the question as searched); the candidates and
     how many found memories have no vector yet (``vector_pending``).
 
     The routes that do not need the question's embedding run first, while it is being
-    computed on another thread; the vector and slot routes then wait for it."""
+    computed on another thread, and the records of what they found are loaded then
+    (``load_records``; ``with_speakers``: with who said them); the vector and slot routes
+    then wait for it."""
     n = weights.candidates_per_route
     records = eligible.queryset
     # The lexical docs of the scope's subjects, named directly (not only through the join
@@ -137,6 +140,10 @@ def run_routes(
         unembedded_record_ids(Q(pk__in=found), model_id=query_vector.model_id, limit=len(found))
         if found
         else ()
+    )
+    loaded = load_records(
+        list({t for rid in found for t in slot_keys.answers_of.get(rid, [rid])}),
+        with_speakers=with_speakers,
     )
     vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys)
     slot = route_slot(records, query_vector, predicates, weights, n)
@@ -163,6 +170,9 @@ def run_routes(
         candidates.credit(rid, "vector_margin", margin)
     for rid, score in slot:
         candidates.credit(rid, "slot_match", score)
+    for rid, record in loaded.items():
+        if rid in candidates:
+            candidates[rid].record = record
     return candidates, pending
 
 
@@ -267,15 +277,22 @@ def route_lexical(
     ``memory.neighbourhood``) counts as its words too, at ``context_weight``. Other
     versions of single-valued facts (``slot_keys``) are searched too.
 
-    PostgreSQL scores every match in one statement and returns the best ``n``
-    (``_BM25_SQL``; ``lexical.bm25`` is the same formula in Python, the reference the
-    tests hold it to): a lexeme's document frequency is counted over the matches, the
-    scope's size and mean length come from ``_scope_statistics``.
+    PostgreSQL scores the matches in one statement and returns the best ``n``
+    (``_bm25_sql``; ``lexical.bm25`` is the same formula in Python, the reference the
+    tests hold it to). A lexeme's document frequency is counted over the matches; the
+    scope's size and mean length come from ``_scope_statistics``. Every match is scored
+    by which query lexemes it holds (as if each occurred once: a conversation turn rarely
+    repeats a word), and the best ``_BM25_EXACT`` of them again with their counts — so
+    a subject with fewer matches than that is scored exactly, and one with thousands
+    does not pay for counting the words of each.
 
     Also returns each hit's coverage: the share of the query's (stemmed) words the
     memory's own text contains — the relevance gate's evidence, never the context's."""
     terms = lexical.query_terms(query, scope_names)
     if not terms:
+        return [], {}
+    lexemes = _lexemes(" ".join(terms))
+    if not lexemes:
         return [], {}
     keys = slot_keys.ids if slot_keys else []
     size, mean_length = _scope_statistics(eligible.values["tenant"], subject_ids)
@@ -283,19 +300,26 @@ def route_lexical(
         (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": _uuid_array(keys)}
     )
     weight = float(context_weight)
+    quoted = [_quoted(lexeme) for lexeme in lexemes]
+    tsquery = " | ".join(quoted)
     with connection.cursor() as cursor:
         cursor.execute(
-            _BM25_SQL.format(searchable=searchable),
+            _bm25_sql(len(lexemes)).format(searchable=searchable),
             [
-                lexical.tsquery_text(terms),
-                " ".join(terms),
+                *quoted,  # its own words hold lexeme i
+                *quoted,  # its context holds lexeme i
                 weight,
                 eligible.values["tenant"],
                 _uuid_array(subject_ids),
+                tsquery,
+                tsquery,
                 *searchable_params,
-                weight,
                 size,
                 mean_length or 1.0,
+                weight,
+                max(n, _BM25_EXACT),
+                lexemes,
+                lexemes,
                 n,
             ],
         )
@@ -304,6 +328,34 @@ def route_lexical(
         [(rid, round(score, 4)) for rid, score, _ in rows],
         {rid: coverage for rid, _, coverage in rows},
     )
+
+
+# Matches scored again with their word counts (see route_lexical).
+_BM25_EXACT = 200
+
+
+def _lexemes(text: str) -> list[str]:
+    """The distinct English-stemmed lexemes of ``text``, as the full-text index holds
+    them (kept for a while: questions repeat their words)."""
+    held = _lexeme_cache.get(text)
+    if held is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [text]
+            )
+            held = list(cursor.fetchone()[0] or [])
+        if len(_lexeme_cache) > 10_000:
+            _lexeme_cache.clear()
+        _lexeme_cache[text] = held
+    return held
+
+
+_lexeme_cache: dict[str, list[str]] = {}
+
+
+def _quoted(lexeme: str) -> str:
+    """A lexeme as a tsquery of itself (no stemming again)."""
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def _searchable_query(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> QuerySet:
@@ -317,46 +369,73 @@ def _searchable_query(p: Placeholders, eligible_shape: tuple, with_keys: bool) -
 
 _SEARCHABLE = QueryTemplate(_searchable_query)
 
-# BM25 (k1 = BM25_K1, b = BM25_B) of every searchable doc of the scope that matches the
-# query: per doc and query lexeme its frequency (a context occurrence counts
-# ``context_weight``), each lexeme's document frequency over the matches, the score, and
-# the share of the query's lexemes the doc's own text holds (coverage).
-_BM25_SQL = f"""
-WITH q AS MATERIALIZED (
-    SELECT to_tsquery('english'::regconfig, %s) AS tsq,
-           tsvector_to_array(to_tsvector('english'::regconfig, %s)) AS lexemes
-), m AS MATERIALIZED (
-    SELECT d.record_id, d.search_vector AS own, d.context_vector AS ctx,
+
+def _bm25_sql(lexemes: int) -> str:
+    """BM25 (k1 = BM25_K1, b = BM25_B) of the searchable docs of the scope that match
+    any of the ``lexemes`` query lexemes: ``m`` the matches, with which lexemes each
+    holds in its own words and in its context; ``df`` each lexeme's document frequency
+    over them; ``approx`` the best matches by their score as if each lexeme they hold
+    occurred once; ``t`` those with each lexeme's count (a context occurrence counts
+    ``context_weight``); then their scores and coverage (the share of the query's
+    lexemes the doc's own text holds)."""
+    own = ", ".join("(d.search_vector @@ %s::tsquery)" for _ in range(lexemes))
+    ctx = ", ".join("coalesce(d.context_vector @@ %s::tsquery, false)" for _ in range(lexemes))
+    k1, b = lexical.BM25_K1, lexical.BM25_B
+
+    def term(tf: str) -> str:
+        return (
+            f"ln(1 + (n.size - df.df + 0.5) / (df.df + 0.5)) * {tf} * {k1 + 1}"
+            f" / ({tf} + {k1} * (1 - {b} + {b} * m.len / n.mean))"
+        )
+
+    held_once = (
+        "((CASE WHEN m.own[i] THEN 1.0 ELSE 0.0 END) + (CASE WHEN m.ctx[i] THEN w.cw ELSE 0.0 END))"
+    )
+    return f"""
+WITH m AS MATERIALIZED (
+    SELECT d.record_id, d.search_vector AS own_vector, d.context_vector AS ctx_vector,
+           ARRAY[{own}] AS own, ARRAY[{ctx}] AS ctx,
            length(d.search_vector) + %s * coalesce(length(d.context_vector), 0) AS len
-    FROM memory_memorysearchdoc d, q
+    FROM memory_memorysearchdoc d
     WHERE d.tenant_id = %s AND d.subject_id = ANY(%s::uuid[])
+      AND (d.search_vector @@ %s::tsquery OR d.context_vector @@ %s::tsquery)
       AND d.record_id IN ({{searchable}})
-      AND (d.search_vector @@ q.tsq OR d.context_vector @@ q.tsq)
-), t AS (
-    SELECT m.record_id, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
-    FROM m CROSS JOIN LATERAL (
-        SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf, true AS own
-        FROM unnest(m.own) u
-        UNION ALL
-        SELECT u.lexeme, %s * coalesce(array_length(u.positions, 1), 1), false
-        FROM unnest(m.ctx) u
-    ) x, q
-    WHERE x.lexeme = ANY(q.lexemes)
-    GROUP BY m.record_id, x.lexeme
 ), df AS (
-    SELECT lexeme, count(*)::float8 AS df FROM t GROUP BY lexeme
+    SELECT i, count(*) FILTER (WHERE m.own[i] OR m.ctx[i])::float8 AS df
+    FROM m, generate_series(1, {lexemes}) i
+    GROUP BY i
 ), n AS (
     SELECT greatest(%s, (SELECT count(*) FROM m), 1)::float8 AS size, %s::float8 AS mean
+), w AS (
+    SELECT %s::float8 AS cw
+), approx AS (
+    SELECT m.record_id
+    FROM m CROSS JOIN n CROSS JOIN w
+    JOIN LATERAL generate_series(1, {lexemes}) i ON m.own[i] OR m.ctx[i]
+    JOIN df USING (i)
+    GROUP BY m.record_id
+    ORDER BY sum({term(held_once)}) DESC, m.record_id
+    LIMIT %s
+), t AS (
+    SELECT m.record_id, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
+    FROM approx JOIN m USING (record_id) CROSS JOIN LATERAL (
+        SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf, true AS own
+        FROM unnest(m.own_vector) u
+        UNION ALL
+        SELECT u.lexeme, w.cw * coalesce(array_length(u.positions, 1), 1), false
+        FROM unnest(m.ctx_vector) u, w
+    ) x
+    WHERE x.lexeme = ANY(%s::text[])
+    GROUP BY m.record_id, x.lexeme
+), exact AS (
+    SELECT t.record_id, t.tf, t.own, array_position(%s::text[], t.lexeme) AS i FROM t
 )
-SELECT t.record_id,
-       sum(ln(1 + (n.size - df.df + 0.5) / (df.df + 0.5)) * t.tf * {lexical.BM25_K1 + 1}
-           / (t.tf + {lexical.BM25_K1} * (1 - {lexical.BM25_B} + {lexical.BM25_B} * m.len / n.mean)))
-           AS score,
-       count(*) FILTER (WHERE t.own)::float8
-           / greatest((SELECT cardinality(lexemes) FROM q), 1) AS coverage
-FROM t JOIN df USING (lexeme) JOIN m USING (record_id) CROSS JOIN n
-GROUP BY t.record_id
-ORDER BY score DESC, t.record_id
+SELECT exact.record_id,
+       sum({term("exact.tf")}) AS score,
+       count(*) FILTER (WHERE exact.own)::float8 / {lexemes} AS coverage
+FROM exact JOIN df USING (i) JOIN m USING (record_id) CROSS JOIN n
+GROUP BY exact.record_id
+ORDER BY score DESC, exact.record_id
 LIMIT %s
 """
 

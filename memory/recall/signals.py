@@ -13,7 +13,10 @@ import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 
-from memory.models import MemoryRecord
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef
+
+from memory.models import MemoryRecord, MemorySource, SourceEvent
 
 # The rankings fused (step 4), by route name. The slot route's hits join the key lookup's
 # ranking (``exact``), after the hits it found by name: see ``routes.run_routes``.
@@ -121,3 +124,21 @@ class Candidates(dict[uuid.UUID, Candidate]):
                 s.via_other_version.add(signal)
             else:
                 s.via_other_version.discard(signal)
+
+
+def load_records(ids: list[uuid.UUID], *, with_speakers: bool) -> dict[uuid.UUID, MemoryRecord]:
+    """The candidates' records, in one query, each with ``source_event_ids`` (the events
+    it was derived from, for its item's source) and, ``with_speakers``,
+    ``source_speakers`` (who said them): a subquery per row, not a query per candidate."""
+    if not ids:
+        return {}
+    sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
+    records = MemoryRecord.objects.annotate(
+        source_event_ids=ArraySubquery(sources.values("event_id"))
+    )
+    if with_speakers:
+        spoken = SourceEvent.objects.filter(memorysource__record_id=OuterRef("pk")).values(
+            "speaker"
+        )
+        records = records.annotate(source_speakers=ArraySubquery(spoken))
+    return records.in_bulk(ids)

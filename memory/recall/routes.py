@@ -40,6 +40,7 @@ from django.db.models import (
 )
 from django.db.models.expressions import RawSQL
 
+from accounts.models import Sensitivity
 from core.sqltemplate import Placeholders, QueryTemplate
 from memory import lexical
 from memory.embedders import predicate_labels
@@ -48,7 +49,7 @@ from memory.recall.query import QueryVector
 from memory.recall.scope import SLOTS_MAX, Eligible, RecallRequest, RecallScope, eligible_q
 from memory.recall.signals import Candidates, load_records
 from memory.recall.weights import RecallWeights
-from memory.services.indexing import unembedded_record_ids
+from memory.services.indexing import EMBEDDABLE_STATUSES
 
 ROUTES = ("exact", "slot", "lexical", "trigram", "vector", "recency")
 
@@ -136,14 +137,19 @@ def run_routes(
     )
     found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
     vector_scope = VectorScope.of(scope, subject_ids, query_vector.model_id)
-    pending = len(
-        unembedded_record_ids(Q(pk__in=found), model_id=query_vector.model_id, limit=len(found))
-        if found
-        else ()
-    )
     loaded = load_records(
         list({t for rid in found for t in slot_keys.answers_of.get(rid, [rid])}),
         with_speakers=with_speakers,
+        model_id=query_vector.model_id,
+    )
+    # Found memories the embedding queue has not reached yet (restricted ones are never
+    # embedded: not pending).
+    pending = sum(
+        1
+        for r in loaded.values()
+        if not r.has_vector
+        and r.status in EMBEDDABLE_STATUSES
+        and r.sensitivity != Sensitivity.RESTRICTED
     )
     vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys)
     slot = route_slot(records, query_vector, predicates, weights, n)
@@ -408,7 +414,7 @@ WITH m AS MATERIALIZED (
     SELECT greatest(%s, (SELECT count(*) FROM m), 1)::float8 AS size, %s::float8 AS mean
 ), w AS (
     SELECT %s::float8 AS cw
-), approx AS (
+), approx AS MATERIALIZED (
     SELECT m.record_id
     FROM m CROSS JOIN n CROSS JOIN w
     JOIN LATERAL generate_series(1, {lexemes}) i ON m.own[i] OR m.ctx[i]
@@ -416,9 +422,11 @@ WITH m AS MATERIALIZED (
     GROUP BY m.record_id
     ORDER BY sum({term(held_once)}) DESC, m.record_id
     LIMIT %s
+), best AS MATERIALIZED (
+    SELECT * FROM m WHERE m.record_id IN (SELECT record_id FROM approx)
 ), t AS (
     SELECT m.record_id, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
-    FROM approx JOIN m USING (record_id) CROSS JOIN LATERAL (
+    FROM best m CROSS JOIN LATERAL (
         SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf, true AS own
         FROM unnest(m.own_vector) u
         UNION ALL
@@ -433,7 +441,7 @@ WITH m AS MATERIALIZED (
 SELECT exact.record_id,
        sum({term("exact.tf")}) AS score,
        count(*) FILTER (WHERE exact.own)::float8 / {lexemes} AS coverage
-FROM exact JOIN df USING (i) JOIN m USING (record_id) CROSS JOIN n
+FROM exact JOIN df USING (i) JOIN best m USING (record_id) CROSS JOIN n
 GROUP BY exact.record_id
 ORDER BY score DESC, exact.record_id
 LIMIT %s

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import OuterRef
+from django.db.models import Exists, OuterRef
 
-from memory.models import MemoryRecord, MemorySource, SourceEvent
+from memory.models import MemoryEmbedding, MemoryRecord, MemorySource, SourceEvent
 
 # The rankings fused (step 4), by route name. The slot route's hits join the key lookup's
 # ranking (``exact``), after the hits it found by name: see ``routes.run_routes``.
@@ -126,16 +126,25 @@ class Candidates(dict[uuid.UUID, Candidate]):
                 s.via_other_version.discard(signal)
 
 
-def load_records(ids: list[uuid.UUID], *, with_speakers: bool) -> dict[uuid.UUID, MemoryRecord]:
+def load_records(
+    ids: list[uuid.UUID], *, with_speakers: bool, model_id: str = ""
+) -> dict[uuid.UUID, MemoryRecord]:
     """The candidates' records, in one query, each with ``source_event_ids`` (the events
-    it was derived from, for its item's source) and, ``with_speakers``,
-    ``source_speakers`` (who said them): a subquery per row, not a query per candidate."""
+    it was derived from, for its item's source), ``with_speakers``, ``source_speakers``
+    (who said them) and, with a ``model_id``, ``has_vector`` (whether it is embedded
+    under that model yet): a subquery per row, not a query per candidate."""
     if not ids:
         return {}
     sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
     records = MemoryRecord.objects.annotate(
         source_event_ids=ArraySubquery(sources.values("event_id"))
     )
+    if model_id:
+        records = records.annotate(
+            has_vector=Exists(
+                MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id)
+            )
+        )
     if with_speakers:
         spoken = SourceEvent.objects.filter(memorysource__record_id=OuterRef("pk")).values(
             "speaker"

@@ -600,6 +600,8 @@ class VectorScope:
     subject_ids: tuple[uuid.UUID, ...]
     model_id: str
     approximate: bool
+    # How many vectors the scope holds, counted up to VECTOR_EXACT_MAX + 1.
+    size: int = 0
 
     @classmethod
     def of(cls, scope: RecallScope, subject_ids: list[uuid.UUID], model_id: str) -> VectorScope:
@@ -624,7 +626,7 @@ class VectorScope:
                 if len(_vector_sizes) > 10_000:
                     _vector_sizes.clear()
                 _vector_sizes[key] = (now, size)
-        return cls(scope.tenant_id, tuple(subject_ids), model_id, size > exact_max)
+        return cls(scope.tenant_id, tuple(subject_ids), model_id, size > exact_max, size)
 
 
 _vector_sizes: dict[tuple, tuple[float, int]] = {}
@@ -664,7 +666,6 @@ def route_vector(
     vector, typical = embedded
     shifted = vector - typical
     keys = slot_keys.ids if slot_keys else []
-    shape = (eligible.shape, len(vector_scope.subject_ids), bool(keys), vector_scope.approximate, n)
     values = {
         **eligible.values,
         **_subject_values(list(vector_scope.subject_ids)),
@@ -674,20 +675,84 @@ def route_vector(
         "slot_keys": _uuid_array(keys),
     }
     if vector_scope.approximate:
-        rows = approximate_scan(shape, values)
+        rows = approximate_scan(
+            (eligible.shape, len(vector_scope.subject_ids), bool(keys), n), values
+        )
     else:
         # No index serves the inner product to a shifted query: an exact scan, as wanted.
-        rows = _VECTOR.rows(shape, values)
+        rows = _exact_scan(eligible, vector_scope, values, keys, n)
     return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
 
 
-def _vector_query(
-    p: Placeholders,
-    eligible_shape: tuple,
-    subjects: int,
-    with_keys: bool,
-    approximate: bool,
-    n: int,
+def _exact_scan(
+    eligible: Eligible, vector_scope: VectorScope, values: dict, keys: list, n: int
+) -> list[tuple[uuid.UUID, float, float]]:
+    """The scope's vectors in margin order, the best ``n`` that are searchable. The
+    scope's vectors are ranked first and only the best ``_VECTOR_FIRST`` looked up in
+    ``eligible`` (one index probe each, not a scan of every record of the subject): if
+    fewer than ``n`` of them are searchable, the scan is done again over every
+    searchable record — so the answer is always the best ``n`` searchable by margin, and
+    no other record's data leaves the statement."""
+    searchable, searchable_params = _SEARCHABLE.sql_with_params(
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
+    )
+    first = max(_VECTOR_FIRST, 4 * n)
+    scope_params = [
+        values["tenant"],
+        _uuid_array(list(vector_scope.subject_ids)),
+        vector_scope.model_id,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _VECTOR_FIRST_SQL.format(searchable=searchable),
+            [
+                values["query_vector"],
+                values["shifted"],
+                *scope_params,
+                first,
+                *searchable_params,
+                n,
+            ],
+        )
+        rows = cursor.fetchall()
+        if len(rows) < n and vector_scope.size > first:
+            cursor.execute(
+                _VECTOR_ALL_SQL.format(searchable=searchable),
+                [values["query_vector"], values["shifted"], *scope_params, *searchable_params, n],
+            )
+            rows = cursor.fetchall()
+    return rows
+
+
+# How many of the scope's best vectors are looked up in ``eligible`` first.
+_VECTOR_FIRST = 200
+# pgvector's <=> is the cosine distance, <#> the negative inner product.
+_VECTOR_FIRST_SQL = """
+SELECT e.record_id, 1.0 - (e.vector <=> %s::vector) AS similarity, e.margin
+FROM (
+    SELECT v.record_id, v.vector, -(v.vector <#> %s::vector) AS margin
+    FROM memory_memoryembedding v
+    WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
+    ORDER BY margin DESC, v.record_id
+    LIMIT %s
+) e
+WHERE e.record_id IN ({searchable})
+ORDER BY e.margin DESC, e.record_id
+LIMIT %s
+"""
+_VECTOR_ALL_SQL = """
+SELECT v.record_id, 1.0 - (v.vector <=> %s::vector) AS similarity,
+       -(v.vector <#> %s::vector) AS margin
+FROM memory_memoryembedding v
+WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
+  AND v.record_id IN ({searchable})
+ORDER BY margin DESC, v.record_id
+LIMIT %s
+"""
+
+
+def _approximate_query(
+    p: Placeholders, eligible_shape: tuple, subjects: int, with_keys: bool, n: int
 ) -> QuerySet:
     records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     if with_keys:
@@ -706,21 +771,17 @@ def _vector_query(
     in_scope = MemoryEmbedding.objects.filter(
         _doc_scope(p, subjects), model_id=p.text("model"), record__in=records
     ).annotate(similarity=similarity, margin=margin)
-    if approximate:
-        # Memory vectors are unit length: ordering by cosine distance to the shifted query
-        # orders by margin, and the cosine index serves it.
-        order = RawSQL(
-            '"memory_memoryembedding"."vector" <=> %s::vector',
-            [p.text("shifted")],
-            output_field=FloatField(),
-        )
-        ordered = in_scope.order_by(order.asc())
-    else:
-        ordered = in_scope.order_by("-margin", "record_id")
-    return ordered.values_list("record_id", "similarity", "margin")[:n]
+    # Memory vectors are unit length: ordering by cosine distance to the shifted query
+    # orders by margin, and the cosine index serves it.
+    order = RawSQL(
+        '"memory_memoryembedding"."vector" <=> %s::vector',
+        [p.text("shifted")],
+        output_field=FloatField(),
+    )
+    return in_scope.order_by(order.asc()).values_list("record_id", "similarity", "margin")[:n]
 
 
-_VECTOR = QueryTemplate(_vector_query)
+_APPROXIMATE = QueryTemplate(_approximate_query)
 
 
 def _vector_text(vector: np.ndarray) -> str:
@@ -741,7 +802,7 @@ def approximate_scan(shape: tuple, values: dict) -> list[tuple[uuid.UUID, float,
             " set_config('hnsw.ef_search', %s, true)",
             [str(settings.ENGRAM_RETRIEVAL["HNSW_EF_SEARCH"])],
         )
-    rows = list(_VECTOR.rows(shape, values))
+    rows = list(_APPROXIMATE.rows(shape, values))
     return sorted(rows, key=lambda row: (-row[2], str(row[0])))
 
 

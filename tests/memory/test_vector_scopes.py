@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.tenancy import tenant_context
@@ -103,3 +104,54 @@ def test_the_hnsw_path_answers_like_the_exact_scan_and_keeps_the_filters(
     assert answers() == exact
     assert exact[0] == [mine.record_id] and exact[1] and exact[2]
     assert not {old.record_id} & {i for answer in exact for i in answer}
+
+
+def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
+    read_agent, owner_subject, monkeypatch
+):
+    """The exact scan ranks the scope's vectors first and looks up only the best few in
+    ``eligible``: when those are all out of reach (another purpose, retracted), it scans
+    again over the searchable ones, so the answer is still the best searchable by margin
+    and nothing out of reach comes back."""
+    from memory.recall import routes
+
+    model_id, q = embed_query_cached(QUERY, active_model_id())
+    rng = np.random.default_rng(11)
+    # Ten memories written for another purpose: the nearest to the question.
+    hidden = [
+        remember(owner_subject, f"Window seat note {i}", purpose="billing", embed=False).record_id
+        for i in range(10)
+    ]
+    _embed_as(hidden, [q + rng.normal(0, 1e-3, q.shape) for _ in hidden], model_id)
+    # Two of this purpose, further away, one nearer than the other.
+    near, far = remember_many(owner_subject, ["User's aisle seat note", "User's bus seat note"])
+    _embed_as(
+        [near, far], [q + rng.normal(0, 0.03, q.shape), q + rng.normal(0, 0.3, q.shape)], model_id
+    )
+    monkeypatch.setattr(routes, "_VECTOR_FIRST", 2)
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    now = timezone.now()
+    with tenant_context(owner_subject.tenant_id):
+        eligible = Eligible.of(
+            scope, RecallRequest(query=QUERY, purpose=PURPOSE), as_of=now, now=now
+        )
+        query_vector = QueryVector.start(QUERY)
+        vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
+        assert not vector_scope.approximate and vector_scope.size == 12
+        # First look: the best 8 (4 × n) are all of another purpose; then every record.
+        with CaptureQueriesContext(connection) as scans:
+            hits, margins = _route_vector(eligible, vector_scope, query_vector, 2)
+        assert [rid for rid, _ in hits] == [near, far]
+        assert margins[near] > margins[far]
+        assert (
+            len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 2
+        )
+        # With room for all in the first look, the same answer without a second scan.
+        monkeypatch.setattr(routes, "_VECTOR_FIRST", 50)
+        with CaptureQueriesContext(connection) as scans:
+            assert _route_vector(eligible, vector_scope, query_vector, 2)[0] == hits
+        assert (
+            len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 1
+        )

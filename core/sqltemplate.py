@@ -27,10 +27,10 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db import connection
+from django.db import connections, router
 from django.db.models import QuerySet
 
-__all__ = ["Literals", "Placeholders", "QueryTemplate", "TemplateError"]
+__all__ = ["Literals", "Placeholders", "QueryTemplate", "TemplateError", "read_connection"]
 
 _MARK = "\x1eplaceholder-"
 _UUID_MARK = 0x5E7E1
@@ -144,9 +144,15 @@ class QueryTemplate:
 
     def rows(self, shape: tuple, values: Mapping[str, Any]) -> Sequence[tuple]:
         sql, params = self.sql_with_params(shape, values)
-        with connection.cursor() as cursor:
+        with read_connection().cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+
+
+def read_connection():
+    """The connection reads go to now (the database router's choice: a replica that has
+    replayed this subject's writes inside ``core.db_router.replica_reads``)."""
+    return connections[router.db_for_read(None)]
 
 
 def _holds_placeholder(value: Any) -> bool:

@@ -26,7 +26,6 @@ from time import monotonic
 import numpy as np
 from django.conf import settings
 from django.contrib.postgres.search import TrigramWordSimilarity
-from django.db import connection
 from django.db.models import (
     Avg,
     BooleanField,
@@ -41,7 +40,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 
 from accounts.models import Sensitivity
-from core.sqltemplate import Placeholders, QueryTemplate
+from core.sqltemplate import Placeholders, QueryTemplate, read_connection
 from memory import lexical
 from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
@@ -308,7 +307,7 @@ def route_lexical(
     weight = float(context_weight)
     quoted = [_quoted(lexeme) for lexeme in lexemes]
     tsquery = " | ".join(quoted)
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _bm25_sql(len(lexemes)).format(searchable=searchable),
             [
@@ -345,7 +344,7 @@ def _lexemes(text: str) -> list[str]:
     them (kept for a while: questions repeat their words)."""
     held = _lexeme_cache.get(text)
     if held is None:
-        with connection.cursor() as cursor:
+        with read_connection().cursor() as cursor:
             cursor.execute(
                 "SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [text]
             )
@@ -702,7 +701,7 @@ def _exact_scan(
         _uuid_array(list(vector_scope.subject_ids)),
         vector_scope.model_id,
     ]
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _VECTOR_FIRST_SQL.format(searchable=searchable),
             [
@@ -796,7 +795,7 @@ def approximate_scan(shape: tuple, values: dict) -> list[tuple[uuid.UUID, float,
     filters (or ``hnsw.max_scan_tuples`` is reached), so the filters never starve the
     result. ``relaxed_order`` may return rows slightly out of order; they are re-sorted
     here. Settings are transaction-local."""
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
             " set_config('hnsw.ef_search', %s, true)",

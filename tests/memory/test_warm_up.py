@@ -35,3 +35,25 @@ def test_warm_up_never_stops_a_worker_from_serving(settings, caplog):
         gunicorn.post_worker_init(worker=None)
     assert "recall warm-up skipped (EmbedderError)" in caplog.text
     assert ("openai/unreachable", False) not in embedders._typical
+
+
+def test_the_query_embedding_thread_gets_the_gil_back_quickly(monkeypatch):
+    """The pool thread that embeds the question waits for the GIL whenever the request
+    thread runs Python: at the default 5 ms switch interval that nearly doubled the
+    embedding (docs/performance.md). Creating the pool lowers it, and never raises it."""
+    import sys
+
+    from memory.recall.query import QueryVector
+
+    monkeypatch.setattr(QueryVector, "_pool", None)
+    previous = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        QueryVector.start("Where does the user live?", configured_model_id()).result()
+        assert sys.getswitchinterval() <= 0.0005
+        monkeypatch.setattr(QueryVector, "_pool", None)
+        sys.setswitchinterval(0.0001)
+        QueryVector.start("Where does the user live?", configured_model_id()).result()
+        assert sys.getswitchinterval() == pytest.approx(0.0001, rel=0.05)  # microsecond units
+    finally:
+        sys.setswitchinterval(previous)

@@ -90,9 +90,11 @@ def recall(
             in_scope = scope_q(scope, request, procedures_subject_id)
             valid = filter_q(request, as_of=as_of, now=now)
             eligible = Eligible.of(scope, request, procedures_subject_id, as_of=as_of, now=now)
+            # Other versions of single-valued facts, if the subject has any (or the
+            # tenant's procedures, each one single-valued, are in reach).
             keys = (
                 slot_keys(in_scope, valid, history_q(request, now=now))
-                if context.single_valued_slots
+                if context.single_valued_slots or procedures_subject_id is not None
                 else SlotKeys()
             )
             # 3. routes, each searching inside ``eligible``.

@@ -74,3 +74,21 @@ def test_another_tenants_procedures_never_reach_us(other_tenant, read_agent, own
         ).items
         == []
     )
+
+
+def test_an_earlier_version_of_a_procedure_still_finds_the_current_one(
+    tenant, tenant_admin, reviewer, read_agent, owner_subject
+):
+    """A subject with no single-valued facts of its own: the tenant's procedure versions
+    still serve as keys for the current one (recall skips that lookup only when neither
+    the subject nor the procedures have any)."""
+    doc = _runbook(tenant, tenant_admin[0])
+    approve(
+        propose(doc, tenant_admin[0], "Deploy runbook: ask the canary quartermaster first."),
+        reviewer[0],
+    )
+    approve(propose(doc, tenant_admin[0], RUNBOOK), reviewer[0])
+    _embed_all()
+    result = recall(read_agent.agent, owner_subject, "canary quartermaster")
+    assert [i.statement for i in result.items] == [RUNBOOK]
+    assert any(key.endswith("_via_other_version") for key in result.items[0].scores)

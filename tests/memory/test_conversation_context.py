@@ -267,3 +267,31 @@ def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
     # A context-only match (the reply after the pottery turn) ranks below the turns
     # holding the words themselves.
     assert hits[0][0] in {rids[7], rids[6]}
+
+
+@pytest.mark.parametrize("turns", [4, 40])
+def test_a_recall_costs_the_same_queries_for_a_short_and_a_long_conversation(
+    write_agent, read_agent, owner_subject, turns
+):
+    """The read path's statements do not grow with the subject or with the candidates:
+    no route, record load or source lookup runs per memory (the latency work rests on it).
+    The count is that of the pipeline for a question about one speaker."""
+    from django.test.utils import CaptureQueriesContext
+
+    lines = [CAMPING[i % len(CAMPING)] for i in range(turns)]
+    for start in range(0, turns, 10):
+        converse(write_agent.agent, owner_subject, lines[start : start + 10], thread=f"s{start}")
+    from memory.recall import routes
+
+    routes._lexeme_cache.clear()  # the question's lexemes are looked up once per process
+    with CaptureQueriesContext(connection) as run:
+        result = recall(
+            read_agent.agent, owner_subject, "When did Caroline go camping by the lake?"
+        )
+    assert result.items
+    statements = [q["sql"] for q in run.captured_queries]
+    # Savepoint, tenant setting, context, lexemes, BM25 statistics, BM25, vector-scope
+    # size, records, vector, the vector route's own finds, trace, audit, restore: 13 at
+    # most, whether the conversation has 4 turns or 40.
+    assert len(statements) <= 13, statements
+    assert sum("memory_memorysource" in s and "ARRAY" not in s for s in statements) == 0

@@ -26,7 +26,10 @@ One pipeline, in this order (read top to bottom):
              what the memory scores against a typical question), else abstain — an
              empty result is an answer; related memories then come along. Survivors
              are scored by fused relevance, vector margin, structured fact, confidence,
-             importance and freshness.
+             importance and freshness. A question about one speaker of the subject's
+             conversations is answered by what that person said: their turns rank up,
+             and recall abstains when their best statement is far below another's
+             (``rank.scope_to_speaker``).
 5b. model    optional: a configured cross-encoder (``ENGRAM_RERANKER_URL``) reorders
              the top survivors, blended with their score (``crossrank``); it sees only
              what passed steps 1–5 and never adds a candidate; if it fails, step 5's
@@ -36,6 +39,11 @@ One pipeline, in this order (read top to bottom):
 7. budget    the top ``k`` that fit the token budget.
 8. pack      items with source, time and flags, and a context pack that frames every
              memory as untrusted data, never as instructions.
+
+The question is embedded on a pool thread while steps 1–3 run everything that does not
+need it (the word routes, the records of what they found); only the vector and slot routes
+wait for it. Steps 1–3's queries are compiled once per request shape
+(``core.sqltemplate``), from the same ``scope_q`` and ``filter_q``.
 
 Then the trace (ids only) is recorded, access statistics bumped and the read audited.
 Recall writes no record and no embedding: a found memory without a vector yet is

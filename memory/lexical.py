@@ -237,13 +237,6 @@ def bm25(
     return scores
 
 
-def tsquery_text(terms: list[str]) -> str:
-    """An OR ``to_tsquery`` string of quoted terms: any word may match; ts_rank_cd ranks
-    documents matching more (and closer) terms higher."""
-    quoted = ["'" + t.replace("\\", " ").replace("'", "''") + "'" for t in terms]
-    return " | ".join(quoted)
-
-
 def identifiers(query: str) -> list[str]:
     """Identifier-like tokens (with a digit, or joined by -_./:#) for the exact and trigram
     routes. A bare number of four digits or fewer is not one: "in 2024" is a year (the

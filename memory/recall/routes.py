@@ -20,8 +20,10 @@ from __future__ import annotations
 import re
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import monotonic
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -340,22 +342,11 @@ _BM25_EXACT = 200
 
 
 def _lexemes(text: str) -> list[str]:
-    """The distinct English-stemmed lexemes of ``text``, as the full-text index holds
-    them (kept for a while: questions repeat their words)."""
-    held = _lexeme_cache.get(text)
-    if held is None:
-        with read_connection().cursor() as cursor:
-            cursor.execute(
-                "SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [text]
-            )
-            held = list(cursor.fetchone()[0] or [])
-        if len(_lexeme_cache) > 10_000:
-            _lexeme_cache.clear()
-        _lexeme_cache[text] = held
-    return held
-
-
-_lexeme_cache: dict[str, list[str]] = {}
+    """The distinct English-stemmed lexemes of ``text``, as the full-text index holds them
+    (the statement scoring them is built for their number)."""
+    with read_connection().cursor() as cursor:
+        cursor.execute("SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [text])
+        return list(cursor.fetchone()[0] or [])
 
 
 def _quoted(lexeme: str) -> str:
@@ -363,13 +354,17 @@ def _quoted(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _searchable_query(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> QuerySet:
-    """The records the lexical route may find: ``eligible``, and other versions of
-    single-valued facts (slot keys)."""
+def _searchable(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> QuerySet:
+    """The records the lexical and vector routes may find: ``eligible``, and other
+    versions of single-valued facts (slot keys)."""
     records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     if with_keys:
         records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
-    return records.values("id")
+    return records
+
+
+def _searchable_query(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> QuerySet:
+    return _searchable(p, eligible_shape, with_keys).values("id")
 
 
 _SEARCHABLE = QueryTemplate(_searchable_query)
@@ -470,31 +465,41 @@ def _in_uuid_array(p: Placeholders, name: str) -> Q:
     return Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [p.text(name)]))
 
 
-_statistics: dict[tuple, tuple[float, int, float]] = {}
+# A large scope's statistics move slowly: kept this long, from this many docs or vectors.
 _STATISTICS_SECONDS = 30.0
 _STATISTICS_KEPT_FROM = 2000
+_kept: dict[tuple, tuple[float, Any]] = {}
+
+
+def _kept_a_while(key: tuple, count: Callable[[], Any], size: Callable[[Any], int]) -> Any:
+    """``count()``, or what it gave for ``key`` in the last ``_STATISTICS_SECONDS`` when
+    that was a large scope's (``size`` of it at least ``_STATISTICS_KEPT_FROM``): counting
+    a scope of 50,000 costs more than a route, and a few seconds' lag changes nothing."""
+    now = monotonic()
+    held = _kept.get(key)
+    if held and now - held[0] < _STATISTICS_SECONDS:
+        return held[1]
+    value = count()
+    if size(value) >= _STATISTICS_KEPT_FROM:
+        if len(_kept) > 10_000:
+            _kept.clear()
+        _kept[key] = (now, value)
+    return value
 
 
 def _scope_statistics(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> tuple[int, float]:
     """(how many lexical docs the scope holds, their mean length in lexemes), for BM25's
-    word weights and length normalisation. A large scope's are kept for a few seconds:
-    they move slowly, and at 50,000 memories counting them costs more than the route
-    itself; a small scope's are counted every time (about a millisecond at 600)."""
-    key = (tenant_id, *sorted(subject_ids))
-    now = monotonic()
-    held = _statistics.get(key)
-    if held and now - held[0] < _STATISTICS_SECONDS:
-        return held[1], held[2]
-    rows = _STATISTICS.rows(
-        (len(subject_ids),), {"tenant": tenant_id, **_subject_values(subject_ids)}
-    )
-    size, mean = rows[0] if rows else (0, 0.0)  # grouped by tenant: no docs, no row
-    size, mean = size or 0, float(mean or 0.0)
-    if size >= _STATISTICS_KEPT_FROM:
-        if len(_statistics) > 10_000:
-            _statistics.clear()
-        _statistics[key] = (now, size, mean)
-    return size, mean
+    word weights and length normalisation; a large scope's kept a while (``_kept_a_while``),
+    a small scope's counted every time (about a millisecond at 600)."""
+
+    def count() -> tuple[int, float]:
+        rows = _STATISTICS.rows(
+            (len(subject_ids),), {"tenant": tenant_id, **_subject_values(subject_ids)}
+        )
+        size, mean = rows[0] if rows else (0, 0.0)  # grouped by tenant: no docs, no row
+        return size or 0, float(mean or 0.0)
+
+    return _kept_a_while(("docs", tenant_id, *sorted(subject_ids)), count, lambda v: v[0])
 
 
 def _statistics_query(p: Placeholders, subjects: int) -> QuerySet:
@@ -604,31 +609,22 @@ class VectorScope:
 
     @classmethod
     def of(cls, scope: RecallScope, subject_ids: list[uuid.UUID], model_id: str) -> VectorScope:
-        """Counted up to the threshold only, while the question is still being embedded.
-        A large scope's count is kept for a few seconds, like the lexical statistics: it
-        moves slowly, and near the threshold either path returns the right memories."""
+        """Counted up to the threshold only, while the question is still being embedded;
+        a large scope's count is kept a while (``_kept_a_while``): near the threshold
+        either path returns the right memories."""
         exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
-        key = (scope.tenant_id, model_id, exact_max, *sorted(subject_ids))
-        now = monotonic()
-        held = _vector_sizes.get(key)
-        if held and now - held[0] < _STATISTICS_SECONDS:
-            size = held[1]
-        else:
-            size = (
+        size = _kept_a_while(
+            ("vectors", scope.tenant_id, model_id, exact_max, *sorted(subject_ids)),
+            lambda: (
                 MemoryEmbedding.objects.filter(
                     tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id
                 )
                 .values("pk")[: exact_max + 1]
                 .count()
-            )
-            if size >= _STATISTICS_KEPT_FROM:
-                if len(_vector_sizes) > 10_000:
-                    _vector_sizes.clear()
-                _vector_sizes[key] = (now, size)
+            ),
+            lambda v: v,
+        )
         return cls(scope.tenant_id, tuple(subject_ids), model_id, size > exact_max, size)
-
-
-_vector_sizes: dict[tuple, tuple[float, int]] = {}
 
 
 def route_vector(
@@ -702,31 +698,25 @@ def _exact_scan(
         vector_scope.model_id,
     ]
     with read_connection().cursor() as cursor:
-        cursor.execute(
-            _VECTOR_FIRST_SQL.format(searchable=searchable),
-            [
-                values["query_vector"],
-                values["shifted"],
-                *scope_params,
-                first,
-                *searchable_params,
-                n,
-            ],
-        )
-        rows = cursor.fetchall()
-        if len(rows) < n and vector_scope.size > first:
+
+        def scan(first: int | None) -> list[tuple[uuid.UUID, float, float]]:
             cursor.execute(
-                _VECTOR_ALL_SQL.format(searchable=searchable),
-                [values["query_vector"], values["shifted"], *scope_params, *searchable_params, n],
+                _VECTOR_SQL.format(searchable=searchable),
+                [values["query_vector"], values["shifted"], *scope_params, first]
+                + [*searchable_params, n],
             )
-            rows = cursor.fetchall()
+            return cursor.fetchall()
+
+        rows = scan(first)
+        if len(rows) < n and vector_scope.size > first:
+            rows = scan(None)  # LIMIT NULL: every vector of the scope
     return rows
 
 
 # How many of the scope's best vectors are looked up in ``eligible`` first.
 _VECTOR_FIRST = 200
 # pgvector's <=> is the cosine distance, <#> the negative inner product.
-_VECTOR_FIRST_SQL = """
+_VECTOR_SQL = """
 SELECT e.record_id, 1.0 - (e.vector <=> %s::vector) AS similarity, e.margin
 FROM (
     SELECT v.record_id, v.vector, -(v.vector <#> %s::vector) AS margin
@@ -739,23 +729,12 @@ WHERE e.record_id IN ({searchable})
 ORDER BY e.margin DESC, e.record_id
 LIMIT %s
 """
-_VECTOR_ALL_SQL = """
-SELECT v.record_id, 1.0 - (v.vector <=> %s::vector) AS similarity,
-       -(v.vector <#> %s::vector) AS margin
-FROM memory_memoryembedding v
-WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
-  AND v.record_id IN ({searchable})
-ORDER BY margin DESC, v.record_id
-LIMIT %s
-"""
 
 
 def _approximate_query(
     p: Placeholders, eligible_shape: tuple, subjects: int, with_keys: bool, n: int
 ) -> QuerySet:
-    records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
-    if with_keys:
-        records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
+    records = _searchable(p, eligible_shape, with_keys)
     # pgvector's <=> is the cosine distance, <#> the negative inner product.
     similarity = RawSQL(
         '1.0 - ("memory_memoryembedding"."vector" <=> %s::vector)',

@@ -87,7 +87,8 @@ class Signals(Mapping[str, float]):
 @dataclass
 class Candidate:
     id: uuid.UUID
-    # Loaded only for candidates that pass the relevance gate.
+    # Loaded with what the word routes found (``run_routes``), and for the vector route's
+    # own finds once they pass the relevance gate (``fuse_and_rerank``).
     record: MemoryRecord = None  # type: ignore[assignment]
     # Rank in each ranking that found it (``RANKINGS``).
     ranks: dict[str, int] = field(default_factory=dict)

@@ -281,9 +281,6 @@ def test_a_recall_costs_the_same_queries_for_a_short_and_a_long_conversation(
     lines = [CAMPING[i % len(CAMPING)] for i in range(turns)]
     for start in range(0, turns, 10):
         converse(write_agent.agent, owner_subject, lines[start : start + 10], thread=f"s{start}")
-    from memory.recall import routes
-
-    routes._lexeme_cache.clear()  # the question's lexemes are looked up once per process
     with CaptureQueriesContext(connection) as run:
         result = recall(
             read_agent.agent, owner_subject, "When did Caroline go camping by the lake?"

@@ -28,9 +28,18 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
-__all__ = ["Literals", "Placeholders", "QueryTemplate", "TemplateError", "read_connection"]
+__all__ = [
+    "Literals",
+    "Placeholders",
+    "QueryTemplate",
+    "TemplateError",
+    "pk_in_array",
+    "read_connection",
+    "uuid_array",
+]
 
 _MARK = "\x1eplaceholder-"
 _UUID_MARK = 0x5E7E1
@@ -147,6 +156,17 @@ class QueryTemplate:
         with read_connection().cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+
+
+def uuid_array(ids: Sequence[uuid.UUID]) -> str:
+    """``ids`` as one ``uuid[]`` literal: a single parameter however many ids there are."""
+    return "{" + ",".join(str(i) for i in ids) + "}"
+
+
+def pk_in_array(placeholders: Placeholders, name: str) -> Q:
+    """The row's primary key is among the ids of placeholder ``name`` (a ``uuid_array``
+    literal): the shape does not depend on how many ids there are."""
+    return Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [placeholders.text(name)]))
 
 
 def read_connection():

@@ -18,14 +18,22 @@ from core.db_router import replica_reads
 from core.observability import metrics
 from core.serializers import StrictInputSerializer
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
-from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
-from memory.models import AssertionKind, MemoryStatus, MemoryType
+from memory.api.views import (
+    ERRORS,
+    SUBJECT_HEADER,
+    SubjectScopedView,
+    refused_subject_kinds,
+    subject_gone,
+    subject_kind_refused,
+)
+from memory.models import AssertionKind, MemoryStatus, MemoryType, Subject
 from memory.recall import (
     STAGE_MODULES,
     RecallRequest,
     RecallResult,
     RecallScope,
     RecallTraceNotFound,
+    SubjectKindRefused,
     recall,
     recall_feedback_record,
 )
@@ -251,32 +259,49 @@ class RecallView(SubjectScopedView):
         responses={200: RecallOutputSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        scope = _scope(self, request)
+        # The subject is looked up with recall's own context query, not before it: a
+        # recall's first round trip is what delays the question's embedding.
+        agent = request.user.agent
+        scope = RecallScope(
+            tenant_id=request.user.tenant_id,
+            subject_id=self.subject_id(request),
+            agent_id=agent.id,
+            clearance=agent.clearance,
+        )
         data = _validated(RecallInputSerializer, request)
         clock = metrics.recall_started()
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):
-            result = recall(
-                actor=self.actor(request),
-                scope=scope,
-                request=RecallRequest(
-                    query=data["query"],
-                    purpose=data["purpose"],
-                    memory_types=tuple(data["memory_types"]),
-                    namespaces=tuple(data["namespaces"]),
-                    predicates=tuple(data["predicates"]),
-                    as_of=data["as_of"],
-                    known_at=data["known_at"],
-                    valid_during_start=data["valid_during_start"],
-                    valid_during_end=data["valid_during_end"],
-                    include_future=data["include_future"],
-                    k=data["k"],
-                    token_budget=data["token_budget"],
-                ),
-                request_id=self.request_id(request),
-            )
+            try:
+                result = self._recall(request, scope, data)
+            except Subject.DoesNotExist:
+                raise subject_gone() from None
+            except SubjectKindRefused:
+                raise subject_kind_refused() from None
         metrics.recall_finished(clock, result)
         return Response(RecallOutputSerializer(_result_json(result)).data)
+
+    def _recall(self, request: Request, scope: RecallScope, data: dict[str, Any]) -> RecallResult:
+        return recall(
+            actor=self.actor(request),
+            scope=scope,
+            refuse_kinds=refused_subject_kinds(),
+            request=RecallRequest(
+                query=data["query"],
+                purpose=data["purpose"],
+                memory_types=tuple(data["memory_types"]),
+                namespaces=tuple(data["namespaces"]),
+                predicates=tuple(data["predicates"]),
+                as_of=data["as_of"],
+                known_at=data["known_at"],
+                valid_during_start=data["valid_during_start"],
+                valid_during_end=data["valid_during_end"],
+                include_future=data["include_future"],
+                k=data["k"],
+                token_budget=data["token_budget"],
+            ),
+            request_id=self.request_id(request),
+        )
 
 
 class RecallFeedbackView(SubjectScopedView):

@@ -68,6 +68,18 @@ class SubjectScopedView(APIView):
     """Every memory operation acts for one subject, named by the credential."""
 
     def subject(self, request: Request) -> Subject:
+        subject = Subject.objects.filter(
+            tenant_id=request.user.tenant_id, id=self.subject_id(request)
+        ).first()
+        if subject is None:
+            raise subject_gone()
+        if not org_subject_tokens_allowed(subject.kind):
+            raise subject_kind_refused()
+        return subject
+
+    @staticmethod
+    def subject_id(request: Request) -> uuid.UUID:
+        """The subject the credential names (not yet looked up: ``subject`` does that)."""
         principal: AgentPrincipal = request.user
         if principal.subject_id is None:
             raise ApiError(
@@ -75,23 +87,7 @@ class SubjectScopedView(APIView):
                 "Send the end user's subject token in the X-Engram-Subject-Token header.",
                 status_code=status.HTTP_403_FORBIDDEN,
             )
-        subject = Subject.objects.filter(
-            tenant_id=principal.tenant_id, id=principal.subject_id
-        ).first()
-        if subject is None:
-            raise ApiError(
-                "subject_required",
-                "The subject named by the token no longer exists.",
-                status_code=403,
-            )
-        if not org_subject_tokens_allowed(subject.kind):
-            raise ApiError(
-                "subject_kind_not_allowed",
-                "Organisation subjects cannot be acted on with a subject token; procedures "
-                "change only through change requests.",
-                status_code=403,
-            )
-        return subject
+        return principal.subject_id
 
     @staticmethod
     def actor(request: Request) -> Actor:
@@ -436,6 +432,26 @@ class SubjectEraseView(SubjectScopedView):
                 "verification": deletion.verification,
             }
         )
+
+
+def subject_gone() -> ApiError:
+    return ApiError(
+        "subject_required", "The subject named by the token no longer exists.", status_code=403
+    )
+
+
+def subject_kind_refused() -> ApiError:
+    return ApiError(
+        "subject_kind_not_allowed",
+        "Organisation subjects cannot be acted on with a subject token; procedures "
+        "change only through change requests.",
+        status_code=403,
+    )
+
+
+def refused_subject_kinds() -> frozenset[str]:
+    """The subject kinds a subject token may not name (``org_subject_tokens_allowed``)."""
+    return frozenset(k for k in SubjectKind.values if not org_subject_tokens_allowed(k))
 
 
 def org_subject_tokens_allowed(kind: str) -> bool:

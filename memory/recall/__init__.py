@@ -60,7 +60,7 @@ the console, management commands and the benchmarks call it the same way.
 
 from memory.recall import pipeline, query
 from memory.recall.pack import RecallItem, context_pack
-from memory.recall.pipeline import RecallResult, recall
+from memory.recall.pipeline import RecallResult, SubjectKindRefused, recall
 from memory.recall.query import QueryVector, warm_up
 from memory.recall.routes import ROUTES
 from memory.recall.scope import RecallRequest, RecallScope
@@ -81,6 +81,7 @@ __all__ = [
     "RecallScope",
     "RecallTraceNotFound",
     "RecallWeights",
+    "SubjectKindRefused",
     "context_pack",
     "query_fingerprint",
     "recall",

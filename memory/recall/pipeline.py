@@ -32,6 +32,14 @@ from memory.recall.trace import record_recall
 from memory.recall.weights import RecallWeights
 
 
+class SubjectKindRefused(Exception):
+    """The subject is of a kind the caller may not recall for (``refuse_kinds``)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
 @dataclass
 class RecallResult:
     trace_id: uuid.UUID | None
@@ -62,20 +70,32 @@ def recall(
     weights: RecallWeights | None = None,
     record_trace: bool = True,
     request_id: str = "",
+    refuse_kinds: frozenset[str] = frozenset(),
 ) -> RecallResult:
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
-    authenticated credential and ``request`` is validated (k and budget bounded)."""
+    authenticated credential and ``request`` is validated (k and budget bounded).
+
+    The subject is looked up with recall's context, not before it: ``Subject.DoesNotExist``
+    if it is not there (in ``scope.tenant_id``), ``SubjectKindRefused`` if its kind is one
+    of ``refuse_kinds`` — both before anything is read or written."""
     started = perf_counter()
     now = timezone.now()
     as_of = request.as_of or now
+    # Embedding the question is the largest single cost (~15–25 ms on a CPU) and runs on
+    # another thread while the database work proceeds; only the vector and slot routes
+    # wait for it. It starts before the context is read, as the question was asked, when
+    # that is likely what recall embeds (``QueryVector.speculate``).
+    early = QueryVector.speculate(request.query)
     with tenant_context(scope.tenant_id):
         context = recall_context(scope, request, now)
+        if context.subject_kind in refuse_kinds:
+            raise SubjectKindRefused(context.subject_kind)
         question = read_question(request.query, context)
         searched = replace(request, query=question.searched)
-        # Embedding the question is the largest single cost (~15–20 ms on a CPU): it
-        # starts here, the only place recall embeds, and runs on another thread while
-        # the database work below proceeds; only the vector and slot routes wait for it.
-        query_vector = QueryVector.start(question.embedded, context.model_id)
+        if early is not None and early.serves(question.embedded, context.model_id):
+            query_vector = early
+        else:  # the only other place recall embeds
+            query_vector = QueryVector.start(question.embedded, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(
                 context.tenant_policy, query_vector.model_id, reranker_id()

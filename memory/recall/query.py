@@ -90,6 +90,9 @@ class QueryVector:
 
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
+    # The model the last recall in this process embedded its question for (the active
+    # index version's, the same for every tenant): what ``speculate`` assumes.
+    _last_model_id: str | None = None
 
     def __init__(self, model_id: str, future: Future, text: str) -> None:
         self.model_id = model_id
@@ -101,6 +104,31 @@ class QueryVector:
     def start(cls, query: str, model_id: str | None = None) -> QueryVector:
         if model_id is None:
             model_id = active_model_id()  # a database read: stays on the request thread
+        cls._last_model_id = model_id
+        return cls._submit(query, model_id)
+
+    @classmethod
+    def speculate(cls, query: str) -> QueryVector | None:
+        """The question's embedding, started before recall has read its context (one
+        round trip, ~2–4 ms), on the guess that recall will embed the question as asked:
+        ``lexical.for_embedding(query)`` under the model the last recall used. Recall
+        keeps it only if that is what it would embed (``serves``); otherwise it starts
+        the right one and this one is dropped. The guess is not made when it would
+        likely be wrong: before any recall in this process, and for a question with a
+        pronoun (whom it refers to depends on the subject's conversations). It can still
+        miss when the question names the subject themself ("Where does Olivia live?"
+        becomes "Where does the user live?")."""
+        model_id = cls._last_model_id
+        if model_id is None or lexical.refer_to_user(query, (), ()) != query:
+            return None
+        return cls._submit(lexical.for_embedding(query), model_id)
+
+    def serves(self, text: str, model_id: str) -> bool:
+        """This is the embedding of ``text`` under ``model_id``."""
+        return self.text == text and self.model_id == model_id
+
+    @classmethod
+    def _submit(cls, query: str, model_id: str) -> QueryVector:
         with cls._pool_lock:
             if cls._pool is None:  # created on first use, never before a fork
                 cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")

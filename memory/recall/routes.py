@@ -42,7 +42,13 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 
 from accounts.models import Sensitivity
-from core.sqltemplate import Placeholders, QueryTemplate, read_connection
+from core.sqltemplate import (
+    Placeholders,
+    QueryTemplate,
+    pk_in_array,
+    read_connection,
+    uuid_array,
+)
 from memory import lexical
 from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
@@ -304,7 +310,7 @@ def route_lexical(
     keys = slot_keys.ids if slot_keys else []
     size, mean_length = _scope_statistics(eligible.values["tenant"], subject_ids)
     searchable, searchable_params = _SEARCHABLE.sql_with_params(
-        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": _uuid_array(keys)}
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": uuid_array(keys)}
     )
     weight = float(context_weight)
     quoted = [_quoted(lexeme) for lexeme in lexemes]
@@ -317,7 +323,7 @@ def route_lexical(
                 *quoted,  # its context holds lexeme i
                 weight,
                 eligible.values["tenant"],
-                _uuid_array(subject_ids),
+                uuid_array(subject_ids),
                 tsquery,
                 tsquery,
                 *searchable_params,
@@ -359,7 +365,7 @@ def _searchable(p: Placeholders, eligible_shape: tuple, with_keys: bool) -> Quer
     versions of single-valued facts (slot keys)."""
     records = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     if with_keys:
-        records = MemoryRecord.objects.filter(Q(pk__in=records) | _in_uuid_array(p, "slot_keys"))
+        records = MemoryRecord.objects.filter(Q(pk__in=records) | pk_in_array(p, "slot_keys"))
     return records
 
 
@@ -453,16 +459,6 @@ def _doc_scope(p: Placeholders, subjects: int) -> Q:
         tenant_id=p.uuid("tenant"),
         subject_id__in=[p.uuid(f"scope_subject{i}") for i in range(subjects)],
     )
-
-
-def _uuid_array(ids: list[uuid.UUID]) -> str:
-    return "{" + ",".join(str(i) for i in ids) + "}"
-
-
-def _in_uuid_array(p: Placeholders, name: str) -> Q:
-    """The record's id is among the ids of placeholder ``name`` (a uuid[] literal): one
-    parameter however many ids, so the shape does not depend on how many there are."""
-    return Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [p.text(name)]))
 
 
 # A large scope's statistics move slowly: kept this long, from this many docs or vectors.
@@ -615,16 +611,24 @@ class VectorScope:
         exact_max = settings.ENGRAM_RETRIEVAL["VECTOR_EXACT_MAX"]
         size = _kept_a_while(
             ("vectors", scope.tenant_id, model_id, exact_max, *sorted(subject_ids)),
-            lambda: (
-                MemoryEmbedding.objects.filter(
-                    tenant_id=scope.tenant_id, subject_id__in=subject_ids, model_id=model_id
-                )
-                .values("pk")[: exact_max + 1]
-                .count()
-            ),
+            lambda: _count_vectors(scope.tenant_id, subject_ids, model_id, exact_max + 1),
             lambda v: v,
         )
         return cls(scope.tenant_id, tuple(subject_ids), model_id, size > exact_max, size)
+
+
+def _count_vectors(
+    tenant_id: uuid.UUID, subject_ids: list[uuid.UUID], model_id: str, up_to: int
+) -> int:
+    """How many vectors of ``model_id`` the subjects hold, counted up to ``up_to``."""
+    with read_connection().cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memory_memoryembedding"
+            " WHERE tenant_id = %s AND subject_id = ANY(%s::uuid[]) AND model_id = %s"
+            " LIMIT %s) AS scope",
+            [tenant_id, uuid_array(subject_ids), model_id, up_to],
+        )
+        return cursor.fetchone()[0]
 
 
 def route_vector(
@@ -667,7 +671,7 @@ def route_vector(
         "model": vector_scope.model_id,
         "query_vector": _vector_text(vector),
         "shifted": _vector_text(shifted),
-        "slot_keys": _uuid_array(keys),
+        "slot_keys": uuid_array(keys),
     }
     if vector_scope.approximate:
         rows = approximate_scan(
@@ -694,7 +698,7 @@ def _exact_scan(
     first = max(_VECTOR_FIRST, 4 * n)
     scope_params = [
         values["tenant"],
-        _uuid_array(list(vector_scope.subject_ids)),
+        uuid_array(list(vector_scope.subject_ids)),
         vector_scope.model_id,
     ]
     with read_connection().cursor() as cursor:
@@ -763,7 +767,9 @@ _APPROXIMATE = QueryTemplate(_approximate_query)
 
 
 def _vector_text(vector: np.ndarray) -> str:
-    return "[" + ",".join(map(repr, vector.astype(float).tolist())) + "]"
+    """pgvector's text form of a float32 vector: nine significant digits give back every
+    float32 exactly (tests/memory/test_vector_scopes.py)."""
+    return "[" + ",".join(["%.9g"] * len(vector)) % tuple(vector.tolist()) + "]"
 
 
 def approximate_scan(shape: tuple, values: dict) -> list[tuple[uuid.UUID, float, float]]:

@@ -93,6 +93,9 @@ class RecallContext:
     speakers: tuple[str, ...] = ()
     # Some readable memory is a single-valued fact (``slot_keys`` has work to do).
     single_valued_slots: bool = True
+    # The subject's kind (``SubjectKind``): the API refuses organisation subjects named by
+    # a subject token (``memory.api.views.org_subject_tokens_allowed``).
+    subject_kind: str = ""
 
 
 # At most this many distinct predicates of a subject are matched by meaning (slot route).
@@ -130,6 +133,7 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
         slot_names,
         speaker_names,
         single_slots,
+        subject_kind,
     ) = rows[0]
     # jsonb arrives as text from a template (no field converters): decode it here.
     tenant_policy = json.loads(tenant_policy) if isinstance(tenant_policy, str) else tenant_policy
@@ -145,6 +149,7 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
         predicates=tuple(sorted(slot_names or [])),
         speakers=tuple(sorted(n for n in speaker_names or [] if n.strip())),
         single_valued_slots=bool(single_slots),
+        subject_kind=subject_kind,
     )
 
 
@@ -201,6 +206,7 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
             "slot_names",
             "speaker_names",
             "single_slots",
+            "kind",
         )
     )
 

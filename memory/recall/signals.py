@@ -14,8 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
+from core.sqltemplate import Placeholders, QueryTemplate, pk_in_array, uuid_array
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySource, SourceEvent
 
 # The rankings fused (step 4), by route name. The slot route's hits join the key lookup's
@@ -133,17 +134,25 @@ def load_records(
     """The candidates' records, in one query, each with ``source_event_ids`` (the events
     it was derived from, for its item's source), ``with_speakers``, ``source_speakers``
     (who said them) and, with a ``model_id``, ``has_vector`` (whether it is embedded
-    under that model yet): a subquery per row, not a query per candidate."""
+    under that model yet): a subquery per row, not a query per candidate. The query is
+    compiled once per shape (``QueryTemplate``); the ids are one array parameter."""
     if not ids:
         return {}
+    sql, params = _RECORDS.sql_with_params(
+        (with_speakers, bool(model_id)), {"ids": uuid_array(ids), "model": model_id}
+    )
+    return {r.id: r for r in MemoryRecord.objects.raw(sql, params)}
+
+
+def _records_query(p: Placeholders, with_speakers: bool, with_vector: bool) -> QuerySet:
     sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
-    records = MemoryRecord.objects.annotate(
+    records = MemoryRecord.objects.filter(pk_in_array(p, "ids")).annotate(
         source_event_ids=ArraySubquery(sources.values("event_id"))
     )
-    if model_id:
+    if with_vector:
         records = records.annotate(
             has_vector=Exists(
-                MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id)
+                MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=p.text("model"))
             )
         )
     if with_speakers:
@@ -151,4 +160,7 @@ def load_records(
             "speaker"
         )
         records = records.annotate(source_speakers=ArraySubquery(spoken))
-    return records.in_bulk(ids)
+    return records
+
+
+_RECORDS = QueryTemplate(_records_query)

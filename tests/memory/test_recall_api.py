@@ -5,11 +5,14 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.core import signing
 
-from accounts.services.credentials import api_key_revoke
+from accounts.services.credentials import SUBJECT_TOKEN_SALT, api_key_revoke
 from core.actor import Actor
-from memory.models import RecallTrace
+from core.models import AuditEvent
+from memory.models import RecallTrace, SubjectKind
 from memory.services.subject_tokens import subject_token_issue
+from memory.services.subjects import subject_get_or_create
 from tests.helpers.cast import ApiClient
 from tests.helpers.retrieval import PURPOSE, remember
 
@@ -130,6 +133,45 @@ def test_missing_subject_token_is_refused(read_agent):
     _is_error(client.post_json(URL, {"query": "x", "purpose": PURPOSE}), 403, "subject_required")
 
 
+def _signed_token(cred, subject_id) -> str:
+    """A validly signed token naming ``subject_id`` in the key's own tenant, made without
+    subject_token_issue (which checks the subject first): the API must still check it."""
+    payload = {"t": str(cred.agent.tenant_id), "a": str(cred.agent.id), "s": str(subject_id)}
+    return signing.dumps(payload, salt=SUBJECT_TOKEN_SALT, compress=False)
+
+
+def _nothing_recorded(tenant_id) -> None:
+    assert not RecallTrace.objects.filter(tenant_id=tenant_id).exists()
+    assert not AuditEvent.objects.filter(tenant_id=tenant_id, operation="RECALL").exists()
+
+
+def test_a_token_for_a_subject_that_is_not_there_is_refused(
+    read_agent, other_tenant_user, owner_subject
+):
+    """The subject is looked up with recall's context: a token naming no subject of the
+    key's tenant (none at all, or another tenant's) is a 403, and nothing is recorded."""
+    remember(owner_subject, "User prefers tea")
+    for subject_id in (uuid.uuid4(), other_tenant_user[1].id):
+        client = ApiClient(read_agent.key, _signed_token(read_agent, subject_id))
+        body = _is_error(
+            client.post_json(URL, {"query": "tea", "purpose": PURPOSE}), 403, "subject_required"
+        )
+        assert "no longer exists" in body["message"]
+    _nothing_recorded(read_agent.agent.tenant_id)
+
+
+def test_an_org_subject_token_is_refused_unless_allowed(read_agent, tenant, settings):
+    org = subject_get_or_create(tenant_id=tenant.id, kind=SubjectKind.ORG, external_id="acme-org")
+    client = ApiClient(read_agent.key, _signed_token(read_agent, org.id))
+    body = {"query": "how do we deploy", "purpose": PURPOSE}
+    _is_error(client.post_json(URL, body), 403, "subject_kind_not_allowed")
+    _nothing_recorded(tenant.id)
+    settings.ENGRAM = {**settings.ENGRAM, "ALLOW_ORG_SUBJECT_TOKENS": True}
+    allowed = client.post_json(URL, body)
+    assert allowed.status_code == 200, allowed.content
+    assert RecallTrace.objects.filter(tenant_id=tenant.id, subject_id=org.id).count() == 1
+
+
 def test_missing_or_revoked_key_is_refused(read_agent, owner_subject, reader):
     _is_error(ApiClient().post_json(URL, {"query": "x", "purpose": PURPOSE}), 401)
     api_key_revoke(
@@ -198,3 +240,12 @@ def test_recall_records_its_latency_on_the_trace(reader, owner_subject):
         body = reader.post_json(URL, {"query": query, "purpose": PURPOSE}).json()
         latency = RecallTrace.objects.get(pk=body["trace_id"]).latency_ms
         assert latency is not None and latency > 0
+
+
+def test_the_request_id_reaches_the_read_audit_event(reader, owner_subject):
+    body = reader.post_json(
+        URL, {"query": "window seat", "purpose": PURPOSE}, HTTP_X_REQUEST_ID="req-7f3a"
+    ).json()
+    audit = AuditEvent.objects.get(action="memory.read", subject_id=owner_subject.id)
+    assert audit.request_id == "req-7f3a"
+    assert audit.extra["trace_id"] == body["trace_id"]

@@ -785,6 +785,22 @@ def test_recall_records_trace_and_audit_with_ids_only(
     assert audit.extra["record_ids"] == [str(fact.record_id)]
     assert "aisle" not in str(audit.extra) and query not in str(audit.extra)
 
+    # Both rows are written in one statement: every column as the ORM would have it.
+    assert trace.tenant_id == owner_subject.tenant_id and trace.subject_id == owner_subject.id
+    assert trace.query_sha256 == query_fingerprint(query)
+    assert trace.latency_ms is not None and trace.latency_ms > 0
+    assert trace.used_record_ids == [] and trace.helpful is None and trace.feedback_at is None
+    assert audit.tenant_id == owner_subject.tenant_id
+    assert (audit.actor_type, audit.actor_id) == ("agent", str(read_agent.agent.id))
+    assert (audit.operation, audit.reason_code) == ("RECALL", "")
+    assert audit.record_id is None and audit.event_id is None
+    assert audit.extra == {
+        "trace_id": str(trace.id),
+        "purpose": PURPOSE,
+        "record_ids": [str(fact.record_id)],
+    }
+    assert audit.occurred_at == trace.created_at
+
 
 def test_tenant_weights_are_read_and_clamped():
     w = RecallWeights.for_tenant(

@@ -155,3 +155,41 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         assert (
             len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 1
         )
+
+
+def test_the_query_vector_reaches_pgvector_exactly(db):
+    """The query goes to PostgreSQL as text: every float32 comes back bit for bit, from
+    the smallest to the largest magnitudes an embedding can hold."""
+    from memory.recall.routes import _vector_text
+
+    rng = np.random.default_rng(5)
+    with connection.cursor() as cursor:
+        for scale in (1e-8, 1e-3, 1.0, 1e3):
+            v = (rng.normal(0, 1, 384) * scale).astype(np.float32)
+            cursor.execute("SELECT %s::vector::real[]", [_vector_text(v)])
+            assert np.array_equal(np.array(cursor.fetchone()[0], dtype=np.float32), v)
+
+
+def test_the_scope_counts_only_its_own_vectors_up_to_the_threshold(
+    read_agent, owner_subject, same_tenant_user, settings
+):
+    """The size that chooses the exact scan or HNSW: this subject's vectors of this
+    model, not another subject's or model's, counted only up to VECTOR_EXACT_MAX + 1."""
+    model_id = active_model_id()
+    unit = np.ones(384, dtype=np.float32) / np.sqrt(384)
+    mine = remember_many(owner_subject, [f"User note {i}" for i in range(5)])  # not embedded
+    _embed_as(mine, [unit] * 5, model_id)
+    _embed_as(mine[:3], [unit] * 3, "other/model")
+    bobs = remember_many(same_tenant_user[1], [f"Bob's note {i}" for i in range(4)])
+    _embed_as(bobs, [unit] * 4, model_id)
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    with tenant_context(owner_subject.tenant_id):
+        assert VectorScope.of(scope, [owner_subject.id], model_id).size == 5
+        assert VectorScope.of(scope, [owner_subject.id], "other/model").size == 3
+        both = [owner_subject.id, same_tenant_user[1].id]
+        assert VectorScope.of(scope, both, model_id).size == 9
+        settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 2}
+        capped = VectorScope.of(scope, [owner_subject.id], model_id)
+        assert capped.size == 3 and capped.approximate

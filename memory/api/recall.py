@@ -211,40 +211,54 @@ def _validated(serializer_class, request: Request) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
+_DATETIME = serializers.DateTimeField()
+
+
+def _when(value):
+    return _DATETIME.to_representation(value) if value is not None else None
+
+
 def _result_json(result: RecallResult) -> dict[str, Any]:
+    """The answer as ``RecallOutputSerializer`` renders it (which documents it, and
+    tests/memory/test_recall_api.py holds this to), built directly: DRF's field-by-field
+    rendering of ten items took longer than the database work left after the question's
+    embedding."""
     return {
-        "trace_id": result.trace_id,
+        "trace_id": str(result.trace_id) if result.trace_id is not None else None,
         "empty": not result.items,
-        "empty_reason": result.empty_reason,
+        "empty_reason": str(result.empty_reason),
         "items": [
             {
-                "id": i.id,
-                "memory_type": i.memory_type,
-                "namespace": i.namespace,
-                "predicate": i.predicate,
-                "statement": i.statement,
+                "id": str(i.id),
+                "memory_type": str(i.memory_type),
+                "namespace": str(i.namespace),
+                "predicate": str(i.predicate),
+                "statement": str(i.statement),
                 "value": i.value,
-                "assertion_kind": i.assertion_kind,
-                "confidence": i.confidence,
-                "importance": i.importance,
-                "status": i.status,
-                "valid_from": i.valid_from,
-                "valid_to": i.valid_to,
-                "recorded_at": i.recorded_at,
-                "source": {"event_ids": i.source_event_ids, "uri": i.source_uri},
-                "scores": i.scores,
-                "flags": i.flags,
+                "assertion_kind": str(i.assertion_kind),
+                "confidence": float(i.confidence),
+                "importance": float(i.importance),
+                "status": str(i.status),
+                "valid_from": _when(i.valid_from),
+                "valid_to": _when(i.valid_to),
+                "recorded_at": _when(i.recorded_at),
+                "source": {
+                    "event_ids": [str(e) for e in i.source_event_ids],
+                    "uri": str(i.source_uri),
+                },
+                "scores": {str(k): float(v) for k, v in i.scores.items()},
+                "flags": [str(f) for f in i.flags],
             }
             for i in result.items
         ],
-        "context_pack": result.context_pack,
-        "as_of": result.as_of,
-        "known_at": result.known_at,
-        "dropped_by_budget": result.dropped_by_budget,
-        "vector_pending": result.vector_pending,
-        "vector_unavailable": result.vector_unavailable,
-        "reranker": result.reranker,
-        "rerank_error": result.rerank_error,
+        "context_pack": str(result.context_pack),
+        "as_of": _when(result.as_of),
+        "known_at": _when(result.known_at),
+        "dropped_by_budget": int(result.dropped_by_budget),
+        "vector_pending": int(result.vector_pending),
+        "vector_unavailable": bool(result.vector_unavailable),
+        "reranker": str(result.reranker),
+        "rerank_error": str(result.rerank_error),
     }
 
 
@@ -279,7 +293,7 @@ class RecallView(SubjectScopedView):
             except SubjectKindRefused:
                 raise subject_kind_refused() from None
         metrics.recall_finished(clock, result)
-        return Response(RecallOutputSerializer(_result_json(result)).data)
+        return Response(_result_json(result))
 
     def _recall(self, request: Request, scope: RecallScope, data: dict[str, Any]) -> RecallResult:
         return recall(

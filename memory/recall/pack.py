@@ -3,9 +3,11 @@ context pack that frames every memory as untrusted data, never as instructions."
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 import uuid
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -60,7 +62,7 @@ def item_for(
     )
     if closed_since or r.recorded_at < stale_before:
         flags.append("may_be_outdated")
-    if find_injection(r.statement):
+    if _instruction_like(r.statement):
         flags.append("instruction_like_text")
     if c.signals.about_someone_else:
         flags.append("about_someone_else")
@@ -84,6 +86,29 @@ def item_for(
     )
     item.tokens = lexical.estimate_tokens(_pack_entry(0, item))
     return item
+
+
+# Verdicts of ``find_injection`` on statements recalled lately, keyed by a digest of the
+# text (the text itself is not kept): the same memories come back recall after recall,
+# and the check's nineteen patterns cost ~0.1 ms a statement.
+_VERDICTS: OrderedDict[bytes, bool] = OrderedDict()
+_VERDICTS_MAX = 4096
+_verdicts_lock = threading.Lock()
+
+
+def _instruction_like(statement: str) -> bool:
+    key = hashlib.blake2b(statement.encode(), digest_size=16).digest()
+    with _verdicts_lock:
+        verdict = _VERDICTS.get(key)
+        if verdict is not None:
+            _VERDICTS.move_to_end(key)
+            return verdict
+    verdict = bool(find_injection(statement))
+    with _verdicts_lock:
+        _VERDICTS[key] = verdict
+        if len(_VERDICTS) > _VERDICTS_MAX:
+            _VERDICTS.popitem(last=False)
+    return verdict
 
 
 def fit_budget(items: list[RecallItem], *, budget: int) -> tuple[list[RecallItem], int]:

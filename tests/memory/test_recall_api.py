@@ -249,3 +249,77 @@ def test_the_request_id_reaches_the_read_audit_event(reader, owner_subject):
     audit = AuditEvent.objects.get(action="memory.read", subject_id=owner_subject.id)
     assert audit.request_id == "req-7f3a"
     assert audit.extra["trace_id"] == body["trace_id"]
+
+
+def _as_the_serializer_renders(result) -> dict:
+    """What ``RecallOutputSerializer`` (the documented shape) makes of a result."""
+    from memory.api.recall import RecallOutputSerializer
+
+    raw = {
+        "trace_id": result.trace_id,
+        "empty": not result.items,
+        "empty_reason": result.empty_reason,
+        "items": [
+            {
+                **{
+                    f: getattr(i, f)
+                    for f in (
+                        "id memory_type namespace predicate statement value assertion_kind "
+                        "confidence importance status valid_from valid_to recorded_at "
+                        "scores flags"
+                    ).split()
+                },
+                "source": {"event_ids": i.source_event_ids, "uri": i.source_uri},
+            }
+            for i in result.items
+        ],
+        **{
+            f: getattr(result, f)
+            for f in (
+                "context_pack as_of known_at dropped_by_budget vector_pending "
+                "vector_unavailable reranker rerank_error"
+            ).split()
+        },
+    }
+    return RecallOutputSerializer(raw).data
+
+
+def test_the_answer_is_rendered_exactly_as_the_documented_serializer_would(
+    read_agent, owner_subject
+):
+    """The view builds the answer without DRF's serializer (it cost more than the
+    database work after the embedding): byte for byte the same JSON, for answers with
+    structured values, closed validity, known_at, sources and none at all."""
+    import json
+    from datetime import UTC, datetime
+
+    from rest_framework.renderers import JSONRenderer
+
+    from memory.api.recall import _result_json
+    from tests.helpers.retrieval import recall
+
+    remember(owner_subject, "User prefers aisle seats", predicate="seat", value={"side": "aisle"})
+    remember(
+        owner_subject,
+        "User lived in Porto",
+        valid_from=datetime(2020, 1, 1, tzinfo=UTC),
+        valid_to=datetime(2022, 6, 1, 12, 30, tzinfo=UTC),
+    )
+    now = datetime.now(UTC)
+    results = [
+        recall(read_agent.agent, owner_subject, "aisle seat preference"),
+        recall(
+            read_agent.agent,
+            owner_subject,
+            "where did the user live",
+            as_of=datetime(2021, 3, 4, 5, 6, 7, 890123, tzinfo=UTC),
+            known_at=now,
+        ),
+        recall(read_agent.agent, owner_subject, "something never said about volcanoes"),
+    ]
+    assert results[0].items and results[1].items and not results[2].items
+    render = JSONRenderer().render
+    for result in results:
+        ours, documented = _result_json(result), _as_the_serializer_renders(result)
+        assert render(ours) == render(documented)
+        assert json.loads(render(ours)) == json.loads(render(documented))

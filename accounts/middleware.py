@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 
 from accounts.tenancy import active_tenant_for
@@ -20,6 +20,9 @@ class TenantContextMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # The settings are transaction-local: when this transaction is the outermost one,
+        # its commit discards them and putting them back would be a wasted round trip.
+        outermost = not connection.in_atomic_block
         with transaction.atomic():
             saved = enter_tenant(None)
             request.tenant_id = active_tenant_for(request)
@@ -28,6 +31,6 @@ class TenantContextMiddleware:
             response = self.get_response(request)
             if response.status_code >= 500:
                 transaction.set_rollback(True)
-            else:
+            elif not outermost:
                 restore_tenant(saved)
         return response

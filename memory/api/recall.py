@@ -300,6 +300,8 @@ class RecallView(SubjectScopedView):
             actor=self.actor(request),
             scope=scope,
             refuse_kinds=refused_subject_kinds(),
+            # TenantContextMiddleware's transaction, scoped to the API key's tenant.
+            in_tenant_transaction=True,
             request=RecallRequest(
                 query=data["query"],
                 purpose=data["purpose"],

@@ -5,6 +5,7 @@ stage by wrapping them here."""
 from __future__ import annotations
 
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from time import perf_counter
@@ -71,13 +72,19 @@ def recall(
     record_trace: bool = True,
     request_id: str = "",
     refuse_kinds: frozenset[str] = frozenset(),
+    in_tenant_transaction: bool = False,
 ) -> RecallResult:
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
     authenticated credential and ``request`` is validated (k and budget bounded).
 
     The subject is looked up with recall's context, not before it: ``Subject.DoesNotExist``
     if it is not there (in ``scope.tenant_id``), ``SubjectKindRefused`` if its kind is one
-    of ``refuse_kinds`` — both before anything is read or written."""
+    of ``refuse_kinds`` — both before anything is read or written.
+
+    ``in_tenant_transaction``: the caller's transaction is already scoped to
+    ``scope.tenant_id`` under the application role (an API request: TenantContextMiddleware
+    and the API key's tenant), so recall does not open a savepoint and set and restore
+    the tenant around its work (four round trips). Recall checks that it is so."""
     started = perf_counter()
     now = timezone.now()
     as_of = request.as_of or now
@@ -86,8 +93,10 @@ def recall(
     # wait for it. It starts before the context is read, as the question was asked, when
     # that is likely what recall embeds (``QueryVector.speculate``).
     early = QueryVector.speculate(request.query)
-    with tenant_context(scope.tenant_id):
+    with nullcontext() if in_tenant_transaction else tenant_context(scope.tenant_id):
         context = recall_context(scope, request, now)
+        if context.transaction_tenant != str(scope.tenant_id):
+            raise RuntimeError("recall ran in a transaction scoped to another tenant")
         if context.subject_kind in refuse_kinds:
             raise SubjectKindRefused(context.subject_kind)
         question = read_question(request.query, context)

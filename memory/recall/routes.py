@@ -158,7 +158,10 @@ def run_routes(
         and r.status in EMBEDDABLE_STATUSES
         and r.sensitivity != Sensitivity.RESTRICTED
     )
-    vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys)
+    # What the vector route may return, read now rather than joined into its scan after
+    # the embedding (small scopes; ``_exact_scan``).
+    searchable = searchable_ids(eligible, vector_scope, slot_keys)
+    vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys, searchable)
     slot = route_slot(records, query_vector, predicates, weights, n)
 
     candidates = Candidates(slot_keys.answers_of)
@@ -637,6 +640,7 @@ def route_vector(
     query_vector: QueryVector,
     n: int,
     slot_keys: SlotKeys | None = None,
+    searchable: frozenset[uuid.UUID] | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """The subject's embedded memories that match the query more than they match a
     typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
@@ -679,28 +683,70 @@ def route_vector(
         )
     else:
         # No index serves the inner product to a shifted query: an exact scan, as wanted.
-        rows = _exact_scan(eligible, vector_scope, values, keys, n)
+        rows = _exact_scan(eligible, vector_scope, values, keys, n, searchable)
     return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
 
 
+# Up to this many vectors in a scope, the records the vector route may return are read
+# while the question is being embedded (``searchable_ids``), and the scan after it is a
+# plain ranking of the scope's vectors.
+SEARCHABLE_READ_AHEAD_MAX = 5000
+
+
+def searchable_ids(
+    eligible: Eligible, vector_scope: VectorScope, slot_keys: SlotKeys | None = None
+) -> frozenset[uuid.UUID] | None:
+    """The ids of the records the vector route may return (``eligible`` and other versions
+    of single-valued facts), for an exact scan of a scope of at most
+    ``SEARCHABLE_READ_AHEAD_MAX`` vectors; None otherwise (the scan joins them itself)."""
+    if vector_scope.approximate or vector_scope.size > SEARCHABLE_READ_AHEAD_MAX:
+        return None
+    keys = slot_keys.ids if slot_keys else []
+    rows = _SEARCHABLE.rows(
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": uuid_array(keys)}
+    )
+    return frozenset(rid for (rid,) in rows)
+
+
 def _exact_scan(
-    eligible: Eligible, vector_scope: VectorScope, values: dict, keys: list, n: int
+    eligible: Eligible,
+    vector_scope: VectorScope,
+    values: dict,
+    keys: list,
+    n: int,
+    searchable_ids: frozenset[uuid.UUID] | None = None,
 ) -> list[tuple[uuid.UUID, float, float]]:
     """The scope's vectors in margin order, the best ``n`` that are searchable. The
-    scope's vectors are ranked first and only the best ``_VECTOR_FIRST`` looked up in
-    ``eligible`` (one index probe each, not a scan of every record of the subject): if
-    fewer than ``n`` of them are searchable, the scan is done again over every
-    searchable record — so the answer is always the best ``n`` searchable by margin, and
-    no other record's data leaves the statement."""
-    searchable, searchable_params = _SEARCHABLE.sql_with_params(
-        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
-    )
+    scope's vectors are ranked first and only the best ``_VECTOR_FIRST`` checked against
+    what is searchable — ``searchable_ids`` when recall read them while the question was
+    embedded, otherwise ``eligible`` in the statement (one index probe each, not a scan
+    of every record of the subject): if fewer than ``n`` of them are searchable, the scan
+    is done again over the whole scope — so the answer is always the best ``n``
+    searchable by margin. Ranks, margins and similarities are computed for the scope's
+    own vectors only (tenant, subjects and model)."""
     first = max(_VECTOR_FIRST, 4 * n)
     scope_params = [
         values["tenant"],
         uuid_array(list(vector_scope.subject_ids)),
         vector_scope.model_id,
     ]
+    if searchable_ids is not None:
+        with read_connection().cursor() as cursor:
+
+            def ranked(first: int | None) -> list[tuple[uuid.UUID, float, float]]:
+                cursor.execute(
+                    _VECTOR_RANK_SQL,
+                    [values["query_vector"], values["shifted"], *scope_params, first],
+                )
+                return [row for row in cursor.fetchall() if row[0] in searchable_ids][:n]
+
+            rows = ranked(first)
+            if len(rows) < n and vector_scope.size > first:
+                rows = ranked(None)  # LIMIT NULL: every vector of the scope
+        return rows
+    searchable, searchable_params = _SEARCHABLE.sql_with_params(
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
+    )
     with read_connection().cursor() as cursor:
 
         def scan(first: int | None) -> list[tuple[uuid.UUID, float, float]]:
@@ -731,6 +777,17 @@ FROM (
 ) e
 WHERE e.record_id IN ({searchable})
 ORDER BY e.margin DESC, e.record_id
+LIMIT %s
+"""
+
+
+# The scope's vectors by margin, for a caller that knows which records are searchable.
+_VECTOR_RANK_SQL = """
+SELECT v.record_id, 1.0 - (v.vector <=> %s::vector) AS similarity,
+       -(v.vector <#> %s::vector) AS margin
+FROM memory_memoryembedding v
+WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
+ORDER BY margin DESC, v.record_id
 LIMIT %s
 """
 

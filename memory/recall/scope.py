@@ -10,10 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import Exists, JSONField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import CharField, Exists, JSONField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 
 from accounts.models import Sensitivity, Tenant
 from core.sqltemplate import Literals, Placeholders, QueryTemplate
+from core.tenancy import TENANT_SETTING
 from memory.embedders import configured_model_id
 from memory.models import (
     TENANT_PROCEDURES_EXTERNAL_ID,
@@ -96,6 +98,8 @@ class RecallContext:
     # The subject's kind (``SubjectKind``): the API refuses organisation subjects named by
     # a subject token (``memory.api.views.org_subject_tokens_allowed``).
     subject_kind: str = ""
+    # The tenant the transaction the context was read in is scoped to (row-level security).
+    transaction_tenant: str = ""
 
 
 # At most this many distinct predicates of a subject are matched by meaning (slot route).
@@ -134,6 +138,7 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
         speaker_names,
         single_slots,
         subject_kind,
+        transaction_tenant,
     ) = rows[0]
     # jsonb arrives as text from a template (no field converters): decode it here.
     tenant_policy = json.loads(tenant_policy) if isinstance(tenant_policy, str) else tenant_policy
@@ -150,6 +155,7 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
         speakers=tuple(sorted(n for n in speaker_names or [] if n.strip())),
         single_valued_slots=bool(single_slots),
         subject_kind=subject_kind,
+        transaction_tenant=transaction_tenant or "",
     )
 
 
@@ -195,6 +201,9 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
             slot_names=ArraySubquery(slots),
             speaker_names=ArraySubquery(speakers),
             single_slots=Exists(single),
+            transaction_tenant=RawSQL(
+                "current_setting(%s, true)", [TENANT_SETTING], output_field=CharField()
+            ),
         )
         .values_list(
             "consent_withdrawn_at",
@@ -207,6 +216,7 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
             "speaker_names",
             "single_slots",
             "kind",
+            "transaction_tenant",
         )
     )
 

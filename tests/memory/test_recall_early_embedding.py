@@ -11,7 +11,7 @@ from memory.embedders import configured_model_id
 from memory.recall import query as recall_query
 from memory.recall.query import QueryVector
 from memory.services.subjects import subject_get_or_create
-from tests.helpers.retrieval import ids, recall, remember
+from tests.helpers.retrieval import PURPOSE, ids, recall, remember
 
 
 @pytest.fixture
@@ -86,3 +86,30 @@ def test_a_guess_under_another_model_is_not_used(read_agent, owner_subject, embe
     )
     result = recall(read_agent.agent, owner_subject, "Which seat does the user prefer?")
     assert served == [configured_model_id()] and result.model_id == configured_model_id()
+
+
+def test_a_recall_trusting_its_callers_tenant_fails_closed_in_another_tenants_transaction(
+    read_agent, owner_subject, other_tenant
+):
+    """The API runs recall in the request's transaction (``in_tenant_transaction``): run
+    in a transaction scoped to another tenant, or to none, it finds no subject and
+    records nothing, rather than reading across tenants."""
+    from core.actor import Actor
+    from core.tenancy import tenant_context
+    from memory.models import RecallTrace, Subject
+    from memory.recall import RecallRequest, RecallScope
+    from memory.recall import recall as recall_pipeline
+
+    remember(owner_subject, "User prefers aisle seats")
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    for tenant in (other_tenant.id, None):
+        with tenant_context(tenant), pytest.raises((Subject.DoesNotExist, RuntimeError)):
+            recall_pipeline(
+                actor=Actor.agent(read_agent.agent.id, owner_subject.tenant_id),
+                scope=scope,
+                request=RecallRequest(query="seat", purpose=PURPOSE),
+                in_tenant_transaction=True,
+            )
+    assert not RecallTrace.objects.filter(subject_id=owner_subject.id).exists()

@@ -106,13 +106,15 @@ def test_the_hnsw_path_answers_like_the_exact_scan_and_keeps_the_filters(
     assert not {old.record_id} & {i for answer in exact for i in answer}
 
 
+@pytest.mark.parametrize("read_ahead", [True, False], ids=["ids-read-ahead", "joined"])
 def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
-    read_agent, owner_subject, monkeypatch
+    read_agent, owner_subject, monkeypatch, read_ahead
 ):
-    """The exact scan ranks the scope's vectors first and looks up only the best few in
-    ``eligible``: when those are all out of reach (another purpose, retracted), it scans
-    again over the searchable ones, so the answer is still the best searchable by margin
-    and nothing out of reach comes back."""
+    """The exact scan ranks the scope's vectors first and checks only the best few against
+    what is searchable (the ids recall read while the question was embedded, or
+    ``eligible`` joined in the statement): when those are all out of reach (another
+    purpose), it scans again, so the answer is still the best searchable by margin and
+    nothing out of reach comes back."""
     from memory.recall import routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
@@ -140,9 +142,16 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
         assert not vector_scope.approximate and vector_scope.size == 12
+        searchable = routes.searchable_ids(eligible, vector_scope) if read_ahead else None
+        if read_ahead:
+            assert searchable == {near, far}
+
+        def scan():
+            return _route_vector(eligible, vector_scope, query_vector, 2, None, searchable)
+
         # First look: the best 8 (4 × n) are all of another purpose; then every record.
         with CaptureQueriesContext(connection) as scans:
-            hits, margins = _route_vector(eligible, vector_scope, query_vector, 2)
+            hits, margins = scan()
         assert [rid for rid, _ in hits] == [near, far]
         assert margins[near] > margins[far]
         assert (
@@ -151,10 +160,30 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         # With room for all in the first look, the same answer without a second scan.
         monkeypatch.setattr(routes, "_VECTOR_FIRST", 50)
         with CaptureQueriesContext(connection) as scans:
-            assert _route_vector(eligible, vector_scope, query_vector, 2)[0] == hits
+            assert scan()[0] == hits
         assert (
             len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 1
         )
+
+
+def test_ids_are_read_ahead_only_for_an_exact_scan_of_a_small_scope(
+    read_agent, owner_subject, monkeypatch, settings
+):
+    from memory.recall import routes
+
+    remember_many(owner_subject, ["User likes tea", "User likes chess", "User likes rain"])
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    now = timezone.now()
+    with tenant_context(owner_subject.tenant_id):
+        eligible = Eligible.of(scope, RecallRequest(query="x", purpose=PURPOSE), as_of=now, now=now)
+        small = routes.VectorScope(scope.tenant_id, (owner_subject.id,), "m", False, 3)
+        assert len(routes.searchable_ids(eligible, small)) == 3
+        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 2)
+        assert routes.searchable_ids(eligible, small) is None
+        approximate = routes.VectorScope(scope.tenant_id, (owner_subject.id,), "m", True, 1)
+        assert routes.searchable_ids(eligible, approximate) is None
 
 
 def test_the_query_vector_reaches_pgvector_exactly(db):

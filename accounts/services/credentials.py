@@ -18,7 +18,7 @@ from accounts.models import Agent, ApiKey, Scope
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
-from core.tenancy import tenant_set
+from core.tenancy import TENANT_SETTING
 
 KEY_PREFIX = "egk"
 SUBJECT_TOKEN_SALT = "engram.subject-token.v1"
@@ -98,13 +98,18 @@ def api_key_authenticate(raw: str) -> ApiKey:
             "invalid_api_key", "The API key is malformed; it looks like egk_<prefix>_<secret>."
         )
     # Row-level security hides every key until the tenant is known: ask the SECURITY
-    # DEFINER lookup for the key's tenant, scope the transaction to it, then load the key.
+    # DEFINER lookup for the key's tenant and scope the transaction to it (one round
+    # trip; an unknown prefix changes nothing), then load the key.
     with connection.cursor() as cursor:
-        cursor.execute("SELECT engram_api_key_tenant(%s)", [parts[1]])
+        cursor.execute(
+            "SELECT found.tenant, CASE WHEN found.tenant IS NOT NULL"
+            " THEN set_config(%s, found.tenant::text, true) END"
+            " FROM (SELECT engram_api_key_tenant(%s) AS tenant OFFSET 0) found",
+            [TENANT_SETTING, parts[1]],
+        )
         tenant_id = cursor.fetchone()[0]
     if tenant_id is None:
         raise CredentialError("invalid_api_key", "The API key is not valid.")
-    tenant_set(tenant_id)
     key = ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=parts[1]).first()
     if key is None or not hmac.compare_digest(key.secret_hash, _hash_secret(parts[2])):
         raise CredentialError("invalid_api_key", "The API key is not valid.")

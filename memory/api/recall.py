@@ -29,6 +29,7 @@ from memory.api.views import (
 from memory.models import AssertionKind, MemoryStatus, MemoryType, Subject
 from memory.recall import (
     STAGE_MODULES,
+    QueryVector,
     RecallRequest,
     RecallResult,
     RecallScope,
@@ -43,8 +44,11 @@ CONF = settings.ENGRAM_RETRIEVAL
 metrics.instrument_recall_stages(*STAGE_MODULES)
 
 
+_QUERY_MAX = 2000
+
+
 class RecallInputSerializer(StrictInputSerializer):
-    query = serializers.CharField(max_length=2000, help_text="What the agent needs to know.")
+    query = serializers.CharField(max_length=_QUERY_MAX, help_text="What the agent needs to know.")
     purpose = serializers.CharField(
         max_length=100,
         help_text="The task's purpose; only memories written for this purpose are returned.",
@@ -203,6 +207,16 @@ def _scope(view: SubjectScopedView, request: Request) -> RecallScope:
     )
 
 
+def _speculate(request: Request) -> QueryVector | None:
+    """The embedding of the body's query, started before the body is validated (a query
+    the serializer will refuse is not embedded: not a string, empty or too long)."""
+    body = request.data
+    query = body.get("query") if isinstance(body, dict) else None
+    if not isinstance(query, str) or not query.strip() or len(query) > _QUERY_MAX:
+        return None
+    return QueryVector.speculate(query)
+
+
 def _validated(serializer_class, request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise ApiError("invalid_input", "The request body must be a JSON object.")
@@ -273,8 +287,10 @@ class RecallView(SubjectScopedView):
         responses={200: RecallOutputSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        # The subject is looked up with recall's own context query, not before it: a
-        # recall's first round trip is what delays the question's embedding.
+        # The question's embedding is what a recall waits for longest: it starts first,
+        # before the body is validated (recall keeps it only if it embedded what recall
+        # would), and the subject is looked up with recall's own context query.
+        early = _speculate(request)
         agent = request.user.agent
         scope = RecallScope(
             tenant_id=request.user.tenant_id,
@@ -287,7 +303,7 @@ class RecallView(SubjectScopedView):
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):
             try:
-                result = self._recall(request, scope, data)
+                result = self._recall(request, scope, data, early)
             except Subject.DoesNotExist:
                 raise subject_gone() from None
             except SubjectKindRefused:
@@ -295,8 +311,15 @@ class RecallView(SubjectScopedView):
         metrics.recall_finished(clock, result)
         return Response(_result_json(result))
 
-    def _recall(self, request: Request, scope: RecallScope, data: dict[str, Any]) -> RecallResult:
+    def _recall(
+        self,
+        request: Request,
+        scope: RecallScope,
+        data: dict[str, Any],
+        early: QueryVector | None,
+    ) -> RecallResult:
         return recall(
+            early=early,
             actor=self.actor(request),
             scope=scope,
             refuse_kinds=refused_subject_kinds(),

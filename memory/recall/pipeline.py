@@ -73,6 +73,7 @@ def recall(
     request_id: str = "",
     refuse_kinds: frozenset[str] = frozenset(),
     in_tenant_transaction: bool = False,
+    early: QueryVector | None = None,
 ) -> RecallResult:
     """Run the whole read path for one request. Preconditions: ``scope`` comes from an
     authenticated credential and ``request`` is validated (k and budget bounded).
@@ -84,7 +85,10 @@ def recall(
     ``in_tenant_transaction``: the caller's transaction is already scoped to
     ``scope.tenant_id`` under the application role (an API request: TenantContextMiddleware
     and the API key's tenant), so recall does not open a savepoint and set and restore
-    the tenant around its work (four round trips). Recall checks that it is so."""
+    the tenant around its work (four round trips). Recall checks that it is so.
+
+    ``early``: the caller's ``QueryVector.speculate`` of the question, started before the
+    request was validated; recall uses it only if it is what recall would embed."""
     started = perf_counter()
     now = timezone.now()
     as_of = request.as_of or now
@@ -92,7 +96,7 @@ def recall(
     # another thread while the database work proceeds; only the vector and slot routes
     # wait for it. It starts before the context is read, as the question was asked, when
     # that is likely what recall embeds (``QueryVector.speculate``).
-    early = QueryVector.speculate(request.query)
+    early = early or QueryVector.speculate(request.query)
     with nullcontext() if in_tenant_transaction else tenant_context(scope.tenant_id):
         context = recall_context(scope, request, now)
         if context.transaction_tenant != str(scope.tenant_id):

@@ -690,7 +690,7 @@ def route_vector(
 # Up to this many vectors in a scope, the records the vector route may return are read
 # while the question is being embedded (``searchable_ids``), and the scan after it is a
 # plain ranking of the scope's vectors.
-SEARCHABLE_READ_AHEAD_MAX = 5000
+SEARCHABLE_READ_AHEAD_MAX = 2000
 
 
 def searchable_ids(
@@ -725,6 +725,9 @@ def _exact_scan(
     searchable by margin. Ranks, margins and similarities are computed for the scope's
     own vectors only (tenant, subjects and model)."""
     first = max(_VECTOR_FIRST, 4 * n)
+    if searchable_ids is not None and len(searchable_ids) >= 0.9 * vector_scope.size:
+        # Nearly every vector of the scope is searchable: the best 4n will hold n.
+        first = 4 * n
     scope_params = [
         values["tenant"],
         uuid_array(list(vector_scope.subject_ids)),
@@ -781,14 +784,18 @@ LIMIT %s
 """
 
 
-# The scope's vectors by margin, for a caller that knows which records are searchable.
+# The scope's vectors by margin, for a caller that knows which records are searchable;
+# the similarity is computed for the best ones only.
 _VECTOR_RANK_SQL = """
-SELECT v.record_id, 1.0 - (v.vector <=> %s::vector) AS similarity,
-       -(v.vector <#> %s::vector) AS margin
-FROM memory_memoryembedding v
-WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
-ORDER BY margin DESC, v.record_id
-LIMIT %s
+SELECT e.record_id, 1.0 - (e.vector <=> %s::vector) AS similarity, e.margin
+FROM (
+    SELECT v.record_id, v.vector, -(v.vector <#> %s::vector) AS margin
+    FROM memory_memoryembedding v
+    WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
+    ORDER BY margin DESC, v.record_id
+    LIMIT %s
+) e
+ORDER BY e.margin DESC, e.record_id
 """
 
 

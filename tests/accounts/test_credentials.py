@@ -140,3 +140,19 @@ def test_gateway_header_ignored_unless_enabled(write_agent, tenant):
         assert_error(
             bad.post_json("/api/v1/events", {"events": [event(2)]}), 401, "invalid_gateway_subject"
         )
+
+
+def test_authenticating_a_key_scopes_the_transaction_to_its_tenant_only_if_it_exists(
+    write_agent, other_tenant
+):
+    """The key's tenant is looked up and set in one statement: a known prefix scopes the
+    transaction to the key's tenant; an unknown one leaves the scope as it was."""
+    from accounts.services.credentials import CredentialError, api_key_authenticate
+    from core.tenancy import current_tenant_id, tenant_context
+
+    with tenant_context(other_tenant.id):
+        with pytest.raises(CredentialError):
+            api_key_authenticate("egk_nothere_secret")
+        assert current_tenant_id() == str(other_tenant.id)
+        key = api_key_authenticate(write_agent.key)
+        assert current_tenant_id() == str(write_agent.agent.tenant_id) == str(key.tenant_id)

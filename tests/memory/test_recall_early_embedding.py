@@ -113,3 +113,20 @@ def test_a_recall_trusting_its_callers_tenant_fails_closed_in_another_tenants_tr
                 in_tenant_transaction=True,
             )
     assert not RecallTrace.objects.filter(subject_id=owner_subject.id).exists()
+
+
+def test_the_api_embeds_a_valid_question_once_and_an_invalid_one_never(
+    read_agent, owner_subject, embedded
+):
+    """Through the API the early embedding starts before the body is validated: a question
+    is embedded once; a body the serializer refuses is not embedded at all."""
+    fact = remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    ok = client.post_json(
+        "/api/v1/recall", {"query": "Which seat does the user prefer?", "purpose": PURPOSE}
+    )
+    assert ok.status_code == 200 and ok.json()["items"][0]["id"] == str(fact.record_id)
+    assert embedded == ["Which seat does the user prefer?"]
+    for bad in ({"query": "x" * 2001, "purpose": PURPOSE}, {"query": "   ", "purpose": PURPOSE}):
+        assert client.post_json("/api/v1/recall", bad).status_code == 400
+    assert embedded == ["Which seat does the user prefer?"]

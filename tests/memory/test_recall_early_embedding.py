@@ -44,9 +44,7 @@ def test_a_plain_question_is_embedded_once_before_the_context(
     assert started == []  # the early embedding served: no second one
 
 
-def test_a_question_naming_the_subject_is_embedded_as_recall_reads_it(
-    tenant, read_agent, embedded
-):
+def test_a_question_naming_the_subject_is_embedded_as_recall_reads_it(tenant, read_agent, embedded):
     """The guess embeds "Olivia"; recall reads the question as about the user and embeds
     that: the vector route works on the right text."""
     olivia = subject_get_or_create(

@@ -290,14 +290,14 @@ class RecallView(SubjectScopedView):
         # The question's embedding is what a recall waits for longest: it starts first,
         # before the body is validated (recall keeps it only if it embedded what recall
         # would), and the subject is looked up with recall's own context query.
-        early = _speculate(request)
         agent = request.user.agent
         scope = RecallScope(
             tenant_id=request.user.tenant_id,
-            subject_id=self.subject_id(request),
+            subject_id=self.subject_id(request),  # no query: a token names it or not
             agent_id=agent.id,
             clearance=agent.clearance,
         )
+        early = _speculate(request)
         data = _validated(RecallInputSerializer, request)
         clock = metrics.recall_started()
         # Reads go to the replica when it has replayed this subject's writes (db_router).

@@ -42,10 +42,13 @@ One pipeline, in this order (read top to bottom):
 
 The question is embedded on a pool thread while steps 1–3 run everything that does not
 need it (the word routes, the records of what they found); only the vector and slot routes
-wait for it. Steps 1–3's queries are compiled once per request shape
+wait for it. It starts before recall reads its context — in the API, before the body is
+validated — as the question was asked, and is kept only if that is what recall embeds
+(``QueryVector.speculate``). Steps 1–3's queries are compiled once per request shape
 (``core.sqltemplate``), from the same ``scope_q`` and ``filter_q``.
 
-Then the trace (ids only) is recorded, access statistics bumped and the read audited.
+Then the trace (ids only) and the read's audit event are recorded (one statement) and
+access statistics handed to the writer thread.
 Recall writes no record and no embedding: a found memory without a vector yet is
 reported as ``vector_pending``.
 A subject who withdrew consent gets an explicit empty answer (``consent_withdrawn``).

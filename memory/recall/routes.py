@@ -734,31 +734,23 @@ def _exact_scan(
         vector_scope.model_id,
     ]
     if searchable_ids is not None:
-        with read_connection().cursor() as cursor:
+        sql, extra = _vector_sql(None), []
 
-            def ranked(first: int | None) -> list[tuple[uuid.UUID, float, float]]:
-                cursor.execute(
-                    _VECTOR_RANK_SQL,
-                    [values["query_vector"], values["shifted"], *scope_params, first],
-                )
-                return [row for row in cursor.fetchall() if row[0] in searchable_ids][:n]
+        def keep(rows: list) -> list:
+            return [row for row in rows if row[0] in searchable_ids][:n]
 
-            rows = ranked(first)
-            if len(rows) < n and vector_scope.size > first:
-                rows = ranked(None)  # LIMIT NULL: every vector of the scope
-        return rows
-    searchable, searchable_params = _SEARCHABLE.sql_with_params(
-        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
-    )
+    else:
+        searchable, searchable_params = _SEARCHABLE.sql_with_params(
+            (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
+        )
+        sql, extra, keep = _vector_sql(searchable), [*searchable_params, n], list
     with read_connection().cursor() as cursor:
 
         def scan(first: int | None) -> list[tuple[uuid.UUID, float, float]]:
             cursor.execute(
-                _VECTOR_SQL.format(searchable=searchable),
-                [values["query_vector"], values["shifted"], *scope_params, first]
-                + [*searchable_params, n],
+                sql, [values["query_vector"], values["shifted"], *scope_params, first, *extra]
             )
-            return cursor.fetchall()
+            return keep(cursor.fetchall())
 
         rows = scan(first)
         if len(rows) < n and vector_scope.size > first:
@@ -768,7 +760,8 @@ def _exact_scan(
 
 # How many of the scope's best vectors are looked up in ``eligible`` first.
 _VECTOR_FIRST = 200
-# pgvector's <=> is the cosine distance, <#> the negative inner product.
+# pgvector's <=> is the cosine distance, <#> the negative inner product. The similarity is
+# computed for the best rows only.
 _VECTOR_SQL = """
 SELECT e.record_id, 1.0 - (e.vector <=> %s::vector) AS similarity, e.margin
 FROM (
@@ -778,25 +771,19 @@ FROM (
     ORDER BY margin DESC, v.record_id
     LIMIT %s
 ) e
-WHERE e.record_id IN ({searchable})
+{filtered}
 ORDER BY e.margin DESC, e.record_id
-LIMIT %s
+{limit}
 """
 
 
-# The scope's vectors by margin, for a caller that knows which records are searchable;
-# the similarity is computed for the best ones only.
-_VECTOR_RANK_SQL = """
-SELECT e.record_id, 1.0 - (e.vector <=> %s::vector) AS similarity, e.margin
-FROM (
-    SELECT v.record_id, v.vector, -(v.vector <#> %s::vector) AS margin
-    FROM memory_memoryembedding v
-    WHERE v.tenant_id = %s AND v.subject_id = ANY(%s::uuid[]) AND v.model_id = %s
-    ORDER BY margin DESC, v.record_id
-    LIMIT %s
-) e
-ORDER BY e.margin DESC, e.record_id
-"""
+def _vector_sql(searchable: str | None) -> str:
+    """The scope's best vectors by margin: those of ``searchable`` (a subquery of record
+    ids; its parameters and then ``n`` follow the scope's), or all of them for a caller
+    that knows which records are searchable."""
+    if searchable is None:
+        return _VECTOR_SQL.format(filtered="", limit="")
+    return _VECTOR_SQL.format(filtered=f"WHERE e.record_id IN ({searchable})", limit="LIMIT %s")
 
 
 def _approximate_query(

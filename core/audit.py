@@ -1,4 +1,8 @@
-"""Writing audit events. Callers pass ids and codes; this module never takes text."""
+"""Writing audit events. Callers pass ids and codes; this module never takes text.
+
+One event is written elsewhere: a recall's read event goes into the same statement as its
+trace (``memory.recall.trace.record_recall``), each column prepared by the model's field as
+here. A rule added to every audit event belongs there too."""
 
 from __future__ import annotations
 

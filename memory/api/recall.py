@@ -196,12 +196,14 @@ class RecallFeedbackOutputSerializer(serializers.Serializer):
     helpful = serializers.BooleanField(allow_null=True)
 
 
-def _scope(view: SubjectScopedView, request: Request) -> RecallScope:
-    subject = view.subject(request)
+def _scope(view: SubjectScopedView, request: Request, *, look_up: bool = True) -> RecallScope:
+    """The recall scope the credential names. ``look_up``: check the subject exists and may
+    be named now; recall itself does that with its context query (``refuse_kinds``)."""
+    subject_id = view.subject(request).id if look_up else view.subject_id(request)
     agent = request.user.agent
     return RecallScope(
-        tenant_id=subject.tenant_id,
-        subject_id=subject.id,
+        tenant_id=request.user.tenant_id,
+        subject_id=subject_id,
         agent_id=agent.id,
         clearance=agent.clearance,
     )
@@ -290,13 +292,7 @@ class RecallView(SubjectScopedView):
         # The question's embedding is what a recall waits for longest: it starts first,
         # before the body is validated (recall keeps it only if it embedded what recall
         # would), and the subject is looked up with recall's own context query.
-        agent = request.user.agent
-        scope = RecallScope(
-            tenant_id=request.user.tenant_id,
-            subject_id=self.subject_id(request),  # no query: a token names it or not
-            agent_id=agent.id,
-            clearance=agent.clearance,
-        )
+        scope = _scope(self, request, look_up=False)
         early = _speculate(request)
         data = _validated(RecallInputSerializer, request)
         clock = metrics.recall_started()

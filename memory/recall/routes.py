@@ -698,8 +698,9 @@ def searchable_ids(
 ) -> frozenset[uuid.UUID] | None:
     """The ids of the records the vector route may return (``eligible`` and other versions
     of single-valued facts), for an exact scan of a scope of at most
-    ``SEARCHABLE_READ_AHEAD_MAX`` vectors; None otherwise (the scan joins them itself)."""
-    if vector_scope.approximate or vector_scope.size > SEARCHABLE_READ_AHEAD_MAX:
+    ``SEARCHABLE_READ_AHEAD_MAX`` vectors; None otherwise (the scan joins them itself, and
+    a scope without vectors has nothing to scan)."""
+    if vector_scope.approximate or not 0 < vector_scope.size <= SEARCHABLE_READ_AHEAD_MAX:
         return None
     keys = slot_keys.ids if slot_keys else []
     rows = _SEARCHABLE.rows(

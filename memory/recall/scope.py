@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
+from django.contrib.postgres.fields import ArrayField
 from django.db.models import CharField, Exists, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
@@ -182,12 +183,26 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
     ).values("value")
     readable = MemoryRecord.objects.filter(scope_q(scope, request)).exclude(status__in=NEVER)
     slots = readable.exclude(predicate="").order_by().values("predicate").distinct()[:SLOTS_MAX]
-    speakers = (
-        SourceEvent.objects.filter(tenant_id=scope.tenant_id, subject_id=scope.subject_id)
-        .exclude(speaker="")
-        .order_by()
-        .values("speaker")
-        .distinct()[:_SPEAKERS_MAX]
+    # The subject's distinct speakers, alphabetically, one index probe each (a "loose
+    # index scan" of ``event_speakers``): DISTINCT read every event of the subject, 2.5 ms
+    # for a 50,000-turn conversation with four speakers.
+    events = SourceEvent._meta.db_table
+    subject_events = "e.tenant_id = %s AND e.subject_id = %s AND e.speaker <> ''"
+    speakers = RawSQL(
+        f"""ARRAY(
+            WITH RECURSIVE s(speaker) AS (
+                (SELECT e.speaker FROM {events} e WHERE {subject_events}
+                 ORDER BY e.speaker LIMIT 1)
+                UNION ALL
+                SELECT (SELECT e.speaker FROM {events} e
+                        WHERE {subject_events} AND e.speaker > s.speaker
+                        ORDER BY e.speaker LIMIT 1)
+                FROM s WHERE s.speaker IS NOT NULL
+            )
+            SELECT s.speaker FROM s WHERE s.speaker IS NOT NULL LIMIT {_SPEAKERS_MAX}
+        )""",
+        [scope.tenant_id, scope.subject_id] * 2,
+        output_field=ArrayField(CharField()),
     )
     # Whether any single-valued fact could be another version of a slot (``slot_keys``).
     single = readable.filter(cardinality=Cardinality.SINGLE).exclude(predicate="")
@@ -199,7 +214,7 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
             active_model=Subquery(active_model),
             name_values=ArraySubquery(names),
             slot_names=ArraySubquery(slots),
-            speaker_names=ArraySubquery(speakers),
+            speaker_names=speakers,
             single_slots=Exists(single),
             transaction_tenant=RawSQL(
                 "current_setting(%s, true)", [TENANT_SETTING], output_field=CharField()

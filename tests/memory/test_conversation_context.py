@@ -292,3 +292,26 @@ def test_a_recall_costs_the_same_queries_for_a_short_and_a_long_conversation(
     # most, whether the conversation has 4 turns or 40.
     assert len(statements) <= 13, statements
     assert sum("memory_memorysource" in s and "ARRAY" not in s for s in statements) == 0
+
+
+def test_recall_context_lists_the_subjects_speakers_once_each(
+    write_agent, read_agent, owner_subject, same_tenant_user, other_tenant_user
+):
+    """The speakers of the subject's own conversations, each once, alphabetically —
+    read one index probe per speaker — and nobody from another subject's or tenant's."""
+    from django.utils import timezone
+
+    from core.tenancy import tenant_context
+    from memory.recall.scope import RecallRequest, RecallScope, recall_context
+
+    turns = [("Melanie", "Hi!"), ("Caroline", "Hello."), ("Melanie", "How are you?")]
+    turns += [("Zoë", "Good."), ("Caroline", "Fine."), ("Ángel", "Hola.")]
+    converse(write_agent.agent, owner_subject, turns)
+    converse(write_agent.agent, same_tenant_user[1], [("Bob", "Hi")], thread="other")
+    converse(write_agent.agent, other_tenant_user[1], [("Mallory", "Hi")], thread="x")
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    with tenant_context(owner_subject.tenant_id):
+        context = recall_context(scope, RecallRequest(query="x", purpose=PURPOSE), timezone.now())
+    assert context.speakers == tuple(sorted({"Melanie", "Caroline", "Zoë", "Ángel"}))

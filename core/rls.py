@@ -11,7 +11,11 @@ Two roles:
 
 The few lookups that must happen before the tenant is known (which tenant does this API
 key belong to? which tenants is this signed-in user a member of?) go through two
-SECURITY DEFINER functions that return ids only.
+SECURITY DEFINER functions that return ids only. Recall's word routes read large subjects'
+lexical docs through three more (``engram_search_docs_matching``, ``_regex``,
+``_similar``; memory migration 0016): PostgreSQL uses no full-text or trigram index under
+a policy (those operators are not leakproof), so these apply the policy's condition — the
+transaction's tenant — themselves and search through the indexes.
 
 Migrations call :func:`enable_rls_sql` for every table that carries ``tenant_id``; the
 test suite asserts that no such table is left without it.

@@ -121,6 +121,26 @@ def valid_q(at: datetime, *, include_future: bool = False) -> Q:
     return started & (Q(valid_to__isnull=True) | Q(valid_to__gt=at))
 
 
+# What recall's eligibility filter (``memory.recall.scope.eligible_q``) reads of a record
+# besides its tenant and subject. The database copies them onto the record's lexical doc
+# (``MemorySearchDoc``), so the lexical route filters its matches without a join: the
+# record's trigger below sends each change, the doc's own trigger copies them on every
+# write of the doc.
+RECALL_ELIGIBILITY_FIELDS = (
+    "purpose",
+    "sensitivity",
+    "memory_type",
+    "namespace",
+    "predicate",
+    "valid_from",
+    "valid_to",
+    "recorded_at",
+    "status",
+    "superseded_at",
+    "expires_at",
+)
+
+
 class MemoryRecordQuerySet(models.QuerySet):
     """The domain words for reading records; each names one exact filter."""
 
@@ -321,6 +341,19 @@ class MemoryRecord(models.Model):
                 & pgtrigger.Q(old__superseded_at__df=pgtrigger.F("new__superseded_at")),
             ),
             pgtrigger.Protect(name="memory_no_delete", operation=pgtrigger.Delete),
+            # A change of what recall's eligibility reads reaches the lexical doc in the
+            # same statement (its own trigger copies every column from here).
+            pgtrigger.Trigger(
+                name="memory_eligibility_to_search_doc",
+                operation=pgtrigger.Update,
+                when=pgtrigger.After,
+                condition=pgtrigger.AnyChange(*RECALL_ELIGIBILITY_FIELDS),
+                func=(
+                    "UPDATE memory_memorysearchdoc SET "
+                    + ", ".join(f"{name} = NEW.{name}" for name in RECALL_ELIGIBILITY_FIELDS)
+                    + " WHERE record_id = NEW.id; RETURN NULL;"
+                ),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -206,10 +206,12 @@ def _routes_for(agent, subject, query=ALL_ROUTES_QUERY, **kw):
     now = timezone.now()
     scope_q, filter_q = _scope_q(scope, request), _filter_q(request, as_of=now, now=now)
     eligible = Eligible.of(scope, request, as_of=now, now=now)
-    keys = _slot_keys(scope_q, filter_q, _history_q(request, now=now))
-    candidates, _ = _run_routes(
-        eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query), keys
-    )
+    # In the subject's tenant, under row-level security, as recall runs them.
+    with tenant_context(subject.tenant_id):
+        keys = _slot_keys(scope_q, filter_q, _history_q(request, now=now))
+        candidates, _ = _run_routes(
+            eligible, scope, request, RecallWeights(), [subject.id], QueryVector.start(query), keys
+        )
     return candidates
 
 

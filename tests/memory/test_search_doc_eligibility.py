@@ -397,3 +397,16 @@ def test_the_trigram_route_finds_names_and_ids_both_ways(read_agent, owner_subje
         assert hidden.record_id not in {rid for rid, _ in hits}
         through_index = any("engram_search_docs_" in sql for sql in statements)
         assert through_index == (lexical_path == "full-text indexes")
+
+
+def test_the_full_text_function_returns_every_column_the_route_filters_on(db):
+    """The route's filters apply to the function's rows by column name: a column of
+    ``RECALL_ELIGIBILITY_FIELDS`` it did not return would break large scopes only."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT proargnames, proargmodes FROM pg_proc"
+            " WHERE proname = 'engram_search_docs_matching'"
+        )
+        names, modes = cursor.fetchone()
+    returned = {name for name, mode in zip(names, modes, strict=True) if mode == "t"}
+    assert returned >= {*RECALL_ELIGIBILITY_FIELDS, "record_id", "tenant_id", "subject_id"}

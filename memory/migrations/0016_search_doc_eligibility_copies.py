@@ -21,6 +21,8 @@ import pgtrigger.compiler
 import pgtrigger.migrations
 from django.db import migrations, models
 
+from memory.migrations import _rls as rls
+
 COPIED = (
     "purpose",
     "sensitivity",
@@ -104,11 +106,28 @@ BEGIN
     -- pg_trgm's default when the setting was not loaded yet.
     PERFORM set_config('pg_trgm.word_similarity_threshold', coalesce(was, '0.6'), true);
 END $$"""
+# (definition, signature): only the application role may call them — they run as the
+# owner, past the tables' grants, so no other role that can connect should.
 FUNCTIONS = [
-    (MATCHING_SQL, "DROP FUNCTION IF EXISTS engram_search_docs_matching(uuid[], tsquery)"),
-    (REGEX_SQL, "DROP FUNCTION IF EXISTS engram_search_docs_regex(uuid[], text)"),
-    (SIMILAR_SQL, "DROP FUNCTION IF EXISTS engram_search_docs_similar(uuid[], text, real)"),
+    (MATCHING_SQL, "engram_search_docs_matching(uuid[], tsquery)"),
+    (REGEX_SQL, "engram_search_docs_regex(uuid[], text)"),
+    (SIMILAR_SQL, "engram_search_docs_similar(uuid[], text, real)"),
 ]
+
+
+def create_functions(apps, schema_editor):
+    role = rls.app_role()
+    with schema_editor.connection.cursor() as cursor:
+        for definition, signature in FUNCTIONS:
+            cursor.execute(definition)
+            cursor.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
+            cursor.execute(f"GRANT EXECUTE ON FUNCTION {signature} TO {rls._q(role)}")
+
+
+def drop_functions(apps, schema_editor):
+    with schema_editor.connection.cursor() as cursor:
+        for _, signature in FUNCTIONS:
+            cursor.execute(f"DROP FUNCTION IF EXISTS {signature}")
 
 
 def fill(apps, schema_editor):
@@ -197,7 +216,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),
-        *(migrations.RunSQL([create], [drop]) for create, drop in FUNCTIONS),
+        migrations.RunPython(create_functions, drop_functions),
         pgtrigger.migrations.AddTrigger(
             model_name="memorysearchdoc",
             trigger=pgtrigger.compiler.Trigger(

@@ -410,3 +410,27 @@ def test_the_full_text_function_returns_every_column_the_route_filters_on(db):
         names, modes = cursor.fetchone()
     returned = {name for name, mode in zip(names, modes, strict=True) if mode == "t"}
     assert returned >= {*RECALL_ELIGIBILITY_FIELDS, "record_id", "tenant_id", "subject_id"}
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "engram_search_docs_matching(uuid[], tsquery)",
+        "engram_search_docs_regex(uuid[], text)",
+        "engram_search_docs_similar(uuid[], text, real)",
+    ],
+)
+def test_only_the_application_role_may_call_the_search_functions(db, signature):
+    """They run as the owner, past the tables' grants: no role but the application's
+    (and the owner) may call them."""
+    from django.conf import settings
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT has_function_privilege(%s, %s, 'EXECUTE'),"
+            " array_to_string(proacl, ',') FROM pg_proc WHERE oid = %s::regprocedure",
+            [settings.ENGRAM["DB_APP_ROLE"], signature, signature],
+        )
+        app_may, acl = cursor.fetchone()
+    assert app_may
+    assert not any(entry.startswith("=") for entry in acl.split(","))  # nothing for PUBLIC

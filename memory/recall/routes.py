@@ -17,6 +17,7 @@ lags) is counted as ``vector_pending``, never embedded on the request path."""
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections import defaultdict
@@ -135,7 +136,20 @@ def run_routes(
     # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
     doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
     # The subject's predicates are known (recall_context); the procedures subject's are not.
-    exact = route_exact(records, request, n, predicates if len(subject_ids) == 1 else None)
+    # Whether the scope is large enough for the word routes to search through their
+    # indexes (``_LEXICAL_INDEX_FROM``); counted only if a route asks, once.
+    large_scope = functools.cache(
+        lambda: _scope_statistics(scope.tenant_id, subject_ids)[0] >= _LEXICAL_INDEX_FROM
+    )
+    exact = route_exact(
+        records,
+        request,
+        n,
+        predicates if len(subject_ids) == 1 else None,
+        large_scope=large_scope,
+        doc_scope=doc_scope,
+        subject_ids=subject_ids,
+    )
     trigram = route_trigram(
         records,
         doc_scope,
@@ -143,9 +157,7 @@ def run_routes(
         n,
         weights.min_trigram_similarity,
         scope_names,
-        large_scope=lambda: (
-            _scope_statistics(scope.tenant_id, subject_ids)[0] >= _LEXICAL_INDEX_FROM
-        ),
+        large_scope=large_scope,
         subject_ids=subject_ids,
     )
     recency = route_recency(records, request, n)
@@ -208,6 +220,9 @@ def route_exact(
     request: RecallRequest,
     n: int,
     predicates: tuple[str, ...] | None = None,
+    large_scope: Callable[[], bool] = lambda: False,
+    doc_scope: Q | None = None,
+    subject_ids: list[uuid.UUID] | None = None,
 ) -> list[tuple[uuid.UUID, float]]:
     """Key lookup: records whose predicate the request names (``predicates``, or the
     query text spelling a predicate like ``home_city`` / "home city"), and records that
@@ -215,7 +230,9 @@ def route_exact(
 
     ``predicates``: every predicate the subject's readable memories have, when the
     caller knows them all (``RecallContext.predicates``): the spelled ones are then found
-    here, and a question that names no key costs no query."""
+    here, and a question that names no key costs no query. In a large scope
+    (``large_scope()``) the docs holding an identifier are found through the trigram index
+    (``_trigram_rows``), not by reading every doc of the subject."""
     query = request.query.lower()
     identifiers = lexical.identifiers(request.query)
     if predicates is not None and len(predicates) < SLOTS_MAX:
@@ -236,8 +253,19 @@ def route_exact(
         match = Q(spelled=True)
     if request.predicates:
         match |= Q(predicate__in=request.predicates)
+    through_index = bool(identifiers) and subject_ids is not None and large_scope()
     for ident in identifiers:
-        match |= Q(search_doc__trigram_text__contains=ident)
+        if through_index:
+            holding = _trigram_rows(
+                MemorySearchDoc.objects.filter(doc_scope, trigram_text__contains=ident).values_list(
+                    "record_id", flat=True
+                ),
+                ("engram_search_docs_regex(%s::uuid[], %s::text)", [re.escape(ident)]),
+                subject_ids,
+            )
+            match |= Q(pk__in=RawSQL("SELECT unnest(%s::uuid[])", [uuid_array(holding)]))
+        else:
+            match |= Q(search_doc__trigram_text__contains=ident)
     rows = (
         eligible.filter(match)
         .order_by("-valid_from", "-recorded_at")

@@ -21,7 +21,7 @@ from core.tenancy import tenant_context
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc, MemoryStatus
 from memory.models.records import RECALL_ELIGIBILITY_FIELDS
-from memory.recall.routes import _scope_statistics, route_lexical, route_trigram
+from memory.recall.routes import _scope_statistics, route_exact, route_lexical, route_trigram
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
 from tests.helpers.retrieval import PURPOSE, ids, recall, remember
 
@@ -434,3 +434,39 @@ def test_only_the_application_role_may_call_the_search_functions(db, signature):
         app_may, acl = cursor.fetchone()
     assert app_may
     assert not any(entry.startswith("=") for entry in acl.split(","))  # nothing for PUBLIC
+
+
+def test_the_exact_route_finds_an_identifier_both_ways(read_agent, owner_subject, lexical_path):
+    """An identifier verbatim in the text (lowercased, with its punctuation): found on
+    either path; a memory the request may not read is not, whatever it holds."""
+    order = remember(owner_subject, "User's order ORD-2023-65769 shipped", embed=False).record_id
+    remember(owner_subject, "User's order ORD-2023-63805 was lost", embed=False)
+    hidden = remember(
+        owner_subject, "Refund for ORD-2023-65769 issued", purpose="billing", embed=False
+    )
+    question = "Where is order ORD-2023-65769?"
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    now = timezone.now()
+    request = RecallRequest(query=question, purpose=PURPOSE)
+    eligible = Eligible.of(scope, request, as_of=now, now=now)
+    statements = []
+    with (
+        tenant_context(owner_subject.tenant_id),
+        connection.execute_wrapper(
+            lambda execute, sql, *args, seen=statements: seen.append(sql) or execute(sql, *args)
+        ),
+    ):
+        hits = route_exact(
+            eligible.queryset,
+            request,
+            30,
+            large_scope=lambda: lexical_path == "full-text indexes",
+            doc_scope=Q(tenant_id=owner_subject.tenant_id, subject_id__in=[owner_subject.id]),
+            subject_ids=[owner_subject.id],
+        )
+    assert [rid for rid, _ in hits] == [order]
+    assert hidden.record_id not in {rid for rid, _ in hits}
+    through_index = any("engram_search_docs_regex" in sql for sql in statements)
+    assert through_index == (lexical_path == "full-text indexes")

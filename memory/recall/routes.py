@@ -253,7 +253,7 @@ def route_exact(
         match = Q(spelled=True)
     if request.predicates:
         match |= Q(predicate__in=request.predicates)
-    through_index = bool(identifiers) and subject_ids is not None and large_scope()
+    through_index = bool(identifiers) and None not in (subject_ids, doc_scope) and large_scope()
     for ident in identifiers:
         if through_index:
             holding = _trigram_rows(
@@ -335,7 +335,7 @@ def route_lexical(
     PostgreSQL scores the matches in one statement and returns the best ``n``
     (``_bm25_sql``; ``lexical.bm25`` is the same formula in Python, the reference the
     tests hold it to). The matches are the searchable docs of the scope: the doc's copies
-    of its record's columns answer the eligibility filter (``_lexical_matches``), and the
+    of its record's columns answer the eligibility filter (``_lexical_matches_query``), and the
     hits are checked against the records themselves. A lexeme's document frequency is
     counted over the matches; the scope's size and mean length come from
     ``_scope_statistics``. Every match is scored by which query lexemes it holds (as if

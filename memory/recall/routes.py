@@ -136,11 +136,13 @@ def run_routes(
     # to ``eligible``) so PostgreSQL narrows to them by index before matching any text.
     doc_scope = Q(tenant_id=scope.tenant_id, subject_id__in=subject_ids)
     # The subject's predicates are known (recall_context); the procedures subject's are not.
-    # Whether the scope is large enough for the word routes to search through their
-    # indexes (``_LEXICAL_INDEX_FROM``); counted only if a route asks, once.
-    large_scope = functools.cache(
-        lambda: _scope_statistics(scope.tenant_id, subject_ids)[0] >= _LEXICAL_INDEX_FROM
-    )
+    # The scope's lexical statistics (BM25's, and whether the word routes search through
+    # their indexes: ``_LEXICAL_INDEX_FROM``), counted only if a route asks, once.
+    statistics = functools.cache(lambda: _scope_statistics(scope.tenant_id, subject_ids))
+
+    def large_scope() -> bool:
+        return statistics()[0] >= _LEXICAL_INDEX_FROM
+
     exact = route_exact(
         records,
         request,
@@ -163,7 +165,14 @@ def run_routes(
     recency = route_recency(records, request, n)
     # The lexical and vector routes also match other versions of single-valued facts.
     lexical_hits, coverage = route_lexical(
-        eligible, subject_ids, request.query, n, scope_names, weights.lexical_context, slot_keys
+        eligible,
+        subject_ids,
+        request.query,
+        n,
+        scope_names,
+        weights.lexical_context,
+        slot_keys,
+        statistics=statistics,
     )
     found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
     vector_scope = VectorScope.of(scope, subject_ids, query_vector.model_id)
@@ -325,6 +334,7 @@ def route_lexical(
     scope_names: frozenset[str] = frozenset(),
     context_weight: float = 1.0,
     slot_keys: SlotKeys | None = None,
+    statistics: Callable[[], tuple[int, float]] | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """Full text over segmented text, scored by Okapi BM25: a word few of the subject's
     memories contain counts for more than one most of them contain, which PostgreSQL's
@@ -353,7 +363,9 @@ def route_lexical(
     if not lexemes:
         return [], {}
     keys = slot_keys.ids if slot_keys else []
-    size, mean_length = _scope_statistics(eligible.values["tenant"], subject_ids)
+    size, mean_length = (
+        statistics() if statistics else _scope_statistics(eligible.values["tenant"], subject_ids)
+    )
     quoted = [_quoted(lexeme) for lexeme in lexemes]
     values = {
         **eligible.values,

@@ -7,6 +7,7 @@ themselves too, so a wrong copy could hide a memory but never return one."""
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -36,6 +37,19 @@ def lexical_path(request, monkeypatch):
     if request.param == "full-text indexes":
         monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
     return request.param
+
+
+@contextmanager
+def _in_tenant_recording(subject):
+    """In the subject's tenant; yields the list of SQL statements run inside."""
+    statements: list[str] = []
+
+    def record(execute, sql, *args):
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with tenant_context(subject.tenant_id), connection.execute_wrapper(record):
+        yield statements
 
 
 def _copies(record_id) -> dict:
@@ -377,13 +391,7 @@ def test_the_trigram_route_finds_names_and_ids_both_ways(read_agent, owner_subje
         eligible = Eligible.of(
             scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
         )
-        statements = []
-        with (
-            tenant_context(owner_subject.tenant_id),
-            connection.execute_wrapper(
-                lambda execute, sql, *args, seen=statements: seen.append(sql) or execute(sql, *args)
-            ),
-        ):
+        with _in_tenant_recording(owner_subject) as statements:
             hits = route_trigram(
                 eligible.queryset,
                 Q(tenant_id=owner_subject.tenant_id, subject_id__in=[owner_subject.id]),
@@ -451,13 +459,7 @@ def test_the_exact_route_finds_an_identifier_both_ways(read_agent, owner_subject
     now = timezone.now()
     request = RecallRequest(query=question, purpose=PURPOSE)
     eligible = Eligible.of(scope, request, as_of=now, now=now)
-    statements = []
-    with (
-        tenant_context(owner_subject.tenant_id),
-        connection.execute_wrapper(
-            lambda execute, sql, *args, seen=statements: seen.append(sql) or execute(sql, *args)
-        ),
-    ):
+    with _in_tenant_recording(owner_subject) as statements:
         hits = route_exact(
             eligible.queryset,
             request,

@@ -21,6 +21,7 @@ come back as the database driver returns them, without Django's field converters
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -28,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import connections, router
+from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 
@@ -36,6 +38,7 @@ __all__ = [
     "Placeholders",
     "QueryTemplate",
     "TemplateError",
+    "binary_rows",
     "pk_in_array",
     "read_connection",
     "uuid_array",
@@ -173,6 +176,37 @@ def read_connection():
     """The connection reads go to now (the database router's choice: a replica that has
     replayed this subject's writes inside ``core.db_router.replica_reads``)."""
     return connections[router.db_for_read(None)]
+
+
+def binary_rows(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """The rows of ``sql`` on ``read_connection()`` in PostgreSQL's binary format, through
+    a server-side-binding psycopg cursor (Django's own is client-side, text only): a type
+    psycopg does not know, such as pgvector's ``vector``, arrives as its binary send form
+    (bytes) instead of text to parse — ~2.8 ms for 600 vectors of 384 floats, against
+    ~60 ms as text. The statement passes the connection's execute wrappers (tracing), is
+    logged when queries are, and its errors become Django's, like any other. ``params``
+    are bound by the server: use simple values (uuid, text, lists of them), not SQL that
+    relies on client-side interpolation."""
+    import psycopg
+
+    connection = read_connection()
+    with connection.cursor() as wrapper:  # connects, and wraps errors as Django's
+
+        def run(sql, params, many, context):
+            with psycopg.Cursor(connection.connection) as cursor:
+                cursor.execute(sql, params, binary=True)
+                return cursor.fetchall()
+
+        # Django's own way of passing a statement through execute_wrappers
+        # (CursorWrapper._execute_with_wrappers, stable since Django 2.0), logged like
+        # any statement when queries are (DEBUG, CaptureQueriesContext).
+        logged = (
+            wrapper.debug_sql(sql, params)
+            if isinstance(wrapper, CursorDebugWrapper)
+            else contextlib.nullcontext()
+        )
+        with logged, connection.wrap_database_errors:
+            return wrapper._execute_with_wrappers(sql, params, False, run)
 
 
 def _holds_placeholder(value: Any) -> bool:

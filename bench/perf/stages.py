@@ -25,6 +25,7 @@ STAGES = (
     ("memory.recall.routes", "route_recency", "route: recency"),
     ("memory.recall.routes", "route_lexical", "route: lexical (BM25)"),
     ("memory.recall.routes", "load_records", "routes: records of what they found"),
+    ("memory.recall.routes", "searchable_vectors", "route: vector read-ahead (small scopes)"),
     ("memory.recall.routes", "route_vector", "route: vector (incl. waiting for the embedding)"),
     ("memory.recall.routes", "route_slot", "route: slot"),
     ("memory.recall.pipeline", "run_routes", "routes in all"),

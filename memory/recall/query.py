@@ -123,6 +123,10 @@ class QueryVector:
             return None
         return cls._submit(lexical.for_embedding(query), model_id)
 
+    def cancel(self) -> None:
+        """Drop an embedding no one will use (it is not computed if it has not started)."""
+        self._future.cancel()
+
     def serves(self, text: str, model_id: str) -> bool:
         """This is the embedding of ``text`` under ``model_id``."""
         return self.text == text and self.model_id == model_id

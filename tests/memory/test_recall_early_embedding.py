@@ -128,3 +128,160 @@ def test_the_api_embeds_a_valid_question_once_and_an_invalid_one_never(
     for bad in ({"query": "x" * 2001, "purpose": PURPOSE}, {"query": "   ", "purpose": PURPOSE}):
         assert client.post_json("/api/v1/recall", bad).status_code == 400
     assert embedded == ["Which seat does the user prefer?"]
+
+
+# --- before the key is checked: only for a key that made a recall here lately ---------
+
+
+@pytest.fixture
+def order(monkeypatch) -> list[str]:
+    """What the request thread does, in order: "auth" when the API key is checked,
+    "embed: <text>" when an embedding is submitted (both still run for real)."""
+    from memory.api import authentication
+
+    events: list[str] = []
+    real_auth = authentication.api_key_authenticate
+    real_submit = QueryVector._submit.__func__
+
+    def auth(raw):
+        events.append("auth")
+        return real_auth(raw)
+
+    def submit(cls, query, model_id):
+        events.append(f"embed: {query}")
+        return real_submit(cls, query, model_id)
+
+    monkeypatch.setattr(authentication, "api_key_authenticate", auth)
+    monkeypatch.setattr(QueryVector, "_submit", classmethod(submit))
+    monkeypatch.setattr(QueryVector, "_last_model_id", configured_model_id())
+    return events
+
+
+def _ask(client, query: str, **extra):
+    return client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE, **extra})
+
+
+def test_a_key_that_made_a_recall_has_the_next_question_embedded_before_it_is_checked(
+    read_agent, owner_subject, order
+):
+    fact = remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    first = _ask(client, "Which seat does the user prefer?")
+    assert order == ["auth", "embed: Which seat does the user prefer?"]
+    order.clear()
+    second = _ask(client, "What seat does the user like?")
+    assert order == ["embed: What seat does the user like?", "auth"]  # one embedding
+    for response in (first, second):
+        assert response.status_code == 200
+        assert response.json()["items"][0]["id"] == str(fact.record_id)
+    assert second.json()["items"] == _ask(client, "What seat does the user like?").json()["items"]
+
+
+def test_no_embedding_before_the_check_for_a_key_never_seen_or_a_wrong_one(
+    read_agent, owner_subject, order
+):
+    remember(owner_subject, "User prefers aisle seats")
+    good = read_agent.client(owner_subject)
+    assert _ask(good, "Which seat does the user prefer?").status_code == 200
+    order.clear()
+    prefix = read_agent.key.rsplit("_", 1)[0]
+    for wrong in (prefix + "_" + "x" * 43, "egk_nope_nope", read_agent.key + "x"):
+        client = good.__class__(wrong)
+        response = _ask(client, "Which seat does the user prefer?")
+        assert response.status_code == 401
+        assert response.json()["code"] == "invalid_api_key"
+    assert order == ["auth", "auth", "auth"]  # checked, never embedded
+
+
+def test_a_revoked_key_is_forgotten_after_its_first_refusal(read_agent, owner_subject, order):
+    from accounts.models import ApiKey
+    from accounts.services.credentials import api_key_revoke
+    from core.actor import Actor
+
+    remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    api_key_revoke(
+        actor=Actor.system(read_agent.agent.tenant_id),
+        api_key=ApiKey.objects.get(agent=read_agent.agent),
+    )
+    order.clear()
+    for _ in range(2):
+        response = _ask(client, "Which seat does the user prefer?")
+        assert response.status_code == 401 and response.json()["code"] == "revoked_api_key"
+    # One embedding started before the first refusal, none after it.
+    assert order == ["embed: Which seat does the user prefer?", "auth", "auth"]
+
+
+def test_a_key_whose_recalls_fail_never_starts_an_embedding_early(read_agent, order):
+    """A valid key whose recalls never succeed (here: no subject named) is checked every
+    time and never remembered."""
+    client = read_agent.client()
+    for _ in range(2):
+        response = _ask(client, "Which seat does the user prefer?")
+        assert response.status_code == 403 and response.json()["code"] == "subject_required"
+    assert order == ["auth", "auth"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"query": "Which seat?", "purpose": ',
+        '{"query": "Which seat\\u0000?", "purpose": "' + PURPOSE + '"}',
+        '{"query": "Which seat?", "purpose": "' + PURPOSE + '", "query": 1}',
+        '["Which seat?"]',
+        '{"query": NaN, "purpose": "' + PURPOSE + '"}',
+    ],
+    ids=["truncated", "nul", "duplicate-key", "not-an-object", "nan"],
+)
+def test_a_bad_body_from_a_remembered_key_gets_the_error_it_always_got(
+    read_agent, owner_subject, order, body
+):
+    """The body is read early as plain JSON and left to DRF's parser, whose checks and
+    errors are unchanged: the same answer as before the key was remembered."""
+    remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    before = client.post("/api/v1/recall", body, content_type="application/json")
+    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    after = client.post("/api/v1/recall", body, content_type="application/json")
+    assert before.status_code == after.status_code == 400
+    assert set(after.json()) == {"code", "message", "extra"}
+    assert after.json() == before.json()
+
+
+def test_a_large_body_is_not_read_before_the_key_is_checked(read_agent, owner_subject, order):
+    from memory.api import recall as recall_api
+
+    fact = remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    order.clear()
+    padding = " " * recall_api._EARLY_BODY_MAX
+    response = client.post(
+        "/api/v1/recall",
+        '{"query": "Which seat does the user prefer?", "purpose": "' + PURPOSE + '"}' + padding,
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    assert response.json()["items"][0]["id"] == str(fact.record_id)
+    assert order == ["auth", "embed: Which seat does the user prefer?"]
+
+
+def test_recent_keys_expire_and_are_bounded(monkeypatch):
+    from memory.api import recall as recall_api
+
+    keys = recall_api.RecentRecallKeys(size=2, seconds=60)
+    now = [1000.0]
+    monkeypatch.setattr(recall_api.time, "monotonic", lambda: now[0])
+    a, b, c = (keys.digest(k) for k in ("egk_a_1", "egk_b_2", "egk_c_3"))
+    assert len(a) == 16 and a != keys.digest("egk_a_2")
+    keys.remember(a)
+    keys.remember(b)
+    assert a in keys and b in keys
+    keys.remember(c)  # the least recently used goes
+    assert a not in keys and b in keys and c in keys
+    now[0] += 61
+    assert b not in keys and c not in keys
+    keys.remember(b)
+    keys.forget(b)
+    assert b not in keys

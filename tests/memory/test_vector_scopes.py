@@ -106,15 +106,15 @@ def test_the_hnsw_path_answers_like_the_exact_scan_and_keeps_the_filters(
     assert not {old.record_id} & {i for answer in exact for i in answer}
 
 
-@pytest.mark.parametrize("read_ahead", [True, False], ids=["ids-read-ahead", "joined"])
+@pytest.mark.parametrize("read_ahead", [True, False], ids=["vectors-read-ahead", "joined"])
 def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
     read_agent, owner_subject, monkeypatch, read_ahead
 ):
     """The exact scan ranks the scope's vectors first and checks only the best few against
-    what is searchable (the ids recall read while the question was embedded, or
-    ``eligible`` joined in the statement): when those are all out of reach (another
+    ``eligible`` joined in the statement: when those are all out of reach (another
     purpose), it scans again, so the answer is still the best searchable by margin and
-    nothing out of reach comes back."""
+    nothing out of reach comes back. Read ahead (the searchable records' vectors, while
+    the question is embedded), the same answer comes without a statement."""
     from memory.recall import routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
@@ -142,9 +142,9 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
         assert not vector_scope.approximate and vector_scope.size == 12
-        searchable = routes.searchable_ids(eligible, vector_scope) if read_ahead else None
+        searchable = routes.searchable_vectors(eligible, vector_scope) if read_ahead else None
         if read_ahead:
-            assert searchable == {near, far}
+            assert set(searchable.ids) == {near, far}
 
         def scan():
             return _route_vector(eligible, vector_scope, query_vector, 2, None, searchable)
@@ -154,9 +154,11 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
             hits, margins = scan()
         assert [rid for rid, _ in hits] == [near, far]
         assert margins[near] > margins[far]
-        assert (
-            len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 2
+        assert len([s for s in scans.captured_queries if "memory_memoryembedding" in s["sql"]]) == (
+            0 if read_ahead else 2
         )
+        if read_ahead:
+            return
         # With room for all in the first look, the same answer without a second scan.
         monkeypatch.setattr(routes, "_VECTOR_FIRST", 50)
         with CaptureQueriesContext(connection) as scans:
@@ -222,3 +224,109 @@ def test_the_scope_counts_only_its_own_vectors_up_to_the_threshold(
         settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 2}
         capped = VectorScope.of(scope, [owner_subject.id], model_id)
         assert capped.size == 3 and capped.approximate
+
+
+def _scope_of(read_agent, subject, query: str = QUERY):
+    now = timezone.now()
+    scope = RecallScope(
+        subject.tenant_id, subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+    eligible = Eligible.of(scope, RecallRequest(query=query, purpose=PURPOSE), as_of=now, now=now)
+    return scope, eligible
+
+
+def test_vectors_read_ahead_rank_as_the_scan_does(read_agent, owner_subject):
+    """The read-ahead ranks in process what the exact scan ranks in PostgreSQL: the same
+    records in the same order (ties by record id), the same margins and similarities to
+    float precision, for every n."""
+    from memory.recall import routes
+
+    model_id, q = embed_query_cached(QUERY, active_model_id())
+    rng = np.random.default_rng(3)
+    records = remember_many(owner_subject, [f"User's seat note {i}" for i in range(40)])
+    vectors = [q + rng.normal(0, 0.2, q.shape) for _ in records]
+    vectors[5] = vectors[6] = vectors[7] = vectors[9]  # ties: broken by record id
+    vectors = [v / np.linalg.norm(v) for v in vectors]
+    _embed_as(records, vectors, model_id)
+    scope, eligible = _scope_of(read_agent, owner_subject)
+    with tenant_context(owner_subject.tenant_id):
+        query_vector = QueryVector.start(QUERY)
+        vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
+        searchable = routes.searchable_vectors(eligible, vector_scope)
+        assert sorted(searchable.ids) == list(searchable.ids) == sorted(records)
+        for n in (1, 4, 10, 40, 60):
+            read_ahead = _route_vector(eligible, vector_scope, query_vector, n, None, searchable)
+            scanned = _route_vector(eligible, vector_scope, query_vector, n)
+            assert [rid for rid, _ in read_ahead[0]] == [rid for rid, _ in scanned[0]]
+            assert len(read_ahead[0]) == min(n, 40)
+            for (rid, sim), (_, scan_sim) in zip(read_ahead[0], scanned[0], strict=True):
+                assert sim == pytest.approx(scan_sim, abs=1e-5)
+                assert read_ahead[1][rid] == pytest.approx(scanned[1][rid], abs=1e-5)
+    tied = sorted(records[i] for i in (5, 6, 7, 9))
+    order = [rid for rid, _ in read_ahead[0]]
+    assert [rid for rid in order if rid in tied] == tied
+
+
+def test_vectors_read_ahead_are_the_stored_floats_of_this_scope_and_model_only(
+    read_agent, owner_subject, same_tenant_user, other_tenant_user
+):
+    """Binary transfer loses nothing (every float32 as stored), and the read-ahead holds
+    only searchable records of the scope's subjects under its model: not another
+    subject's, another tenant's, another model's, nor another purpose's."""
+    from memory.recall import routes
+
+    model_id, q = embed_query_cached(QUERY, active_model_id())
+    rng = np.random.default_rng(9)
+    mine = remember_many(owner_subject, ["User likes tea", "User likes chess", "User likes rain"])
+    exact = [
+        (rng.normal(0, 1, q.shape) * 10.0 ** rng.integers(-6, 3)).astype(np.float32) for _ in mine
+    ]
+    _embed_as(mine, exact, model_id)
+    billing = remember(owner_subject, "User pays by card", purpose="billing", embed=False)
+    _embed_as([billing.record_id], [q], model_id)
+    _embed_as(mine[:1], [q], "other/model")
+    for subject in (same_tenant_user[1], other_tenant_user[1]):
+        theirs = remember_many(subject, ["Someone likes tea"])
+        with tenant_context(subject.tenant_id):
+            _embed_as(theirs, [q], model_id)
+    scope, eligible = _scope_of(read_agent, owner_subject)
+    with tenant_context(owner_subject.tenant_id):
+        vector_scope = VectorScope.of(scope, [owner_subject.id], model_id)
+        assert vector_scope.size == 4  # the billing memory's vector is in scope, not searchable
+        searchable = routes.searchable_vectors(eligible, vector_scope)
+    assert set(searchable.ids) == set(mine)
+    by_id = dict(zip(searchable.ids, searchable.vectors, strict=True))
+    for rid, stored in zip(mine, exact, strict=True):
+        assert np.array_equal(by_id[rid].astype(np.float32), stored)
+        assert searchable.norms[searchable.ids.index(rid)] == pytest.approx(
+            float(np.linalg.norm(stored.astype(np.float64)))
+        )
+
+
+def test_binary_rows_run_in_the_transaction_through_the_connections_wrappers(
+    owner_subject, other_tenant_user
+):
+    """``binary_rows`` uses the request's connection and transaction (row-level security
+    and the tenant apply), passes the execute wrappers, is logged when queries are, and
+    raises Django's errors."""
+    from django.db import DatabaseError
+
+    from core.sqltemplate import binary_rows
+
+    remember(owner_subject, "User likes tea")
+    remember(other_tenant_user[1], "Someone likes tea")
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    sql = "SELECT count(*), %s::text FROM memory_memoryrecord"
+    with tenant_context(owner_subject.tenant_id), connection.execute_wrapper(wrapper):
+        with CaptureQueriesContext(connection) as logged:
+            assert binary_rows(sql, ["x"]) == [(1, "x")]
+        assert seen == [sql] and logged.captured_queries[-1]["sql"] == sql
+        with pytest.raises(DatabaseError):
+            binary_rows("SELECT no_such_column FROM memory_memoryrecord", [])
+    with tenant_context(None):
+        assert binary_rows(sql, ["y"]) == [(0, "y")]

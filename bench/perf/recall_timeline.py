@@ -1,0 +1,166 @@
+"""When each part of a recall happens, through the whole web stack in process: Django's
+test client sends ``POST /api/v1/recall`` (middleware, DRF, the API key, the view, recall,
+the answer), on the database ``bench/perf/recall_perf.py --keepdb --memories-per-subject N``
+loaded. Every question is unique (the query cache never hits); one OpenMP thread, as the
+bench's workers run.
+
+Reports the median and p95, in ms after the request entered Django, of
+
+- embed_start     the question's embedding started on its pool thread (before the key
+                  is checked once the key has made a recall: ``RecentRecallKeys``),
+- authenticated   the API key checked and the tenant set,
+- embed_end       ... and ended (``embed`` is its length there, beside the database work),
+- wait_start      the vector route began waiting for it (the database work before it done),
+- recall_end      recall returned (vector route, fusion, pack, trace and audit),
+- response        the answer left the middleware,
+
+next to the bare embedding of the same questions in this process.
+
+Usage: OMP_NUM_THREADS=1 .venv/bin/python bench/perf/recall_timeline.py --memories-per-subject 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("ENGRAM_BENCH_DB", "bench_perf")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.perf.perf_settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.test import Client  # noqa: E402
+
+from bench.perf.recall_perf import conversation_question, pct  # noqa: E402
+from memory.api import authentication as api_auth  # noqa: E402
+from memory.api import recall as recall_api  # noqa: E402
+from memory.embedders import get_embedder  # noqa: E402
+from memory.recall import QueryVector  # noqa: E402
+from memory.recall import query as recall_query  # noqa: E402
+from memory.recall.query import warm_up  # noqa: E402
+from memory.services.subject_tokens import subject_token_issue  # noqa: E402
+
+MARKS = ("embed_start", "authenticated", "embed_end", "wait_start", "recall_end", "response")
+
+
+def instrument(marks: dict[str, float]) -> None:
+    """Record the moments of MARKS (the functions are swapped for this process only)."""
+    authenticate = api_auth.ApiKeyAuthentication.authenticate
+    embed = recall_query.embed_query_cached
+    result = QueryVector.result
+    recall = recall_api.recall
+
+    def timed_authenticate(self, request):
+        try:
+            return authenticate(self, request)
+        finally:
+            marks["authenticated"] = time.perf_counter()
+
+    def timed_embed(query, model_id):
+        marks["embed_start"] = time.perf_counter()
+        try:
+            return embed(query, model_id)
+        finally:
+            marks["embed_end"] = time.perf_counter()
+
+    def timed_result(self):
+        marks.setdefault("wait_start", time.perf_counter())
+        return result(self)
+
+    def timed_recall(*args, **kwargs):
+        try:
+            return recall(*args, **kwargs)
+        finally:
+            marks["recall_end"] = time.perf_counter()
+
+    api_auth.ApiKeyAuthentication.authenticate = timed_authenticate
+    recall_query.embed_query_cached = timed_embed
+    QueryVector.result = timed_result
+    recall_api.recall = timed_recall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--memories-per-subject", type=int, required=True)
+    parser.add_argument("--subjects", type=int, default=2)
+    parser.add_argument("--requests", type=int, default=100)
+    args = parser.parse_args()
+    ctx_file = (
+        ROOT
+        / "bench"
+        / "results"
+        / f"perf_context_perfc-{args.memories_per_subject}-{args.subjects}.json"
+    )
+    if not ctx_file.exists():
+        raise SystemExit(
+            f"No bench database for {args.memories_per_subject} memories per subject: run "
+            f"bench/perf/recall_perf.py --keepdb --memories-per-subject "
+            f"{args.memories_per_subject} --subjects {args.subjects} first."
+        )
+    ctx = json.loads(ctx_file.read_text())
+    tenant = ctx["tenants"][0]
+    warm_up()
+    marks: dict[str, float] = {}
+    instrument(marks)
+    client = Client(HTTP_HOST="127.0.0.1")
+    rng = random.Random(7)
+    rows: dict[str, list[float]] = {m: [] for m in (*MARKS, "embed")}
+    bare = []
+    embedder = get_embedder()
+    tokens = {
+        s: subject_token_issue(
+            tenant_id=uuid.UUID(tenant["id"]),
+            agent_id=uuid.UUID(tenant["agent"]),
+            subject_id=uuid.UUID(s),
+        )
+        for s in tenant["subjects"]
+    }
+    for i in range(args.requests + 10):
+        question = conversation_question(rng, 50_000 + i)
+        subject = rng.choice(tenant["subjects"])
+        marks.clear()
+        start = time.perf_counter()
+        response = client.post(
+            "/api/v1/recall",
+            data=json.dumps({"query": question, "purpose": "personalization", "k": 10}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {tenant['key']}",
+            HTTP_X_ENGRAM_SUBJECT_TOKEN=tokens[subject],
+        )
+        marks["response"] = time.perf_counter()
+        if response.status_code != 200:
+            raise SystemExit(f"recall answered {response.status_code}: {response.content[:300]!r}")
+        t = time.perf_counter()
+        embedder.embed_query(question + " ")  # bare, same length, not cached
+        bare_ms = (time.perf_counter() - t) * 1000
+        if i < 10:
+            continue  # warm-up
+        bare.append(bare_ms)
+        for m in MARKS:
+            rows[m].append((marks[m] - start) * 1000)
+        rows["embed"].append((marks["embed_end"] - marks["embed_start"]) * 1000)
+    print(
+        f"{args.requests} recalls, {args.memories_per_subject} memories per subject, "
+        f"threads {threading.active_count()}, OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}"
+    )
+    print(f"{'ms after the request entered Django':40} {'p50':>7} {'p95':>7}")
+    for m in (*MARKS, "embed"):
+        print(f"  {m:38} {pct(sorted(rows[m]), 50):7.1f} {pct(sorted(rows[m]), 95):7.1f}")
+    bare.sort()
+    print(f"  {'bare embedding (same questions)':38} {pct(bare, 50):7.1f} {pct(bare, 95):7.1f}")
+
+
+if __name__ == "__main__":
+    main()

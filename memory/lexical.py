@@ -265,6 +265,16 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+def misspells(token: str, names: Iterable[str]) -> bool:
+    """``token`` is a typo of one of ``names`` (lowercase words): one edit from a name of
+    up to seven letters, two from a longer one — and not the name itself."""
+    for name in names:
+        allowed = 1 if len(name) < 8 else 2
+        if abs(len(name) - len(token)) <= allowed and 0 < edit_distance(token, name) <= allowed:
+            return True
+    return False
+
+
 def closest_identifier_score(token: str, text: str) -> float:
     """1 − edits / length against the closest identifier in ``text`` when that is within
     one edit per six characters (a typo), else 0.0. ``token`` is lowercase."""

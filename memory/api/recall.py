@@ -238,7 +238,8 @@ class RecentRecallKeys:
     can make this process embed anything before the key is checked; the embedding is
     used only if the checks (authentication, permissions, throttles) pass again. A key
     that fails them is forgotten at once, and its embedding cancelled if it has not
-    started, so a revoked key costs at most one embedding per process. At most ``size`` digests are kept, the least recently used dropped first."""
+    started, so a revoked key costs at most one embedding per process. At most ``size``
+    digests are kept, the least recently used dropped first."""
 
     def __init__(self, size: int = 4096, seconds: float = 300.0) -> None:
         self.size = size
@@ -374,7 +375,7 @@ class RecallView(SubjectScopedView):
         recall here lately (``RecentRecallKeys``) the question's embedding starts first."""
         key = _bearer_key(request)
         digest = RecentRecallKeys.digest(key) if key else None
-        if digest is not None and digest in RECENT_RECALL_KEYS:
+        if request.method == "POST" and digest is not None and digest in RECENT_RECALL_KEYS:
             self.early = _speculate_before_checks(request)
         try:
             super().initial(request, *args, **kwargs)

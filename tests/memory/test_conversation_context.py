@@ -315,3 +315,81 @@ def test_recall_context_lists_the_subjects_speakers_once_each(
     with tenant_context(owner_subject.tenant_id):
         context = recall_context(scope, RecallRequest(query="x", purpose=PURPOSE), timezone.now())
     assert context.speakers == tuple(sorted({"Melanie", "Caroline", "Zoë", "Ángel"}))
+
+
+@pytest.mark.parametrize(
+    "token, names, typo",
+    [
+        ("carolin", {"caroline", "melanie"}, True),  # a letter dropped
+        ("caorline", {"caroline"}, True),  # two letters swapped: two edits, a long name
+        ("melanei", {"melanie"}, False),  # the same in a short name: two edits of seven
+        ("melany", {"melanie"}, False),
+        ("caroline", {"caroline"}, False),  # the name itself is not a typo of it
+        ("priyanka", {"caroline", "melanie"}, False),
+        ("mary", {"mark"}, True),  # one edit: only asked when "Mary" is held nowhere
+    ],
+)
+def test_a_name_one_or_two_edits_from_a_speakers_is_a_typo_of_it(token, names, typo):
+    assert lexical.misspells(token, names) is typo
+
+
+@pytest.mark.parametrize("lexical_path", ["subject's docs", "full-text indexes"])
+def test_a_mistyped_speaker_name_is_no_typo_search_but_other_names_are(
+    write_agent, read_agent, owner_subject, lexical_path
+):
+    """A speaker's name mistyped says whose memory is asked about, like the name: it is
+    not searched for as a typo (which matched every turn of that speaker). A name held
+    verbatim that is one edit from a speaker's is found as itself, and a typo of another
+    name is still searched for."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from core.tenancy import tenant_context
+    from memory.recall.routes import route_trigram
+    from memory.recall.scope import Eligible, RecallRequest, RecallScope
+
+    rids = converse(
+        write_agent.agent,
+        owner_subject,
+        [
+            ("Caroline", "I went hiking yesterday."),
+            ("Melanie", "Nice! I saw Carolyn at the pottery class."),
+            ("Caroline", "I visited Priyanka in Oslo."),
+            ("Melanie", "How was the weather there?"),
+        ],
+    )
+    scope_names = lexical.name_words(["Caroline", "Melanie"])
+    scope = RecallScope(
+        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
+    )
+
+    def trigram(question: str) -> tuple[list, list[str]]:
+        now = timezone.now()
+        eligible = Eligible.of(
+            scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
+        )
+        statements: list[str] = []
+
+        def record(execute, sql, params, many, context):
+            statements.append(sql)
+            return execute(sql, params, many, context)
+
+        with tenant_context(owner_subject.tenant_id), connection.execute_wrapper(record):
+            hits = route_trigram(
+                eligible.queryset,
+                Q(tenant_id=owner_subject.tenant_id, subject_id__in=[owner_subject.id]),
+                question,
+                30,
+                0.6,
+                scope_names,
+                large_scope=lambda: lexical_path == "full-text indexes",
+                subject_ids=[owner_subject.id],
+            )
+        return hits, statements
+
+    hits, statements = trigram("What did Carolin say about hiking?")
+    assert hits == [] and len(statements) == 1  # the verbatim look-up only
+    hits, _ = trigram("When did Melanie meet Carolyn?")  # held verbatim: found as itself
+    assert [rid for rid, _ in hits] == [rids[1]]
+    hits, _ = trigram("Where does Priyanca live?")  # another name's typo: searched
+    assert [rid for rid, _ in hits] == [rids[2]]

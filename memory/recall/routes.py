@@ -538,20 +538,33 @@ def _bm25_sql(lexemes: int) -> str:
             f" / ({tf} + {k1} * (1 - {b} + {b} * m.len / s.mean))"
         )
 
-    df = ", ".join(
-        f"count(*) FILTER (WHERE m.own{i} + m.ctx{i} > 0)" for i in range(1, lexemes + 1)
+    lexeme_numbers = range(1, lexemes + 1)
+    df = ", ".join(f"count(*) FILTER (WHERE m.own{i} + m.ctx{i} > 0)" for i in lexeme_numbers)
+    # Per lexeme, computed once: its IDF; per match: the length norm, then one product
+    # and division per lexeme (the whole formula per match and lexeme cost ~10 ms of
+    # the statement's 40 for 8,900 matches at 50,000 turns).
+    idf = ", ".join(
+        f"ln(1 + (s0.size - s0.df[{i}] + 0.5) / (s0.df[{i}] + 0.5)) AS idf{i}"
+        for i in lexeme_numbers
     )
     held_once = " + ".join(
-        term(str(i), f"(m.own{i} + s.cw * m.ctx{i})") for i in range(1, lexemes + 1)
+        f"s.idf{i} * (m.own{i} + s.cw * m.ctx{i})"
+        f" / ((m.own{i} + s.cw * m.ctx{i}) + s.k_base + s.k_len * m.len)"
+        for i in lexeme_numbers
     )
     return f"""
 WITH m AS MATERIALIZED (
     {{matches}}
-), s AS MATERIALIZED (
+), s0 AS MATERIALIZED (
     SELECT ARRAY[{df}]::float8[] AS df,
            greatest(%s, count(*), 1)::float8 AS size, %s::float8 AS mean, %s::float8 AS cw
     FROM m
+), s AS MATERIALIZED (
+    SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
+    FROM s0
 ), approx AS MATERIALIZED (
+    -- The score as if each lexeme a match holds occurred once, without the constant
+    -- factor k1 + 1 (the order is the same).
     SELECT m.record_id, m.len
     FROM m CROSS JOIN s
     ORDER BY {held_once} DESC, m.record_id

@@ -1039,7 +1039,12 @@ FROM (
     ORDER BY margin DESC, v.record_id
     LIMIT %s
 ) e
-WHERE e.record_id IN ({searchable})
+-- One primary-key probe per ranked vector, in rank order, until n are found: as
+-- ``e.record_id IN (searchable)`` the planner hashed every searchable record of the
+-- subject first (at 5,000 memories 12.6 ms instead of 8.5).
+CROSS JOIN LATERAL (
+    SELECT 1 FROM ({searchable}) s WHERE s.id = e.record_id LIMIT 1
+) AS searchable
 ORDER BY e.margin DESC, e.record_id
 LIMIT %s
 """

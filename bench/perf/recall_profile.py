@@ -33,6 +33,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench.perf.stages import marking  # noqa: E402
 from core.actor import Actor  # noqa: E402
 from memory.recall import QueryVector, RecallRequest, RecallScope, recall  # noqa: E402
 from memory.recall import query as recall_query  # noqa: E402
@@ -49,25 +50,10 @@ def main() -> None:
     rng = random.Random(1)
     marks: dict[str, float] = {}
 
-    embed = recall_query.embed_query_cached
-    result = QueryVector.result
-
-    def timed_embed(query, model_id):
-        marks["embed_start"] = time.perf_counter()
-        try:
-            return embed(query, model_id)
-        finally:
-            marks["embed_end"] = time.perf_counter()
-
-    def timed_result(self):
-        marks["wait_start"] = time.perf_counter()
-        try:
-            return result(self)
-        finally:
-            marks["wait_end"] = time.perf_counter()
-
-    recall_query.embed_query_cached = timed_embed
-    QueryVector.result = timed_result
+    recall_query.embed_query_cached = marking(
+        recall_query.embed_query_cached, marks, start="embed_start", end="embed_end"
+    )
+    QueryVector.result = marking(QueryVector.result, marks, start="wait_start", end="wait_end")
 
     def one(i: int) -> dict[str, float]:
         t = rng.choice(ctx["tenants"])

@@ -44,6 +44,7 @@ django.setup()
 from django.test import Client  # noqa: E402
 
 from bench.perf.recall_perf import conversation_question, pct  # noqa: E402
+from bench.perf.stages import marking  # noqa: E402
 from memory.api import authentication as api_auth  # noqa: E402
 from memory.api import recall as recall_api  # noqa: E402
 from memory.embedders import get_embedder  # noqa: E402
@@ -57,38 +58,14 @@ MARKS = ("embed_start", "authenticated", "embed_end", "wait_start", "recall_end"
 
 def instrument(marks: dict[str, float]) -> None:
     """Record the moments of MARKS (the functions are swapped for this process only)."""
-    authenticate = api_auth.ApiKeyAuthentication.authenticate
-    embed = recall_query.embed_query_cached
-    result = QueryVector.result
-    recall = recall_api.recall
-
-    def timed_authenticate(self, request):
-        try:
-            return authenticate(self, request)
-        finally:
-            marks["authenticated"] = time.perf_counter()
-
-    def timed_embed(query, model_id):
-        marks["embed_start"] = time.perf_counter()
-        try:
-            return embed(query, model_id)
-        finally:
-            marks["embed_end"] = time.perf_counter()
-
-    def timed_result(self):
-        marks.setdefault("wait_start", time.perf_counter())
-        return result(self)
-
-    def timed_recall(*args, **kwargs):
-        try:
-            return recall(*args, **kwargs)
-        finally:
-            marks["recall_end"] = time.perf_counter()
-
-    api_auth.ApiKeyAuthentication.authenticate = timed_authenticate
-    recall_query.embed_query_cached = timed_embed
-    QueryVector.result = timed_result
-    recall_api.recall = timed_recall
+    api_auth.ApiKeyAuthentication.authenticate = marking(
+        api_auth.ApiKeyAuthentication.authenticate, marks, end="authenticated"
+    )
+    recall_query.embed_query_cached = marking(
+        recall_query.embed_query_cached, marks, start="embed_start", end="embed_end"
+    )
+    QueryVector.result = marking(QueryVector.result, marks, start="wait_start", once=True)
+    recall_api.recall = marking(recall_api.recall, marks, end="recall_end")
 
 
 def main() -> None:

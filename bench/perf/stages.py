@@ -39,6 +39,24 @@ STAGES = (
 )
 
 
+def marking(
+    function: Callable, marks: dict[str, float], start: str = "", end: str = "", once=False
+) -> Callable:
+    """``function``, recording ``time.perf_counter()`` in ``marks`` under ``start`` when it
+    is called and under ``end`` when it returns (``once``: only the first call's start)."""
+
+    def marked(*args, **kwargs):
+        if start and not (once and start in marks):
+            marks[start] = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if end:
+                marks[end] = time.perf_counter()
+
+    return marked
+
+
 def _pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]

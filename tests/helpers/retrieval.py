@@ -3,10 +3,15 @@ through the real pipeline."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.db import connection
 
 from accounts.models import Agent
 from core.actor import Actor
+from core.tenancy import tenant_context
 from memory.models import MemoryRecord, Subject
 from memory.recall import RecallRequest, RecallResult, RecallScope
 from memory.recall import recall as recall_pipeline
@@ -94,3 +99,50 @@ def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResul
 
 def ids(result: RecallResult) -> list:
     return [i.id for i in result.items]
+
+
+@contextmanager
+def in_tenant_recording(subject: Subject) -> Iterator[list[str]]:
+    """In the subject's tenant; yields the list of SQL statements run inside."""
+    statements: list[str] = []
+
+    def record(execute, sql, *args):
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with tenant_context(subject.tenant_id), connection.execute_wrapper(record):
+        yield statements
+
+
+def trigram_route(
+    agent: Agent,
+    subject: Subject,
+    question: str,
+    *,
+    large_scope: bool,
+    scope_names: frozenset[str] = frozenset(),
+) -> tuple[list, list[str]]:
+    """The trigram route's hits for ``question`` in ``subject``'s scope (threshold 0.6,
+    n = 30), on the index path when ``large_scope``; with the statements it ran."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from memory.recall.routes import route_trigram
+    from memory.recall.scope import Eligible
+
+    now = timezone.now()
+    scope = RecallScope(subject.tenant_id, subject.id, agent.id, agent.clearance)
+    request = RecallRequest(query=question, purpose=PURPOSE)
+    eligible = Eligible.of(scope, request, as_of=now, now=now)
+    with in_tenant_recording(subject) as statements:
+        hits = route_trigram(
+            eligible.queryset,
+            Q(tenant_id=subject.tenant_id, subject_id__in=[subject.id]),
+            question,
+            30,
+            0.6,
+            scope_names,
+            large_scope=lambda: large_scope,
+            subject_ids=[subject.id],
+        )
+    return hits, statements

@@ -15,7 +15,7 @@ from memory.neighbourhood import preceding_turns
 from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.indexing import index_pending_records, reindex
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import PURPOSE, ids, recall
+from tests.helpers.retrieval import PURPOSE, ids, recall, trigram_route
 
 CAMPING = [
     ("Melanie", "Did you go camping with the family this summer?"),
@@ -341,13 +341,6 @@ def test_a_mistyped_speaker_name_is_no_typo_search_but_other_names_are(
     not searched for as a typo (which matched every turn of that speaker). A name held
     verbatim that is one edit from a speaker's is found as itself, and a typo of another
     name is still searched for."""
-    from django.db.models import Q
-    from django.utils import timezone
-
-    from core.tenancy import tenant_context
-    from memory.recall.routes import route_trigram
-    from memory.recall.scope import Eligible, RecallRequest, RecallScope
-
     rids = converse(
         write_agent.agent,
         owner_subject,
@@ -359,33 +352,12 @@ def test_a_mistyped_speaker_name_is_no_typo_search_but_other_names_are(
         ],
     )
     scope_names = lexical.name_words(["Caroline", "Melanie"])
-    scope = RecallScope(
-        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
-    )
 
     def trigram(question: str) -> tuple[list, list[str]]:
-        now = timezone.now()
-        eligible = Eligible.of(
-            scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
+        large = lexical_path == "full-text indexes"
+        return trigram_route(
+            read_agent.agent, owner_subject, question, large_scope=large, scope_names=scope_names
         )
-        statements: list[str] = []
-
-        def record(execute, sql, params, many, context):
-            statements.append(sql)
-            return execute(sql, params, many, context)
-
-        with tenant_context(owner_subject.tenant_id), connection.execute_wrapper(record):
-            hits = route_trigram(
-                eligible.queryset,
-                Q(tenant_id=owner_subject.tenant_id, subject_id__in=[owner_subject.id]),
-                question,
-                30,
-                0.6,
-                scope_names,
-                large_scope=lambda: lexical_path == "full-text indexes",
-                subject_ids=[owner_subject.id],
-            )
-        return hits, statements
 
     hits, statements = trigram("What did Carolin say about hiking?")
     assert hits == [] and len(statements) == 1  # the verbatim look-up only

@@ -7,7 +7,6 @@ themselves too, so a wrong copy could hide a memory but never return one."""
 from __future__ import annotations
 
 import importlib
-from contextlib import contextmanager
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -22,9 +21,16 @@ from core.tenancy import tenant_context
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc, MemoryStatus
 from memory.models.records import RECALL_ELIGIBILITY_FIELDS
-from memory.recall.routes import _scope_statistics, route_exact, route_lexical, route_trigram
+from memory.recall.routes import _scope_statistics, route_exact, route_lexical
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
-from tests.helpers.retrieval import PURPOSE, ids, recall, remember
+from tests.helpers.retrieval import (
+    PURPOSE,
+    ids,
+    in_tenant_recording,
+    recall,
+    remember,
+    trigram_route,
+)
 
 DOC_TRIGGER = "memory.MemorySearchDoc:search_doc_copies_eligibility"
 
@@ -37,19 +43,6 @@ def lexical_path(request, monkeypatch):
     if request.param == "full-text indexes":
         monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
     return request.param
-
-
-@contextmanager
-def _in_tenant_recording(subject):
-    """In the subject's tenant; yields the list of SQL statements run inside."""
-    statements: list[str] = []
-
-    def record(execute, sql, *args):
-        statements.append(sql)
-        return execute(sql, *args)
-
-    with tenant_context(subject.tenant_id), connection.execute_wrapper(record):
-        yield statements
 
 
 def _copies(record_id) -> dict:
@@ -381,26 +374,12 @@ def test_the_trigram_route_finds_names_and_ids_both_ways(read_agent, owner_subje
         ("When did the user see Priyanca?", friend),
         ("Which flight was KL1712?", flight),
     ]:
-        scope = RecallScope(
-            owner_subject.tenant_id,
-            owner_subject.id,
-            read_agent.agent.id,
-            read_agent.agent.clearance,
+        hits, statements = trigram_route(
+            read_agent.agent,
+            owner_subject,
+            question,
+            large_scope=lexical_path == "full-text indexes",
         )
-        now = timezone.now()
-        eligible = Eligible.of(
-            scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
-        )
-        with _in_tenant_recording(owner_subject) as statements:
-            hits = route_trigram(
-                eligible.queryset,
-                Q(tenant_id=owner_subject.tenant_id, subject_id__in=[owner_subject.id]),
-                question,
-                30,
-                0.6,
-                large_scope=lambda: lexical_path == "full-text indexes",
-                subject_ids=[owner_subject.id],
-            )
         assert [rid for rid, _ in hits][:1] == [expected], question
         assert hidden.record_id not in {rid for rid, _ in hits}
         through_index = any("engram_search_docs_" in sql for sql in statements)
@@ -459,7 +438,7 @@ def test_the_exact_route_finds_an_identifier_both_ways(read_agent, owner_subject
     now = timezone.now()
     request = RecallRequest(query=question, purpose=PURPOSE)
     eligible = Eligible.of(scope, request, as_of=now, now=now)
-    with _in_tenant_recording(owner_subject) as statements:
+    with in_tenant_recording(owner_subject) as statements:
         hits = route_exact(
             eligible.queryset,
             request,

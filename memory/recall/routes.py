@@ -713,7 +713,7 @@ def route_trigram(
             if lexical.misspells(token, scope_names):
                 # A speaker's name mistyped ("Carolin", held nowhere as a word): like the
                 # name, it says whose memory is asked about, not what. As a typo search
-                # it matched every turn of that speaker (~0.4 s at 50,000 turns).
+                # it matched every turn of that speaker (0.7–0.8 s at 50,000 turns).
                 continue
         floor = _ID_CANDIDATE_SIMILARITY if is_id else threshold
         rows = _trigram_rows(

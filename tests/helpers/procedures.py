@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.actor import Actor
 from core.tenancy import tenant_context
 from governance.models import ProposalSource
+from governance.services.errors import GovernanceError
 from governance.services.procedures import change_request_approve, change_request_propose
 
 
@@ -25,12 +26,18 @@ def propose(document, user, text, *, source=ProposalSource.USER, base=None, **kw
 
 def approve(change_request, user, **kw):
     with tenant_context(change_request.tenant_id):
-        return change_request_approve(
-            actor=Actor.user(user.pk, change_request.tenant_id),
-            user=user,
-            change_request_id=change_request.id,
-            **kw,
-        )
+        try:
+            return change_request_approve(
+                actor=Actor.user(user.pk, change_request.tenant_id),
+                user=user,
+                change_request_id=change_request.id,
+                **kw,
+            )
+        except GovernanceError as e:
+            # A refusal names its reason in ``extra`` (e.g. the write policy's reason code),
+            # which the message alone does not show in a test's traceback.
+            e.add_note(f"{e.code}: {e.extra}")
+            raise
 
 
 V1 = "1. Check the order is paid.\n2. Refund to the original payment method.\n3. Log the ticket."

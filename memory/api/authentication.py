@@ -20,20 +20,35 @@ from accounts.services.credentials import (
 from memory.services.subjects import subject_from_gateway_header
 
 
+def authorization(request) -> tuple[str, str] | None:
+    """The Authorization header as (scheme, credential), or None without one."""
+    header = authentication.get_authorization_header(request).decode("latin-1")
+    if not header:
+        return None
+    scheme, _, raw = header.partition(" ")
+    return scheme, raw.strip()
+
+
+def bearer_key(request) -> str | None:
+    """The API key a request presents as ``Bearer <key>``, unchecked; None otherwise."""
+    scheme, raw = authorization(request) or ("", "")
+    return raw if scheme == ApiKeyAuthentication.keyword and raw else None
+
+
 class ApiKeyAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).decode("latin-1")
-        if not header:
+        presented = authorization(request)
+        if presented is None:
             return None
-        scheme, _, raw = header.partition(" ")
-        if scheme != self.keyword or not raw.strip():
+        scheme, raw = presented
+        if scheme != self.keyword or not raw:
             raise exceptions.AuthenticationFailed(
                 "Use 'Authorization: Bearer egk_…'.", code="invalid_api_key"
             )
         try:
-            key = api_key_authenticate(raw.strip())
+            key = api_key_authenticate(raw)
         except CredentialError as e:
             raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
         subject_id = self._subject_id(request, key)

@@ -14,7 +14,6 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,6 +22,7 @@ from core.api import ApiError
 from core.db_router import replica_reads
 from core.observability import metrics
 from core.serializers import StrictInputSerializer
+from memory.api.authentication import bearer_key
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import (
     ERRORS,
@@ -277,15 +277,6 @@ RECENT_RECALL_KEYS = RecentRecallKeys()
 _EARLY_BODY_MAX = 16 * 1024
 
 
-def _bearer_key(request: Request) -> str | None:
-    try:
-        header = get_authorization_header(request).decode("latin-1")
-    except UnicodeError:
-        return None
-    scheme, _, raw = header.partition(" ")
-    return raw.strip() if scheme == "Bearer" and raw.strip() else None
-
-
 def _speculate_before_checks(request: Request) -> QueryVector | None:
     """``_speculate`` before the key is checked, for a key in ``RECENT_RECALL_KEYS``: the
     body is read as plain JSON here and left for DRF's parser (which applies the edge's
@@ -373,7 +364,7 @@ class RecallView(SubjectScopedView):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """DRF's checks (authentication, permissions, throttles); for a key that made a
         recall here lately (``RecentRecallKeys``) the question's embedding starts first."""
-        key = _bearer_key(request)
+        key = bearer_key(request)
         digest = RecentRecallKeys.digest(key) if key else None
         if request.method == "POST" and digest is not None and digest in RECENT_RECALL_KEYS:
             self.early = _speculate_before_checks(request)

@@ -58,6 +58,7 @@ STORES = {
     "lexical_trigram_index": _("word search index"),
     "conversation_context": _("other memories' search context from the same conversation"),
     "recall_traces": _("records of which agent used what"),
+    "recall_vector_cache": _("search vectors kept in memory for quick recall"),
     "exact_text": _("a search for the deleted text itself"),
 }
 

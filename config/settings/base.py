@@ -381,6 +381,12 @@ ENGRAM_RETRIEVAL = {
     # below, the exact scan is faster and exact (docs/performance.md, bench/perf/recall_perf.py).
     "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
     "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
+    # Each process keeps the vectors of the scopes it recalled for lately, so an exact
+    # scan ranks them without a statement after the question is embedded
+    # (memory/recall/vector_cache.py): at most this many vectors in all (1.5 KB each at
+    # 384 dimensions; 0 turns it off), a scope unused this long dropped.
+    "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
+    "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=300.0),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     # Benchmarks and evaluation runs: recall writes no access statistics, so one run
     # cannot change the next (bench/quality/locomo.py sets it).

@@ -129,10 +129,33 @@ class MemoryEmbedding(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["record", "model_id"], name="memory_embedding_unique"),
         ]
+        triggers = [
+            # A row's vector is its record's under its model for as long as the row
+            # exists: a new vector is a new row (a new id). Recall keeps vectors in
+            # process memory by row id and relies on it (memory/recall/vector_cache.py).
+            # (The comparison is in the function, not in a WHEN clause: a restore
+            # recreates triggers with an empty search_path, where pgvector's operators
+            # are not found.)
+            pgtrigger.Trigger(
+                name="embedding_vector_read_only",
+                operation=pgtrigger.Update,
+                when=pgtrigger.Before,
+                func=(
+                    "IF NEW.vector IS DISTINCT FROM OLD.vector"
+                    " OR NEW.record_id IS DISTINCT FROM OLD.record_id THEN"
+                    " RAISE EXCEPTION 'an embedding row''s vector and record never change:"
+                    " store a new row'; END IF; RETURN NEW;"
+                ),
+            ),
+        ]
         indexes = [
             # Serves the vector route's exact scan within one subject's scope (the default:
             # exact and faster than HNSW at per-subject sizes; docs/performance.md).
-            models.Index(fields=["tenant", "subject", "model_id"], name="memory_embedding_scope"),
+            # Its ids in order, index-only, tell recall whether the vectors it keeps in
+            # process memory are still the scope's (memory/recall/vector_cache.py).
+            models.Index(
+                fields=["tenant", "subject", "model_id", "id"], name="memory_embedding_scope"
+            ),
             models.Index(fields=["tenant", "context_event_id"], name="memory_embedding_ctx_event"),
             # Serves approximate search over large scopes (with hnsw.iterative_scan).
             HnswIndex(

@@ -45,7 +45,10 @@ need it (the word routes, the records of what they found); only the vector and s
 wait for it. It starts before recall reads its context — in the API, before the body is
 validated — as the question was asked, and is kept only if that is what recall embeds
 (``QueryVector.speculate``). Steps 1–3's queries are compiled once per request shape
-(``core.sqltemplate``), from the same ``scope_q`` and ``filter_q``.
+(``core.sqltemplate``), from the same ``scope_q`` and ``filter_q``. A process keeps the
+vectors of the scopes it recalled for lately (``vector_cache``), checked against the
+scope's embedding rows in each recall's own transaction, so the exact vector route ranks
+them in process instead of scanning after the embedding.
 
 Then the trace (ids only) and the read's audit event are recorded (one statement) and
 access statistics handed to the writer thread.
@@ -56,7 +59,7 @@ Weights are per tenant (tenant policy key ``recall_weights``); defaults were cho
 tuning half of the golden set in ``bench/`` (see bench/quality/recall.py).
 
 The modules read in pipeline order: ``scope`` (1–2), ``query`` (reading and embedding
-the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b), ``dedupe`` (6), ``pack``
+the question), ``routes`` (3; ``vector_cache`` for the vector route), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b), ``dedupe`` (6), ``pack``
 (7–8), ``trace``; ``pipeline`` runs them. ``recall()`` is the one entry point: the API,
 the console, management commands and the benchmarks call it the same way.
 """

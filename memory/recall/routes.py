@@ -56,9 +56,11 @@ from core.sqltemplate import (
 from memory import lexical
 from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
+from memory.recall import vector_cache
 from memory.recall.query import QueryVector
 from memory.recall.scope import SLOTS_MAX, Eligible, RecallRequest, RecallScope, eligible_q
 from memory.recall.signals import Candidates, load_records
+from memory.recall.vector_cache import ScopeVectors
 from memory.recall.weights import RecallWeights
 from memory.services.indexing import EMBEDDABLE_STATUSES
 
@@ -191,10 +193,13 @@ def run_routes(
         and r.status in EMBEDDABLE_STATUSES
         and r.sensitivity != Sensitivity.RESTRICTED
     )
-    # What the vector route may return, with their vectors, read now rather than scanned
-    # after the embedding (small scopes; ``searchable_vectors``).
-    searchable = searchable_vectors(eligible, vector_scope, slot_keys)
-    vector, margins = route_vector(eligible, vector_scope, query_vector, n, slot_keys, searchable)
+    # The scope's vectors, from this process's cache, and (small scopes) what the vector
+    # route may return, read now rather than scanned after the embedding.
+    vectors = scope_vectors(vector_scope)
+    searchable = searchable_ids(eligible, vector_scope, slot_keys) if vectors else None
+    vector, margins = route_vector(
+        eligible, vector_scope, query_vector, n, slot_keys, vectors, searchable
+    )
     slot = route_slot(records, query_vector, predicates, weights, n)
 
     candidates = Candidates(slot_keys.answers_of)
@@ -831,7 +836,8 @@ def route_vector(
     query_vector: QueryVector,
     n: int,
     slot_keys: SlotKeys | None = None,
-    searchable: SearchableVectors | None = None,
+    vectors: ScopeVectors | None = None,
+    searchable: frozenset[uuid.UUID] | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """The subject's embedded memories that match the query more than they match a
     typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
@@ -851,8 +857,10 @@ def route_vector(
     and 0.79). Only a scope holding more than VECTOR_EXACT_MAX vectors goes through HNSW
     with iterative scans (``approximate_scan``).
 
-    ``searchable``: the searchable records' vectors of a small scope, read while the
-    question was embedded (``searchable_vectors``): ranked here, without a statement.
+    ``vectors``: the scope's vectors, whole, from this process's cache (``scope_vectors``):
+    ranked here in the scan's order, and the best searchable found among them with the
+    ids read ahead (``searchable``, small scopes) or one probe of ``eligible`` in rank
+    order (``_searchable_in_order``) — no scan after the embedding.
 
     The index may lag the write path (embedding runs after commit): recall never embeds
     on the request path (``run_routes`` counts the found memories without a vector as
@@ -862,10 +870,17 @@ def route_vector(
         return [], {}
     vector, typical = embedded
     shifted = vector - typical
-    if searchable is not None:
-        rows = searchable.best(vector, shifted, n)
-        return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
     keys = slot_keys.ids if slot_keys else []
+    if vectors is not None:
+        if not len(vectors):
+            return [], {}
+        if searchable is not None:
+            allowed = [i for i, rid in enumerate(vectors.record_ids) if rid in searchable]
+            order = vectors.ranking(shifted, np.array(allowed, np.int64), n)
+        else:
+            order = _searchable_in_order(eligible, vectors, shifted, n, keys)
+        rows = vectors.hits(vector, shifted, order)
+        return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
     values = {
         **eligible.values,
         **_subject_values(list(vector_scope.subject_ids)),
@@ -884,84 +899,78 @@ def route_vector(
     return [(rid, sim) for rid, sim, _ in rows], {rid: m for rid, _, m in rows}
 
 
-# Up to this many vectors in a scope, the records the vector route may return are read
-# while the question is being embedded, with their vectors (``searchable_vectors``), and
-# ranked in process after it.
+# Up to this many vectors in a scope, the ids of the records the vector route may return
+# are read while the question is embedded (``searchable_ids``); above, the ranked records
+# are looked up in ``eligible`` after ranking (``_searchable_in_order``).
 SEARCHABLE_READ_AHEAD_MAX = 2000
-
-
-@dataclass(frozen=True)
-class SearchableVectors:
-    """The vectors of the records the vector route may return in a small scope, read
-    while the question is embedded; ``best`` ranks them as ``_exact_scan`` would, without
-    a statement after the embedding.
-
-    ``ids`` are in record id order (the tie-break of the scan's ``ORDER BY margin DESC,
-    record_id``); ``vectors`` one row each, float64; ``norms`` their lengths."""
-
-    ids: tuple[uuid.UUID, ...]
-    vectors: np.ndarray
-    norms: np.ndarray
-
-    def best(
-        self, vector: np.ndarray, shifted: np.ndarray, n: int
-    ) -> list[tuple[uuid.UUID, float, float]]:
-        """The best ``n`` by margin (``vector · shifted``; ties by record id), as
-        ``(record id, cosine similarity to the query, margin)``."""
-        if not self.ids or n <= 0:
-            return []
-        # Rounded to float32, as pgvector computes them: equal vectors tie exactly however
-        # the product was summed, and ties go by record id as in the scan.
-        margins = (self.vectors @ shifted.astype(np.float64)).astype(np.float32)
-        # lexsort: the last key is the primary one; positions are record id order.
-        order = np.lexsort((np.arange(len(self.ids)), -margins))[:n]
-        query = vector.astype(np.float64)
-        dots = self.vectors[order] @ query
-        lengths = self.norms[order] * float(np.linalg.norm(query))
-        similarity = np.clip(
-            np.divide(dots, lengths, out=np.zeros_like(dots), where=lengths > 0), -1.0, 1.0
-        )
-        return [
-            (self.ids[i], float(sim), float(margins[i]))
-            for i, sim in zip(order.tolist(), similarity.tolist(), strict=True)
-        ]
-
-
-# pgvector's binary form of a vector (``vector_send``): int16 dimensions, int16 unused,
-# then the floats, big-endian.
-_VECTOR_HEADER = 4
-_SCOPE_VECTORS_SQL = (
-    "SELECT record_id, vector FROM memory_memoryembedding"
-    " WHERE tenant_id = %s AND subject_id = ANY(%s) AND model_id = %s ORDER BY record_id"
+# At most this many of a scope's vectors are fetched into the cache per recall
+# (``scope_vectors``): a cold scope of 5,000 fills in three recalls, each fetch ~6 ms per
+# 1,000 while the question is embedded, and is scanned by SQL until it is whole.
+VECTOR_FETCH_MAX = 2000
+_SCOPE_IDS_SQL = (
+    "SELECT coalesce(string_agg(int8send(id), ''::bytea ORDER BY id), ''::bytea)"
+    " FROM memory_memoryembedding"
+    " WHERE tenant_id = %s AND subject_id = ANY(%s) AND model_id = %s"
+)
+_SCOPE_ROWS_SQL = (
+    "SELECT id, record_id, vector FROM memory_memoryembedding"
+    " WHERE tenant_id = %s AND subject_id = ANY(%s) AND model_id = %s"
 )
 
 
-def searchable_vectors(
-    eligible: Eligible, vector_scope: VectorScope, slot_keys: SlotKeys | None = None
-) -> SearchableVectors | None:
-    """The vectors of the records the vector route may return (``searchable_ids``), for
-    an exact scan of a scope of at most ``SEARCHABLE_READ_AHEAD_MAX`` vectors; None
-    otherwise. The scope's vectors come in PostgreSQL's binary form (``binary_rows``:
-    ~3 ms for 600, where their text would take ~60 ms to parse)."""
-    ids = searchable_ids(eligible, vector_scope, slot_keys)
-    if ids is None:
+def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
+    """Every vector of an exact scan's scope, from this process's cache
+    (``memory.recall.vector_cache``), read while the question is embedded; None if the
+    scope is not cached whole (too large, approximate, empty, or still filling): the scan
+    then runs in SQL.
+
+    With nothing kept yet, the scope's rows are read (up to ``VECTOR_FETCH_MAX``, in
+    PostgreSQL's binary form). Otherwise the scope's embedding ids are read in this
+    transaction (``_SCOPE_IDS_SQL``: one index-only scan of ``memory_embedding_scope``)
+    and the kept rows are used only if they are exactly those; if not, rows the database
+    no longer holds are dropped and up to ``VECTOR_FETCH_MAX`` missing ones fetched. An
+    embedding row's vector never changes (``MemoryEmbedding``'s trigger), so the same ids
+    are the same vectors."""
+    if vector_scope.approximate or not 0 < vector_scope.size <= vector_cache.cache.size():
         return None
-    rows = binary_rows(
-        _SCOPE_VECTORS_SQL,
-        [vector_scope.tenant_id, list(vector_scope.subject_ids), vector_scope.model_id],
+    key = (vector_scope.tenant_id, vector_scope.subject_ids, vector_scope.model_id)
+    params = [vector_scope.tenant_id, list(vector_scope.subject_ids), vector_scope.model_id]
+    held = vector_cache.cache.get(key)
+    if held is None:
+        # Nothing kept: the scope's first rows by id, with their ids, in one statement.
+        rows = binary_rows(
+            _SCOPE_ROWS_SQL + " ORDER BY id LIMIT %s", [*params, VECTOR_FETCH_MAX + 1]
+        )
+        whole = len(rows) <= VECTOR_FETCH_MAX
+        rows = rows[:VECTOR_FETCH_MAX]
+        kept = (np.zeros(0, np.int64), [], None)
+    else:
+        [(packed,)] = binary_rows(_SCOPE_IDS_SQL, params)
+        ids = vector_cache.decode_ids(packed)
+        if np.array_equal(held.embedding_ids, ids):
+            return held
+        kept = held.kept(ids)
+        missing = np.setdiff1d(ids, kept[0], assume_unique=True)
+        whole = len(missing) <= VECTOR_FETCH_MAX
+        missing = missing[:VECTOR_FETCH_MAX]
+        rows = (
+            binary_rows(_SCOPE_ROWS_SQL + " AND id = ANY(%s)", [*params, missing.tolist()])
+            if len(missing)
+            else []
+        )
+    fetched = vector_cache.decode_vectors([blob for _, _, blob in rows])
+    parts = [m for m in (kept[2], fetched) if m is not None and len(m)]
+    if fetched is None or len({m.shape[1] for m in parts}) > 1:
+        # One model, two dimensions: not ours to judge here; the scan copes.
+        vector_cache.cache.discard(key)
+        return None
+    vectors = vector_cache.ScopeVectors.build(
+        np.concatenate([kept[0], np.array([i for i, _, _ in rows], np.int64)]),
+        [*kept[1], *(rid for _, rid, _ in rows)],
+        np.vstack(parts) if parts else np.zeros((0, 0), np.float32),
     )
-    kept = [(rid, blob) for rid, blob in rows if rid in ids]
-    if not kept:
-        return SearchableVectors((), np.zeros((0, 0)), np.zeros(0))
-    width = len(kept[0][1])
-    if any(len(blob) != width for _, blob in kept):
-        return None  # one model, two dimensions: not ours to judge here; the scan copes
-    raw = np.frombuffer(b"".join(blob for _, blob in kept), dtype=np.uint8)
-    floats = raw.reshape(len(kept), width)[:, _VECTOR_HEADER:]
-    vectors = floats.copy().view(">f4").astype(np.float64)
-    return SearchableVectors(
-        tuple(rid for rid, _ in kept), vectors, np.linalg.norm(vectors, axis=1)
-    )
+    vector_cache.cache.put(key, vectors)
+    return vectors if whole else None
 
 
 def searchable_ids(
@@ -1028,6 +1037,43 @@ def _exact_scan(
 
 # How many of the scope's best vectors are looked up in ``eligible`` first.
 _VECTOR_FIRST = 200
+
+
+def _searchable_in_order(
+    eligible: Eligible, vectors: ScopeVectors, shifted: np.ndarray, n: int, keys: list
+) -> np.ndarray:
+    """The rows of ``vectors`` whose records are searchable, the best ``n`` by margin: the
+    best 4n ranked are looked up in ``eligible`` in one statement (one primary-key probe
+    each, in rank order until n are found); if fewer than ``n`` of them are searchable,
+    the next ones, four times as many each time, until every row is — the same answer as
+    ``_exact_scan``'s in SQL, which ranks deeper first because each of its looks is a
+    scan, where each look here is a probe of the next ranks."""
+    searchable, searchable_params = _SEARCHABLE.sql_with_params(
+        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": uuid_array(keys)}
+    )
+    sql = _PROBE_SQL.format(searchable=searchable)
+    found: list[int] = []
+    looked, first = 0, 4 * max(n, 1)
+    with read_connection().cursor() as cursor:
+        while len(found) < n and looked < len(vectors):
+            order = vectors.ranking(shifted, first=looked + first)[looked:]
+            ranked = "{" + ",".join(vectors.record_keys[i] for i in order.tolist()) + "}"
+            cursor.execute(sql, [ranked, *searchable_params, n - len(found)])
+            found += [int(order[position - 1]) for (position,) in cursor.fetchall()]
+            looked += len(order)
+            first *= 4
+    return np.array(found, np.int64)
+
+
+_PROBE_SQL = """
+SELECT c.position
+FROM unnest(%s::uuid[]) WITH ORDINALITY AS c(id, position)
+CROSS JOIN LATERAL (
+    SELECT 1 FROM ({searchable}) s WHERE s.id = c.id LIMIT 1
+) AS searchable
+ORDER BY c.position
+LIMIT %s
+"""
 # pgvector's <=> is the cosine distance, <#> the negative inner product. The similarity is
 # computed for the best rows only.
 _VECTOR_SQL = """

@@ -116,10 +116,27 @@ def _find_context(t: ErasureTarget) -> int:
     return MemoryEmbedding.objects.filter(q).count() + MemorySearchDoc.objects.filter(q).count()
 
 
+def _erase_cached_vectors(t: ErasureTarget) -> int:
+    """The vectors recall keeps in this process's memory for the subject's scopes
+    (``memory.recall.vector_cache``). Other processes never rank a vector whose row is
+    gone (each recall checks the scope's rows first) and drop it at their next recall for
+    the subject, or when the scope has been idle ``VECTOR_CACHE_SECONDS``."""
+    from memory.recall.vector_cache import cache
+
+    return cache.drop_subject(t.tenant_id, t.subject_id)
+
+
+def _find_cached_vectors(t: ErasureTarget) -> int:
+    from memory.recall.vector_cache import cache
+
+    return cache.holding(t.tenant_id, t.subject_id, None if t.whole_subject else t.record_ids)
+
+
 # In the order the deletion workflow runs them, after its own stores.
 RETRIEVAL_STORES = (
     DerivedStore("embeddings", _erase_embeddings, _find_embeddings),
     DerivedStore("lexical_trigram_index", _erase_search_docs, _find_search_docs),
     DerivedStore("conversation_context", _erase_context, _find_context),
     DerivedStore("recall_traces", _erase_traces, _find_traces),
+    DerivedStore("recall_vector_cache", _erase_cached_vectors, _find_cached_vectors),
 )

@@ -106,15 +106,15 @@ def test_the_hnsw_path_answers_like_the_exact_scan_and_keeps_the_filters(
     assert not {old.record_id} & {i for answer in exact for i in answer}
 
 
-@pytest.mark.parametrize("read_ahead", [True, False], ids=["vectors-read-ahead", "joined"])
+@pytest.mark.parametrize("path", ["cached-ids-read-ahead", "cached-probed", "scanned"])
 def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
-    read_agent, owner_subject, monkeypatch, read_ahead
+    read_agent, owner_subject, monkeypatch, path
 ):
     """The exact scan ranks the scope's vectors first and checks only the best few against
-    ``eligible`` joined in the statement: when those are all out of reach (another
-    purpose), it scans again, so the answer is still the best searchable by margin and
-    nothing out of reach comes back. Read ahead (the searchable records' vectors, while
-    the question is embedded), the same answer comes without a statement."""
+    ``eligible``: when those are all out of reach (another purpose), it checks every
+    record, so the answer is still the best searchable by margin and nothing out of reach
+    comes back — in SQL (scanned), and ranked in process from the cached vectors, with the
+    searchable ids read ahead or probed in rank order after ranking."""
     from memory.recall import routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
@@ -131,6 +131,8 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         [near, far], [q + rng.normal(0, 0.03, q.shape), q + rng.normal(0, 0.3, q.shape)], model_id
     )
     monkeypatch.setattr(routes, "_VECTOR_FIRST", 2)
+    if path == "cached-probed":
+        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 0)
     scope = RecallScope(
         owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
     )
@@ -142,30 +144,35 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
         assert not vector_scope.approximate and vector_scope.size == 12
-        searchable = routes.searchable_vectors(eligible, vector_scope) if read_ahead else None
-        if read_ahead:
-            assert set(searchable.ids) == {near, far}
+        vectors = routes.scope_vectors(vector_scope) if path != "scanned" else None
+        searchable = routes.searchable_ids(eligible, vector_scope) if vectors else None
+        if path == "cached-ids-read-ahead":
+            assert searchable == {near, far}
+        else:
+            assert searchable is None
 
         def scan():
-            return _route_vector(eligible, vector_scope, query_vector, 2, None, searchable)
+            return _route_vector(eligible, vector_scope, query_vector, 2, None, vectors, searchable)
 
         # First look: the best 8 (4 × n) are all of another purpose; then every record.
         with CaptureQueriesContext(connection) as scans:
             hits, margins = scan()
         assert [rid for rid, _ in hits] == [near, far]
         assert margins[near] > margins[far]
-        assert len([s for s in scans.captured_queries if "memory_memoryembedding" in s["sql"]]) == (
-            0 if read_ahead else 2
+        statements = [s["sql"] for s in scans.captured_queries]
+        assert len([s for s in statements if "memory_memoryembedding" in s]) == (
+            2 if path == "scanned" else 0
         )
-        if read_ahead:
-            return
-        # With room for all in the first look, the same answer without a second scan.
+        assert len([s for s in statements if "WITH ORDINALITY" in s]) == (
+            2 if path == "cached-probed" else 0
+        )
+        if path != "scanned":
+            return  # probed: the best 8 (4 × n), then the next 32: every one
+        # With room for all in the first look, the same answer in one statement.
         monkeypatch.setattr(routes, "_VECTOR_FIRST", 50)
         with CaptureQueriesContext(connection) as scans:
             assert scan()[0] == hits
-        assert (
-            len([s for s in scans.captured_queries if "memory_memoryembedding v" in s["sql"]]) == 1
-        )
+        assert len(scans.captured_queries) == 1
 
 
 def test_ids_are_read_ahead_only_for_an_exact_scan_of_a_small_scope(
@@ -235,12 +242,15 @@ def _scope_of(read_agent, subject, query: str = QUERY):
     return scope, eligible
 
 
-def test_vectors_read_ahead_rank_as_the_scan_does(read_agent, owner_subject):
-    """The read-ahead ranks in process what the exact scan ranks in PostgreSQL: the same
-    records in the same order (ties by record id), the same margins and similarities to
-    float precision, for every n."""
+@pytest.mark.parametrize("read_ahead", [True, False], ids=["ids-read-ahead", "probed"])
+def test_cached_vectors_rank_as_the_scan_does(read_agent, owner_subject, monkeypatch, read_ahead):
+    """The cached vectors are ranked in process as the exact scan ranks them in
+    PostgreSQL: the same records in the same order (ties by record id), the same margins
+    and similarities to float precision, for every n."""
     from memory.recall import routes
 
+    if not read_ahead:
+        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 0)
     model_id, q = embed_query_cached(QUERY, active_model_id())
     rng = np.random.default_rng(3)
     records = remember_many(owner_subject, [f"User's seat note {i}" for i in range(40)])
@@ -252,27 +262,32 @@ def test_vectors_read_ahead_rank_as_the_scan_does(read_agent, owner_subject):
     with tenant_context(owner_subject.tenant_id):
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
-        searchable = routes.searchable_vectors(eligible, vector_scope)
-        assert sorted(searchable.ids) == list(searchable.ids) == sorted(records)
+        cached = routes.scope_vectors(vector_scope)
+        assert sorted(cached.record_ids) == sorted(records)
+        searchable = routes.searchable_ids(eligible, vector_scope)
+        assert (searchable is not None) == read_ahead
         for n in (1, 4, 10, 40, 60):
-            read_ahead = _route_vector(eligible, vector_scope, query_vector, n, None, searchable)
+            ranked = _route_vector(
+                eligible, vector_scope, query_vector, n, None, cached, searchable
+            )
             scanned = _route_vector(eligible, vector_scope, query_vector, n)
-            assert [rid for rid, _ in read_ahead[0]] == [rid for rid, _ in scanned[0]]
-            assert len(read_ahead[0]) == min(n, 40)
-            for (rid, sim), (_, scan_sim) in zip(read_ahead[0], scanned[0], strict=True):
+            assert [rid for rid, _ in ranked[0]] == [rid for rid, _ in scanned[0]]
+            assert len(ranked[0]) == min(n, 40)
+            for (rid, sim), (_, scan_sim) in zip(ranked[0], scanned[0], strict=True):
                 assert sim == pytest.approx(scan_sim, abs=1e-5)
-                assert read_ahead[1][rid] == pytest.approx(scanned[1][rid], abs=1e-5)
+                assert ranked[1][rid] == pytest.approx(scanned[1][rid], abs=1e-5)
     tied = sorted(records[i] for i in (5, 6, 7, 9))
-    order = [rid for rid, _ in read_ahead[0]]
+    order = [rid for rid, _ in ranked[0]]
     assert [rid for rid in order if rid in tied] == tied
 
 
-def test_vectors_read_ahead_are_the_stored_floats_of_this_scope_and_model_only(
+def test_cached_vectors_are_the_stored_floats_of_this_scope_and_model_only(
     read_agent, owner_subject, same_tenant_user, other_tenant_user
 ):
-    """Binary transfer loses nothing (every float32 as stored), and the read-ahead holds
-    only searchable records of the scope's subjects under its model: not another
-    subject's, another tenant's, another model's, nor another purpose's."""
+    """Binary transfer loses nothing (every float32 as stored), and the cache holds the
+    vectors of the scope's subjects under its model only: not another subject's, another
+    tenant's or another model's. Another purpose's vector is in the scope (its record is
+    not searchable: the route's filter, not the cache, keeps it out)."""
     from memory.recall import routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
@@ -293,12 +308,13 @@ def test_vectors_read_ahead_are_the_stored_floats_of_this_scope_and_model_only(
     with tenant_context(owner_subject.tenant_id):
         vector_scope = VectorScope.of(scope, [owner_subject.id], model_id)
         assert vector_scope.size == 4  # the billing memory's vector is in scope, not searchable
-        searchable = routes.searchable_vectors(eligible, vector_scope)
-    assert set(searchable.ids) == set(mine)
-    by_id = dict(zip(searchable.ids, searchable.vectors, strict=True))
+        cached = routes.scope_vectors(vector_scope)
+        assert routes.searchable_ids(eligible, vector_scope) == set(mine)
+    assert set(cached.record_ids) == {*mine, billing.record_id}
+    by_id = dict(zip(cached.record_ids, cached.vectors, strict=True))
     for rid, stored in zip(mine, exact, strict=True):
-        assert np.array_equal(by_id[rid].astype(np.float32), stored)
-        assert searchable.norms[searchable.ids.index(rid)] == pytest.approx(
+        assert np.array_equal(by_id[rid], stored)
+        assert cached.norms[cached.record_ids.index(rid)] == pytest.approx(
             float(np.linalg.norm(stored.astype(np.float64)))
         )
 

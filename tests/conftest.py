@@ -19,6 +19,18 @@ from tests.helpers.cast import AgentCred, ApiClient, agent_with_key, person
 from tests.helpers.worker import BROKER, QUEUE, REDIS, REDIS_DB, Worker, reset_producer_pool
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """pytest-django's, and before the test database is dropped (an open session stops
+    that), recall's second connection is closed: it belongs to its own thread
+    (memory.recall.side), which Django's own clean-up does not reach."""
+    yield
+    from memory.recall import side
+
+    with django_db_blocker.unblock():
+        side.close()
+
+
 @pytest.fixture
 def tenant(db) -> Tenant:
     return tenant_create(slug="acme", name="Acme")

@@ -56,7 +56,7 @@ from core.sqltemplate import (
 from memory import lexical
 from memory.embedders import predicate_labels
 from memory.models import Cardinality, MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryType
-from memory.recall import vector_cache
+from memory.recall import side, vector_cache
 from memory.recall.query import QueryVector
 from memory.recall.scope import SLOTS_MAX, Eligible, RecallRequest, RecallScope, eligible_q
 from memory.recall.signals import Candidates, load_records
@@ -166,6 +166,19 @@ def run_routes(
         subject_ids=subject_ids,
     )
     recency = route_recency(records, request, n)
+    vector_scope = VectorScope.of(scope, subject_ids, query_vector.model_id)
+
+    def approximate_vector_route() -> tuple[tuple[Hits, dict], dict]:
+        """The HNSW search, and the records of what it found."""
+        hits = route_vector(eligible, vector_scope, query_vector, n, slot_keys)
+        answers = {t for rid, _ in hits[0] for t in slot_keys.answers_of.get(rid, [rid])}
+        return hits, load_records(
+            list(answers), with_speakers=with_speakers, model_id=query_vector.model_id
+        )
+
+    # A very large scope's HNSW search runs on a second connection beside the lexical
+    # route, which outlasts the embedding there (``memory.recall.side``).
+    beside = side.start(approximate_vector_route) if vector_scope.approximate else None
     # The lexical and vector routes also match other versions of single-valued facts.
     lexical_hits, coverage = route_lexical(
         eligible,
@@ -178,7 +191,6 @@ def run_routes(
         statistics=statistics,
     )
     found = {rid for hits in (exact, lexical_hits, trigram, recency) for rid, _ in hits}
-    vector_scope = VectorScope.of(scope, subject_ids, query_vector.model_id)
     loaded = load_records(
         list({t for rid in found for t in slot_keys.answers_of.get(rid, [rid])}),
         with_speakers=with_speakers,
@@ -193,13 +205,17 @@ def run_routes(
         and r.status in EMBEDDABLE_STATUSES
         and r.sensitivity != Sensitivity.RESTRICTED
     )
-    # The scope's vectors, from this process's cache, and (small scopes) what the vector
-    # route may return, read now rather than scanned after the embedding.
-    vectors = scope_vectors(vector_scope)
-    searchable = searchable_ids(eligible, vector_scope, slot_keys) if vectors else None
-    vector, margins = route_vector(
-        eligible, vector_scope, query_vector, n, slot_keys, vectors, searchable
-    )
+    if beside is not None:
+        (vector, margins), found_beside = side.result(beside, approximate_vector_route)
+        loaded = {**found_beside, **loaded}
+    else:
+        # The scope's vectors, from this process's cache, and (small scopes) what the
+        # vector route may return, read now rather than scanned after the embedding.
+        vectors = scope_vectors(vector_scope)
+        searchable = searchable_ids(eligible, vector_scope, slot_keys) if vectors else None
+        vector, margins = route_vector(
+            eligible, vector_scope, query_vector, n, slot_keys, vectors, searchable
+        )
     slot = route_slot(records, query_vector, predicates, weights, n)
 
     candidates = Candidates(slot_keys.answers_of)

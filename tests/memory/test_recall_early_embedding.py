@@ -177,6 +177,34 @@ def test_a_key_that_made_a_recall_has_the_next_question_embedded_before_it_is_ch
     assert second.json()["items"] == _ask(client, "What seat does the user like?").json()["items"]
 
 
+def test_the_early_embedding_starts_before_the_rest_of_the_middleware(
+    read_agent, owner_subject, order, monkeypatch
+):
+    """``EarlyRecallEmbedding`` submits it first: the tenant's transaction, the URL
+    resolver and DRF come after — and only for the recall path."""
+    from accounts.middleware import TenantContextMiddleware
+
+    real = TenantContextMiddleware.__call__
+    monkeypatch.setattr(
+        TenantContextMiddleware,
+        "__call__",
+        lambda self, request: order.append("middleware") or real(self, request),
+    )
+    remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    order.clear()
+    assert _ask(client, "What seat does the user like?").status_code == 200
+    assert order == ["embed: What seat does the user like?", "middleware", "auth"]
+    order.clear()
+    # The same key and body on another path: nothing is embedded for it.
+    response = client.post_json(
+        "/api/v1/candidates", {"query": "What seat does the user like?", "purpose": PURPOSE}
+    )
+    assert response.status_code == 403  # a read key may not write
+    assert not [e for e in order if e.startswith("embed")]
+
+
 def test_no_embedding_before_the_check_for_a_key_never_seen_or_a_wrong_one(
     read_agent, owner_subject, order
 ):

@@ -23,7 +23,9 @@ routes have real text to match; vectors stay random) — asks LoCoMo-like questi
 naming a speaker, and also measures the bare query embedding (the same model, one
 OpenMP thread, in this process) so recall can be read against that floor: at concurrency
 1 ten bare embeddings follow each block of 30 recalls, so both are measured under the
-same conditions on a machine whose speed drifts.
+same conditions on a machine whose speed drifts. ``--churn N`` writes N new turns per
+subject before each block, as a conversation in progress would: the vectors each worker
+keeps of a subject (``memory.recall.vector_cache``) then lack the new ones and fetch them.
 """
 
 from __future__ import annotations
@@ -316,6 +318,62 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     return ctx
 
 
+def add_turns(ctx: dict, per_subject: int, block: int) -> None:
+    """``per_subject`` new turns for each subject, as a conversation in progress leaves
+    them (event, record, lexical doc, source, vector): what a web worker kept of the
+    subject's vectors then lacks them (``--churn``)."""
+    from accounts.models import Agent, Tenant
+    from memory.embedders import get_embedder
+    from memory.models import (
+        MemoryEmbedding,
+        MemoryRecord,
+        MemorySearchDoc,
+        MemorySource,
+        SourceEvent,
+        Subject,
+    )
+
+    rng = random.Random(block)
+    nprng = np.random.default_rng(block)
+    model_id = get_embedder().model_id
+    tenant = Tenant.objects.get(pk=ctx["tenants"][0]["id"])
+    agent = Agent.objects.get(pk=ctx["tenants"][0]["agent"])
+    records, docs, embs, events, sources = [], [], [], [], []
+    for subject in Subject.objects.filter(pk__in=ctx["tenants"][0]["subjects"]):
+        for i in range(per_subject):
+            text = conversation_text(rng)
+            at = timezone.now()
+            record, doc, emb = _rows(
+                tenant, subject, text, at, "conversation", "episodic", model_id, nprng
+            )
+            speaker, _, said = text.partition(": ")
+            event = SourceEvent(
+                tenant=tenant,
+                subject=subject,
+                agent=agent,
+                client_event_id=f"churn-{subject.external_id}-{block}-{i}-{uuid.uuid4().hex}",
+                thread_id=f"churn-{block}",
+                kind="message",
+                role="user",
+                speaker=speaker,
+                content=said,
+                occurred_at=at,
+                received_at=at,
+                payload_sha256=uuid.uuid4().hex * 2,
+            )
+            records.append(record)
+            docs.append(doc)
+            embs.append(emb)
+            events.append(event)
+            sources.append(MemorySource(tenant=tenant, record_id=record.id, event=event))
+    with transaction.atomic():
+        SourceEvent.objects.bulk_create(events)
+        MemoryRecord.objects.bulk_create(records)
+        MemorySearchDoc.objects.bulk_create(docs)
+        MemoryEmbedding.objects.bulk_create(embs)
+        MemorySource.objects.bulk_create(sources)
+
+
 def bare_embedding_ms(n: int, first: int = 0) -> list[float]:
     """The query embedding alone, as a web worker computes it (one OpenMP thread)."""
     from memory.embedders import get_embedder
@@ -331,14 +389,19 @@ def bare_embedding_ms(n: int, first: int = 0) -> list[float]:
     return sorted(out)
 
 
-def run_beside_bare(ctx: dict, port: int, n: int) -> tuple[list[float], float, int, list[float]]:
+def run_beside_bare(
+    ctx: dict, port: int, n: int, churn: int = 0
+) -> tuple[list[float], float, int, list[float]]:
     """``n`` recalls at concurrency 1 in blocks of 30, each block followed by 10 bare
     embeddings in this process: on a machine whose speed drifts (a shared VM), the floor
-    is measured under the same conditions as the recalls it is compared with."""
+    is measured under the same conditions as the recalls it is compared with. ``churn``:
+    that many new turns per subject are written before each block (``add_turns``)."""
     latencies: list[float] = []
     bare: list[float] = []
     seconds, errors = 0.0, 0
     for first in range(0, n, 30):
+        if churn:
+            add_turns(ctx, churn, first)
         lat, secs, errs = run(ctx, port, min(30, n - first), 1, first=first)
         latencies += lat
         seconds += secs
@@ -478,6 +541,13 @@ def main() -> None:
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--concurrency", default="1,4", help="comma-separated levels")
     parser.add_argument(
+        "--churn",
+        type=int,
+        default=0,
+        help="per-user scale, concurrency 1: write this many new turns per subject before "
+        "each block of 30 recalls (a conversation in progress; the bench database grows)",
+    )
+    parser.add_argument(
         "--stages",
         type=int,
         default=0,
@@ -514,7 +584,9 @@ def main() -> None:
         bare: list[float] = []
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
             if args.memories_per_subject and concurrency == 1:
-                lat, seconds, errors, bare = run_beside_bare(ctx, args.port, args.requests)
+                lat, seconds, errors, bare = run_beside_bare(
+                    ctx, args.port, args.requests, args.churn
+                )
             else:
                 lat, seconds, errors = run(ctx, args.port, args.requests, concurrency)
             lines.append(

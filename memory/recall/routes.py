@@ -958,15 +958,16 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
             _SCOPE_ROWS_SQL + " ORDER BY id LIMIT %s", [*params, VECTOR_FETCH_MAX + 1]
         )
         whole = len(rows) <= VECTOR_FETCH_MAX
-        rows = rows[:VECTOR_FETCH_MAX]
-        kept = (np.zeros(0, np.int64), [], None)
+        rows, dropped = rows[:VECTOR_FETCH_MAX], False
+        held = vector_cache.ScopeVectors.build(np.zeros(0, np.int64), [], np.zeros((0, 0)))
     else:
         [(packed,)] = binary_rows(_SCOPE_IDS_SQL, params)
         ids = vector_cache.decode_ids(packed)
         if np.array_equal(held.embedding_ids, ids):
             return held
-        kept = held.kept(ids)
-        missing = np.setdiff1d(ids, kept[0], assume_unique=True)
+        kept_ids = held.embedding_ids[np.isin(held.embedding_ids, ids, assume_unique=True)]
+        dropped = len(kept_ids) < len(held)
+        missing = np.setdiff1d(ids, kept_ids, assume_unique=True)
         whole = len(missing) <= VECTOR_FETCH_MAX
         missing = missing[:VECTOR_FETCH_MAX]
         rows = (
@@ -975,16 +976,25 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
             else []
         )
     fetched = vector_cache.decode_vectors([blob for _, _, blob in rows])
-    parts = [m for m in (kept[2], fetched) if m is not None and len(m)]
-    if fetched is None or len({m.shape[1] for m in parts}) > 1:
+    if fetched is None or (
+        len(held) and len(fetched) and fetched.shape[1] != held.vectors.shape[1]
+    ):
         # One model, two dimensions: not ours to judge here; the scan copes.
         vector_cache.cache.discard(key)
         return None
-    vectors = vector_cache.ScopeVectors.build(
-        np.concatenate([kept[0], np.array([i for i, _, _ in rows], np.int64)]),
-        [*kept[1], *(rid for _, rid, _ in rows)],
-        np.vstack(parts) if parts else np.zeros((0, 0), np.float32),
-    )
+    new_ids = np.array([i for i, _, _ in rows], np.int64)
+    new_records = [rid for _, rid, _ in rows]
+    if dropped:  # the database no longer holds some kept rows: keep only the others
+        kept = held.kept(ids)
+        vectors = vector_cache.ScopeVectors.build(
+            np.concatenate([kept[0], new_ids]),
+            [*kept[1], *new_records],
+            np.vstack([kept[2], fetched]) if len(fetched) else kept[2],
+        )
+    elif len(held):
+        vectors = held.extended(new_ids, new_records, fetched)
+    else:
+        vectors = vector_cache.ScopeVectors.build(new_ids, new_records, fetched)
     vector_cache.cache.put(key, vectors)
     return vectors if whole else None
 
@@ -1073,8 +1083,8 @@ def _searchable_in_order(
     with read_connection().cursor() as cursor:
         while len(found) < n and looked < len(vectors):
             order = vectors.ranking(shifted, first=looked + first)[looked:]
-            ranked = "{" + ",".join(vectors.record_keys[i] for i in order.tolist()) + "}"
-            cursor.execute(sql, [ranked, *searchable_params, n - len(found)])
+            ranked = [vectors.record_ids[i] for i in order.tolist()]
+            cursor.execute(sql, [uuid_array(ranked), *searchable_params, n - len(found)])
             found += [int(order[position - 1]) for (position,) in cursor.fetchall()]
             looked += len(order)
             first *= 4

@@ -48,60 +48,115 @@ _VECTOR_HEADER = 4
 _ROUGH_ERROR = 1e-4
 
 
+class _Rows:
+    """Storage shared by the successive ``ScopeVectors`` of one scope as it grows: rows are
+    only ever written past ``used``, so an earlier ``ScopeVectors`` (which sees its first
+    ``n``) never sees them change. Room for a quarter more is kept."""
+
+    def __init__(self, capacity: int, dimensions: int) -> None:
+        self.ids = np.empty(capacity, np.int64)
+        self.keys = np.empty((capacity, 2), np.uint64)  # the record ids' 16 bytes
+        self.vectors = np.empty((capacity, dimensions), np.float32)
+        self.used = 0
+        self.lock = threading.Lock()
+
+    @classmethod
+    def holding(cls, n: int, dimensions: int) -> _Rows:
+        return cls(n + n // 4 + 16, dimensions)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _keys(record_ids: list[uuid.UUID]) -> np.ndarray:
+    raw = b"".join(r.bytes for r in record_ids)
+    return np.frombuffer(raw, dtype=">u8").reshape(-1, 2).astype(np.uint64)
+
+
+def _tie(keys: np.ndarray) -> np.ndarray:
+    """Each row's place in record id order: PostgreSQL compares uuids byte by byte, as the
+    two big-endian halves compare here."""
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    tie = np.empty(len(keys), np.int64)
+    tie[order] = np.arange(len(keys))
+    return tie
+
+
 @dataclass(frozen=True)
 class ScopeVectors:
     """The vectors of one scope's embedding rows: ``embedding_ids`` ascending, one row of
     ``vectors`` (float32) each, its ``record_ids`` and ``tie`` (its place in record id
     order: the scan's tie-break, ``ORDER BY margin DESC, record_id``)."""
 
-    embedding_ids: np.ndarray
+    _rows: _Rows
+    n: int
     record_ids: tuple[uuid.UUID, ...]
     tie: np.ndarray
-    vectors: np.ndarray
-    norms: np.ndarray
-    # The record ids as text, for the statement that looks the ranked ones up.
-    record_keys: tuple[str, ...] = ()
 
-    @classmethod
-    def empty(cls, dimensions: int = 0) -> ScopeVectors:
-        return cls(
-            np.zeros(0, np.int64),
-            (),
-            np.zeros(0, np.int64),
-            np.zeros((0, dimensions), np.float32),
-            np.zeros(0),
-        )
+    @property
+    def embedding_ids(self) -> np.ndarray:
+        return self._rows.ids[: self.n]
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._rows.vectors[: self.n]
 
     @classmethod
     def build(
         cls, embedding_ids: np.ndarray, record_ids: list[uuid.UUID], vectors: np.ndarray
     ) -> ScopeVectors:
-        order = np.argsort(embedding_ids, kind="stable")
+        matrix = np.asarray(vectors, np.float32)
+        order = np.argsort(np.asarray(embedding_ids, np.int64), kind="stable")
+        records = tuple(record_ids[i] for i in order.tolist())
+        n = len(records)
+        rows = _Rows.holding(n, matrix.shape[1] if matrix.ndim == 2 else 0)
+        rows.ids[:n] = np.asarray(embedding_ids, np.int64)[order]
+        rows.keys[:n] = _keys(list(records)) if n else rows.keys[:0]
+        rows.vectors[:n] = matrix[order] if n else rows.vectors[:0]
+        rows.used = n
+        return cls(rows, n, records, _tie(rows.keys[:n]))
+
+    def extended(
+        self, embedding_ids: np.ndarray, record_ids: list[uuid.UUID], vectors: np.ndarray
+    ) -> ScopeVectors:
+        """These rows added: written past this one's rows when their ids all come after
+        its last and nothing was written there since (the usual case: new memories of a
+        conversation), else everything copied into new storage."""
+        order = np.argsort(np.asarray(embedding_ids, np.int64), kind="stable")
         ids = np.asarray(embedding_ids, np.int64)[order]
-        records = tuple(record_ids[i] for i in order)
-        matrix = np.ascontiguousarray(np.asarray(vectors, np.float32)[order])
-        # Python's uuid order is PostgreSQL's (both compare the 16 bytes in order).
-        by_record = sorted(range(len(records)), key=records.__getitem__)
-        tie = np.empty(len(records), np.int64)
-        tie[by_record] = np.arange(len(records))
-        return cls(
-            ids,
-            records,
-            tie,
-            matrix,
-            np.linalg.norm(matrix.astype(np.float64), axis=1),
-            tuple(str(r) for r in records),
-        )
+        added = [record_ids[i] for i in order.tolist()]
+        matrix = np.asarray(vectors, np.float32)[order]
+        total = self.n + len(added)
+        rows = self._rows
+        with rows.lock:
+            in_place = (
+                (self.n == 0 or ids[0] > rows.ids[self.n - 1])
+                and rows.used == self.n
+                and total <= len(rows)
+                and matrix.shape[1] == rows.vectors.shape[1]
+            )
+            if in_place:
+                rows.ids[self.n : total] = ids
+                rows.keys[self.n : total] = _keys(added)
+                rows.vectors[self.n : total] = matrix
+                rows.used = total
+        if not in_place:
+            return ScopeVectors.build(
+                np.concatenate([self.embedding_ids, ids]),
+                [*self.record_ids, *added],
+                np.vstack([self.vectors, matrix]),
+            )
+        return ScopeVectors(rows, total, self.record_ids + tuple(added), _tie(rows.keys[:total]))
 
     def __len__(self) -> int:
-        return len(self.record_ids)
+        return self.n
 
     def kept(self, embedding_ids: np.ndarray) -> tuple[np.ndarray, list[uuid.UUID], np.ndarray]:
         """The rows whose ids are among ``embedding_ids``: (ids, record ids, vectors)."""
         keep = np.flatnonzero(np.isin(self.embedding_ids, embedding_ids, assume_unique=True))
         return (
             self.embedding_ids[keep],
-            [self.record_ids[i] for i in keep],
+            [self.record_ids[i] for i in keep.tolist()],
             self.vectors[keep],
         )
 
@@ -139,8 +194,9 @@ class ScopeVectors:
         if not len(rows):
             return []
         query = vector.astype(np.float64)
-        dots = self.vectors[rows].astype(np.float64) @ query
-        lengths = self.norms[rows] * float(np.linalg.norm(query))
+        found = self.vectors[rows].astype(np.float64)
+        dots = found @ query
+        lengths = np.linalg.norm(found, axis=1) * float(np.linalg.norm(query))
         similarity = np.clip(
             np.divide(dots, lengths, out=np.zeros_like(dots), where=lengths > 0), -1.0, 1.0
         )

@@ -276,3 +276,27 @@ def test_ranking_breaks_ties_by_record_id_and_matches_float64():
     assert sorted(records[r] for r in tied) == [records[r] for r in tied]
     allowed = np.array([r for r in range(300) if r % 3], np.int64)
     assert vectors.ranking(shifted, allowed, 5).tolist() == [r for r in expected if r % 3][:5]
+
+
+def test_new_rows_are_added_in_place_and_earlier_views_stay_as_they_were():
+    base = _vectors(5)
+    ids, records = base.embedding_ids.copy(), base.record_ids
+    rng = np.random.default_rng(8)
+    more = rng.normal(0, 1, (2, 8))
+    grown = base.extended(np.array([100, 90]), [uuid.uuid4(), uuid.uuid4()], more)
+    assert grown._rows is base._rows  # written past the earlier rows, not copied
+    assert grown.embedding_ids.tolist() == [*ids.tolist(), 90, 100]
+    assert np.allclose(grown.vectors[-2:], more[::-1].astype(np.float32))
+    assert len(base) == 5 and base.embedding_ids.tolist() == ids.tolist()
+    assert base.record_ids == records
+    # A second growth of the same earlier view cannot write where the first did: copied.
+    other = base.extended(np.array([200]), [uuid.uuid4()], rng.normal(0, 1, (1, 8)))
+    assert other._rows is not base._rows
+    assert grown.embedding_ids.tolist()[-2:] == [90, 100]  # untouched
+    # Ids that do not come after the last: copied, and in id order.
+    early = grown.extended(np.array([3]), [uuid.uuid4()], rng.normal(0, 1, (1, 8)))
+    assert early._rows is not grown._rows
+    assert early.embedding_ids.tolist() == sorted([*grown.embedding_ids.tolist(), 3])
+    # The tie-break follows the record ids, however the rows came.
+    order = sorted(range(len(early)), key=lambda i: early.record_ids[i])
+    assert [int(early.tie[i]) for i in order] == list(range(len(early)))

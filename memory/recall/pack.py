@@ -8,6 +8,7 @@ import json
 import threading
 import uuid
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -109,6 +110,17 @@ def _instruction_like(statement: str) -> bool:
         if len(_VERDICTS) > _VERDICTS_MAX:
             _VERDICTS.popitem(last=False)
     return verdict
+
+
+def judge_ahead(records: Iterable[Any], until: Callable[[], bool]) -> None:
+    """Check the statements of ``records`` for instruction-like text now, until
+    ``until()``: recall calls it while the question is still being embedded, so the
+    items found by the word routes have their verdicts (``_instruction_like``) when the
+    answer is packed. Nothing is decided here; only the check is done earlier."""
+    for record in records:
+        if until():
+            return
+        _instruction_like(record.statement)
 
 
 def fit_budget(items: list[RecallItem], *, budget: int) -> tuple[list[RecallItem], int]:

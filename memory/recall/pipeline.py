@@ -16,7 +16,14 @@ from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
-from memory.recall.pack import RecallItem, attach_sources, context_pack, fit_budget, item_for
+from memory.recall.pack import (
+    RecallItem,
+    attach_sources,
+    context_pack,
+    fit_budget,
+    item_for,
+    judge_ahead,
+)
 from memory.recall.query import QueryVector, read_question
 from memory.recall.rank import fuse_and_rerank
 from memory.recall.routes import SlotKeys, run_routes, slot_keys
@@ -145,6 +152,7 @@ def recall(
                 context.predicates,
                 scope_names=question.scope_names,
                 with_speakers=bool(question.speaker),
+                while_embedding=judge_ahead,
             )
             # 4–5. fusion, relevance gate and rerank.
             ranked = fuse_and_rerank(

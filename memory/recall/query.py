@@ -143,6 +143,10 @@ class QueryVector:
                 sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
         return cls(model_id, cls._pool.submit(embed_question, query, model_id), query)
 
+    def done(self) -> bool:
+        """The embedding is computed (or failed): ``result`` will not wait."""
+        return self._future.done()
+
     def result(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(the query's embedding, the typical question of its language), or None if the
         embedder failed."""

@@ -21,7 +21,7 @@ import functools
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from time import monotonic
 from typing import Any
@@ -125,6 +125,7 @@ def run_routes(
     predicates: tuple[str, ...] = (),
     scope_names: frozenset[str] = frozenset(),
     with_speakers: bool = False,
+    while_embedding: Callable[[Iterable[MemoryRecord], Callable[[], bool]], None] | None = None,
 ) -> tuple[Candidates, int]:
     """Every route for ``request.query`` (the question as searched); the candidates and
     how many found memories have no vector yet (``vector_pending``).
@@ -132,7 +133,8 @@ def run_routes(
     The routes that do not need the question's embedding run first, while it is being
     computed on another thread, and the records of what they found are loaded then
     (``load_records``; ``with_speakers``: with who said them); the vector and slot routes
-    then wait for it."""
+    then wait for it. If it is still not done, ``while_embedding(records, done)`` uses
+    the wait for work the answer needs later (``pack.judge_ahead``), until ``done()``."""
     n = weights.candidates_per_route
     records = eligible.queryset
     # The lexical docs of the scope's subjects, named directly (not only through the join
@@ -213,8 +215,11 @@ def run_routes(
         # vector route may return, read now rather than scanned after the embedding.
         vectors = scope_vectors(vector_scope)
         searchable = searchable_ids(eligible, vector_scope, slot_keys) if vectors else None
+        allowed = vectors.rows_of(searchable) if vectors and searchable is not None else None
+        if while_embedding is not None and not query_vector.done():
+            while_embedding(loaded.values(), query_vector.done)
         vector, margins = route_vector(
-            eligible, vector_scope, query_vector, n, slot_keys, vectors, searchable
+            eligible, vector_scope, query_vector, n, slot_keys, vectors, searchable, allowed
         )
     slot = route_slot(records, query_vector, predicates, weights, n)
 
@@ -854,6 +859,7 @@ def route_vector(
     slot_keys: SlotKeys | None = None,
     vectors: ScopeVectors | None = None,
     searchable: frozenset[uuid.UUID] | None = None,
+    allowed: np.ndarray | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """The subject's embedded memories that match the query more than they match a
     typical question: hits ``(record id, cosine similarity)`` and each hit's margin, in
@@ -875,8 +881,9 @@ def route_vector(
 
     ``vectors``: the scope's vectors, whole, from this process's cache (``scope_vectors``):
     ranked here in the scan's order, and the best searchable found among them with the
-    ids read ahead (``searchable``, small scopes) or one probe of ``eligible`` in rank
-    order (``_searchable_in_order``) — no scan after the embedding.
+    ids read ahead (``searchable``, small scopes; ``allowed``: their rows, if the caller
+    has them already) or one probe of ``eligible`` in rank order
+    (``_searchable_in_order``) — no scan after the embedding.
 
     The index may lag the write path (embedding runs after commit): recall never embeds
     on the request path (``run_routes`` counts the found memories without a vector as
@@ -890,9 +897,10 @@ def route_vector(
     if vectors is not None:
         if not len(vectors):
             return [], {}
-        if searchable is not None:
-            allowed = [i for i, rid in enumerate(vectors.record_ids) if rid in searchable]
-            order = vectors.ranking(shifted, np.array(allowed, np.int64), n)
+        if allowed is None and searchable is not None:
+            allowed = vectors.rows_of(searchable)
+        if allowed is not None:
+            order = vectors.ranking(shifted, allowed, n)
         else:
             order = _searchable_in_order(eligible, vectors, shifted, n, keys)
         rows = vectors.hits(vector, shifted, order)

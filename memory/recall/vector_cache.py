@@ -151,6 +151,10 @@ class ScopeVectors:
     def __len__(self) -> int:
         return self.n
 
+    def rows_of(self, record_ids: frozenset[uuid.UUID] | set[uuid.UUID]) -> np.ndarray:
+        """The rows whose records are among ``record_ids``."""
+        return np.array([i for i, rid in enumerate(self.record_ids) if rid in record_ids], np.int64)
+
     def kept(self, embedding_ids: np.ndarray) -> tuple[np.ndarray, list[uuid.UUID], np.ndarray]:
         """The rows whose ids are among ``embedding_ids``: (ids, record ids, vectors)."""
         keep = np.flatnonzero(np.isin(self.embedding_ids, embedding_ids, assume_unique=True))

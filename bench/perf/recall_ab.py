@@ -1,0 +1,169 @@
+"""Recall latency of two versions of Engram, measured alternately on the same bench
+database: on a shared VM whose speed drifts by a third within minutes, two runs one after
+the other compare the minutes, not the code.
+
+Two gunicorn servers (2 sync workers each, one OpenMP thread), one from this checkout
+and one from ``--before`` (another checkout: ``git worktree add /tmp/before <commit>``),
+both on the database ``bench/perf/recall_perf.py --keepdb --memories-per-subject N``
+loaded. Blocks of ``--per-block`` recalls go to one server, then the other (the order
+swapped every block), each followed by 10 bare query embeddings in this process; every
+question is unique. Prints p50 / p95 / p99 of each and of the bare embedding.
+
+    git worktree add /tmp/before <commit>
+    .venv/bin/python bench/perf/recall_perf.py --keepdb --memories-per-subject 600 --requests 30
+    .venv/bin/python bench/perf/recall_ab.py --before /tmp/before --memories-per-subject 600
+
+The other checkout uses this one's virtualenv and embedded PostgreSQL (``ENGRAM_DATA_DIR``);
+its code must read the bench database's schema (a migration it lacks is ignored)."""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.perf.perf_settings")
+os.environ.setdefault("ENGRAM_BENCH_DB", "bench_perf")
+os.environ["OMP_NUM_THREADS"] = "1"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from bench.perf.recall_perf import (  # noqa: E402
+    PURPOSE,
+    bare_embedding_ms,
+    conversation_question,
+    cpu_model,
+    pct,
+)
+from memory.services.subject_tokens import subject_token_issue  # noqa: E402
+
+
+def start(root: Path, port: int) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "ENGRAM_DATA_DIR": str(settings.ENGRAM_DATA_DIR),
+        "LOG_LEVEL": "WARNING",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--config", "python:config.gunicorn"]
+        + ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/v1/schema")
+            conn.getresponse().read()
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise SystemExit(f"the server from {root} did not answer on port {port}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", type=Path, required=True, help="the other checkout")
+    parser.add_argument("--memories-per-subject", type=int, required=True)
+    parser.add_argument("--subjects", type=int, default=2)
+    parser.add_argument("--blocks", type=int, default=12)
+    parser.add_argument("--per-block", type=int, default=25)
+    args = parser.parse_args()
+    name = f"perfc-{args.memories_per_subject}-{args.subjects}"
+    ctx_file = ROOT / "bench" / "results" / f"perf_context_{name}.json"
+    if not ctx_file.exists():
+        raise SystemExit(
+            "No bench database for that size: run bench/perf/recall_perf.py --keepdb "
+            f"--memories-per-subject {args.memories_per_subject} --subjects {args.subjects}"
+        )
+    tenant = json.loads(ctx_file.read_text())["tenants"][0]
+    trees = {"before": args.before.resolve(), "this checkout": ROOT}
+    servers = {label: start(root, 8771 + i) for i, (label, root) in enumerate(trees.items())}
+    ports = {label: 8771 + i for i, label in enumerate(trees)}
+    tokens = {
+        s: subject_token_issue(
+            tenant_id=uuid.UUID(tenant["id"]),
+            agent_id=uuid.UUID(tenant["agent"]),
+            subject_id=uuid.UUID(s),
+        )
+        for s in tenant["subjects"]
+    }
+    conns = {k: http.client.HTTPConnection("127.0.0.1", p, timeout=30) for k, p in ports.items()}
+
+    def ask(label: str, question: str, subject: str) -> float:
+        body = json.dumps({"query": question, "purpose": PURPOSE, "k": 10})
+        started = time.perf_counter()
+        conns[label].request(
+            "POST",
+            "/api/v1/recall",
+            body,
+            {
+                "Authorization": f"Bearer {tenant['key']}",
+                "X-Engram-Subject-Token": tokens[subject],
+                "Content-Type": "application/json",
+            },
+        )
+        response = conns[label].getresponse()
+        response.read()
+        if response.status != 200:
+            raise SystemExit(f"{label} answered {response.status}")
+        return (time.perf_counter() - started) * 1000
+
+    rng = random.Random(3)
+    latencies: dict[str, list[float]] = {label: [] for label in trees}
+    bare: list[float] = []
+    try:
+        for label in trees:  # warm-up: each worker loads the model and its caches
+            for i in range(20):
+                ask(label, conversation_question(rng, 500_000 + i), rng.choice(tenant["subjects"]))
+        i = 0
+        for block in range(args.blocks):
+            order = list(trees) if block % 2 == 0 else list(reversed(list(trees)))
+            for label in order:
+                for _ in range(args.per_block):
+                    i += 1
+                    subject = rng.choice(tenant["subjects"])
+                    latencies[label].append(
+                        ask(label, conversation_question(rng, 600_000 + i), subject)
+                    )
+            bare += bare_embedding_ms(10, 700_000 + block * 10)
+            print(f"  block {block + 1}/{args.blocks}", flush=True)
+    finally:
+        for proc in servers.values():
+            proc.terminate()
+    print(
+        f"{args.memories_per_subject} memories per subject, {args.blocks} alternating blocks of"
+        f" {args.per_block}; CPU {cpu_model()}, load {os.getloadavg()[0]:.1f}"
+    )
+    for label, values in latencies.items():
+        values.sort()
+        print(
+            f"  {label:14} n={len(values)} p50 {pct(values, 50):6.1f} p95 {pct(values, 95):6.1f}"
+            f" p99 {pct(values, 99):6.1f} ms"
+        )
+    bare.sort()
+    print(
+        f"  {'bare embedding':14} n={len(bare)} p50 {pct(bare, 50):6.1f} p95 {pct(bare, 95):6.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

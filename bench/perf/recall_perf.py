@@ -233,6 +233,48 @@ def conversation_question(rng: random.Random, i: int) -> str:
     return f"What did {SPEAKERS[(i // 4) % len(SPEAKERS)]} {asks} the {a} and the {b}?"
 
 
+def _turn(tenant, subject, agent, text, at, client_event_id, thread_id, model_id, nprng):
+    """One conversation turn as the write path leaves it: the event with its speaker, the
+    memory sourced from it, its lexical doc and vector — (event, record, doc, emb, source)."""
+    from memory.models import MemorySource, SourceEvent
+
+    record, doc, emb = _rows(tenant, subject, text, at, "conversation", "episodic", model_id, nprng)
+    speaker, _, said = text.partition(": ")
+    event = SourceEvent(
+        tenant=tenant,
+        subject=subject,
+        agent=agent,
+        client_event_id=client_event_id,
+        thread_id=thread_id,
+        kind="message",
+        role="user",
+        speaker=speaker,
+        content=said,
+        occurred_at=at,
+        received_at=at,
+        payload_sha256=uuid.uuid4().hex * 2,
+    )
+    return event, record, doc, emb, MemorySource(tenant=tenant, record_id=record.id, event=event)
+
+
+def _write_turns(turns: list[tuple]) -> None:
+    from memory.models import (
+        MemoryEmbedding,
+        MemoryRecord,
+        MemorySearchDoc,
+        MemorySource,
+        SourceEvent,
+    )
+
+    events, records, docs, embs, sources = (list(column) for column in zip(*turns, strict=True))
+    with transaction.atomic():
+        SourceEvent.objects.bulk_create(events, batch_size=1000)
+        MemoryRecord.objects.bulk_create(records, batch_size=1000)
+        MemorySearchDoc.objects.bulk_create(docs, batch_size=1000)
+        MemoryEmbedding.objects.bulk_create(embs, batch_size=1000)
+        MemorySource.objects.bulk_create(sources, batch_size=1000)
+
+
 def load_per_subject(per_subject: int, subjects: int) -> dict:
     """One tenant, ``subjects`` subjects of ``per_subject`` conversation turns each, as the
     write path leaves them: each turn a source event with its speaker and a memory sourced
@@ -242,14 +284,7 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     from accounts.services.tenants import agent_create, tenant_create
     from core.actor import Actor
     from memory.embedders import get_embedder
-    from memory.models import (
-        MemoryEmbedding,
-        MemoryRecord,
-        MemorySearchDoc,
-        MemorySource,
-        SourceEvent,
-        Subject,
-    )
+    from memory.models import Subject
 
     slug = f"perfc-{per_subject}-{subjects}"
     ctx_file = ROOT / "bench" / "results" / f"perf_context_{slug}.json"
@@ -267,39 +302,22 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     )
     for subject in subject_rows:
         for start in range(0, per_subject, 5000):
-            records, docs, embs, events, sources = [], [], [], [], []
-            for i in range(start, min(per_subject, start + 5000)):
-                text = conversation_text(rng)
-                at = now - timedelta(minutes=per_subject - i)
-                record, doc, emb = _rows(
-                    tenant, subject, text, at, "conversation", "episodic", model_id, nprng
-                )
-                speaker, _, said = text.partition(": ")
-                event = SourceEvent(
-                    tenant=tenant,
-                    subject=subject,
-                    agent=agent,
-                    client_event_id=f"{subject.external_id}-{i}",
-                    thread_id=f"session-{i // 20}",
-                    kind="message",
-                    role="user",
-                    speaker=speaker,
-                    content=said,
-                    occurred_at=at,
-                    received_at=at,
-                    payload_sha256=uuid.uuid4().hex * 2,
-                )
-                records.append(record)
-                docs.append(doc)
-                embs.append(emb)
-                events.append(event)
-                sources.append(MemorySource(tenant=tenant, record_id=record.id, event=event))
-            with transaction.atomic():
-                SourceEvent.objects.bulk_create(events, batch_size=1000)
-                MemoryRecord.objects.bulk_create(records, batch_size=1000)
-                MemorySearchDoc.objects.bulk_create(docs, batch_size=1000)
-                MemoryEmbedding.objects.bulk_create(embs, batch_size=1000)
-                MemorySource.objects.bulk_create(sources, batch_size=1000)
+            _write_turns(
+                [
+                    _turn(
+                        tenant,
+                        subject,
+                        agent,
+                        conversation_text(rng),
+                        now - timedelta(minutes=per_subject - i),
+                        f"{subject.external_id}-{i}",
+                        f"session-{i // 20}",
+                        model_id,
+                        nprng,
+                    )
+                    for i in range(start, min(per_subject, start + 5000))
+                ]
+            )
     with connection.cursor() as c:
         c.execute("ANALYZE")
     ctx = {
@@ -324,54 +342,31 @@ def add_turns(ctx: dict, per_subject: int, block: int) -> None:
     subject's vectors then lacks them (``--churn``)."""
     from accounts.models import Agent, Tenant
     from memory.embedders import get_embedder
-    from memory.models import (
-        MemoryEmbedding,
-        MemoryRecord,
-        MemorySearchDoc,
-        MemorySource,
-        SourceEvent,
-        Subject,
-    )
+    from memory.models import Subject
 
     rng = random.Random(block)
     nprng = np.random.default_rng(block)
     model_id = get_embedder().model_id
     tenant = Tenant.objects.get(pk=ctx["tenants"][0]["id"])
     agent = Agent.objects.get(pk=ctx["tenants"][0]["agent"])
-    records, docs, embs, events, sources = [], [], [], [], []
-    for subject in Subject.objects.filter(pk__in=ctx["tenants"][0]["subjects"]):
-        for i in range(per_subject):
-            text = conversation_text(rng)
-            at = timezone.now()
-            record, doc, emb = _rows(
-                tenant, subject, text, at, "conversation", "episodic", model_id, nprng
+    now = timezone.now()
+    _write_turns(
+        [
+            _turn(
+                tenant,
+                subject,
+                agent,
+                conversation_text(rng),
+                now,
+                f"churn-{subject.external_id}-{block}-{i}-{uuid.uuid4().hex}",
+                f"churn-{block}",
+                model_id,
+                nprng,
             )
-            speaker, _, said = text.partition(": ")
-            event = SourceEvent(
-                tenant=tenant,
-                subject=subject,
-                agent=agent,
-                client_event_id=f"churn-{subject.external_id}-{block}-{i}-{uuid.uuid4().hex}",
-                thread_id=f"churn-{block}",
-                kind="message",
-                role="user",
-                speaker=speaker,
-                content=said,
-                occurred_at=at,
-                received_at=at,
-                payload_sha256=uuid.uuid4().hex * 2,
-            )
-            records.append(record)
-            docs.append(doc)
-            embs.append(emb)
-            events.append(event)
-            sources.append(MemorySource(tenant=tenant, record_id=record.id, event=event))
-    with transaction.atomic():
-        SourceEvent.objects.bulk_create(events)
-        MemoryRecord.objects.bulk_create(records)
-        MemorySearchDoc.objects.bulk_create(docs)
-        MemoryEmbedding.objects.bulk_create(embs)
-        MemorySource.objects.bulk_create(sources)
+            for subject in Subject.objects.filter(pk__in=ctx["tenants"][0]["subjects"])
+            for i in range(per_subject)
+        ]
+    )
 
 
 def bare_embedding_ms(n: int, first: int = 0) -> list[float]:

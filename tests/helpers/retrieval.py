@@ -12,7 +12,7 @@ from django.db import connection
 from accounts.models import Agent
 from core.actor import Actor
 from core.tenancy import tenant_context
-from memory.models import MemoryRecord, Subject
+from memory.models import MemoryEmbedding, MemoryRecord, Subject
 from memory.recall import RecallRequest, RecallResult, RecallScope
 from memory.recall import recall as recall_pipeline
 from memory.services.indexing import index_pending_records
@@ -81,6 +81,22 @@ def remember_many(subject: Subject, statements: list[str]) -> list:
         ],
     )
     return [o.record_id for o in outcomes]
+
+
+def embed_as(record_ids, vectors, model_id: str) -> None:
+    """Derived rows with chosen vectors: what the index would hold for these records
+    (in the caller's tenant transaction, or as the owner)."""
+    records = MemoryRecord.objects.in_bulk(record_ids)
+    MemoryEmbedding.objects.bulk_create(
+        MemoryEmbedding(
+            tenant_id=records[rid].tenant_id,
+            subject_id=records[rid].subject_id,
+            record_id=rid,
+            model_id=model_id,
+            vector=v,
+        )
+        for rid, v in zip(record_ids, vectors, strict=True)
+    )
 
 
 def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResult:

@@ -16,30 +16,16 @@ from django.utils import timezone
 
 from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
-from memory.models import MemoryEmbedding, MemoryRecord
+from memory.models import MemoryEmbedding
 from memory.recall import QueryVector, RecallRequest, RecallScope, routes
 from memory.recall.routes import VectorScope, route_vector, scope_vectors
 from memory.recall.scope import Eligible
 from memory.recall.vector_cache import ScopeVectors, VectorCache, cache
 from memory.selectors import active_model_id
 from tests.helpers.lifecycle import erase
-from tests.helpers.retrieval import PURPOSE, ids, recall, remember_many
+from tests.helpers.retrieval import PURPOSE, embed_as, ids, recall, remember_many
 
 QUERY = "Which seat does the user want on a plane?"
-
-
-def _embed_as(record_ids, vectors, model_id):
-    records = MemoryRecord.objects.in_bulk(record_ids)
-    MemoryEmbedding.objects.bulk_create(
-        MemoryEmbedding(
-            tenant_id=records[rid].tenant_id,
-            subject_id=records[rid].subject_id,
-            record_id=rid,
-            model_id=model_id,
-            vector=v,
-        )
-        for rid, v in zip(record_ids, vectors, strict=True)
-    )
 
 
 def _statements(run, table="memory_memoryembedding"):
@@ -69,7 +55,7 @@ def seats(owner_subject):
     rng = np.random.default_rng(21)
     rids = remember_many(owner_subject, [f"User's seat note {i}" for i in range(5)])
     vectors = [q + rng.normal(0, 0.02 * (i + 1), q.shape) for i in range(5)]
-    _embed_as(rids, [v / np.linalg.norm(v) for v in vectors], model_id)
+    embed_as(rids, [v / np.linalg.norm(v) for v in vectors], model_id)
     return model_id, q, rids
 
 
@@ -93,7 +79,7 @@ def test_a_new_vector_is_fetched_alone_and_found(owner_subject, seats, monkeypat
     with tenant_context(owner_subject.tenant_id):
         scope_vectors(_vector_scope(owner_subject, model_id))
     [newest] = remember_many(owner_subject, ["User's newest seat note"])
-    _embed_as([newest], [q], model_id)  # the question itself: the best match
+    embed_as([newest], [q], model_id)  # the question itself: the best match
     fetched = []
     original = routes.binary_rows
 
@@ -152,7 +138,7 @@ def test_a_replaced_vector_is_a_new_row_and_the_new_one_is_ranked(owner_subject,
     with tenant_context(owner_subject.tenant_id):
         before = scope_vectors(_vector_scope(owner_subject, model_id))
         MemoryEmbedding.objects.filter(record_id=worst).delete()
-        _embed_as([worst], [q], model_id)
+        embed_as([worst], [q], model_id)
         after = scope_vectors(_vector_scope(owner_subject, model_id))
     row = after.record_ids.index(worst)
     assert np.allclose(after.vectors[row], q) and not np.allclose(

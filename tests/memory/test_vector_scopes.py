@@ -12,13 +12,20 @@ from django.utils import timezone
 
 from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
-from memory.models import MemoryEmbedding, MemoryRecord
 from memory.recall import QueryVector, RecallRequest, RecallScope
 from memory.recall.routes import VectorScope
 from memory.recall.routes import route_vector as _route_vector
 from memory.recall.scope import Eligible
 from memory.selectors import active_model_id
-from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
+from tests.helpers.retrieval import (
+    BACKGROUND,
+    PURPOSE,
+    embed_as,
+    ids,
+    recall,
+    remember,
+    remember_many,
+)
 
 QUERY = "Which seat does the user want on a plane?"
 
@@ -26,21 +33,6 @@ QUERY = "Which seat does the user want on a plane?"
 @pytest.fixture
 def hnsw_path(settings):
     settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "VECTOR_EXACT_MAX": 0}
-
-
-def _embed_as(record_ids, vectors, model_id):
-    """Derived rows with chosen vectors: what the index would hold for these records."""
-    records = MemoryRecord.objects.in_bulk(record_ids)
-    MemoryEmbedding.objects.bulk_create(
-        MemoryEmbedding(
-            tenant_id=records[rid].tenant_id,
-            subject_id=records[rid].subject_id,
-            record_id=rid,
-            model_id=model_id,
-            vector=v,
-        )
-        for rid, v in zip(record_ids, vectors, strict=True)
-    )
 
 
 def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
@@ -53,10 +45,10 @@ def test_hnsw_iterative_scan_is_not_starved_by_the_scope_filter(
         others = remember_many(subject, [f"Someone else's note {i}-{j}" for j in range(150)])
         near = [q + rng.normal(0, 1e-3, q.shape) for _ in others]
         with tenant_context(subject.tenant_id):
-            _embed_as(others, near, model_id)
+            embed_as(others, near, model_id)
     # Ours are further away.
     mine = remember_many(owner_subject, [f"User's own note number {j}" for j in range(12)])
-    _embed_as(mine, [q + rng.normal(0, 0.05, q.shape) for _ in mine], model_id)
+    embed_as(mine, [q + rng.normal(0, 0.05, q.shape) for _ in mine], model_id)
 
     agent = read_agent.agent
     scope = RecallScope(owner_subject.tenant_id, owner_subject.id, agent.id, agent.clearance)
@@ -124,10 +116,10 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         remember(owner_subject, f"Window seat note {i}", purpose="billing", embed=False).record_id
         for i in range(10)
     ]
-    _embed_as(hidden, [q + rng.normal(0, 1e-3, q.shape) for _ in hidden], model_id)
+    embed_as(hidden, [q + rng.normal(0, 1e-3, q.shape) for _ in hidden], model_id)
     # Two of this purpose, further away, one nearer than the other.
     near, far = remember_many(owner_subject, ["User's aisle seat note", "User's bus seat note"])
-    _embed_as(
+    embed_as(
         [near, far], [q + rng.normal(0, 0.03, q.shape), q + rng.normal(0, 0.3, q.shape)], model_id
     )
     monkeypatch.setattr(routes, "_VECTOR_FIRST", 2)
@@ -216,10 +208,10 @@ def test_the_scope_counts_only_its_own_vectors_up_to_the_threshold(
     model_id = active_model_id()
     unit = np.ones(384, dtype=np.float32) / np.sqrt(384)
     mine = remember_many(owner_subject, [f"User note {i}" for i in range(5)])  # not embedded
-    _embed_as(mine, [unit] * 5, model_id)
-    _embed_as(mine[:3], [unit] * 3, "other/model")
+    embed_as(mine, [unit] * 5, model_id)
+    embed_as(mine[:3], [unit] * 3, "other/model")
     bobs = remember_many(same_tenant_user[1], [f"Bob's note {i}" for i in range(4)])
-    _embed_as(bobs, [unit] * 4, model_id)
+    embed_as(bobs, [unit] * 4, model_id)
     scope = RecallScope(
         owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
     )
@@ -257,7 +249,7 @@ def test_cached_vectors_rank_as_the_scan_does(read_agent, owner_subject, monkeyp
     vectors = [q + rng.normal(0, 0.2, q.shape) for _ in records]
     vectors[5] = vectors[6] = vectors[7] = vectors[9]  # ties: broken by record id
     vectors = [v / np.linalg.norm(v) for v in vectors]
-    _embed_as(records, vectors, model_id)
+    embed_as(records, vectors, model_id)
     scope, eligible = _scope_of(read_agent, owner_subject)
     with tenant_context(owner_subject.tenant_id):
         query_vector = QueryVector.start(QUERY)
@@ -296,14 +288,14 @@ def test_cached_vectors_are_the_stored_floats_of_this_scope_and_model_only(
     exact = [
         (rng.normal(0, 1, q.shape) * 10.0 ** rng.integers(-6, 3)).astype(np.float32) for _ in mine
     ]
-    _embed_as(mine, exact, model_id)
+    embed_as(mine, exact, model_id)
     billing = remember(owner_subject, "User pays by card", purpose="billing", embed=False)
-    _embed_as([billing.record_id], [q], model_id)
-    _embed_as(mine[:1], [q], "other/model")
+    embed_as([billing.record_id], [q], model_id)
+    embed_as(mine[:1], [q], "other/model")
     for subject in (same_tenant_user[1], other_tenant_user[1]):
         theirs = remember_many(subject, ["Someone likes tea"])
         with tenant_context(subject.tenant_id):
-            _embed_as(theirs, [q], model_id)
+            embed_as(theirs, [q], model_id)
     scope, eligible = _scope_of(read_agent, owner_subject)
     with tenant_context(owner_subject.tenant_id):
         vector_scope = VectorScope.of(scope, [owner_subject.id], model_id)

@@ -283,7 +283,11 @@ class EarlyRecallEmbedding:
     """Middleware, first after the request log: for ``POST /api/v1/recall`` with a key in
     ``RECENT_RECALL_KEYS``, the question's embedding starts here, before the rest of the
     middleware, the URL resolver and DRF (~1 ms); ``RecallView.initial`` takes it
-    (``EARLY``) and runs the key's checks beside it. Any other request passes untouched."""
+    (``EARLY``) and runs the key's checks beside it. A request that never passes those
+    checks — refused there, or before the view by the edge or another middleware — has
+    its key forgotten and its embedding cancelled if it has not started, as a refusal in
+    ``initial`` has: a key stops causing embeddings before its checks the first time one
+    of its requests fails them. Any other request passes untouched."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -296,12 +300,21 @@ class EarlyRecallEmbedding:
                 key = bearer_key(request)
                 digest = RecentRecallKeys.digest(key) if key else None
                 if digest is not None and digest in RECENT_RECALL_KEYS:
-                    setattr(request, EARLY, (digest, _speculate_before_checks(request)))
+                    early = _speculate_before_checks(request)
+                    setattr(request, EARLY, (digest, early))
+                    response = self.get_response(request)
+                    if not getattr(request, EARLY_CHECKED, False):
+                        RECENT_RECALL_KEYS.forget(digest)
+                        if early is not None:
+                            early.cancel()
+                    return response
         return self.get_response(request)
 
 
-# Where the middleware leaves (the key's digest, the embedding started) on the request.
+# Where the middleware leaves (the key's digest, the embedding started) on the request,
+# and where the view says the key's checks passed.
 EARLY = "engram_early_recall"
+EARLY_CHECKED = "engram_early_recall_checked"
 
 
 def _speculate_before_checks(django_request: HttpRequest) -> QueryVector | None:
@@ -404,6 +417,7 @@ class RecallView(SubjectScopedView):
             if self.early is not None:
                 self.early.cancel()
             raise
+        setattr(request._request, EARLY_CHECKED, True)
         self.key_digest = digest
 
     @extend_schema(

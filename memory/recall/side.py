@@ -18,7 +18,8 @@ It reads exactly what the request reads:
   not see the exporter's own changes (``pg_current_xact_id_if_assigned()``).
 
 Otherwise ``start`` returns None and the caller runs the route on its own connection, as
-it also does when the second connection fails (``result``). The thread and its connection
+it also does when the second connection fails or an earlier request's route is still
+running there (``result``). The thread and its connection
 are this process's (created on first use, after any fork; a web worker that has served a
 large scope holds one more connection to PostgreSQL), and the connection is checked for
 age and health before each use, as a request's is (``CONN_MAX_AGE``)."""
@@ -53,6 +54,8 @@ _EXPORT_SQL = (
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+# The route last handed to the thread: a request never queues behind one still running.
+_last: Future | None = None
 
 
 def start(route: Callable[[], T]) -> Future | None:
@@ -69,7 +72,12 @@ def start(route: Callable[[], T]) -> Future | None:
         snapshot, role, tenant = cursor.fetchone()
     if not snapshot or not _SNAPSHOT.match(snapshot):
         return None
-    return _executor().submit(_in_snapshot, snapshot, role, tenant or "", route)
+    global _last
+    with _pool_lock:
+        if _last is not None and not _last.done():
+            return None  # an earlier route still runs there (it outlived its request)
+        _last = _executor_locked().submit(_in_snapshot, snapshot, role, tenant or "", route)
+        return _last
 
 
 def result(future: Future, fallback: Callable[[], T]) -> T:
@@ -78,7 +86,10 @@ def result(future: Future, fallback: Callable[[], T]) -> T:
     try:
         return future.result(timeout=RESULT_SECONDS)
     except Exception as e:  # noqa: BLE001 - any failure there: the route runs here
-        logger.warning("recall's second connection failed (%s); route run in the request", e)
+        # The type only: a database error's message may quote values.
+        logger.warning(
+            "recall's second connection failed (%s); route run in the request", type(e).__name__
+        )
         future.cancel()
         return fallback()
 
@@ -108,17 +119,22 @@ def _in_snapshot(snapshot: str, role: str, tenant: str, route: Callable[[], T]) 
 
 
 def _executor() -> ThreadPoolExecutor:
-    global _pool
     with _pool_lock:
-        if _pool is None:  # created on first use, never before a fork
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-recall-side")
-        return _pool
+        return _executor_locked()
+
+
+def _executor_locked() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:  # created on first use, never before a fork
+        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-recall-side")
+    return _pool
 
 
 def _after_fork_in_child() -> None:
     # The parent's thread (and its connection) do not exist in the child.
-    global _pool, _pool_lock
+    global _pool, _pool_lock, _last
     _pool = None
+    _last = None
     _pool_lock = threading.Lock()
 
 

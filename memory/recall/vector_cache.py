@@ -13,20 +13,23 @@ scope's vector at that moment:
   it, ``MemoryEmbedding.Meta.triggers``); a changed vector is a new row with a new id
   (ids come from a sequence and are never reused);
 - every recall reads the ids of the scope's embedding rows in its own transaction (one
-  index-only scan, ~0.3 ms at 5,000) while the question is embedded. The cached rows are
-  used only when their ids are exactly those; otherwise the missing rows are fetched
-  (``FETCH_MAX`` per recall, so a cold 20,000-vector scope fills over several recalls and
-  is scanned by SQL until then) and rows the database no longer holds are dropped;
+  index-only scan: ~0.6 ms at 600, ~2 ms at 5,000) while the question is embedded. The
+  cached rows are used only when their ids are exactly those; otherwise rows the database
+  no longer holds are dropped and the missing ones fetched (``routes.VECTOR_FETCH_MAX``
+  per recall, so a cold 20,000-vector scope fills over several recalls and is scanned by
+  SQL until then);
 - which of those records this request may return is still decided by the database, as
   for the scan: the searchable ids read ahead (small scopes) or a probe of the ranked
   records after ranking (``routes.route_vector``).
 
 So a deleted or re-embedded memory's vector is never ranked after its deletion commits,
-and it leaves this process's memory at the latest ``VECTOR_CACHE_SECONDS`` after its
-scope was last used here (a sweeper thread drops idle scopes), or at the next recall for
-that scope. Only vectors and ids are kept: no text. The cache is per process, bounded by
-``VECTOR_CACHE_SIZE`` vectors in all (least recently used scopes go first), created
-after a fork and emptied in a forked child."""
+and it leaves this process's memory at the next recall for that scope, when the deletion
+workflow runs in this process (``derived_stores``), or at the latest about 1¼ ×
+``ENGRAM_RECALL_VECTOR_CACHE_SECONDS`` after the scope was last used here (a sweeper
+thread drops idle scopes). Only vectors and ids are kept: no text. The cache is per
+process, bounded by ``ENGRAM_RECALL_VECTOR_CACHE_SIZE`` vectors in all (least recently
+used scopes go first; a growing scope's storage holds up to a quarter more), created after
+a fork and emptied in a forked child."""
 
 from __future__ import annotations
 

@@ -157,8 +157,8 @@ def order(monkeypatch) -> list[str]:
     return events
 
 
-def _ask(client, query: str, **extra):
-    return client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE, **extra})
+def _ask(client, query: str, **headers):
+    return client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE}, **headers)
 
 
 def test_a_key_that_made_a_recall_has_the_next_question_embedded_before_it_is_checked(
@@ -239,6 +239,22 @@ def test_a_revoked_key_is_forgotten_after_its_first_refusal(read_agent, owner_su
         assert response.status_code == 401 and response.json()["code"] == "revoked_api_key"
     # One embedding started before the first refusal, none after it.
     assert order == ["embed: Which seat does the user prefer?", "auth", "auth"]
+
+
+def test_a_key_refused_before_the_view_is_forgotten_too(read_agent, owner_subject, order):
+    """The edge refuses the request (a header too large) before DRF checks the key: the
+    embedding started for it is the last one started before the key's checks."""
+    remember(owner_subject, "User prefers aisle seats")
+    client = read_agent.client(owner_subject)
+    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    order.clear()
+    for _ in range(2):
+        response = _ask(client, "Which seat does the user prefer?", HTTP_X_PADDING="x" * 9000)
+        assert response.status_code == 431 and response.json()["code"] == "header_too_large"
+    assert order == ["embed: Which seat does the user prefer?"]  # then none
+    order.clear()
+    assert _ask(client, "What seat does the user like?").status_code == 200
+    assert order == ["auth", "embed: What seat does the user like?"]  # checked first again
 
 
 def test_a_key_whose_recalls_fail_never_starts_an_embedding_early(read_agent, order):

@@ -162,3 +162,15 @@ def test_the_hnsw_search_beside_keeps_the_filters(hnsw_path, read_agent, owner_s
         )
     found = ids(recall(read_agent.agent, owner_subject, QUESTION))
     assert mine.record_id in found and hidden.record_id not in found
+
+
+def test_a_request_never_waits_behind_a_route_still_running_beside(owner_subject):
+    go = threading.Event()
+    with tenant_context(owner_subject.tenant_id):
+        slow = side.start(lambda: go.wait(10))
+        assert slow is not None
+        assert side.start(lambda: 0) is None  # runs here instead
+        go.set()
+        assert side.result(slow, lambda: False) is True
+        again = side.start(lambda: 1)
+        assert side.result(again, lambda: -1) == 1

@@ -296,7 +296,7 @@ class EarlyRecallEmbedding:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
             self.path = self.path or reverse("api-recall")
-            if request.path_info == self.path:
+            if request.path == self.path:  # both with the script prefix
                 key = bearer_key(request)
                 digest = RecentRecallKeys.digest(key) if key else None
                 if digest is not None and digest in RECENT_RECALL_KEYS:

@@ -8,8 +8,10 @@ candidates (``signals.Candidates``).
 - slot      the predicate whose name the question matches by meaning;
 - lexical   Chinese segmented + English stemmed full text;
 - trigram   identifiers (with typos) and names;
-- vector    an exact scan within the subject's scope, scored by how much more a memory
-            matches the question than a typical question;
+- vector    an exact scan within the subject's scope (ranked in process from the
+            vectors this process keeps, ``vector_cache``, when it has them; HNSW on a
+            second connection for a very large scope, ``side``), scored by how much
+            more a memory matches the question than a typical question;
 - recency   the latest experiences, for questions that ask for them.
 
 Recall writes nothing here: a found memory without a vector yet (the embedding queue

@@ -26,7 +26,6 @@ import random
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +46,8 @@ from bench.perf.recall_perf import (  # noqa: E402
     conversation_question,
     cpu_model,
     pct,
+    subject_tokens,
 )
-from memory.services.subject_tokens import subject_token_issue  # noqa: E402
 
 
 def start(root: Path, port: int) -> subprocess.Popen:
@@ -98,14 +97,7 @@ def main() -> None:
     trees = {"before": args.before.resolve(), "this checkout": ROOT}
     servers = {label: start(root, 8771 + i) for i, (label, root) in enumerate(trees.items())}
     ports = {label: 8771 + i for i, label in enumerate(trees)}
-    tokens = {
-        s: subject_token_issue(
-            tenant_id=uuid.UUID(tenant["id"]),
-            agent_id=uuid.UUID(tenant["agent"]),
-            subject_id=uuid.UUID(s),
-        )
-        for s in tenant["subjects"]
-    }
+    tokens = subject_tokens(tenant)
     conns = {k: http.client.HTTPConnection("127.0.0.1", p, timeout=30) for k, p in ports.items()}
 
     def ask(label: str, question: str, subject: str) -> float:

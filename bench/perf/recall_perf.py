@@ -414,6 +414,20 @@ def perf_question(rng: random.Random, i: int | str) -> str:
     return rng.choice(QUERIES).format(n=rng.randint(1000, 99999)) + f" (request {i})"
 
 
+def subject_tokens(tenant: dict) -> dict[str, str]:
+    """A subject token for each subject of a bench tenant (``ctx["tenants"][i]``)."""
+    from memory.services.subject_tokens import subject_token_issue
+
+    return {
+        s: subject_token_issue(
+            tenant_id=uuid.UUID(tenant["id"]),
+            agent_id=uuid.UUID(tenant["agent"]),
+            subject_id=uuid.UUID(s),
+        )
+        for s in tenant["subjects"]
+    }
+
+
 def run(
     ctx: dict, port: int, n: int, concurrency: int, first: int = 0
 ) -> tuple[list[float], float, int]:

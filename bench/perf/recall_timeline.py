@@ -28,7 +28,6 @@ import random
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +42,7 @@ django.setup()
 
 from django.test import Client  # noqa: E402
 
-from bench.perf.recall_perf import conversation_question, pct  # noqa: E402
+from bench.perf.recall_perf import conversation_question, pct, subject_tokens  # noqa: E402
 from bench.perf.stages import marking  # noqa: E402
 from memory.api import authentication as api_auth  # noqa: E402
 from memory.api import recall as recall_api  # noqa: E402
@@ -51,7 +50,6 @@ from memory.embedders import get_embedder  # noqa: E402
 from memory.recall import QueryVector  # noqa: E402
 from memory.recall import query as recall_query  # noqa: E402
 from memory.recall.query import warm_up  # noqa: E402
-from memory.services.subject_tokens import subject_token_issue  # noqa: E402
 
 MARKS = ("embed_start", "authenticated", "embed_end", "wait_start", "recall_end", "response")
 
@@ -96,14 +94,7 @@ def main() -> None:
     rows: dict[str, list[float]] = {m: [] for m in (*MARKS, "embed")}
     bare = []
     embedder = get_embedder()
-    tokens = {
-        s: subject_token_issue(
-            tenant_id=uuid.UUID(tenant["id"]),
-            agent_id=uuid.UUID(tenant["agent"]),
-            subject_id=uuid.UUID(s),
-        )
-        for s in tenant["subjects"]
-    }
+    tokens = subject_tokens(tenant)
     for i in range(args.requests + 10):
         question = conversation_question(rng, 50_000 + i)
         subject = rng.choice(tenant["subjects"])

@@ -969,7 +969,6 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
         )
         whole = len(rows) <= VECTOR_FETCH_MAX
         rows, dropped = rows[:VECTOR_FETCH_MAX], False
-        held = vector_cache.ScopeVectors.build(np.zeros(0, np.int64), [], np.zeros((0, 0)))
     else:
         [(packed,)] = binary_rows(_SCOPE_IDS_SQL, params)
         ids = vector_cache.decode_ids(packed)
@@ -987,7 +986,10 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
         )
     fetched = vector_cache.decode_vectors([blob for _, _, blob in rows])
     if fetched is None or (
-        len(held) and len(fetched) and fetched.shape[1] != held.vectors.shape[1]
+        held is not None
+        and len(held)
+        and len(fetched)
+        and fetched.shape[1] != held.vectors.shape[1]
     ):
         # One model, two dimensions: not ours to judge here; the scan copes.
         vector_cache.cache.discard(key)
@@ -1001,7 +1003,7 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
             [*kept[1], *new_records],
             np.vstack([kept[2], fetched]) if len(fetched) else kept[2],
         )
-    elif len(held):
+    elif held is not None and len(held):
         vectors = held.extended(new_ids, new_records, fetched)
     else:
         vectors = vector_cache.ScopeVectors.build(new_ids, new_records, fetched)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -243,7 +244,6 @@ class VectorCache:
         self._held = 0
         self._lock = threading.Lock()
         self._sweeper: threading.Thread | None = None
-        self._wake = threading.Event()
 
     @staticmethod
     def size() -> int:
@@ -281,11 +281,6 @@ class VectorCache:
     def discard(self, key: ScopeKey) -> None:
         with self._lock:
             self._drop(key)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._held = 0
 
     def drop_subject(self, tenant_id: uuid.UUID, subject_id: uuid.UUID) -> int:
         """Drop every scope of ``subject_id`` (in ``tenant_id``); returns how many vectors
@@ -331,7 +326,7 @@ class VectorCache:
 
     def _sweep_forever(self) -> None:
         while True:
-            self._wake.wait(max(1.0, self.seconds() / 4))
+            time.sleep(max(1.0, self.seconds() / 4))
             self.sweep()
 
     def _after_fork_in_child(self) -> None:
@@ -340,7 +335,6 @@ class VectorCache:
         self._held = 0
         self._lock = threading.Lock()
         self._sweeper = None
-        self._wake = threading.Event()
 
 
 cache = VectorCache()

@@ -12,8 +12,9 @@ Two roles:
 The few lookups that must happen before the tenant is known (which tenant does this API
 key belong to? which tenants is this signed-in user a member of?) go through two
 SECURITY DEFINER functions that return ids only. Recall's word routes read large subjects'
-lexical docs through three more (``engram_search_docs_matching``, ``_regex``,
-``_similar``; memory migration 0016): PostgreSQL uses no full-text or trigram index under
+lexical docs through three more (``engram_search_docs_held``, ``_regex``, ``_similar``;
+memory migrations 0016 and 0018; 0016's ``engram_search_docs_matching`` stays until the
+code before 0018 is gone): PostgreSQL uses no full-text or trigram index under
 a policy (those operators are not leakproof), so these apply the policy's condition — the
 transaction's tenant — themselves and search through the indexes.
 

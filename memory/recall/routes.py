@@ -33,13 +33,13 @@ from django.conf import settings
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db.models import (
     Avg,
+    BigIntegerField,
     BooleanField,
     Count,
     ExpressionWrapper,
     F,
     FloatField,
     Func,
-    IntegerField,
     Q,
     QuerySet,
 )
@@ -381,14 +381,14 @@ def route_lexical(
     each occurred once: a conversation turn rarely repeats a word), and the best
     ``_BM25_EXACT`` of them again with their counts — so a subject with fewer matches than
     that is scored exactly, and one with thousands does not pay for counting the words of
-    each.
+    each. A question's first ``MAX_LEXEMES`` lexemes are searched.
 
     Also returns each hit's coverage: the share of the query's (stemmed) words the
     memory's own text contains — the relevance gate's evidence, never the context's."""
     terms = lexical.query_terms(query, scope_names)
     if not terms:
         return [], {}
-    lexemes = _lexemes(" ".join(terms))
+    lexemes = _lexemes(terms)
     if not lexemes:
         return [], {}
     keys = slot_keys.ids if slot_keys else []
@@ -404,12 +404,13 @@ def route_lexical(
         "context_weight": repr(float(context_weight)),
         **{f"lexeme{i}": q for i, q in enumerate(quoted)},
     }
+    large = size >= _LEXICAL_INDEX_FROM
     matches, matches_params = _LEXICAL_MATCHES.sql_with_params(
-        (eligible.shape, len(subject_ids), len(lexemes), bool(keys)), values
+        (eligible.shape, len(subject_ids), len(lexemes), bool(keys), large), values
     )
-    if size >= _LEXICAL_INDEX_FROM:
+    if large:
         matches, matches_params = _from_matching_docs(
-            matches, matches_params, subject_ids, values["tsquery"]
+            matches, matches_params, subject_ids, values["tsquery"], quoted, float(context_weight)
         )
     searchable, searchable_params = _SEARCHABLE.sql_with_params(
         (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
@@ -422,6 +423,7 @@ def route_lexical(
                 size,
                 mean_length or 1.0,
                 float(context_weight),
+                max(n, _BM25_EXACT),
                 max(n, _BM25_EXACT),
                 lexemes,
                 *searchable_params,
@@ -440,12 +442,27 @@ def route_lexical(
 _BM25_EXACT = 200
 
 
-def _lexemes(text: str) -> list[str]:
-    """The distinct English-stemmed lexemes of ``text``, as the full-text index holds them
-    (the statement scoring them is built for their number)."""
+# The most lexemes of a question the lexical route searches (the first, in the question's
+# order): each is a bit of the matches' masks (``_bm25_sql``), an int8's. A question of 62
+# distinct content words is a long paragraph.
+MAX_LEXEMES = 62
+
+
+def _lexemes(terms: list[str]) -> list[str]:
+    """The distinct English-stemmed lexemes of ``terms``, as the full-text index holds
+    them: the first ``MAX_LEXEMES`` in the terms' order, sorted (as a tsvector holds
+    them; the statement scoring them is built for their number)."""
     with read_connection().cursor() as cursor:
-        cursor.execute("SELECT tsvector_to_array(to_tsvector('english'::regconfig, %s))", [text])
-        return list(cursor.fetchone()[0] or [])
+        cursor.execute(
+            "SELECT tsvector_to_array(to_tsvector('english'::regconfig, t.term))"
+            " FROM unnest(%s::text[]) WITH ORDINALITY AS t(term, i) ORDER BY t.i",
+            [terms],
+        )
+        held: dict[str, None] = {}
+        for (lexemes,) in cursor.fetchall():
+            for lexeme in lexemes or ():
+                held.setdefault(lexeme, None)
+    return sorted(list(held)[:MAX_LEXEMES])
 
 
 def _quoted(lexeme: str) -> str:
@@ -472,33 +489,53 @@ _DOC = '"memory_memorysearchdoc".'
 
 
 def _lexical_matches_query(
-    p: Placeholders, eligible_shape: tuple, subjects: int, lexemes: int, with_keys: bool
+    p: Placeholders,
+    eligible_shape: tuple,
+    subjects: int,
+    lexemes: int,
+    with_keys: bool,
+    through_index: bool = False,
 ) -> QuerySet:
     """The scope's docs that match any query lexeme and are searchable — by the doc's
     copies of its record's columns (``MemorySearchDoc``: ``eligible_q`` applies to them
     as to the record), or as another version of a single-valued fact (slot keys) — with
-    whether it holds each lexeme in its own words (``own1``…, 1 or 0) and in its context
-    (``ctx1``…), and its length in lexemes (a context lexeme counts ``context_weight``)."""
+    which lexemes it holds in its own words (``own``: bit ``i`` for ``lexeme{i}``) and in
+    its context (``ctx``), and its length in lexemes (a context lexeme counts
+    ``context_weight``). ``through_index``: the docs are the rows of
+    ``engram_search_docs_held`` (``_from_matching_docs``), which match and compute those
+    three themselves."""
     searchable = Q(*eligible_q(p, eligible_shape))
     if with_keys:
         searchable |= pk_in_array(p, "slot_keys")
+    if through_index:
+        held = {
+            name: RawSQL(f'{_DOC}"{name}"', [], output_field=output)
+            for name, output in (
+                ("own", BigIntegerField()),
+                ("ctx", BigIntegerField()),
+                ("len", FloatField()),
+            )
+        }
+        docs = MemorySearchDoc.objects.filter(_doc_scope(p, subjects), searchable)
+        return docs.annotate(**held).values_list("record_id", "own", "ctx", "len")
     tsquery, weight = p.text("tsquery"), p.text("context_weight")
     match = RawSQL(
         f'({_DOC}"search_vector" @@ %s::tsquery OR {_DOC}"context_vector" @@ %s::tsquery)',
         [tsquery, tsquery],
         output_field=BooleanField(),
     )
-    held = {}
-    for i in range(lexemes):
-        lexeme = p.text(f"lexeme{i}")
-        held[f"own{i + 1}"] = RawSQL(
-            f'({_DOC}"search_vector" @@ %s::tsquery)::int', [lexeme], output_field=IntegerField()
+
+    def mask(column: str) -> RawSQL:
+        bits = [
+            f'CASE WHEN {_DOC}"{column}" @@ %s::tsquery THEN {1 << i}::int8 ELSE 0 END'
+            for i in range(lexemes)
+        ]
+        return RawSQL(
+            "(" + " + ".join(bits) + ")",
+            [p.text(f"lexeme{i}") for i in range(lexemes)],
+            output_field=BigIntegerField(),
         )
-        held[f"ctx{i + 1}"] = RawSQL(
-            f'coalesce({_DOC}"context_vector" @@ %s::tsquery, false)::int',
-            [lexeme],
-            output_field=IntegerField(),
-        )
+
     length = RawSQL(
         f'length({_DOC}"search_vector") + %s::float8 * coalesce(length({_DOC}"context_vector"), 0)',
         [weight],
@@ -506,8 +543,8 @@ def _lexical_matches_query(
     )
     return (
         MemorySearchDoc.objects.filter(_doc_scope(p, subjects), searchable, match)
-        .annotate(**held, len=length)
-        .values_list("record_id", *held, "len")
+        .annotate(own=mask("search_vector"), ctx=mask("context_vector"), len=length)
+        .values_list("record_id", "own", "ctx", "len")
     )
 
 
@@ -520,20 +557,27 @@ _DOCS_TABLE = 'FROM "memory_memorysearchdoc" WHERE'
 
 
 def _from_matching_docs(
-    sql: str, params: list, subject_ids: list[uuid.UUID], tsquery: str
+    sql: str,
+    params: list,
+    subject_ids: list[uuid.UUID],
+    tsquery: str,
+    lexemes: list[str],
+    context_weight: float,
 ) -> tuple[str, list]:
-    """``sql`` (a query of the lexical docs) reading instead the docs of ``subject_ids``
-    that match ``tsquery``, as ``engram_search_docs_matching`` finds them: under
-    row-level security PostgreSQL never uses an index for ``@@`` (it is not leakproof, so
-    it may not run before the policy), and a 50,000-turn subject's docs were all read and
-    matched one by one (30 ms of the statement's 39). The function applies the policy's
-    condition itself — the transaction's tenant, nothing else — and finds the matches
-    through the full-text indexes (migration 0016)."""
+    """``sql`` (a query of the lexical docs, ``through_index``) reading instead the docs of
+    ``subject_ids`` that match ``tsquery``, as ``engram_search_docs_held`` finds them:
+    under row-level security PostgreSQL never uses an index for ``@@`` (it is not
+    leakproof, so it may not run before the policy), and a 50,000-turn subject's docs were
+    all read and matched one by one (30 ms of the statement's 39). The function applies
+    the policy's condition itself — the transaction's tenant, nothing else — finds the
+    matches through the full-text indexes, and returns which of ``lexemes`` (tsqueries of
+    one lexeme each) each holds and its length rather than its text vectors, which a
+    function's result would carry whole (migrations 0016, 0018)."""
     return _from_function(
         sql,
         params,
-        "engram_search_docs_matching(%s::uuid[], %s::tsquery)",
-        [uuid_array(subject_ids), tsquery],
+        "engram_search_docs_held(%s::uuid[], %s::tsquery, %s::tsquery[], %s::float8)",
+        [uuid_array(subject_ids), tsquery, lexemes, context_weight],
     )
 
 
@@ -552,12 +596,19 @@ def _from_function(
 
 
 def _bm25_sql(lexemes: int) -> str:
-    """BM25 (k1 = BM25_K1, b = BM25_B) of ``matches`` (``_lexical_matches_query``): ``s``
-    each lexeme's document frequency over them, the scope's size and mean length;
-    ``approx`` the best matches by their score as if each lexeme they hold occurred once;
-    ``t`` those — if their records are ``searchable`` — with each lexeme's count (a
-    context occurrence counts ``context_weight``); then their scores and coverage (the
-    share of the query's lexemes the doc's own text holds)."""
+    """BM25 (k1 = BM25_K1, b = BM25_B) of ``matches`` (``_lexical_matches_query``: a doc,
+    the bits of the query's lexemes its own words and its context hold, its length).
+
+    The matches fall into few groups of the same bits and length (at 50,000 turns, ~8,500
+    matches of a three-lexeme question in ~60 groups), and a match's score as if each
+    lexeme it holds occurred once is its group's: ``g`` the groups, ``s`` each lexeme's
+    document frequency over them (so over the matches), the scope's size and mean length;
+    ``cut`` the best groups, those with fewer than the limit's matches scoring above them;
+    ``approx`` the best matches of those, by that score then id — the same as scoring
+    every match, without computing the formula for each; ``t`` those — if their records
+    are ``searchable`` — with each lexeme's count (a context occurrence counts
+    ``context_weight``); then their scores and coverage (the share of the query's lexemes
+    the doc's own text holds)."""
     k1, b = lexical.BM25_K1, lexical.BM25_B
 
     def term(i: str, tf: str) -> str:
@@ -567,35 +618,55 @@ def _bm25_sql(lexemes: int) -> str:
         )
 
     lexeme_numbers = range(1, lexemes + 1)
-    df = ", ".join(f"count(*) FILTER (WHERE m.own{i} + m.ctx{i} > 0)" for i in lexeme_numbers)
-    # Per lexeme, computed once: its IDF; per match: the length norm, then one product
-    # and division per lexeme (the whole formula per match and lexeme cost ~10 ms of
-    # the statement's 40 for 8,900 matches at 50,000 turns).
+
+    def held(mask: str, i: int) -> str:
+        return f"(({mask} >> {i - 1}) & 1)::float8"
+
+    df = ", ".join(
+        f"coalesce(sum(g.c) FILTER (WHERE (g.own | g.ctx) & {1 << (i - 1)} <> 0), 0)"
+        for i in lexeme_numbers
+    )
+    # Per lexeme, computed once: its IDF; per group: the length norm, then one product
+    # and division per lexeme.
     idf = ", ".join(
         f"ln(1 + (s0.size - s0.df[{i}] + 0.5) / (s0.df[{i}] + 0.5)) AS idf{i}"
         for i in lexeme_numbers
     )
     held_once = " + ".join(
-        f"s.idf{i} * (m.own{i} + s.cw * m.ctx{i})"
-        f" / ((m.own{i} + s.cw * m.ctx{i}) + s.k_base + s.k_len * m.len)"
+        f"s.idf{i} * ({held('g.own', i)} + s.cw * {held('g.ctx', i)})"
+        f" / (({held('g.own', i)} + s.cw * {held('g.ctx', i)}) + s.k_base + s.k_len * g.len)"
         for i in lexeme_numbers
     )
     return f"""
 WITH m AS MATERIALIZED (
     {{matches}}
+), g AS MATERIALIZED (
+    SELECT m.own, m.ctx, m.len, count(*) AS c FROM m GROUP BY m.own, m.ctx, m.len
 ), s0 AS MATERIALIZED (
     SELECT ARRAY[{df}]::float8[] AS df,
-           greatest(%s, count(*), 1)::float8 AS size, %s::float8 AS mean, %s::float8 AS cw
-    FROM m
+           greatest(%s, coalesce(sum(g.c), 0), 1)::float8 AS size, %s::float8 AS mean,
+           %s::float8 AS cw
+    FROM g
 ), s AS MATERIALIZED (
     SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
     FROM s0
-), approx AS MATERIALIZED (
+), cut AS MATERIALIZED (
     -- The score as if each lexeme a match holds occurred once, without the constant
-    -- factor k1 + 1 (the order is the same).
+    -- factor k1 + 1 (the order is the same); a group is needed if fewer matches than the
+    -- limit score above it.
+    SELECT x.own, x.ctx, x.len, x.score FROM (
+        SELECT y.*, sum(y.c) OVER (ORDER BY y.score DESC)
+                    - sum(y.c) OVER (PARTITION BY y.score) AS above
+        FROM (SELECT g.*, {held_once} AS score FROM g CROSS JOIN s) y
+    ) x
+    WHERE x.above < %s
+), approx AS MATERIALIZED (
     SELECT m.record_id, m.len
-    FROM m CROSS JOIN s
-    ORDER BY {held_once} DESC, m.record_id
+    FROM m JOIN cut ON cut.own = m.own AND cut.ctx = m.ctx AND cut.len = m.len
+    -- (a cheap test first: the join's estimate is one row, so it loops)
+    WHERE m.own = ANY(ARRAY(SELECT cut.own FROM cut))
+      AND m.len = ANY(ARRAY(SELECT cut.len FROM cut))
+    ORDER BY cut.score DESC, m.record_id
     LIMIT %s
 ), t AS (
     SELECT m.record_id, m.len, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own

@@ -15,7 +15,7 @@ from memory.neighbourhood import preceding_turns
 from memory.services.deletion import deletion_request_create, deletion_request_run
 from memory.services.indexing import index_pending_records, reindex
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import PURPOSE, ids, recall, trigram_route
+from tests.helpers.retrieval import PURPOSE, ids, recall, remember, trigram_route
 
 CAMPING = [
     ("Melanie", "Did you go camping with the family this summer?"),
@@ -197,57 +197,42 @@ def test_reindex_rebuilds_vectors_embedded_without_their_context(
     assert MemoryEmbedding.objects.get(record_id=rids[2]).pk == untouched
 
 
-def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
-    write_agent, read_agent, owner_subject, other_tenant_user
-):
-    """PostgreSQL scores BM25 in the route (one statement, the best n returned); the
-    formula in Python (``lexical.bm25``) is the reference: same scores, same order, same
-    coverage, with context words at their weight, over every match."""
+def _lexical_against_reference(agent, subject, question, scope_names, n=30):
+    """(the lexical route's hits and coverage, the reference's scores of every match
+    (``lexical.bm25``) best first, the docs, the question's lexemes)."""
     from django.utils import timezone
 
     from core.tenancy import tenant_context
     from memory.recall.routes import _scope_statistics, route_lexical
     from memory.recall.scope import Eligible, RecallRequest, RecallScope
 
-    turns = [("Caroline", f"I walked the dog past the lake, day {i}.") for i in range(6)]
-    turns += [("Melanie", "The pottery class by the lake was lovely.")]
-    turns += [("Caroline", "Pottery? I tried pottery once, a lake of clay everywhere.")]
-    turns += [("Melanie", "Clay, yes. And the dog?")]
-    rids = []
-    for i in range(0, len(turns), 3):
-        rids += converse(write_agent.agent, owner_subject, turns[i : i + 3], thread=f"t{i}")
-    converse(write_agent.agent, other_tenant_user[1], [("Mallory", "pottery by the lake")])
-    question = "Which pottery class was by the lake with the dog?"
-    scope_names = lexical.name_words(["Caroline", "Melanie"])
     terms = lexical.query_terms(question, scope_names)
-    scope = RecallScope(
-        owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
-    )
+    scope = RecallScope(subject.tenant_id, subject.id, agent.id, agent.clearance)
     now = timezone.now()
     eligible = Eligible.of(
         scope, RecallRequest(query=question, purpose=PURPOSE), as_of=now, now=now
     )
-    with tenant_context(owner_subject.tenant_id):
+    with tenant_context(subject.tenant_id):
         hits, coverage = route_lexical(
-            eligible, [owner_subject.id], question, 30, scope_names, context_weight=0.5
+            eligible, [subject.id], question, n, scope_names, context_weight=0.5
         )
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT to_tsvector('english', %s)::text, tsvector_to_array(to_tsvector('english', %s))",
-                [" ".join(terms), " ".join(terms)],
+                "SELECT tsvector_to_array(to_tsvector('english', %s))", [" ".join(terms)]
             )
-            lexemes = cursor.fetchone()[1]
+            lexemes = cursor.fetchone()[0]
             cursor.execute(
-                "SELECT record_id, length(search_vector), coalesce(length(context_vector), 0),"
+                "SELECT d.record_id, length(d.search_vector), coalesce(length(d.context_vector), 0),"
                 " ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
-                "       FROM unnest(search_vector) u),"
+                "       FROM unnest(d.search_vector) u),"
                 " ARRAY(SELECT u.lexeme || ' ' || coalesce(array_length(u.positions, 1), 1)"
-                "       FROM unnest(coalesce(context_vector, ''::tsvector)) u)"
-                " FROM memory_memorysearchdoc WHERE subject_id = %s",
-                [owner_subject.id],
+                "       FROM unnest(coalesce(d.context_vector, ''::tsvector)) u)"
+                " FROM memory_memorysearchdoc d JOIN memory_memoryrecord r ON r.id = d.record_id"
+                " WHERE d.subject_id = %s AND r.status = 'active'",
+                [subject.id],
             )
             rows = cursor.fetchall()
-        size, mean = _scope_statistics(owner_subject.tenant_id, [owner_subject.id])
+        size, mean = _scope_statistics(subject.tenant_id, [subject.id])
 
     def counts(pairs):
         return {p.rsplit(" ", 1)[0]: int(p.rsplit(" ", 1)[1]) for p in pairs}
@@ -259,6 +244,36 @@ def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
     }
     reference = lexical.bm25(docs, lexemes, size, mean, context_weight=0.5)
     expected = sorted(reference.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    return hits, coverage, expected, docs, lexemes
+
+
+@pytest.fixture(params=["scope's docs", "full-text indexes"])
+def lexical_path(request, monkeypatch):
+    if request.param == "full-text indexes":
+        monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
+    return request.param
+
+
+def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
+    write_agent, read_agent, owner_subject, other_tenant_user, lexical_path
+):
+    """PostgreSQL scores BM25 in the route (one statement, the best n returned); the
+    formula in Python (``lexical.bm25``) is the reference: same scores, same order, same
+    coverage, with context words at their weight, over every match — whether the route
+    reads the scope's docs or finds them through the full-text indexes."""
+    turns = [("Caroline", f"I walked the dog past the lake, day {i}.") for i in range(6)]
+    turns += [("Melanie", "The pottery class by the lake was lovely.")]
+    turns += [("Caroline", "Pottery? I tried pottery once, a lake of clay everywhere.")]
+    turns += [("Melanie", "Clay, yes. And the dog?")]
+    rids = []
+    for i in range(0, len(turns), 3):
+        rids += converse(write_agent.agent, owner_subject, turns[i : i + 3], thread=f"t{i}")
+    converse(write_agent.agent, other_tenant_user[1], [("Mallory", "pottery by the lake")])
+    question = "Which pottery class was by the lake with the dog?"
+    scope_names = lexical.name_words(["Caroline", "Melanie"])
+    hits, coverage, expected, docs, lexemes = _lexical_against_reference(
+        read_agent.agent, owner_subject, question, scope_names
+    )
     assert len(hits) == len(docs) > 3  # every match scored, none of the other tenant's
     assert [rid for rid, _ in hits] == [rid for rid, _ in expected]
     for (rid, score), (_, want) in zip(hits, expected, strict=True):
@@ -267,6 +282,74 @@ def test_the_lexical_route_scores_bm25_exactly_like_the_reference(
     # A context-only match (the reply after the pottery turn) ranks below the turns
     # holding the words themselves.
     assert hits[0][0] in {rids[7], rids[6]}
+
+
+def test_the_best_matches_by_their_group_are_the_best_by_their_own_score(
+    write_agent, read_agent, owner_subject, lexical_path, monkeypatch
+):
+    """More matches than the route scores again with their counts (``_BM25_EXACT``): the
+    best of them are chosen by groups of the same lexemes and length, and are exactly the
+    best by each match's own score — ties at the cut by id, a superseded turn's place
+    taken by the next, context-only matches below — on either path. Every word occurs
+    once, so the reference's order is that score's."""
+    from django.utils import timezone
+
+    from memory.models import MemoryStatus
+
+    monkeypatch.setattr("memory.recall.routes._BM25_EXACT", 3)
+    # Four of one group (the same lexemes, the same length), tied: by id at the cut.
+    turns = [
+        ("Ann", f"{w} heron flew over {v} marsh")
+        for w, v in (("The", "the"), ("A", "a"), ("That", "this"), ("This", "that"))
+    ]
+    turns += [("Ann", f"A heron {w}") for w in ("landed", "waded", "slept", "called")]
+    turns += [("Ann", "The marsh smelled of salt and rain")]
+    turns += [
+        ("Ann", f"We saw one heron and one marsh harrier near the {w} gate")
+        for w in ("north", "south")
+    ]
+    rids = [
+        converse(write_agent.agent, owner_subject, [turn], thread=f"t{i}")[0]
+        for i, turn in enumerate(turns)
+    ]
+    # A reply whose context (the turn before) holds the words, itself none.
+    converse(
+        write_agent.agent,
+        owner_subject,
+        [("Ann", "A heron over the marsh!"), ("Ben", "Lovely.")],
+        thread="c",
+    )
+    superseded = rids[1]  # one of the four tied
+    MemoryRecord.objects.filter(id=superseded).update(
+        status=MemoryStatus.SUPERSEDED, superseded_at=timezone.now()
+    )
+    hits, _, expected, docs, _ = _lexical_against_reference(
+        read_agent.agent, owner_subject, "Where did the heron fly over the marsh?", set(), n=3
+    )
+    assert len(docs) > 3 and superseded not in docs  # more matches than the limit
+    tied = [rid for rid, score in expected if score == expected[1][1]]
+    assert len(tied) == 3 and set(tied) < set(rids[:4])  # the cut falls inside them
+    assert [rid for rid, _ in hits] == [rid for rid, _ in expected[:3]]
+    for (_, score), (_, want) in zip(hits, expected, strict=False):
+        assert score == pytest.approx(round(want, 4), abs=1e-4)
+
+
+def test_a_question_of_many_words_searches_its_first_lexemes(
+    read_agent, owner_subject, lexical_path
+):
+    """A question's first ``MAX_LEXEMES`` lexemes (in its order) are searched: a word past
+    them finds nothing, one among them its memory, on either path."""
+    from memory.recall.routes import MAX_LEXEMES
+
+    filler = [f"zq{i:03d}x" for i in range(MAX_LEXEMES + 10)]
+    first = remember(owner_subject, f"User noted {filler[0]} in the log", embed=False)
+    late = remember(owner_subject, f"User noted {filler[-1]} in the log", embed=False)
+    hits, _, _, _, lexemes = _lexical_against_reference(
+        read_agent.agent, owner_subject, " ".join(filler), set()
+    )
+    assert len(lexemes) == len(filler)  # the question has more
+    found = {rid for rid, _ in hits}
+    assert first.record_id in found and late.record_id not in found
 
 
 @pytest.mark.parametrize("turns", [4, 40])

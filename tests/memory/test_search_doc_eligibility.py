@@ -23,6 +23,7 @@ from memory.models import MemoryRecord, MemorySearchDoc, MemoryStatus
 from memory.models.records import RECALL_ELIGIBILITY_FIELDS
 from memory.recall.routes import _scope_statistics, route_exact, route_lexical
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
+from tests.helpers.conversation import converse
 from tests.helpers.retrieval import (
     PURPOSE,
     ids,
@@ -38,7 +39,7 @@ DOC_TRIGGER = "memory.MemorySearchDoc:search_doc_copies_eligibility"
 @pytest.fixture(params=["scope's docs", "full-text indexes"])
 def lexical_path(request, monkeypatch):
     """The lexical route reads a small scope's own docs, and finds a large scope's
-    matches through the full-text indexes (``engram_search_docs_matching``): the tests
+    matches through the full-text indexes (``engram_search_docs_held``): the tests
     that take this fixture run both ways."""
     if request.param == "full-text indexes":
         monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
@@ -283,17 +284,23 @@ def test_document_frequency_counts_only_what_the_request_may_read(
 # --- large scopes: the matches come through the full-text indexes -----------------------
 
 
-def _matching(subjects: list, query: str) -> set:
+def _held(subjects: list, query: str, lexemes: list[str], context_weight: float = 0.5) -> dict:
+    """``engram_search_docs_held``'s rows: record id → (own, ctx, len)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT record_id FROM engram_search_docs_matching(%s::uuid[], %s::tsquery)",
-            ["{" + ",".join(str(s) for s in subjects) + "}", query],
+            "SELECT record_id, own, ctx, len"
+            " FROM engram_search_docs_held(%s::uuid[], %s::tsquery, %s::tsquery[], %s)",
+            ["{" + ",".join(str(s) for s in subjects) + "}", query, lexemes, context_weight],
         )
-        return {rid for (rid,) in cursor.fetchall()}
+        return {rid: (own, ctx, length) for rid, own, ctx, length in cursor.fetchall()}
+
+
+def _matching(subjects: list, query: str) -> set:
+    return set(_held(subjects, query, []))
 
 
 def test_matching_docs_are_the_transaction_tenants_only(owner_subject, other_tenant_user):
-    """``engram_search_docs_matching`` runs as the owner (row-level security does not
+    """``engram_search_docs_held`` runs as the owner (row-level security does not
     restrict it) and applies the policy's condition itself: another tenant's docs are
     never returned, even for that tenant's subject id; with no tenant set, nothing."""
     mine = remember(owner_subject, "User rides a tandem bicycle", embed=False).record_id
@@ -386,13 +393,57 @@ def test_the_trigram_route_finds_names_and_ids_both_ways(read_agent, owner_subje
         assert through_index == (lexical_path == "full-text indexes")
 
 
+def test_the_full_text_function_says_which_lexemes_a_doc_holds_and_where(
+    write_agent, owner_subject
+):
+    """Bit ``i`` of ``own`` / ``ctx``: ``lexemes[i + 1]`` is in the doc's own words / its
+    context (the turn before it); ``len`` counts a context lexeme ``context_weight``; a doc
+    holding none of the query's lexemes is not returned."""
+    first, second = converse(
+        write_agent.agent,
+        owner_subject,
+        [("Anna", "I repaired the old kayak"), ("Ben", "The paddles are new too")],
+    )
+    chess = remember(owner_subject, "User plays chess", embed=False).record_id
+    remember(owner_subject, "User plays the violin", embed=False)
+    with tenant_context(owner_subject.tenant_id):
+        rows = _held(
+            [owner_subject.id],
+            "'kayak' | 'paddl' | 'chess'",
+            ["'kayak'", "'paddl'", "'tent'"],
+            context_weight=0.25,
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT length(search_vector), length(context_vector)"
+                " FROM memory_memorysearchdoc WHERE record_id = %s",
+                [second],
+            )
+            own_length, context_length = cursor.fetchone()
+    assert set(rows) == {first, second, chess}
+    assert rows[chess][:2] == (0, 0)  # matched by 'chess', which is not one of the three
+    assert rows[first][:2] == (0b001, 0)
+    assert rows[second][:2] == (0b010, 0b001)  # its context, the turn before, holds 'kayak'
+    assert rows[second][2] == own_length + 0.25 * context_length and context_length > 0
+
+
+def test_the_full_text_function_refuses_more_lexemes_than_its_masks_hold(owner_subject):
+    from django.db import ProgrammingError, transaction
+
+    from memory.recall.routes import MAX_LEXEMES
+
+    with tenant_context(owner_subject.tenant_id):
+        with pytest.raises(ProgrammingError, match="at most 62 lexemes"), transaction.atomic():
+            _held([owner_subject.id], "'a'", [f"'w{i}'" for i in range(MAX_LEXEMES + 1)])
+        assert _held([owner_subject.id], "'a'", [f"'w{i}'" for i in range(MAX_LEXEMES)]) == {}
+
+
 def test_the_full_text_function_returns_every_column_the_route_filters_on(db):
     """The route's filters apply to the function's rows by column name: a column of
     ``RECALL_ELIGIBILITY_FIELDS`` it did not return would break large scopes only."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT proargnames, proargmodes FROM pg_proc"
-            " WHERE proname = 'engram_search_docs_matching'"
+            "SELECT proargnames, proargmodes FROM pg_proc WHERE proname = 'engram_search_docs_held'"
         )
         names, modes = cursor.fetchone()
     returned = {name for name, mode in zip(names, modes, strict=True) if mode == "t"}
@@ -402,6 +453,7 @@ def test_the_full_text_function_returns_every_column_the_route_filters_on(db):
 @pytest.mark.parametrize(
     "signature",
     [
+        "engram_search_docs_held(uuid[], tsquery, tsquery[], float8)",
         "engram_search_docs_matching(uuid[], tsquery)",
         "engram_search_docs_regex(uuid[], text)",
         "engram_search_docs_similar(uuid[], text, real)",

@@ -417,14 +417,13 @@ def route_lexical(
     )
     with read_connection().cursor() as cursor:
         cursor.execute(
-            _bm25_sql(len(lexemes)).format(matches=matches, searchable=searchable),
+            _bm25_sql(len(lexemes), grouped=large).format(matches=matches, searchable=searchable),
             [
                 *matches_params,
                 size,
                 mean_length or 1.0,
                 float(context_weight),
-                max(n, _BM25_EXACT),
-                max(n, _BM25_EXACT),
+                *[max(n, _BM25_EXACT)] * (2 if large else 1),
                 lexemes,
                 *searchable_params,
                 lexemes,
@@ -595,20 +594,22 @@ def _from_function(
     return swapped, [*params[:before], *function_params, *params[before:]]
 
 
-def _bm25_sql(lexemes: int) -> str:
+def _bm25_sql(lexemes: int, grouped: bool) -> str:
     """BM25 (k1 = BM25_K1, b = BM25_B) of ``matches`` (``_lexical_matches_query``: a doc,
-    the bits of the query's lexemes its own words and its context hold, its length).
+    the bits of the query's lexemes its own words and its context hold, its length): ``s``
+    each lexeme's document frequency over the matches, the scope's size and mean length;
+    ``approx`` the best matches by their score as if each lexeme they hold occurred once,
+    then by id; ``t`` those — if their records are ``searchable`` — with each lexeme's
+    count (a context occurrence counts ``context_weight``); then their scores and coverage
+    (the share of the query's lexemes the doc's own text holds).
 
-    The matches fall into few groups of the same bits and length (at 50,000 turns, ~8,500
-    matches of a three-lexeme question in ~60 groups), and a match's score as if each
-    lexeme it holds occurred once is its group's: ``g`` the groups, ``s`` each lexeme's
-    document frequency over them (so over the matches), the scope's size and mean length;
-    ``cut`` the best groups, those with fewer than the limit's matches scoring above them;
-    ``approx`` the best matches of those, by that score then id — the same as scoring
-    every match, without computing the formula for each; ``t`` those — if their records
-    are ``searchable`` — with each lexeme's count (a context occurrence counts
-    ``context_weight``); then their scores and coverage (the share of the query's lexemes
-    the doc's own text holds)."""
+    ``grouped`` (a large scope's thousands of matches): that score is computed once per
+    group of matches with the same bits and length (at 50,000 turns, ~8,500 matches of a
+    three-lexeme question fall into ~60): ``g`` the groups, ``cut`` the best of them, those
+    with fewer matches scoring above them than ``approx`` takes, which takes the best
+    matches of those — the same matches as scoring each, without the formula for each
+    (about a fifth of the statement there). A small scope's few matches are scored each:
+    the groups would cost more to plan than they save."""
     k1, b = lexical.BM25_K1, lexical.BM25_B
 
     def term(i: str, tf: str) -> str:
@@ -622,42 +623,37 @@ def _bm25_sql(lexemes: int) -> str:
     def held(mask: str, i: int) -> str:
         return f"(({mask} >> {i - 1}) & 1)::float8"
 
-    df = ", ".join(
-        f"coalesce(sum(g.c) FILTER (WHERE (g.own | g.ctx) & {1 << (i - 1)} <> 0), 0)"
-        for i in lexeme_numbers
-    )
-    # Per lexeme, computed once: its IDF; per group: the length norm, then one product
-    # and division per lexeme.
-    idf = ", ".join(
-        f"ln(1 + (s0.size - s0.df[{i}] + 0.5) / (s0.df[{i}] + 0.5)) AS idf{i}"
-        for i in lexeme_numbers
-    )
-    held_once = " + ".join(
-        f"s.idf{i} * ({held('g.own', i)} + s.cw * {held('g.ctx', i)})"
-        f" / (({held('g.own', i)} + s.cw * {held('g.ctx', i)}) + s.k_base + s.k_len * g.len)"
-        for i in lexeme_numbers
-    )
-    return f"""
-WITH m AS MATERIALIZED (
-    {{matches}}
-), g AS MATERIALIZED (
+    def held_once(x: str) -> str:
+        """The score of ``x`` (a match or a group) as if each lexeme it holds occurred
+        once, without the constant factor k1 + 1 (the order is the same): per lexeme one
+        product and division (its IDF computed once, in ``s``)."""
+        return " + ".join(
+            f"s.idf{i} * ({held(f'{x}.own', i)} + s.cw * {held(f'{x}.ctx', i)})"
+            f" / (({held(f'{x}.own', i)} + s.cw * {held(f'{x}.ctx', i)})"
+            f" + s.k_base + s.k_len * {x}.len)"
+            for i in lexeme_numbers
+        )
+
+    def holds(x: str, i: int) -> str:
+        return f"({x}.own | {x}.ctx) & {1 << (i - 1)} <> 0"
+
+    if grouped:
+        df = ", ".join(
+            f"coalesce(sum(g.c) FILTER (WHERE {holds('g', i)}), 0)" for i in lexeme_numbers
+        )
+        counted = f"""g AS MATERIALIZED (
     SELECT m.own, m.ctx, m.len, count(*) AS c FROM m GROUP BY m.own, m.ctx, m.len
 ), s0 AS MATERIALIZED (
     SELECT ARRAY[{df}]::float8[] AS df,
            greatest(%s, coalesce(sum(g.c), 0), 1)::float8 AS size, %s::float8 AS mean,
            %s::float8 AS cw
     FROM g
-), s AS MATERIALIZED (
-    SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
-    FROM s0
-), cut AS MATERIALIZED (
-    -- The score as if each lexeme a match holds occurred once, without the constant
-    -- factor k1 + 1 (the order is the same); a group is needed if fewer matches than the
-    -- limit score above it.
+)"""
+        best = f"""cut AS MATERIALIZED (
     SELECT x.own, x.ctx, x.len, x.score FROM (
         SELECT y.*, sum(y.c) OVER (ORDER BY y.score DESC)
                     - sum(y.c) OVER (PARTITION BY y.score) AS above
-        FROM (SELECT g.*, {held_once} AS score FROM g CROSS JOIN s) y
+        FROM (SELECT g.*, {held_once("g")} AS score FROM g CROSS JOIN s) y
     ) x
     WHERE x.above < %s
 ), approx AS MATERIALIZED (
@@ -668,7 +664,31 @@ WITH m AS MATERIALIZED (
       AND m.len = ANY(ARRAY(SELECT cut.len FROM cut))
     ORDER BY cut.score DESC, m.record_id
     LIMIT %s
-), t AS (
+)"""
+    else:
+        df = ", ".join(f"count(*) FILTER (WHERE {holds('m', i)})" for i in lexeme_numbers)
+        counted = f"""s0 AS MATERIALIZED (
+    SELECT ARRAY[{df}]::float8[] AS df,
+           greatest(%s, count(*), 1)::float8 AS size, %s::float8 AS mean, %s::float8 AS cw
+    FROM m
+)"""
+        best = f"""approx AS MATERIALIZED (
+    SELECT m.record_id, m.len
+    FROM m CROSS JOIN s
+    ORDER BY {held_once("m")} DESC, m.record_id
+    LIMIT %s
+)"""
+    idf = ", ".join(
+        f"ln(1 + (s0.size - s0.df[{i}] + 0.5) / (s0.df[{i}] + 0.5)) AS idf{i}"
+        for i in lexeme_numbers
+    )
+    return f"""
+WITH m AS MATERIALIZED (
+    {{matches}}
+), {counted}, s AS MATERIALIZED (
+    SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
+    FROM s0
+), {best}, t AS (
     SELECT m.record_id, m.len, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
     FROM approx m
     JOIN memory_memorysearchdoc d ON d.record_id = m.record_id

@@ -7,7 +7,7 @@ and its BM25 length (``length(search_vector) + context_weight * length(context_v
 next to the copies of its record's columns that recall's eligibility filter reads.
 
 A function's rows are written out whole before the statement reads them: at 50,000 turns
-a question's ~8,500 matches with their vectors cost about a third of the lexical route.
+a question's ~8,500 matches with their vectors cost about a quarter of the lexical route.
 Like 0016's, it runs as the owner, returns the transaction's tenant's docs and nothing
 else (the row-level security policy's condition, by hand), and only the application role
 may call it.

@@ -290,8 +290,8 @@ def test_the_best_matches_by_their_group_are_the_best_by_their_own_score(
     """More matches than the route scores again with their counts (``_BM25_EXACT``): the
     best of them are chosen by groups of the same lexemes and length, and are exactly the
     best by each match's own score — ties at the cut by id, a superseded turn's place
-    taken by the next, context-only matches below — on either path. Every word occurs
-    once, so the reference's order is that score's."""
+    taken by the next, a context-only match in its place — on either path. No turn holds
+    a question word twice, so the reference's order is that score's."""
     from django.utils import timezone
 
     from memory.models import MemoryStatus

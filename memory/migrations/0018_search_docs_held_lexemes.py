@@ -15,26 +15,20 @@ may call it.
 ``engram_search_docs_matching`` stays for now: a web process still running the code before
 this migration (an upgrade in progress) calls it. A later migration drops it."""
 
+from importlib import import_module
+
 from django.db import migrations
 
 from memory.migrations import _rls as rls
 
-# The eligibility columns a doc copies from its record (0016), with their types.
+# The columns 0016's function returns, but the two text vectors: the doc and the copies of
+# its record's columns that recall's eligibility filter reads.
 COPIED_COLUMNS = {
-    "record_id": "uuid",
-    "tenant_id": "uuid",
-    "subject_id": "uuid",
-    "purpose": "varchar",
-    "sensitivity": "varchar",
-    "memory_type": "varchar",
-    "namespace": "varchar",
-    "predicate": "varchar",
-    "valid_from": "timestamptz",
-    "valid_to": "timestamptz",
-    "recorded_at": "timestamptz",
-    "status": "varchar",
-    "superseded_at": "timestamptz",
-    "expires_at": "timestamptz",
+    name: kind
+    for name, kind in import_module(
+        "memory.migrations.0016_search_doc_eligibility_copies"
+    ).MATCHED_COLUMNS.items()
+    if kind != "tsvector"
 }
 # int8 bit masks: at most this many lexemes (the route asks for no more:
 # ``memory.recall.routes.MAX_LEXEMES``).

@@ -596,6 +596,7 @@ def _from_function(
     return swapped, [*params[:before], *function_params, *params[before:]]
 
 
+@functools.cache
 def _bm25_sql(lexemes: int, grouped: bool) -> str:
     """BM25 (k1 = BM25_K1, b = BM25_B) of ``matches`` (``_lexical_matches_query``: a doc,
     the bits of the query's lexemes its own words and its context hold, its length): ``s``

@@ -45,6 +45,7 @@ from bench.perf.recall_perf import (  # noqa: E402
     bare_embedding_ms,
     conversation_question,
     cpu_model,
+    loaded_per_subject_tenant,
     pct,
     subject_tokens,
 )
@@ -86,14 +87,7 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=12)
     parser.add_argument("--per-block", type=int, default=25)
     args = parser.parse_args()
-    name = f"perfc-{args.memories_per_subject}-{args.subjects}"
-    ctx_file = ROOT / "bench" / "results" / f"perf_context_{name}.json"
-    if not ctx_file.exists():
-        raise SystemExit(
-            "No bench database for that size: run bench/perf/recall_perf.py --keepdb "
-            f"--memories-per-subject {args.memories_per_subject} --subjects {args.subjects}"
-        )
-    tenant = json.loads(ctx_file.read_text())["tenants"][0]
+    tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     trees = {"before": args.before.resolve(), "this checkout": ROOT}
     servers = {label: start(root, 8771 + i) for i, (label, root) in enumerate(trees.items())}
     ports = {label: 8771 + i for i, label in enumerate(trees)}

@@ -275,6 +275,39 @@ def _write_turns(turns: list[tuple]) -> None:
         MemorySource.objects.bulk_create(sources, batch_size=1000)
 
 
+def per_subject_context_file(per_subject: int, subjects: int) -> Path:
+    """Where ``load_per_subject`` keeps what it loaded (tenant, key, subjects)."""
+    return ROOT / "bench" / "results" / f"perf_context_perfc-{per_subject}-{subjects}.json"
+
+
+def loaded_per_subject_tenant(per_subject: int, subjects: int) -> dict:
+    """The tenant of the per-subject bench database ``--keepdb`` left (``ctx["tenants"][0]``),
+    for the scripts that measure on it; exits saying how to load it if there is none."""
+    ctx_file = per_subject_context_file(per_subject, subjects)
+    if not ctx_file.exists():
+        raise SystemExit(
+            f"No bench database for {per_subject} memories per subject: run "
+            f"bench/perf/recall_perf.py --keepdb --memories-per-subject {per_subject} "
+            f"--subjects {subjects} first."
+        )
+    return json.loads(ctx_file.read_text())["tenants"][0]
+
+
+def post_recall(client, tenant: dict, token: str, question: str):
+    """``POST /api/v1/recall`` through Django's test ``client`` (in process), as the bench's
+    agents ask (``PURPOSE``, k=10); exits on any answer but 200."""
+    response = client.post(
+        "/api/v1/recall",
+        data=json.dumps({"query": question, "purpose": PURPOSE, "k": 10}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {tenant['key']}",
+        HTTP_X_ENGRAM_SUBJECT_TOKEN=token,
+    )
+    if response.status_code != 200:
+        raise SystemExit(f"recall answered {response.status_code}: {response.content[:300]!r}")
+    return response
+
+
 def load_per_subject(per_subject: int, subjects: int) -> dict:
     """One tenant, ``subjects`` subjects of ``per_subject`` conversation turns each, as the
     write path leaves them: each turn a source event with its speaker and a memory sourced
@@ -287,7 +320,7 @@ def load_per_subject(per_subject: int, subjects: int) -> dict:
     from memory.models import Subject
 
     slug = f"perfc-{per_subject}-{subjects}"
-    ctx_file = ROOT / "bench" / "results" / f"perf_context_{slug}.json"
+    ctx_file = per_subject_context_file(per_subject, subjects)
     if Tenant.objects.filter(slug=slug).exists() and ctx_file.exists():
         return json.loads(ctx_file.read_text())
     rng = random.Random(per_subject)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import pstats
 import random
@@ -39,7 +38,13 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from bench.perf.recall_perf import conversation_question, pct, subject_tokens  # noqa: E402
+from bench.perf.recall_perf import (  # noqa: E402
+    conversation_question,
+    loaded_per_subject_tenant,
+    pct,
+    post_recall,
+    subject_tokens,
+)
 from memory.recall.query import warm_up  # noqa: E402
 
 WARM_UP = 10
@@ -53,19 +58,7 @@ def main() -> None:
     parser.add_argument("--sql", action="store_true", help="SQL time per statement")
     parser.add_argument("--profile", action="store_true", help="cProfile's cumulative table")
     args = parser.parse_args()
-    ctx_file = (
-        ROOT
-        / "bench"
-        / "results"
-        / f"perf_context_perfc-{args.memories_per_subject}-{args.subjects}.json"
-    )
-    if not ctx_file.exists():
-        raise SystemExit(
-            f"No bench database for {args.memories_per_subject} memories per subject: run "
-            f"bench/perf/recall_perf.py --keepdb --memories-per-subject "
-            f"{args.memories_per_subject} --subjects {args.subjects} first."
-        )
-    tenant = json.loads(ctx_file.read_text())["tenants"][0]
+    tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     tokens = subject_tokens(tenant)
     warm_up()
     client = Client(HTTP_HOST="127.0.0.1")
@@ -76,15 +69,7 @@ def main() -> None:
     ]
 
     def ask(question: str, subject: str) -> None:
-        response = client.post(
-            "/api/v1/recall",
-            data=json.dumps({"query": question, "purpose": "personalization", "k": 10}),
-            content_type="application/json",
-            HTTP_AUTHORIZATION=f"Bearer {tenant['key']}",
-            HTTP_X_ENGRAM_SUBJECT_TOKEN=tokens[subject],
-        )
-        if response.status_code != 200:
-            raise SystemExit(f"recall answered {response.status_code}: {response.content[:300]!r}")
+        post_recall(client, tenant, tokens[subject], question)
 
     print(f"embedding {len(asked)} questions into the query cache …", flush=True)
     for question, subject in asked:

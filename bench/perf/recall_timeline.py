@@ -22,7 +22,6 @@ Usage: OMP_NUM_THREADS=1 .venv/bin/python bench/perf/recall_timeline.py --memori
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -42,7 +41,13 @@ django.setup()
 
 from django.test import Client  # noqa: E402
 
-from bench.perf.recall_perf import conversation_question, pct, subject_tokens  # noqa: E402
+from bench.perf.recall_perf import (  # noqa: E402
+    conversation_question,
+    loaded_per_subject_tenant,
+    pct,
+    post_recall,
+    subject_tokens,
+)
 from bench.perf.stages import marking  # noqa: E402
 from memory.api import authentication as api_auth  # noqa: E402
 from memory.api import recall as recall_api  # noqa: E402
@@ -72,20 +77,7 @@ def main() -> None:
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--requests", type=int, default=100)
     args = parser.parse_args()
-    ctx_file = (
-        ROOT
-        / "bench"
-        / "results"
-        / f"perf_context_perfc-{args.memories_per_subject}-{args.subjects}.json"
-    )
-    if not ctx_file.exists():
-        raise SystemExit(
-            f"No bench database for {args.memories_per_subject} memories per subject: run "
-            f"bench/perf/recall_perf.py --keepdb --memories-per-subject "
-            f"{args.memories_per_subject} --subjects {args.subjects} first."
-        )
-    ctx = json.loads(ctx_file.read_text())
-    tenant = ctx["tenants"][0]
+    tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     warm_up()
     marks: dict[str, float] = {}
     instrument(marks)
@@ -100,16 +92,8 @@ def main() -> None:
         subject = rng.choice(tenant["subjects"])
         marks.clear()
         start = time.perf_counter()
-        response = client.post(
-            "/api/v1/recall",
-            data=json.dumps({"query": question, "purpose": "personalization", "k": 10}),
-            content_type="application/json",
-            HTTP_AUTHORIZATION=f"Bearer {tenant['key']}",
-            HTTP_X_ENGRAM_SUBJECT_TOKEN=tokens[subject],
-        )
+        post_recall(client, tenant, tokens[subject], question)
         marks["response"] = time.perf_counter()
-        if response.status_code != 200:
-            raise SystemExit(f"recall answered {response.status_code}: {response.content[:300]!r}")
         t = time.perf_counter()
         embedder.embed_query(question + " ")  # bare, same length, not cached
         bare_ms = (time.perf_counter() - t) * 1000

@@ -13,7 +13,7 @@ deletion request (diet). The agents:
 
 - ``no_memory``: only the current message;
 - ``full_history``: every earlier message in the prompt;
-- ``engram``: selective memory through engram_client — each turn appends the event and
+- ``engram``: selective memory through engramhq_client — each turn appends the event and
   proposes candidates (a naive extractor proposes one for every remark, secrets included;
   Engram's write policy decides), the deletion request deletes, and the context is a
   recall for the message (Engram's context pack as it comes: a notice, then each item
@@ -351,7 +351,7 @@ class FullHistoryAgent:
 
 
 class EngramAgent:
-    """Selective memory through engram_client: append, propose, let the policy decide."""
+    """Selective memory through engramhq_client: append, propose, let the policy decide."""
 
     name = "engram"
     prefer = "first"
@@ -362,7 +362,7 @@ class EngramAgent:
         self.decisions: list[tuple[int, str, str]] = []
 
     def hear(self, n: int, turn: Turn) -> str:
-        from engram_client import Event
+        from engramhq_client import Event
 
         event_id = f"{self.run_id}-t{n}"
         self.subject.append_events(
@@ -419,7 +419,7 @@ class EngramCompactAgent:
 def run_experiment(
     subject: Any, *, reader: Callable[[Probe, str, str], str | None] = read_answer
 ) -> list[AgentResult]:
-    """Run the conversation through every agent; ``subject`` is an engram_client
+    """Run the conversation through every agent; ``subject`` is an engramhq_client
     SubjectClient for a fresh end user."""
     run_id = uuid.uuid4().hex[:8]
     agents = [
@@ -490,7 +490,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--llm-model", default=os.environ.get("ENGRAM_EXPERIMENT_LLM_MODEL", ""))
     parser.add_argument("--out", default=str(ROOT / "docs"))
     args = parser.parse_args(argv)
-    from engram_client import EngramClient
+    from engramhq_client import EngramClient
 
     reader = read_answer
     if args.llm_url:

@@ -1,4 +1,4 @@
-"""engram_client against a real running Engram (gunicorn on loopback, the test database):
+"""engramhq_client against a real running Engram (gunicorn on loopback, the test database):
 every operation, errors in the API's shape, and an outage in the middle of a session —
 recall degrades, writes wait in the SQLite outbox, the circuit opens, and after the
 restart every queued write lands exactly once."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from engram_client import (
+from engramhq_client import (
     AsyncEngramClient,
     AuthenticationFailed,
     CircuitBreaker,
@@ -23,8 +23,8 @@ from engram_client import (
     SupersedeRequest,
     Timeouts,
 )
-from engram_client.client import _candidates_call
-from engram_client.models import Candidate, Event
+from engramhq_client.client import _candidates_call
+from engramhq_client.models import Candidate, Event
 
 from accounts.models import Role
 from core.actor import Actor

@@ -7,7 +7,7 @@ context holds one), serves no stale or deleted value, and knows more than no mem
 from __future__ import annotations
 
 import pytest
-from engram_client import EngramClient, RetryPolicy, Timeouts
+from engramhq_client import EngramClient, RetryPolicy, Timeouts
 
 from bench.quality.experiment_20_turns import (
     PROBES,

@@ -1,4 +1,4 @@
-"""EngramStore (engram_client.langgraph) against a real running Engram.
+"""EngramStore (engramhq_client.langgraph) against a real running Engram.
 
 The first group runs the same scenarios on LangGraph's own InMemoryStore and on
 EngramStore: both must behave alike. The second group is what only Engram does: a secret
@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from engram_client import EngramClient, RetryPolicy, Timeouts, WriteRejected
-from engram_client.langgraph import EngramStore, SubjectMismatch, decode_key, encode_key
+from engramhq_client import EngramClient, RetryPolicy, Timeouts, WriteRejected
+from engramhq_client.langgraph import EngramStore, SubjectMismatch, decode_key, encode_key
 from hypothesis import given
 from hypothesis import strategies as st
 from langgraph.store.base import BaseStore
@@ -27,7 +27,7 @@ WORK = ("alice", "work")
 
 
 @pytest.fixture
-def engram_client(live_engram, keys):
+def engramhq_client(live_engram, keys):
     with EngramClient(
         live_engram.url,
         keys.write_key,
@@ -39,8 +39,8 @@ def engram_client(live_engram, keys):
 
 
 @pytest.fixture
-def engram_store(engram_client) -> EngramStore:
-    return EngramStore.for_user(engram_client, "alice")
+def engram_store(engramhq_client) -> EngramStore:
+    return EngramStore.for_user(engramhq_client, "alice")
 
 
 @pytest.fixture(params=["in_memory", "engram"])
@@ -181,7 +181,7 @@ def test_a_deleted_item_is_gone_from_every_route(engram_store):
     assert not MemoryRecord.objects.filter(predicate="lg.hobby", status="active").exists()
 
 
-def test_a_namespace_naming_another_subject_is_refused(engram_store, engram_client):
+def test_a_namespace_naming_another_subject_is_refused(engram_store, engramhq_client):
     with pytest.raises(SubjectMismatch):
         engram_store.put(("bob", "prefs"), "units", {"text": "Bob prefers metric units"})
     with pytest.raises(SubjectMismatch):
@@ -191,7 +191,7 @@ def test_a_namespace_naming_another_subject_is_refused(engram_store, engram_clie
     assert not Subject.objects.filter(external_id="bob").exists()
     # Bob's own store does not see Alice's items.
     engram_store.put(PREFS, "units", {"text": "User prefers metric units"})
-    bob = EngramStore.for_user(engram_client, "bob")
+    bob = EngramStore.for_user(engramhq_client, "bob")
     assert bob.search(("bob",)) == [] and bob.get(("bob", "prefs"), "units") is None
 
 
@@ -203,7 +203,7 @@ def test_bad_keys_and_labels_are_refused_before_any_write(engram_store):
     assert not MemoryRecord.objects.exists()
 
 
-def test_the_example_agent_remembers_across_turns(engram_client):
+def test_the_example_agent_remembers_across_turns(engramhq_client):
     import importlib.util
     from pathlib import Path
 
@@ -213,7 +213,7 @@ def test_the_example_agent_remembers_across_turns(engram_client):
     spec.loader.exec_module(example)
 
     store = EngramStore.for_user(
-        engram_client, "alice", assertion_kind="user_explicit", confidence=1.0
+        engramhq_client, "alice", assertion_kind="user_explicit", confidence=1.0
     )
     agent = example.build_graph(store)
     turn = agent.invoke({"user_id": "alice", "message": "remember: I prefer oolong tea"})

@@ -1,4 +1,4 @@
-"""engram-mcp driven end to end by the official mcp client over stdio (the server is a
+"""engramhq-mcp driven end to end by the official mcp client over stdio (the server is a
 subprocess, as an assistant would start it) against a real running Engram, including an
 outage while the session is open. Credentials and the subject come from the server's
 environment; no tool takes them as arguments."""
@@ -38,7 +38,7 @@ def server_params(live_engram: EngramServer, keys: AgentKeys, outbox: str) -> St
         "ENGRAM_BREAKER_RESET_SECONDS": "0",
     }
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "engram_client.mcp_server"], env=env
+        command=sys.executable, args=["-m", "engramhq_client.mcp_server"], env=env
     )
 
 
@@ -146,7 +146,7 @@ def test_missing_credentials_stop_the_server_with_a_message(tmp_path):
 
     env = {"PATH": os.environ.get("PATH", ""), "ENGRAM_SUBJECT": "alice"}
     run = subprocess.run(
-        [sys.executable, "-m", "engram_client.mcp_server"],
+        [sys.executable, "-m", "engramhq_client.mcp_server"],
         env=env,
         capture_output=True,
         text=True,
@@ -156,7 +156,7 @@ def test_missing_credentials_stop_the_server_with_a_message(tmp_path):
 
 
 def test_config_file(tmp_path, monkeypatch):
-    from engram_client.mcp_server import Settings
+    from engramhq_client.mcp_server import Settings
 
     for name in list(os.environ):
         if name.startswith("ENGRAM_"):
@@ -189,7 +189,7 @@ def test_mcp_over_streamable_http(live_engram, keys, tmp_path):
         [
             sys.executable,
             "-m",
-            "engram_client.mcp_server",
+            "engramhq_client.mcp_server",
             "--transport",
             "streamable-http",
             "--port",

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
-from engram_client import models
+from engramhq_client import models
 
 CLIENT_ONLY = {models.ContextPack: set(models.ContextPack._client_only)}
 
@@ -39,7 +39,7 @@ def test_model_matches_schema_component(components, model, name):
 
 
 def test_every_operation_has_a_client_method():
-    from engram_client import AsyncEngramClient, AsyncSubjectClient, EngramClient, SubjectClient
+    from engramhq_client import AsyncEngramClient, AsyncSubjectClient, EngramClient, SubjectClient
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operations = {op["operationId"] for path in schema["paths"].values() for op in path.values()}

@@ -9,7 +9,7 @@ import random
 
 import httpx
 import pytest
-from engram_client import (
+from engramhq_client import (
     CircuitBreaker,
     EngramClient,
     EngramUnavailable,
@@ -20,7 +20,7 @@ from engram_client import (
     RetryPolicy,
     ServerError,
 )
-from engram_client.errors import api_error
+from engramhq_client.errors import api_error
 
 TOKEN = "eyJzIjoiMTExMTExMTEtMTExMS0xMTExLTExMTEtMTExMTExMTExMTExIn0:sig:sig"
 PACK = {
@@ -178,7 +178,7 @@ def test_outbox_claims_keep_two_senders_apart(tmp_path):
 
 
 def test_logs_carry_no_memory_text(tmp_path, caplog):
-    caplog.set_level("DEBUG", logger="engram_client")
+    caplog.set_level("DEBUG", logger="engramhq_client")
     one = RetryPolicy(attempts=1)
     c, _ = make(Script(httpx.ConnectError("x")), outbox=str(tmp_path / "o.sqlite"), retry=one)
     c.for_subject(TOKEN).remember({"statement": "my secret diagnosis is X"})

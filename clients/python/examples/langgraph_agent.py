@@ -17,8 +17,8 @@ import sys
 import uuid
 from typing import TypedDict
 
-from engram_client import EngramClient, WriteRejected
-from engram_client.langgraph import EngramStore
+from engramhq_client import EngramClient, WriteRejected
+from engramhq_client.langgraph import EngramStore
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore
 

@@ -4,14 +4,14 @@
 ``client.for_user(external_id)`` gives a :class:`SubjectClient` acting for one end user
 (the subject always comes from a subject token, never from a request field).
 
-Degradation: every request runs under :class:`~engram_client.resilience.Timeouts`,
-:class:`~engram_client.resilience.RetryPolicy` and one shared
-:class:`~engram_client.resilience.CircuitBreaker`. When Engram cannot be reached,
-``recall`` answers an empty :class:`~engram_client.models.ContextPack` with
-``degraded=True`` and writes go to the :class:`~engram_client.outbox.Outbox` (a
+Degradation: every request runs under :class:`~engramhq_client.resilience.Timeouts`,
+:class:`~engramhq_client.resilience.RetryPolicy` and one shared
+:class:`~engramhq_client.resilience.CircuitBreaker`. When Engram cannot be reached,
+``recall`` answers an empty :class:`~engramhq_client.models.ContextPack` with
+``degraded=True`` and writes go to the :class:`~engramhq_client.outbox.Outbox` (a
 :class:`QueuedWrite` is returned) and are sent when the service is back.
 
-Logging (logger ``engram_client``) carries operation names, status codes, request ids and
+Logging (logger ``engramhq_client``) carries operation names, status codes, request ids and
 record ids; never memory text, queries or credentials.
 
 The async twins are in ``async_client`` (re-exported here); what both share, independent
@@ -26,8 +26,8 @@ from typing import Any
 
 import httpx
 
-from engram_client import models as m
-from engram_client._core import (
+from engramhq_client import models as m
+from engramhq_client._core import (
     FlushReport,
     QueuedWrite,
     _Base,
@@ -54,8 +54,8 @@ from engram_client._core import (
     _TokenCache,
     logger,
 )
-from engram_client.async_client import AsyncEngramClient, AsyncSubjectClient
-from engram_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
+from engramhq_client.errors import EngramAPIError, EngramUnavailable
 
 __all__ = [
     "AsyncEngramClient",

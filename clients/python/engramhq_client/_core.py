@@ -21,18 +21,18 @@ from typing import Any, TypeVar
 
 import httpx
 
-from engram_client import models as m
-from engram_client.errors import (
+from engramhq_client import models as m
+from engramhq_client.errors import (
     EngramAPIError,
     EngramUnavailable,
     NotFound,
     RateLimited,
     api_error,
 )
-from engram_client.outbox import Outbox
-from engram_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
+from engramhq_client.outbox import Outbox
+from engramhq_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
 
-logger = logging.getLogger("engram_client")
+logger = logging.getLogger("engramhq_client")
 
 T = TypeVar("T")
 SUBJECT_HEADER = "X-Engram-Subject-Token"
@@ -103,7 +103,7 @@ class _Base:
         retry: RetryPolicy | None = None,
         breaker: CircuitBreaker | None = None,
         outbox: Outbox | str | None = None,
-        user_agent: str = "engram-client-python/0.1",
+        user_agent: str = "engramhq-client-python/0.2",
         rng: random.Random | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")

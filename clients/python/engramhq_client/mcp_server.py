@@ -1,4 +1,4 @@
-"""``engram-mcp``: an MCP server (official ``mcp`` SDK) giving an assistant Engram memory for
+"""``engramhq-mcp``: an MCP server (official ``mcp`` SDK) giving an assistant Engram memory for
 one end user.
 
 Tools: ``remember`` (a candidate through the write policy; the decision in words),
@@ -20,7 +20,7 @@ tool arguments, and the subject is fixed for the server's lifetime:
 | ``ENGRAM_OUTBOX`` | ``outbox`` | SQLite file for writes made while Engram is down (optional) |
 | ``ENGRAM_BREAKER_RESET_SECONDS`` | ``breaker_reset_seconds`` | how long the circuit stays open after Engram failed (default 10) |
 
-``engram-mcp`` (stdio) or ``engram-mcp --transport streamable-http --port 8765`` (binds
+``engramhq-mcp`` (stdio) or ``engramhq-mcp --transport streamable-http --port 8765`` (binds
 127.0.0.1: the HTTP endpoint carries no credentials of its own, so keep it local).
 """
 
@@ -37,10 +37,10 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from engram_client import models as m
-from engram_client.client import AsyncEngramClient, AsyncSubjectClient, QueuedWrite
-from engram_client.errors import EngramAPIError, EngramUnavailable
-from engram_client.resilience import CircuitBreaker
+from engramhq_client import models as m
+from engramhq_client.client import AsyncEngramClient, AsyncSubjectClient, QueuedWrite
+from engramhq_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.resilience import CircuitBreaker
 
 INSTRUCTIONS = (
     "Long-term memory for the current user, governed by Engram. Use `recall` before "
@@ -79,10 +79,10 @@ class Settings:
 
         api_key = get("api_key")
         if not api_key:
-            raise SystemExit("engram-mcp: set ENGRAM_API_KEY (or api_key in the config file).")
+            raise SystemExit("engramhq-mcp: set ENGRAM_API_KEY (or api_key in the config file).")
         subject, token = get("subject"), get("subject_token")
         if not subject and not token:
-            raise SystemExit("engram-mcp: set ENGRAM_SUBJECT (an end user's id) or a token.")
+            raise SystemExit("engramhq-mcp: set ENGRAM_SUBJECT (an end user's id) or a token.")
         return cls(
             url=get("url", "http://127.0.0.1:8000") or "",
             api_key=api_key,
@@ -263,7 +263,7 @@ def build_server(settings: Settings) -> MCPServer:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="engram-mcp", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="engramhq-mcp", description=__doc__.split("\n")[0])
     parser.add_argument("--transport", choices=["stdio", "streamable-http"], default="stdio")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)

@@ -43,11 +43,11 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from engram_client import models as m
-from engram_client.client import EngramClient, QueuedWrite, SubjectClient
-from engram_client.errors import EngramError, WriteRejected
+from engramhq_client import models as m
+from engramhq_client.client import EngramClient, QueuedWrite, SubjectClient
+from engramhq_client.errors import EngramError, WriteRejected
 
-logger = logging.getLogger("engram_client.langgraph")
+logger = logging.getLogger("engramhq_client.langgraph")
 
 PREDICATE_PREFIX = "lg."
 _LABEL_RE = re.compile(r"^[\w\-]+$")
@@ -102,7 +102,7 @@ class SubjectMismatch(EngramError, InvalidNamespaceError):
 class EngramStore(BaseStore):
     """A LangGraph store backed by Engram for one subject. See the module for the mapping.
 
-    ``subject`` is a :class:`~engram_client.client.SubjectClient` (``client.for_user(...)``
+    ``subject`` is a :class:`~engramhq_client.client.SubjectClient` (``client.for_user(...)``
     or ``client.for_subject(token)``); ``subject_label`` is the first namespace label that
     names it. Write defaults (``assertion_kind``, ``confidence``, ``purpose``,
     ``consent_basis``, ``memory_type``) describe what an agent stores: inferences, unless

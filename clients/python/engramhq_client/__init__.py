@@ -3,7 +3,7 @@
 Quick start: see ``clients/python/README.md``.
 """
 
-from engram_client.client import (
+from engramhq_client.client import (
     AsyncEngramClient,
     AsyncSubjectClient,
     EngramClient,
@@ -11,7 +11,7 @@ from engram_client.client import (
     QueuedWrite,
     SubjectClient,
 )
-from engram_client.errors import (
+from engramhq_client.errors import (
     AuthenticationFailed,
     Conflict,
     EngramAPIError,
@@ -25,7 +25,7 @@ from engram_client.errors import (
     ServerError,
     WriteRejected,
 )
-from engram_client.models import (
+from engramhq_client.models import (
     Candidate,
     CandidateResult,
     ContextPack,
@@ -36,8 +36,8 @@ from engram_client.models import (
     RetractRequest,
     SupersedeRequest,
 )
-from engram_client.outbox import Outbox
-from engram_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
+from engramhq_client.outbox import Outbox
+from engramhq_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
 
 __all__ = [
     "AsyncEngramClient",

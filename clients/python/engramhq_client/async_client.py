@@ -1,5 +1,5 @@
 """The asynchronous client (httpx.AsyncClient): the same operations, degradation and
-outbox as :mod:`engram_client.client`, built from the same calls in ``_core``."""
+outbox as :mod:`engramhq_client.client`, built from the same calls in ``_core``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 
-from engram_client import models as m
-from engram_client._core import (
+from engramhq_client import models as m
+from engramhq_client._core import (
     FlushReport,
     QueuedWrite,
     _Base,
@@ -38,11 +38,11 @@ from engram_client._core import (
     _TokenCache,
     logger,
 )
-from engram_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.errors import EngramAPIError, EngramUnavailable
 
 
 class AsyncEngramClient(_Base):
-    """Asynchronous twin of :class:`~engram_client.client.EngramClient`
+    """Asynchronous twin of :class:`~engramhq_client.client.EngramClient`
     (httpx.AsyncClient). The outbox is the same SQLite file; its calls are short local
     writes."""
 
@@ -141,7 +141,7 @@ class AsyncEngramClient(_Base):
 
 class AsyncSubjectClient(_SubjectBase):
     """The async client acting for one subject; same behaviour as
-    :class:`~engram_client.client.SubjectClient`."""
+    :class:`~engramhq_client.client.SubjectClient`."""
 
     client: AsyncEngramClient
 
@@ -155,7 +155,7 @@ class AsyncSubjectClient(_SubjectBase):
 
     async def erase(self, *, confirm: bool) -> m.SubjectErasure:
         """Erase everything about this subject (see
-        :meth:`~engram_client.client.SubjectClient.erase`)."""
+        :meth:`~engramhq_client.client.SubjectClient.erase`)."""
         call = _erase_call(confirm)
         return m.SubjectErasure.from_json(
             await self._request(call, api_key=self.client.admin_api_key)

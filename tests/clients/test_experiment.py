@@ -43,7 +43,7 @@ def test_the_experiment_runs_against_engram(live_engram, keys):
         live_engram.url,
         keys.write_key,
         admin_api_key=keys.admin_key,
-        timeouts=Timeouts(read=30),
+        timeouts=Timeouts(recall=30, read=30, write=30),
         retry=RetryPolicy(attempts=2),
     ) as client:
         results = {r.name: r for r in run_experiment(client.for_user("lin"))}

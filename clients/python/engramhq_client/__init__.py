@@ -1,6 +1,6 @@
 """Python client for Engram, governed long-term memory for AI agents.
 
-Quick start: see ``clients/python/README.md``.
+Quick start: see ``clients/python/README.md``. Distribution ``engramhq-client``.
 """
 
 from engramhq_client.client import (
@@ -17,6 +17,8 @@ from engramhq_client.errors import (
     EngramAPIError,
     EngramError,
     EngramUnavailable,
+    HeadersTooLarge,
+    IdempotencyConflict,
     InvalidInput,
     NotFound,
     PayloadTooLarge,
@@ -29,11 +31,16 @@ from engramhq_client.models import (
     Candidate,
     CandidateResult,
     ContextPack,
+    ConversationDecision,
+    ConversationResult,
     Event,
+    MemoryHistory,
     MemoryPage,
     MemoryRecord,
+    Message,
     RecallItem,
     RetractRequest,
+    SlotWrite,
     SupersedeRequest,
 )
 from engramhq_client.outbox import Outbox
@@ -48,15 +55,21 @@ __all__ = [
     "CircuitBreaker",
     "Conflict",
     "ContextPack",
+    "ConversationDecision",
+    "ConversationResult",
     "EngramAPIError",
     "EngramClient",
     "EngramError",
     "EngramUnavailable",
     "Event",
     "FlushReport",
+    "HeadersTooLarge",
+    "IdempotencyConflict",
     "InvalidInput",
+    "MemoryHistory",
     "MemoryPage",
     "MemoryRecord",
+    "Message",
     "NotFound",
     "Outbox",
     "PayloadTooLarge",
@@ -67,6 +80,7 @@ __all__ = [
     "RetractRequest",
     "RetryPolicy",
     "ServerError",
+    "SlotWrite",
     "SubjectClient",
     "SupersedeRequest",
     "Timeouts",

@@ -5,6 +5,7 @@ recorded instead of slept and the breaker's clock is a counter."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
@@ -186,3 +187,23 @@ def test_logs_carry_no_memory_text(tmp_path, caplog):
     c2.for_subject(TOKEN).recall("what is my diagnosis", "p")
     text = caplog.text
     assert "diagnosis" not in text and "egk_test" not in text and TOKEN not in text
+
+
+def test_recall_passes_through_what_this_client_does_not_know_yet():
+    """A newer server's recall (routing: ``route`` in, ``use`` per item out) works with this
+    client: unknown options are sent, unknown fields are kept."""
+    item = {
+        "id": "22222222-2222-2222-2222-222222222222",
+        "statement": "User likes tea",
+        "use": "verify",
+        "route_reason": "inference",
+    }
+    script = Script((200, {**PACK, "items": [item], "route": "auto"}))
+    c, _ = make(script)
+    pack = c.for_subject(TOKEN).recall("q", "p", k=3, route="auto")
+    sent = json.loads(script.requests[0].content)
+    assert sent["route"] == "auto" and sent["k"] == 3
+    [got] = pack.items
+    assert got.use == "verify" and got.extra["route_reason"] == "inference"
+    assert got.statement == "User likes tea" and got.flags == []  # missing fields default
+    assert pack.extra == {"route": "auto"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextvars
+import dataclasses
 import hashlib
 import json
 import logging
@@ -444,10 +445,16 @@ def _replay_call(entry: Any) -> _Call:
     return _Call(entry.op, entry.method, entry.path, entry.body, idempotency_key=key, kind="write")
 
 
-def _recall_call(request: m.RecallRequest) -> _Call:
-    return _Call(
-        "recall", "POST", "/api/v1/recall", request.to_json(), idempotent=True, kind="recall"
-    )
+_RECALL_FIELDS = frozenset(f.name for f in dataclasses.fields(m.RecallRequest))
+
+
+def _recall_call(query: str, purpose: str, options: dict[str, Any]) -> _Call:
+    # Options this client does not know yet (a newer server's, e.g. ``route``) are sent
+    # as they are; Engram refuses unknown fields by name (400 invalid_input).
+    known = {k: v for k, v in options.items() if k in _RECALL_FIELDS}
+    body = m.RecallRequest(query=query, purpose=purpose, **known).to_json()
+    body.update({k: v for k, v in options.items() if k not in _RECALL_FIELDS})
+    return _Call("recall", "POST", "/api/v1/recall", body, idempotent=True, kind="recall")
 
 
 def _list_call(filters: dict[str, Any]) -> _Call:

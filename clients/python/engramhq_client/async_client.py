@@ -292,7 +292,7 @@ class AsyncSubjectClient(_SubjectBase):
     # -- reads ---------------------------------------------------------------------------
 
     async def recall(self, query: str, purpose: str, **options: Any) -> m.ContextPack:
-        call = _recall_call(m.RecallRequest(query=query, purpose=purpose, **options))
+        call = _recall_call(query, purpose, options)
         try:
             pack = m.ContextPack.from_json(await self._request(call))
         except EngramUnavailable as e:

@@ -337,7 +337,7 @@ class SubjectClient(_SubjectBase):
         """Recall for a task. Never raises because Engram is down: an empty pack with
         ``degraded=True`` and ``degraded_reason`` comes back instead. Bad input (4xx) still
         raises: that is a bug to fix, not an outage."""
-        call = _recall_call(m.RecallRequest(query=query, purpose=purpose, **options))
+        call = _recall_call(query, purpose, options)
         try:
             pack = m.ContextPack.from_json(self._request(call))
         except EngramUnavailable as e:

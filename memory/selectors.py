@@ -30,16 +30,24 @@ AGENT_VISIBLE_STATUSES = (
 
 
 def memory_get_for_subject(
-    *, tenant_id: uuid.UUID, subject_id: uuid.UUID, record_id: uuid.UUID
+    *,
+    tenant_id: uuid.UUID,
+    subject_id: uuid.UUID,
+    record_id: uuid.UUID,
+    clearance: str | None = None,
 ) -> MemoryRecord | None:
     """One of the subject's records, or None if it is not theirs, or deleted, or held in
-    quarantine (quarantined content is not the agent's to read)."""
-    return MemoryRecord.objects.filter(
+    quarantine (quarantined content is not the agent's to read), or — when ``clearance``
+    is given (an agent asking) — more sensitive than that clearance allows."""
+    qs = MemoryRecord.objects.filter(
         tenant_id=tenant_id,
         subject_id=subject_id,
         id=record_id,
         status__in=AGENT_VISIBLE_STATUSES,
-    ).first()
+    )
+    if clearance is not None:
+        qs = qs.filter(sensitivity__in=_cleared(clearance))
+    return qs.first()
 
 
 def events_resolve_client_ids(

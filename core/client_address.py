@@ -29,9 +29,7 @@ UNIX_PEER = "unix"
 
 @lru_cache(maxsize=8)
 def _networks(proxies: tuple[str, ...]) -> tuple[tuple[ipaddress._BaseNetwork, ...], bool]:
-    networks = tuple(
-        ipaddress.ip_network(p, strict=False) for p in proxies if p and p != UNIX_PEER
-    )
+    networks = tuple(ipaddress.ip_network(p, strict=False) for p in proxies if p and p != UNIX_PEER)
     return networks, UNIX_PEER in proxies
 
 

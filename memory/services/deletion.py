@@ -493,9 +493,7 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
         erased = {store.name: store.erase(target) for store in _STORES}
         _texts_still_supported(target)
         verification = {store.name: store.find(target) for store in _STORES}
-        receipt = {
-            name: max(erased[name], present[name] - verification[name]) for name in erased
-        }
+        receipt = {name: max(erased[name], present[name] - verification[name]) for name in erased}
         verification["exact_text"] = _find_texts(target)
         request.receipt = receipt
         request.verification = verification

@@ -39,13 +39,16 @@ the accepted version through the write path, which embeds it like any new record
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -71,6 +74,11 @@ BACKGROUND_BATCH = 8
 # Celery task has Celery's own retries). While the database is unavailable only these; for
 # any other error, then each record alone.
 RETRY_DELAYS = (1.0, 3.0, 10.0)
+# What one embedding call (and one commit) may cover, in characters, each text counted at
+# most WINDOW_CHARS: an English text of that length fills the model's window (memory.
+# embedders.WINDOW_TOKENS), beyond it the rest is not read. About four windows.
+WINDOW_CHARS = 2000
+BATCH_TEXT_BUDGET = 4 * WINDOW_CHARS
 # A record that failed alone is not tried again for this long (by this process).
 FAILED_ITEM_SECONDS = 600.0
 # The sweep: at most this many pending records per tenant and model per run.
@@ -295,10 +303,28 @@ def _atomic(tenant_id: uuid.UUID | None):
     return tenant_context(tenant_id) if tenant_id is not None else transaction.atomic()
 
 
+def _chunks_by_budget(texts: Sequence[str], budget: int) -> list[range]:
+    """Consecutive index ranges whose texts together stay under ``budget`` characters,
+    each text counted at most ``WINDOW_CHARS`` (what the model reads of it): one call to
+    the embedder, and one commit, costs at most about ``budget / WINDOW_CHARS`` windows."""
+    ranges, start, used = [], 0, 0
+    for i, text in enumerate(texts):
+        cost = min(len(text), WINDOW_CHARS)
+        if i > start and used + cost > budget:
+            ranges.append(range(start, i))
+            start, used = i, 0
+        used += cost
+    if start < len(texts):
+        ranges.append(range(start, len(texts)))
+    return ranges
+
+
 def _embed_batch(ids: list[uuid.UUID], embedder, tenant_id: uuid.UUID | None) -> int:
     """Read, embed and store one batch: the texts are read in one transaction, embedded
     outside any (seconds of CPU hold no locks), and stored in another, for the records
-    still there and still embeddable."""
+    still there and still embeddable — a few long texts at a time (``BATCH_TEXT_BUDGET``),
+    each part committed on its own, so a batch of long statements makes steady progress
+    and never holds the CPU long between commits."""
     with _atomic(tenant_id):
         done = set(
             MemoryEmbedding.objects.filter(
@@ -315,7 +341,21 @@ def _embed_batch(ids: list[uuid.UUID], embedder, tenant_id: uuid.UUID | None) ->
         found = preceding_turns([r.id for r in records])
         contexts = [_embeddable_with_context(r, found.get(r.id)) for r in records]
         texts = [embedding_text(r, c) for r, c in zip(records, contexts, strict=True)]
-    vectors = embedder.embed_passages(texts)
+    stored = 0
+    for part in _chunks_by_budget(texts, BATCH_TEXT_BUDGET):
+        with _background_cpu():
+            vectors = embedder.embed_passages([texts[i] for i in part])
+        stored += _store_vectors(
+            [records[i] for i in part],
+            vectors,
+            [contexts[i] for i in part],
+            embedder.model_id,
+            tenant_id,
+        )
+    return stored
+
+
+def _store_vectors(records, vectors, contexts, model_id: str, tenant_id) -> int:
     with _atomic(tenant_id):
         # Erased or changed meanwhile: stored only for records still embeddable.
         still = set(
@@ -335,7 +375,7 @@ def _embed_batch(ids: list[uuid.UUID], embedder, tenant_id: uuid.UUID | None) ->
                     tenant_id=r.tenant_id,
                     subject_id=r.subject_id,
                     record_id=r.id,
-                    model_id=embedder.model_id,
+                    model_id=model_id,
                     vector=v,
                     context_event_id=c.event_id if c else None,
                 )
@@ -345,8 +385,8 @@ def _embed_batch(ids: list[uuid.UUID], embedder, tenant_id: uuid.UUID | None) ->
         )
         # Index bookkeeping on the record (a mutable column): which model served by
         # recall indexed it (a version being built does not overwrite it).
-        if embedder.model_id == active_model_id():
-            _mark_indexed([r.id for r, _, _ in rows], embedder.model_id)
+        if model_id == active_model_id():
+            _mark_indexed([r.id for r, _, _ in rows], model_id)
     return len(rows)
 
 
@@ -543,14 +583,49 @@ def context_rows_rebuild(tenant_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -
 EMBED_THREAD_NICE = 15
 
 
+# The embedding thread's work (its queue and its sweep) marks itself here, so that its
+# embedding calls take the machine-wide background slot (``_background_cpu``).
+_in_background = threading.local()
+
+
+@contextmanager
+def _background_cpu():
+    """At most one process of this machine embeds in the background at a time (a file
+    lock in the data directory): with two web workers on two cores, one core always stays
+    for requests, so a batch of long statements slows a recall's question only by the
+    other core's share (docs/deployment.md). Embedding elsewhere (a request, a Celery
+    worker on its own host, a command) is not gated."""
+    if not getattr(_in_background, "active", False):
+        yield
+        return
+    path = Path(settings.ENGRAM_DATA_DIR) / "run" / "background-embedding.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _as_background():
+    _in_background.active = True
+    try:
+        yield
+    finally:
+        _in_background.active = False
+
+
 def _embed_batch_of_queue(batch: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
     by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
     for tenant_id, record_id in batch:
         by_tenant.setdefault(tenant_id, []).append(record_id)
-    for tenant_id, ids in by_tenant.items():
-        index_pending_records(
-            ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH, retry_delays=RETRY_DELAYS
-        )
+    with _as_background():
+        for tenant_id, ids in by_tenant.items():
+            index_pending_records(
+                ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH, retry_delays=RETRY_DELAYS
+            )
 
 
 def index_sweep(*, limit: int = SWEEP_LIMIT, retry_delays: Sequence[float] = ()) -> int:
@@ -598,7 +673,8 @@ def _sweep_in_thread() -> None:
     from core.database import is_unavailable
 
     try:
-        index_sweep(retry_delays=RETRY_DELAYS)
+        with _as_background():
+            index_sweep(retry_delays=RETRY_DELAYS)
     except Exception as exc:  # noqa: BLE001 - the next sweep tries again
         level = logging.WARNING if is_unavailable(exc) else logging.ERROR
         logger.log(level, "index sweep failed (%s); the next one tries again", type(exc).__name__)

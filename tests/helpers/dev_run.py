@@ -127,8 +127,16 @@ class DevRun:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=30)
+        # ./dev run stops the database it started; a server still up (a run killed before
+        # it got there) is stopped here.
+        deadline = time.monotonic() + 30
+        while ep.running_pid(self.pgdata) and time.monotonic() < deadline:
+            time.sleep(0.5)
         if ep.running_pid(self.pgdata):
-            ep.stop_embedded_postgres(self.pgdata)
+            try:
+                ep.stop_embedded_postgres(self.pgdata)
+            except subprocess.CalledProcessError:
+                pass  # it stopped meanwhile
 
     # --- talking to it ----------------------------------------------------------------
 

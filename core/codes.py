@@ -9,6 +9,8 @@ the label, never the raw code.
 
 from __future__ import annotations
 
+import enum
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -233,3 +235,86 @@ class AuditAction(models.TextChoices):
     REVIEW_REVOKE = "review.revoke", _("Review right revoked")
     TENANT_CREATE = "tenant.create", _("Organisation created")
     TENANT_POLICY_UPDATE = "tenant.policy_update", _("Policy changed")
+
+
+class ErrorCode(enum.StrEnum):
+    """Every ``code`` an API error (``{"code", "message", "extra"}``) can carry. Clients
+    branch on these, so they never change meaning; the OpenAPI schema lists them as the
+    ``Error.code`` enum. ``tests/core/test_error_codes.py`` finds each code raised in the
+    source and fails when one is missing here. Clients should still accept codes they do
+    not know (a newer server), treating them by HTTP status."""
+
+    # The request itself (core/edge.py, core/api.py).
+    MALFORMED_JSON = "malformed_json"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    INVALID_ENCODING = "invalid_encoding"
+    INVALID_UNICODE = "invalid_unicode"
+    NUL_CHARACTER = "nul_character"
+    JSON_TOO_DEEP = "json_too_deep"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    HEADER_TOO_LARGE = "header_too_large"
+    INVALID_INPUT = "invalid_input"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_ACCEPTABLE = "not_acceptable"
+    NOT_FOUND = "not_found"
+    ERROR = "error"
+    # Credentials (accounts/services/credentials.py, memory/api/authentication.py).
+    NOT_AUTHENTICATED = "not_authenticated"
+    AUTHENTICATION_FAILED = "authentication_failed"
+    INVALID_API_KEY = "invalid_api_key"
+    REVOKED_API_KEY = "revoked_api_key"
+    EXPIRED_API_KEY = "expired_api_key"
+    INVALID_SUBJECT_TOKEN = "invalid_subject_token"
+    EXPIRED_SUBJECT_TOKEN = "expired_subject_token"
+    INVALID_GATEWAY_SUBJECT = "invalid_gateway_subject"
+    PERMISSION_DENIED = "permission_denied"
+    SUBJECT_REQUIRED = "subject_required"
+    SUBJECT_KIND_NOT_ALLOWED = "subject_kind_not_allowed"
+    # Writes (memory/api).
+    CONSENT_WITHDRAWN = "consent_withdrawn"
+    UNKNOWN_SOURCE_EVENT = "unknown_source_event"
+    INVALID_IDEMPOTENCY_KEY = "invalid_idempotency_key"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    PROCEDURE_CHANGE_REQUIRES_REVIEW = "procedure_change_requires_review"
+    # Procedures and governance (governance/services).
+    STALE_BASE_VERSION = "stale_base_version"
+    NO_CHANGE = "no_change"
+    NO_PROPOSER = "no_proposer"
+    NO_SUCH_VERSION = "no_such_version"
+    NOT_OPEN = "not_open"
+    NOT_STALE = "not_stale"
+    EMPTY_TEXT = "empty_text"
+    TEXT_TOO_LONG = "text_too_long"
+    INVALID_SOURCE = "invalid_source"
+    INVALID_STATEMENT = "invalid_statement"
+    INVALID_KIND = "invalid_kind"
+    INVALID_RESOLUTION = "invalid_resolution"
+    PROCEDURE_PURPOSE_REQUIRED = "procedure_purpose_required"
+    WRITE_POLICY_REFUSED = "write_policy_refused"
+    DUPLICATE_SLUG = "duplicate_slug"
+    # Administration (governance/services/admin_console.py).
+    AGENT_INACTIVE = "agent_inactive"
+    DUPLICATE_NAME = "duplicate_name"
+    INVALID_CLEARANCE = "invalid_clearance"
+    INVALID_NAME = "invalid_name"
+    INVALID_OVERLAP = "invalid_overlap"
+    INVALID_POLICY = "invalid_policy"
+    INVALID_ROLE = "invalid_role"
+    INVALID_SCOPE = "invalid_scope"
+    INVALID_SCOPES = "invalid_scopes"
+    KEY_UNUSABLE = "key_unusable"
+    LAST_ADMIN = "last_admin"
+    UNKNOWN_MEMBER = "unknown_member"
+    UNKNOWN_USER = "unknown_user"
+    USERNAME_TAKEN = "username_taken"
+    WEAK_PASSWORD = "weak_password"
+    # Limits and availability.
+    RATE_LIMITED = "rate_limited"
+    DATABASE_UNAVAILABLE = "database_unavailable"
+    SERVER_ERROR = "server_error"
+
+
+# ErrorCode as serializer choices (core.serializers.ErrorSerializer; the OpenAPI enum is
+# named ErrorCodeEnum after it in SPECTACULAR_SETTINGS).
+ERROR_CODE_CHOICES = [(c.value, c.value) for c in ErrorCode]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from core.codes import ERROR_CODE_CHOICES
+
 # JSON types each field kind accepts. DRF would otherwise coerce 0 into "0", "1.5" into
 # 1.5 and "yes" into True; a client sending the wrong type has a bug we should tell it
 # about rather than guess around.
@@ -55,6 +57,11 @@ class StrictInputSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    extra = serializers.DictField()
+    code = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES,
+        help_text="Stable, machine-readable (core.codes.ErrorCode); accept unknown ones too.",
+    )
+    message = serializers.CharField(help_text="What went wrong and what to do next.")
+    extra = serializers.DictField(
+        help_text="Details: fields (what to fix), retry_after_seconds, limits, …"
+    )

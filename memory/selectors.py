@@ -30,16 +30,24 @@ AGENT_VISIBLE_STATUSES = (
 
 
 def memory_get_for_subject(
-    *, tenant_id: uuid.UUID, subject_id: uuid.UUID, record_id: uuid.UUID
+    *,
+    tenant_id: uuid.UUID,
+    subject_id: uuid.UUID,
+    record_id: uuid.UUID,
+    clearance: str | None = None,
 ) -> MemoryRecord | None:
     """One of the subject's records, or None if it is not theirs, or deleted, or held in
-    quarantine (quarantined content is not the agent's to read)."""
-    return MemoryRecord.objects.filter(
+    quarantine (quarantined content is not the agent's to read), or — when ``clearance``
+    is given (an agent asking) — more sensitive than that clearance allows."""
+    qs = MemoryRecord.objects.filter(
         tenant_id=tenant_id,
         subject_id=subject_id,
         id=record_id,
         status__in=AGENT_VISIBLE_STATUSES,
-    ).first()
+    )
+    if clearance is not None:
+        qs = qs.filter(sensitivity__in=_cleared(clearance))
+    return qs.first()
 
 
 def events_resolve_client_ids(
@@ -357,6 +365,9 @@ def memory_list_for_agent(
     qs = (
         MemoryRecord.objects.in_force()
         .filter(tenant_id=tenant_id, subject_id=subject_id, sensitivity__in=cleared)
+        # Past its time-to-live a record is not current, before the periodic expiry job
+        # marks it expired (recall's eligibility filter reads expires_at the same way).
+        .exclude(expires_at__lte=timezone.now())
         .prefetch_related("source_events")
     )
     if memory_type:
@@ -370,3 +381,66 @@ def memory_list_for_agent(
     for term in query.split():
         qs = qs.filter(Q(statement__icontains=term) | Q(predicate__icontains=term))
     return qs.order_by("-recorded_at", "id")
+
+
+def _cleared(clearance: str) -> list[str]:
+    from accounts.models import Sensitivity
+
+    return [s.value for s in Sensitivity if Sensitivity.rank(s) <= Sensitivity.rank(clearance)]
+
+
+def memory_history_for_agent(
+    *, tenant_id: uuid.UUID, subject_id: uuid.UUID, record_id: uuid.UUID, clearance: str
+) -> list[MemoryRecord] | None:
+    """Every version of the memory ``record_id`` belongs to that an agent may read (not
+    deleted, not held, within its clearance), in record time order; None when the record
+    itself is not the agent's to see (``GET /api/v1/memories/{id}/history``)."""
+    record = memory_get_for_subject(tenant_id=tenant_id, subject_id=subject_id, record_id=record_id)
+    if record is None or record.sensitivity not in _cleared(clearance):
+        return None
+    return list(
+        MemoryRecord.objects.filter(
+            tenant_id=tenant_id,
+            subject_id=subject_id,
+            lineage_id=record.lineage_id,
+            status__in=AGENT_VISIBLE_STATUSES,
+            sensitivity__in=_cleared(clearance),
+        )
+        .prefetch_related("source_events")
+        # Versions written by one change share recorded_at; valid time orders them (the
+        # closed copy of the old value before the new value), as memory_history does.
+        .order_by("recorded_at", "valid_from", "id")
+    )
+
+
+def memory_current_in_slots(
+    *,
+    tenant_id: uuid.UUID,
+    subject_id: uuid.UUID,
+    clearance: str,
+    slots: list[tuple[str, str]],
+) -> list[MemoryRecord | None]:
+    """The current record in each (namespace, predicate) slot — exactly that namespace,
+    any spelling of the predicate — or None: what a key-value store's ``get`` reads. One
+    query for all slots (served by the partial index memory_active_predicate)."""
+    from memory.predicates import canonical_predicate, predicate_spellings
+
+    if not slots:
+        return []
+    now = timezone.now()
+    wanted = Q()
+    for namespace, predicate in slots:
+        wanted |= Q(namespace=namespace, predicate__in=predicate_spellings(predicate))
+    found: dict[tuple[str, str], MemoryRecord] = {}
+    rows = (
+        MemoryRecord.objects.in_force(now)
+        .filter(wanted, tenant_id=tenant_id, subject_id=subject_id)
+        .filter(sensitivity__in=_cleared(clearance))
+        .exclude(expires_at__lte=now)
+        .prefetch_related("source_events")
+        # The latest start wins when a slot holds more than one value.
+        .order_by("valid_from", "recorded_at")
+    )
+    for record in rows:
+        found[(record.namespace, canonical_predicate(record.predicate))] = record
+    return [found.get((ns, canonical_predicate(p))) for ns, p in slots]

@@ -1,11 +1,11 @@
-"""What engram_client costs per call on top of a bare HTTP request.
+"""What engramhq_client costs per call on top of a bare HTTP request.
 
     .venv/bin/python -m bench.perf.client_overhead [--calls 300]
 
 Starts its own Engram (gunicorn, one worker, loopback, the configured database; a fresh
 tenant per run), then times the same operations alternately through a raw ``httpx.Client``
 (same keep-alive connection, hand-built headers and JSON) and through
-``engram_client.SubjectClient`` (typed models, retries/breaker bookkeeping, error mapping,
+``engramhq_client.SubjectClient`` (typed models, retries/breaker bookkeeping, error mapping,
 outbox check). Operations: ``GET /api/v1/memories`` (a cheap read) and ``POST
 /api/v1/recall``. Prints p50/p95 per path and the difference of the medians.
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     calls = max(10, min(args.calls, 5000))
 
     import httpx
-    from engram_client import EngramClient, Outbox
+    from engramhq_client import EngramClient, Outbox
 
     from bench._harness import machine
     from bench.quality.experiment_20_turns import _own_engram
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
                 diff = statistics.median(client_ms) - statistics.median(raw_ms)
                 print(
                     f"{name:14} raw httpx p50 {percentile(raw_ms, 0.5):6.2f} ms  p95 "
-                    f"{percentile(raw_ms, 0.95):6.2f} ms | engram_client p50 "
+                    f"{percentile(raw_ms, 0.95):6.2f} ms | engramhq_client p50 "
                     f"{percentile(client_ms, 0.5):6.2f} ms  p95 {percentile(client_ms, 0.95):6.2f}"
                     f" ms | overhead (median) {diff:+.2f} ms"
                 )
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
                     client_ms.append((time.perf_counter() - t) * 1000)
                 print(
                     f"{name:14} raw httpx p50 {percentile(raw_ms, 0.5):6.3f} ms  p95 "
-                    f"{percentile(raw_ms, 0.95):6.3f} ms | engram_client p50 "
+                    f"{percentile(raw_ms, 0.95):6.3f} ms | engramhq_client p50 "
                     f"{percentile(client_ms, 0.5):6.3f} ms  p95 {percentile(client_ms, 0.95):6.3f}"
                     f" ms | overhead p50 {percentile(client_ms, 0.5) - percentile(raw_ms, 0.5):+.3f}"
                     f" ms, p95 {percentile(client_ms, 0.95) - percentile(raw_ms, 0.95):+.3f} ms"

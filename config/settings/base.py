@@ -303,6 +303,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # memory/api/schema.py: 429/431/503 on every operation, defaults valid against their
+    # own patterns (openapi-spec-validator, typed clients: ./dev test checks both).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "memory.api.schema.strict_schema",
+    ],
+    "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "core.codes.ERROR_CODE_CHOICES"},
 }
 
 # --- Engram ---------------------------------------------------------------------------

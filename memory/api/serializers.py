@@ -196,6 +196,9 @@ class MemoryRecordOutputSerializer(serializers.Serializer):
     sensitivity = serializers.CharField()
     consent_basis = serializers.CharField()
     evidence_count = serializers.IntegerField()
+    expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="End of the time-to-live; null when it has none."
+    )
     source_uri = serializers.CharField()
     source_event_ids = serializers.SerializerMethodField()
 

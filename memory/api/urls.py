@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.api import recall, subject_tokens, views
+from memory.api import conversation, portability, recall, slots, subject_tokens, views
 
 urlpatterns = [
     path(
@@ -10,7 +10,14 @@ urlpatterns = [
     ),
     path("events", views.EventAppendView.as_view(), name="api-events"),
     path("candidates", views.CandidateSubmitView.as_view(), name="api-candidates"),
+    path("conversation", conversation.ConversationTurnView.as_view(), name="api-conversation"),
     path("memories", views.MemoryListView.as_view(), name="api-memories"),
+    path("memories/by-slot", slots.SlotWriteView.as_view(), name="api-memory-slots"),
+    path(
+        "memories/by-slot/lookup",
+        slots.SlotLookupView.as_view(),
+        name="api-memory-slots-lookup",
+    ),
     path("memories/<uuid:record_id>", views.MemoryDetailView.as_view(), name="api-memory"),
     path(
         "memories/<uuid:record_id>/supersede",
@@ -22,7 +29,13 @@ urlpatterns = [
         views.MemoryRetractView.as_view(),
         name="api-memory-retract",
     ),
+    path(
+        "memories/<uuid:record_id>/history",
+        portability.MemoryHistoryView.as_view(),
+        name="api-memory-history",
+    ),
     path("subject/erase", views.SubjectEraseView.as_view(), name="api-subject-erase"),
+    path("subject/export", portability.SubjectExportView.as_view(), name="api-subject-export"),
     path("recall", recall.RecallView.as_view(), name="api-recall"),
     path(
         "recall/<uuid:trace_id>/feedback",

@@ -243,8 +243,13 @@ class CandidateSubmitView(SubjectScopedView):
 
 class MemoryRecordMixin(SubjectScopedView):
     def record(self, request: Request, subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
+        # Above the agent's clearance a record does not exist for it (404, as in recall
+        # and the list): reading, changing or deleting it by id would reveal it.
         record = memory_get_for_subject(
-            tenant_id=subject.tenant_id, subject_id=subject.id, record_id=record_id
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            record_id=record_id,
+            clearance=request.user.agent.clearance,
         )
         if record is None:
             raise ApiError("not_found", "No such memory for this subject.", status_code=404)

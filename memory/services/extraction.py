@@ -341,6 +341,9 @@ class ExtractionResult:
     llm_unavailable: int = 0
     operations: dict[str, int] = field(default_factory=dict)
     record_ids: list[str] = field(default_factory=list)
+    # Each candidate proposed, with the event it came from and the policy's decision
+    # (memory.services.conversation returns them to the agent).
+    decisions: list[tuple[uuid.UUID, Candidate, WriteOutcome]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -461,6 +464,7 @@ def event_extract(
         request_id=f"extract:{event.id}",
     )
     result.candidates += len(candidates)
+    result.decisions.extend((event.id, c, o) for c, o in zip(candidates, outcomes, strict=True))
     for outcome in outcomes:
         key = f"{outcome.operation}:{outcome.reason_code}"
         result.operations[key] = result.operations.get(key, 0) + 1

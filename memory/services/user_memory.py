@@ -342,10 +342,12 @@ def _record_json(r: MemoryRecord, sources: dict[uuid.UUID, list[str]]) -> dict[s
     }
 
 
-def subject_export(*, user, subject: Subject) -> dict[str, Any]:
+def subject_export(*, user=None, subject: Subject, actor: Actor | None = None) -> dict[str, Any]:
     """Everything remembered about the user, machine-readable: every version of every
     memory (deleted ones as id-only tombstones), the source events with their content,
-    the consent state, and the ids of the audit events about them. Audited (ids only)."""
+    the consent state, and the ids of the audit events about them. Audited (ids only).
+    ``actor`` names who asked when it is not the signed-in ``user`` (an agent through
+    ``GET /api/v1/subject/export``: the same content as the page's JSON export)."""
     records = list(
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).order_by(
             "lineage_id", "recorded_at", "id"
@@ -365,7 +367,7 @@ def subject_export(*, user, subject: Subject) -> dict[str, Any]:
         .values_list("id", flat=True)
     )
     audit_record(
-        actor=user_actor(user=user, subject=subject),
+        actor=actor or user_actor(user=user, subject=subject),
         action=AuditAction.SUBJECT_EXPORT,
         subject_id=subject.pk,
         extra={"records": len(records), "events": len(events)},

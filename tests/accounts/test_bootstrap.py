@@ -42,3 +42,27 @@ def test_bootstrap_seeds_demo_memories_once():
     assert client.login(username="demo", password="engram-demo")
     body = client.get("/", {"q": "杭州"}).content.decode()
     assert "Lives in Hangzhou" in body and "PyCon" in body
+
+
+def test_the_demo_key_is_kept_across_runs_until_asked_for_a_new_one(tmp_path):
+    from accounts.models import ApiKey
+    from accounts.services.credentials import api_key_authenticate
+
+    key_file = tmp_path / "demo-agent-key"
+    run = ["engram_bootstrap", "--no-migrate", "--key-file", str(key_file)]
+    call_command(*run, stdout=open("/dev/null", "w"))
+    first = key_file.read_text().strip()
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    call_command(*run, stdout=open("/dev/null", "w"))
+    assert key_file.read_text().strip() == first
+    assert api_key_authenticate(first).label == "bootstrap"  # still valid
+
+    call_command(*run, "--new-key", stdout=open("/dev/null", "w"))
+    second = key_file.read_text().strip()
+    assert second != first and api_key_authenticate(second)
+    assert ApiKey.objects.get(prefix=first.split("_")[1]).revoked_at is not None
+
+    key_file.write_text("egk_nosuch_key\n")  # a stale or foreign file: a new key, kept
+    call_command(*run, stdout=open("/dev/null", "w"))
+    third = key_file.read_text().strip()
+    assert third not in (second, "egk_nosuch_key") and api_key_authenticate(third)

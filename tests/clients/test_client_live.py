@@ -1,4 +1,4 @@
-"""engram_client against a real running Engram (gunicorn on loopback, the test database):
+"""engramhq_client against a real running Engram (gunicorn on loopback, the test database):
 every operation, errors in the API's shape, and an outage in the middle of a session —
 recall degrades, writes wait in the SQLite outbox, the circuit opens, and after the
 restart every queued write lands exactly once."""
@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from engram_client import (
+from engramhq_client import (
     AsyncEngramClient,
     AuthenticationFailed,
     CircuitBreaker,
     EngramClient,
+    IdempotencyConflict,
     InvalidInput,
     NotFound,
     Outbox,
@@ -23,8 +24,8 @@ from engram_client import (
     SupersedeRequest,
     Timeouts,
 )
-from engram_client.client import _candidates_call
-from engram_client.models import Candidate, Event
+from engramhq_client.client import _candidates_call
+from engramhq_client.models import Candidate, Event
 
 from accounts.models import Role
 from core.actor import Actor
@@ -37,7 +38,10 @@ from tests.helpers.live_server import make_agent, preference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FAST = dict(timeouts=Timeouts(connect=0.5, read=10), retry=RetryPolicy(attempts=2, backoff_base=0))
+# Generous deadlines: a first recall loads the embedding model in the worker. The
+# default deadlines are exercised in test_deadlines.py.
+PATIENT = Timeouts(connect=0.5, recall=30, read=30, write=30)
+FAST = dict(timeouts=PATIENT, retry=RetryPolicy(attempts=2, backoff_base=0))
 
 
 class FakeClock:
@@ -60,9 +64,13 @@ def test_every_subject_operation(live_engram, keys):
         )
         assert events.results[0].created is True
         again = alice.append_events(
-            [Event("t1-1", "message", "user", "以后技术回答请先给结论，再给证据")]
+            [Event("t1-1", "message", "user", "以后技术回答请先给结论，再给证据", thread_id="t1")]
         )
         assert again.results[0].created is False  # idempotent by client_event_id
+        # The same id with other content is an error the caller must see.
+        with pytest.raises(IdempotencyConflict) as conflict:
+            alice.append_events([Event("t1-1", "message", "user", "something else")])
+        assert conflict.value.extra["client_event_ids"] == ["t1-1"]
 
         batch = alice.submit_candidates(
             [

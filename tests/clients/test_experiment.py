@@ -7,17 +7,21 @@ context holds one), serves no stale or deleted value, and knows more than no mem
 from __future__ import annotations
 
 import pytest
-from engram_client import EngramClient, RetryPolicy, Timeouts
+from engramhq_client import EngramClient, RetryPolicy, Timeouts
 
 from bench.quality.experiment_20_turns import (
     PROBES,
+    README_END,
+    README_START,
     SCRIPT,
+    main,
     pollution,
     read_answer,
     run_experiment,
     svg,
     table,
     tokens,
+    update_readme,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +47,7 @@ def test_the_experiment_runs_against_engram(live_engram, keys):
         live_engram.url,
         keys.write_key,
         admin_api_key=keys.admin_key,
-        timeouts=Timeouts(read=30),
+        timeouts=Timeouts(recall=30, read=30, write=30),
         retry=RetryPolicy(attempts=2),
     ) as client:
         results = {r.name: r for r in run_experiment(client.for_user("lin"))}
@@ -62,3 +66,28 @@ def test_the_experiment_runs_against_engram(live_engram, keys):
         assert results[name].accuracy > results["no_memory"].accuracy
     assert "| engram |" in table(list(results.values()))
     assert svg(list(results.values())).startswith("<svg")
+
+
+def test_the_command_rewrites_the_readme_table(live_engram, keys, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Engram\n\nbefore\n{README_START}\nold table\n{README_END}\nafter\n")
+    main(
+        [
+            "--url",
+            live_engram.url,
+            "--api-key",
+            keys.write_key,
+            "--admin-key",
+            keys.admin_key,
+            "--out",
+            str(tmp_path / "docs"),
+            "--readme",
+            str(readme),
+        ]
+    )
+    text = readme.read_text()
+    assert "old table" not in text and text.startswith("# Engram\n\nbefore\n")
+    assert text.endswith(f"{README_END}\nafter\n")
+    assert "| engram |" in text and "context tokens per turn" in text and "Measured " in text
+    assert (tmp_path / "docs" / "experiment_20_turns.md").read_text() in text
+    assert not update_readme(tmp_path / "docs" / "experiment_20_turns.md", "x")  # no markers

@@ -1,4 +1,4 @@
-"""engram-mcp driven end to end by the official mcp client over stdio (the server is a
+"""engramhq-mcp driven end to end by the official mcp client over stdio (the server is a
 subprocess, as an assistant would start it) against a real running Engram, including an
 outage while the session is open. Credentials and the subject come from the server's
 environment; no tool takes them as arguments."""
@@ -38,7 +38,7 @@ def server_params(live_engram: EngramServer, keys: AgentKeys, outbox: str) -> St
         "ENGRAM_BREAKER_RESET_SECONDS": "0",
     }
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "engram_client.mcp_server"], env=env
+        command=sys.executable, args=["-m", "engramhq_client.mcp_server"], env=env
     )
 
 
@@ -141,12 +141,64 @@ def test_mcp_session_over_stdio(live_engram, keys, tmp_path):
         assert ChangeRequest.objects.get().status == "open"  # proposed, never approved
 
 
+def test_tool_errors_carry_the_api_error_never_a_traceback(live_engram, keys, tmp_path):
+    stderr = tmp_path / "stderr.log"
+    params = server_params(live_engram, keys, str(tmp_path / "outbox.sqlite"))
+    # The server's stderr into a file, to show no traceback reaches it.
+    params = StdioServerParameters(
+        command="sh",
+        args=["-c", f'exec "{sys.executable}" -m engramhq_client.mcp_server 2>>"{stderr}"'],
+        env=params.env,
+    )
+
+    def error(result) -> dict:
+        assert result.is_error, result
+        message = "\n".join(c.text for c in result.content)
+        return json.loads(message[message.index("{") :])
+
+    async def session() -> None:
+        async with Client(params, read_timeout_seconds=60) as mcp:
+            bad_id = error(await mcp.call_tool("forget", {"record_ids": ["not-a-uuid"]}))
+            assert bad_id["code"] == "invalid_input" and "record_id" in bad_id["fields"]
+            blank = error(await mcp.call_tool("recall", {"query": ""}))
+            assert blank["code"] == "invalid_input" and "query" in blank["fields"]
+            assert blank["message"]
+            odd = error(await mcp.call_tool("remember", {"statement": "x", "namespace": "a b"}))
+            assert odd["code"] == "invalid_input" and "namespace" in odd["fields"]
+            # A policy decision is an answer, not an error.
+            said = await mcp.call_tool("remember", {"statement": "my password is hunter2-Secret!"})
+            assert not said.is_error
+
+    asyncio.run(session())
+    log = stderr.read_text()
+    assert "Traceback" not in log
+
+
+def test_the_outbox_is_on_by_default_in_the_home_folder(tmp_path, monkeypatch):
+    from engramhq_client.mcp_server import Settings, build_server
+
+    for name in list(os.environ):
+        if name.startswith("ENGRAM_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ENGRAM_API_KEY", "egk_x_y")
+    monkeypatch.setenv("ENGRAM_SUBJECT", "alice")
+    settings = Settings.load()
+    assert settings.outbox == "~/.engramhq/outbox.sqlite"
+    build_server(settings)
+    assert (tmp_path / ".engramhq" / "outbox.sqlite").exists()
+    assert not (tmp_path / "~").exists()  # "~" is the home folder, not a folder named ~
+    monkeypatch.setenv("ENGRAM_OUTBOX", "off")
+    assert Settings.load().outbox is None
+
+
 def test_missing_credentials_stop_the_server_with_a_message(tmp_path):
     import subprocess
 
     env = {"PATH": os.environ.get("PATH", ""), "ENGRAM_SUBJECT": "alice"}
     run = subprocess.run(
-        [sys.executable, "-m", "engram_client.mcp_server"],
+        [sys.executable, "-m", "engramhq_client.mcp_server"],
         env=env,
         capture_output=True,
         text=True,
@@ -156,7 +208,7 @@ def test_missing_credentials_stop_the_server_with_a_message(tmp_path):
 
 
 def test_config_file(tmp_path, monkeypatch):
-    from engram_client.mcp_server import Settings
+    from engramhq_client.mcp_server import Settings
 
     for name in list(os.environ):
         if name.startswith("ENGRAM_"):
@@ -189,7 +241,7 @@ def test_mcp_over_streamable_http(live_engram, keys, tmp_path):
         [
             sys.executable,
             "-m",
-            "engram_client.mcp_server",
+            "engramhq_client.mcp_server",
             "--transport",
             "streamable-http",
             "--port",

@@ -7,9 +7,7 @@ import dataclasses
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
-from engram_client import models
-
-CLIENT_ONLY = {models.ContextPack: set(models.ContextPack._client_only)}
+from engramhq_client import models
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +21,7 @@ def components() -> dict:
 def test_model_matches_schema_component(components, model, name):
     component = components[name]
     fields = {f.name: f for f in dataclasses.fields(model)}
-    names = set(fields) - CLIENT_ONLY.get(model, set())
+    names = set(fields) - set(getattr(model, "_client_only", ()))
     assert names == set(component["properties"]), f"{model.__name__} drifted from {name}"
     required = set(component.get("required", []))
     if name.endswith("Request"):
@@ -33,13 +31,14 @@ def test_model_matches_schema_component(components, model, name):
             for n, f in fields.items()
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         }
+        no_default |= set(getattr(model, "_client_filled", ()))
         assert no_default == required, f"{model.__name__}: required fields differ from {name}"
     else:
         assert names == required, f"{name} has optional fields the model would miss"
 
 
 def test_every_operation_has_a_client_method():
-    from engram_client import AsyncEngramClient, AsyncSubjectClient, EngramClient, SubjectClient
+    from engramhq_client import AsyncEngramClient, AsyncSubjectClient, EngramClient, SubjectClient
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operations = {op["operationId"] for path in schema["paths"].values() for op in path.values()}
@@ -58,6 +57,11 @@ def test_every_operation_has_a_client_method():
         "procedure_change_request_retrieve": (EngramClient, "get_change_request"),
         "subject_token_issue": (EngramClient, "issue_subject_token"),
         "subject_erase": (SubjectClient, "erase"),
+        "subject_export": (SubjectClient, "export"),
+        "memory_history": (SubjectClient, "history"),
+        "conversation_turn": (SubjectClient, "add"),
+        "memory_slots_write": (SubjectClient, "put_slots"),
+        "memory_slots_lookup": (SubjectClient, "get_slots"),
     }
     assert operations == set(implemented), "a new API operation needs a client method"
     twins = {SubjectClient: AsyncSubjectClient, EngramClient: AsyncEngramClient}

@@ -5,11 +5,12 @@ recorded instead of slept and the breaker's clock is a counter."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
 import pytest
-from engram_client import (
+from engramhq_client import (
     CircuitBreaker,
     EngramClient,
     EngramUnavailable,
@@ -20,7 +21,7 @@ from engram_client import (
     RetryPolicy,
     ServerError,
 )
-from engram_client.errors import api_error
+from engramhq_client.errors import api_error
 
 TOKEN = "eyJzIjoiMTExMTExMTEtMTExMS0xMTExLTExMTEtMTExMTExMTExMTExIn0:sig:sig"
 PACK = {
@@ -178,7 +179,7 @@ def test_outbox_claims_keep_two_senders_apart(tmp_path):
 
 
 def test_logs_carry_no_memory_text(tmp_path, caplog):
-    caplog.set_level("DEBUG", logger="engram_client")
+    caplog.set_level("DEBUG", logger="engramhq_client")
     one = RetryPolicy(attempts=1)
     c, _ = make(Script(httpx.ConnectError("x")), outbox=str(tmp_path / "o.sqlite"), retry=one)
     c.for_subject(TOKEN).remember({"statement": "my secret diagnosis is X"})
@@ -186,3 +187,23 @@ def test_logs_carry_no_memory_text(tmp_path, caplog):
     c2.for_subject(TOKEN).recall("what is my diagnosis", "p")
     text = caplog.text
     assert "diagnosis" not in text and "egk_test" not in text and TOKEN not in text
+
+
+def test_recall_passes_through_what_this_client_does_not_know_yet():
+    """A newer server's recall (routing: ``route`` in, ``use`` per item out) works with this
+    client: unknown options are sent, unknown fields are kept."""
+    item = {
+        "id": "22222222-2222-2222-2222-222222222222",
+        "statement": "User likes tea",
+        "use": "verify",
+        "route_reason": "inference",
+    }
+    script = Script((200, {**PACK, "items": [item], "route": "auto"}))
+    c, _ = make(script)
+    pack = c.for_subject(TOKEN).recall("q", "p", k=3, route="auto")
+    sent = json.loads(script.requests[0].content)
+    assert sent["route"] == "auto" and sent["k"] == 3
+    [got] = pack.items
+    assert got.use == "verify" and got.extra["route_reason"] == "inference"
+    assert got.statement == "User likes tea" and got.flags == []  # missing fields default
+    assert pack.extra == {"route": "auto"}

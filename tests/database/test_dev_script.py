@@ -89,6 +89,8 @@ def test_run_stops_the_database_it_started_and_leaves_a_running_one(data_dir):
     out, _ = run.communicate(timeout=120)
     assert run.returncode == 0, out
     assert "Stopping the embedded PostgreSQL this run started" in out
+    first_key = _demo_key(out)
+    assert (data_dir / "demo-agent-key").read_text().strip() == first_key
     assert _healthz(port) is None
     assert ep.running_pid(pgdata) is None
 
@@ -96,7 +98,9 @@ def test_run_stops_the_database_it_started_and_leaves_a_running_one(data_dir):
     ep.ensure_embedded_postgres(pgdata)
     running = ep.running_pid(pgdata)
     run = _serve(data_dir, port)
-    assert "previous demo key" in _read_until_serving(run)
+    # The demo agent's key survives the restart: a running agent keeps working.
+    second = _read_until_serving(run)
+    assert _demo_key(second) == first_key and "previous demo key" not in second
     run.send_signal(signal.SIGTERM)
     out, _ = run.communicate(timeout=120)
     assert run.returncode == 0, out
@@ -117,3 +121,8 @@ def _read_until_serving(run: subprocess.Popen) -> str:
         if "Serving Engram" in line:
             break
     return "".join(lines)
+
+
+def _demo_key(output: str) -> str:
+    [line] = [x for x in output.splitlines() if "Agent API key:" in x]
+    return line.split("Agent API key:")[1].strip()

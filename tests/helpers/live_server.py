@@ -14,6 +14,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +110,27 @@ class EngramServer:
     @property
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def workers(self) -> list[int]:
+        """The gunicorn workers' process ids (the master's children)."""
+        assert self.proc is not None
+        pid = self.proc.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [int(c) for c in children]
+
+    @contextmanager
+    def hung(self) -> Iterator[None]:
+        """Every worker stopped (SIGSTOP) for the block: connections are accepted by the
+        kernel's listen queue and never answered — a hung server, not a dead one."""
+        workers = self.workers()
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in workers:
+                os.kill(pid, signal.SIGCONT)
 
 
 @dataclass

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.helpers.api import assert_error
-from tests.helpers.cast import ApiClient, candidate
+from tests.helpers.cast import AgentCred, ApiClient, candidate
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +146,32 @@ def test_credentials_required(write_agent, owner_subject):
 def test_bad_parameters_are_400(api, params):
     err = assert_error(api.get(URL, params), 400, "invalid_input")
     assert set(err["extra"]["fields"]) == set(params)
+
+
+def test_a_record_above_the_agents_clearance_is_not_found_by_id(api, tenant, owner_subject):
+    """Reading, changing or deleting by id obeys clearance as the list and recall do: a
+    kiosk agent cleared for public data gets 404 for an internal record, and the record is
+    left unchanged; within clearance the same calls work."""
+    from accounts.services.credentials import api_key_issue
+    from accounts.services.tenants import agent_create
+    from core.actor import Actor
+    from memory.models import MemoryRecord
+
+    internal = _add(api, statement="User works on the payments team", sensitivity="internal")
+    public = _add(api, statement="User prefers metric units", sensitivity="public")
+    agent = agent_create(
+        actor=Actor.system(tenant.id), tenant=tenant, name="kiosk", clearance="public"
+    )
+    _, key = api_key_issue(actor=Actor.system(tenant.id), agent=agent, scopes=["read", "write"])
+    kiosk = AgentCred(agent, key).client(owner_subject)
+    for path in (f"{URL}/{internal}", f"{URL}/{internal}/history"):
+        assert_error(kiosk.get(path), 404, "not_found")
+    assert_error(kiosk.delete_json(f"{URL}/{internal}"), 404, "not_found")
+    assert_error(
+        kiosk.post_json(f"{URL}/{internal}/retract", {"assertion_kind": "user_explicit"}),
+        404,
+        "not_found",
+    )
+    assert MemoryRecord.objects.get(id=internal).status == "active"
+    assert kiosk.get(f"{URL}/{public}").status_code == 200
+    assert api.get(f"{URL}/{internal}").status_code == 200

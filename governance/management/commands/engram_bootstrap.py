@@ -1,11 +1,17 @@
 """Prepare a working Engram: database started and migrated, a demo tenant with a user who
-can sign in, an agent with a fresh API key, and sample memories written through the real
-write path. Idempotent: run it as often as you like."""
+can sign in, an agent with an API key, and sample memories written through the real write
+path. Idempotent: run it as often as you like.
+
+The demo agent's key is kept across runs: its plaintext is stored (mode 0600) in
+``ENGRAM_DATA_DIR/demo-agent-key`` and used again while it still authenticates, so an agent
+a builder left running keeps working after ``./dev run`` restarts. ``--new-key`` (``./dev run
+--new-key``) revokes it and makes a new one."""
 
 from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -14,7 +20,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Agent, ApiKey, Role, Tenant
-from accounts.services.credentials import api_key_issue, api_key_revoke
+from accounts.services.credentials import (
+    CredentialError,
+    api_key_authenticate,
+    api_key_issue,
+    api_key_revoke,
+)
 from accounts.services.tenants import agent_create, membership_set, tenant_create
 from core.actor import Actor
 from core.database import SelfTestFailed, self_test
@@ -49,10 +60,20 @@ DEMO_RUNBOOK_V2 = (
 
 
 class Command(BaseCommand):
-    help = "Migrate and seed the demo tenant; prints how to sign in and a fresh agent API key."
+    help = "Migrate and seed the demo tenant; prints how to sign in and the demo agent's API key."
 
     def add_arguments(self, parser):
         parser.add_argument("--no-migrate", action="store_true", help="Skip migrations.")
+        parser.add_argument(
+            "--new-key",
+            action="store_true",
+            help="Revoke the demo agent's key and make a new one (default: keep it).",
+        )
+        parser.add_argument(
+            "--key-file",
+            default=None,
+            help="Where the demo key is kept (default ENGRAM_DATA_DIR/demo-agent-key).",
+        )
 
     def handle(self, *args, **options):
         if not options["no_migrate"]:
@@ -83,16 +104,23 @@ class Command(BaseCommand):
             agent = Agent.objects.filter(tenant=tenant, name=DEMO_AGENT).first() or agent_create(
                 actor=system, tenant=tenant, name=DEMO_AGENT
             )
-            # A key is shown once; each bootstrap retires the previous demo key and prints a new one.
+            key_file = Path(options["key_file"] or settings.ENGRAM_DATA_DIR / "demo-agent-key")
+            plaintext = None if options["new_key"] else _kept_key(key_file, agent)
             revoked = []
-            for old in ApiKey.objects.filter(
-                agent=agent, label=DEMO_KEY_LABEL, revoked_at__isnull=True
-            ):
-                api_key_revoke(actor=system, api_key=old)
-                revoked.append(old.prefix)
-            _, plaintext = api_key_issue(
-                actor=system, agent=agent, scopes=["read", "write", "admin"], label=DEMO_KEY_LABEL
-            )
+            if plaintext is None:
+                # A new key: the previous demo keys are retired.
+                for old in ApiKey.objects.filter(
+                    agent=agent, label=DEMO_KEY_LABEL, revoked_at__isnull=True
+                ):
+                    api_key_revoke(actor=system, api_key=old)
+                    revoked.append(old.prefix)
+                _, plaintext = api_key_issue(
+                    actor=system,
+                    agent=agent,
+                    scopes=["read", "write", "admin"],
+                    label=DEMO_KEY_LABEL,
+                )
+                _keep_key(key_file, plaintext)
             token = subject_token_issue(
                 tenant_id=tenant.id, agent_id=agent.id, subject_id=subject.id
             )
@@ -113,6 +141,10 @@ class Command(BaseCommand):
             f"'{DEMO_REVIEWER_PASSWORD}' (one change request waits for review)"
         )
         self.stdout.write(f"  Agent API key:  {plaintext}")
+        self.stdout.write(
+            f"                  (kept in {key_file} across restarts; ./dev run --new-key "
+            "makes a new one)"
+        )
         if revoked:
             self.stdout.write(
                 f"                  (new key; the previous demo key{'s' if len(revoked) > 1 else ''} "
@@ -129,6 +161,30 @@ class Command(BaseCommand):
             "      -H \"Authorization: Bearer $ENGRAM_KEY\" -H 'Content-Type: application/json' \\\n"
             '      -d \'{"external_id": "demo-user"}\' | python3 -c \'import json,sys; print(json.load(sys.stdin)["token"])\')\n'
         )
+
+
+def _kept_key(key_file: Path, agent: Agent) -> str | None:
+    """The stored demo key, if it still authenticates as the demo agent's bootstrap key."""
+    try:
+        plaintext = key_file.read_text().strip()
+    except OSError:
+        return None
+    try:
+        key = api_key_authenticate(plaintext)
+    except CredentialError:
+        return None
+    if key.agent_id != agent.id or key.label != DEMO_KEY_LABEL:
+        return None
+    return plaintext
+
+
+def _keep_key(key_file: Path, plaintext: str) -> None:
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    # Created private before the secret is written into it.
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(plaintext + "\n")
+    key_file.chmod(0o600)
 
 
 def _at(year: int, month: int, day: int, hour: int = 9) -> datetime:

@@ -1,9 +1,9 @@
 """Python client for Engram, governed long-term memory for AI agents.
 
-Quick start: see ``clients/python/README.md``.
+Quick start: see ``clients/python/README.md``. Distribution ``engramhq-client``.
 """
 
-from engram_client.client import (
+from engramhq_client.client import (
     AsyncEngramClient,
     AsyncSubjectClient,
     EngramClient,
@@ -11,12 +11,14 @@ from engram_client.client import (
     QueuedWrite,
     SubjectClient,
 )
-from engram_client.errors import (
+from engramhq_client.errors import (
     AuthenticationFailed,
     Conflict,
     EngramAPIError,
     EngramError,
     EngramUnavailable,
+    HeadersTooLarge,
+    IdempotencyConflict,
     InvalidInput,
     NotFound,
     PayloadTooLarge,
@@ -25,19 +27,24 @@ from engram_client.errors import (
     ServerError,
     WriteRejected,
 )
-from engram_client.models import (
+from engramhq_client.models import (
     Candidate,
     CandidateResult,
     ContextPack,
+    ConversationDecision,
+    ConversationResult,
     Event,
+    MemoryHistory,
     MemoryPage,
     MemoryRecord,
+    Message,
     RecallItem,
     RetractRequest,
+    SlotWrite,
     SupersedeRequest,
 )
-from engram_client.outbox import Outbox
-from engram_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
+from engramhq_client.outbox import Outbox
+from engramhq_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
 
 __all__ = [
     "AsyncEngramClient",
@@ -48,15 +55,21 @@ __all__ = [
     "CircuitBreaker",
     "Conflict",
     "ContextPack",
+    "ConversationDecision",
+    "ConversationResult",
     "EngramAPIError",
     "EngramClient",
     "EngramError",
     "EngramUnavailable",
     "Event",
     "FlushReport",
+    "HeadersTooLarge",
+    "IdempotencyConflict",
     "InvalidInput",
+    "MemoryHistory",
     "MemoryPage",
     "MemoryRecord",
+    "Message",
     "NotFound",
     "Outbox",
     "PayloadTooLarge",
@@ -67,6 +80,7 @@ __all__ = [
     "RetractRequest",
     "RetryPolicy",
     "ServerError",
+    "SlotWrite",
     "SubjectClient",
     "SupersedeRequest",
     "Timeouts",

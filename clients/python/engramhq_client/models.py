@@ -27,6 +27,10 @@ class _Model:
     @classmethod
     def from_json(cls: type[T], data: dict[str, Any]) -> T:
         kwargs: dict[str, Any] = {}
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        if "extra" in names and "extra" not in data:
+            # Fields this client does not know yet (a newer server) pass through.
+            kwargs["extra"] = {k: v for k, v in data.items() if k not in names}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]
             if f.name not in data:
                 continue  # an older server: keep the default
@@ -43,6 +47,8 @@ class _Model:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if f.name in getattr(self, "_client_only", ()):
+                continue
             value = getattr(self, f.name)
             if value is None and f.name not in getattr(self, "_send_null", ()):
                 continue
@@ -232,6 +238,7 @@ class MemoryRecord(_Model):
     evidence_count: int
     source_uri: str
     source_event_ids: list[str]
+    expires_at: str | None = None
 
 
 @dataclass
@@ -244,72 +251,73 @@ class MemoryPage(_Model):
 
 @dataclass
 class RecallSource(_Model):
-    event_ids: list[str]
-    uri: str
+    event_ids: list[str] = field(default_factory=list)
+    uri: str = ""
 
 
 @dataclass
 class RecallItem(_Model):
-    id: str
-    memory_type: str
-    namespace: str
-    predicate: str
-    statement: str
-    value: Any
-    assertion_kind: str
-    confidence: float
-    importance: float
-    status: str
-    valid_from: str
-    valid_to: str | None
-    recorded_at: str
-    source: RecallSource
-    scores: dict[str, float]
-    flags: list[str]
+    """One recalled memory. Every field has a default and fields this client does not
+    know (``use``: inject or verify, say, from a newer server) are kept in ``extra``, so a
+    reshaped answer still parses."""
+
+    id: str = ""
+    memory_type: str = ""
+    namespace: str = ""
+    predicate: str = ""
+    statement: str = ""
+    value: Any = None
+    assertion_kind: str = ""
+    confidence: float = 0.0
+    importance: float = 0.0
+    status: str = ""
+    valid_from: str = ""
+    valid_to: str | None = None
+    recorded_at: str = ""
+    source: RecallSource = field(default_factory=RecallSource)
+    scores: dict[str, float] = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
     _nested: ClassVar[dict[str, type]] = {"source": RecallSource}
+    _client_only: ClassVar[tuple[str, ...]] = ("extra",)
+
+    @property
+    def use(self) -> str | None:
+        """How the server routes it (``inject`` or ``verify``) when it says so."""
+        value = self.extra.get("use")
+        return value if isinstance(value, str) else None
 
 
 @dataclass
 class ContextPack(_Model):
     """A recall answer. ``degraded`` and ``degraded_reason`` are the client's own: when
     Engram cannot be reached, recall returns an empty pack with ``degraded=True`` so the
-    agent's turn goes on without memory instead of failing."""
+    agent's turn goes on without memory instead of failing. Fields this client does not
+    know are kept in ``extra``."""
 
-    trace_id: str | None
-    empty: bool
-    empty_reason: str
-    items: list[RecallItem]
-    context_pack: str
-    as_of: str | None
-    known_at: str | None
-    dropped_by_budget: int
-    vector_pending: int
-    vector_unavailable: bool
+    trace_id: str | None = None
+    empty: bool = True
+    empty_reason: str = ""
+    items: list[RecallItem] = field(default_factory=list)
+    context_pack: str = ""
+    as_of: str | None = None
+    known_at: str | None = None
+    dropped_by_budget: int = 0
+    vector_pending: int = 0
+    vector_unavailable: bool = False
     # The reranker asked to reorder the items ("" when none), and why its answer was not
     # used ("" when it was). Defaults: a server older than the reranker omits them.
     reranker: str = ""
     rerank_error: str = ""
     degraded: bool = False
     degraded_reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
     _nested: ClassVar[dict[str, type]] = {"items": RecallItem}
-    _client_only: ClassVar[tuple[str, ...]] = ("degraded", "degraded_reason")
+    _client_only: ClassVar[tuple[str, ...]] = ("degraded", "degraded_reason", "extra")
 
     @classmethod
     def degraded_empty(cls, reason: str) -> ContextPack:
-        return cls(
-            trace_id=None,
-            empty=True,
-            empty_reason="engram_unavailable",
-            items=[],
-            context_pack="",
-            as_of=None,
-            known_at=None,
-            dropped_by_budget=0,
-            vector_pending=0,
-            vector_unavailable=False,
-            degraded=True,
-            degraded_reason=reason,
-        )
+        return cls(empty_reason="engram_unavailable", degraded=True, degraded_reason=reason)
 
 
 @dataclass
@@ -371,6 +379,198 @@ class SubjectErasure(_Model):
 
 
 @dataclass
+class Message(_Model):
+    """One message of a conversation turn (``add``). ``client_event_id`` is made for you
+    when omitted (and kept in the outbox, so a resend stores nothing twice)."""
+
+    role: str  # user | assistant | tool | system | external
+    content: str
+    client_event_id: str | None = None
+    speaker: str | None = None
+    occurred_at: str | None = None
+    # Required by the API; the client fills it in before the first attempt.
+    _client_filled: ClassVar[tuple[str, ...]] = ("client_event_id",)
+
+
+@dataclass
+class ConversationTurnRequest(_Model):
+    messages: list[Message]
+    thread_id: str | None = None
+
+
+@dataclass
+class ConversationDecision(_Model):
+    """A memory Engram's extraction proposed from one message, and the policy's decision."""
+
+    message_index: int
+    client_event_id: str
+    operation: str
+    reason_code: str
+    message: str
+    record_id: str | None
+    target_id: str | None
+    findings: list[str]
+    statement: str
+    predicate: str
+    value: Any
+    assertion_kind: str
+
+    @property
+    def accepted(self) -> bool:
+        return self.operation not in ("REJECT", "QUARANTINE")
+
+
+@dataclass
+class ConversationResult(_Model):
+    """What ``add(messages)`` did: each message stored (``events``), and each memory
+    extracted from them with the write policy's decision (``decisions``)."""
+
+    events: list[EventResult]
+    decisions: list[ConversationDecision]
+    llm_rejected: int
+    llm_unavailable: int
+    _nested: ClassVar[dict[str, type]] = {
+        "events": EventResult,
+        "decisions": ConversationDecision,
+    }
+    queued: ClassVar[bool] = False
+
+    @property
+    def results(self) -> list[ConversationDecision]:
+        return self.decisions
+
+
+@dataclass
+class MemoryAuthor(_Model):
+    kind: str  # agent | user | system
+    id: str | None
+
+
+@dataclass
+class MemoryVersion(_Model):
+    id: str
+    memory_type: str
+    namespace: str
+    predicate: str
+    statement: str
+    value: Any
+    cardinality: str
+    assertion_kind: str
+    confidence: float
+    status: str
+    status_reason: str
+    valid_from: str
+    valid_to: str | None
+    recorded_at: str
+    superseded_at: str | None
+    supersedes_id: str | None
+    lineage_id: str
+    purpose: str
+    sensitivity: str
+    consent_basis: str
+    evidence_count: int
+    expires_at: str | None
+    source_uri: str
+    source_event_ids: list[str]
+    author: MemoryAuthor
+    _nested: ClassVar[dict[str, type]] = {"author": MemoryAuthor}
+
+
+@dataclass
+class MemoryPeriod(_Model):
+    record_id: str
+    valid_from: str
+    valid_to: str | None
+    when: str  # past | now | future
+    status: str
+
+
+@dataclass
+class MemoryChange(_Model):
+    recorded_at: str
+    reason_code: str
+    author: MemoryAuthor
+    versions: list[MemoryPeriod]
+    _nested: ClassVar[dict[str, type]] = {"author": MemoryAuthor, "versions": MemoryPeriod}
+
+
+@dataclass
+class MemoryHistory(_Model):
+    """Every version of one memory, with both timelines: ``periods`` (valid time: what is
+    believed true when) and ``changes`` (record time: what Engram believed when)."""
+
+    record_id: str
+    lineage_id: str
+    current_id: str | None
+    versions: list[MemoryVersion]
+    periods: list[MemoryPeriod]
+    changes: list[MemoryChange]
+    _nested: ClassVar[dict[str, type]] = {
+        "versions": MemoryVersion,
+        "periods": MemoryPeriod,
+        "changes": MemoryChange,
+    }
+
+
+@dataclass
+class SlotWrite(_Model):
+    """A put (or, with ``delete=True``, a delete) of the memory in one slot: a namespace
+    and a predicate. Engram decides against the slot as it is when the write arrives."""
+
+    namespace: str
+    predicate: str
+    assertion_kind: str
+    delete: bool | None = None
+    statement: str | None = None
+    value: Any = None
+    memory_type: str | None = None
+    confidence: float | None = None
+    purpose: str | None = None
+    consent_basis: str | None = None
+    sensitivity: str | None = None
+    importance: float | None = None
+    expires_at: str | None = None
+    valid_from: str | None = None
+    _send_null: ClassVar[tuple[str, ...]] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if not self.delete:
+            out.setdefault("value", None)  # a put of None is a value, not "absent"
+        return out
+
+
+@dataclass
+class SlotRef(_Model):
+    namespace: str
+    predicate: str
+
+
+@dataclass
+class SlotWriteBatchRequest(_Model):
+    writes: list[SlotWrite]
+
+
+@dataclass
+class SlotLookupRequest(_Model):
+    slots: list[SlotRef]
+    refresh_ttl_seconds: int | None = None
+
+
+@dataclass
+class SlotLookupResult(_Model):
+    slot: SlotRef
+    record: MemoryRecord | None
+    _nested: ClassVar[dict[str, type]] = {"slot": SlotRef, "record": MemoryRecord}
+
+
+@dataclass
+class SlotLookupOutput(_Model):
+    results: list[SlotLookupResult]
+    _nested: ClassVar[dict[str, type]] = {"results": SlotLookupResult}
+
+
+@dataclass
 class ApiErrorBody(_Model):
     code: str
     message: str
@@ -404,4 +604,19 @@ SCHEMA_COMPONENTS: dict[type, str] = {
     ChangeRequestStatus: "ProcedureChangeRequestStatusOutput",
     SubjectToken: "SubjectTokenOutput",
     ApiErrorBody: "Error",
+    Message: "ConversationMessageInputRequest",
+    ConversationTurnRequest: "ConversationTurnInputRequest",
+    ConversationDecision: "ConversationDecision",
+    ConversationResult: "ConversationTurnOutput",
+    MemoryAuthor: "MemoryAuthorOutput",
+    MemoryVersion: "MemoryVersionOutput",
+    MemoryPeriod: "MemoryPeriodOutput",
+    MemoryChange: "MemoryChangeOutput",
+    MemoryHistory: "MemoryHistoryOutput",
+    SlotWrite: "SlotWriteInputRequest",
+    SlotRef: "SlotInputRequest",
+    SlotWriteBatchRequest: "SlotWriteBatchInputRequest",
+    SlotLookupRequest: "SlotLookupInputRequest",
+    SlotLookupResult: "SlotLookupResult",
+    SlotLookupOutput: "SlotLookupOutput",
 }

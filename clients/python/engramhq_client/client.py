@@ -4,14 +4,14 @@
 ``client.for_user(external_id)`` gives a :class:`SubjectClient` acting for one end user
 (the subject always comes from a subject token, never from a request field).
 
-Degradation: every request runs under :class:`~engram_client.resilience.Timeouts`,
-:class:`~engram_client.resilience.RetryPolicy` and one shared
-:class:`~engram_client.resilience.CircuitBreaker`. When Engram cannot be reached,
-``recall`` answers an empty :class:`~engram_client.models.ContextPack` with
-``degraded=True`` and writes go to the :class:`~engram_client.outbox.Outbox` (a
+Degradation: every request runs under :class:`~engramhq_client.resilience.Timeouts`,
+:class:`~engramhq_client.resilience.RetryPolicy` and one shared
+:class:`~engramhq_client.resilience.CircuitBreaker`. When Engram cannot be reached,
+``recall`` answers an empty :class:`~engramhq_client.models.ContextPack` with
+``degraded=True`` and writes go to the :class:`~engramhq_client.outbox.Outbox` (a
 :class:`QueuedWrite` is returned) and are sent when the service is back.
 
-Logging (logger ``engram_client``) carries operation names, status codes, request ids and
+Logging (logger ``engramhq_client``) carries operation names, status codes, request ids and
 record ids; never memory text, queries or credentials.
 
 The async twins are in ``async_client`` (re-exported here); what both share, independent
@@ -26,8 +26,8 @@ from typing import Any
 
 import httpx
 
-from engram_client import models as m
-from engram_client._core import (
+from engramhq_client import models as m
+from engramhq_client._core import (
     FlushReport,
     QueuedWrite,
     _Base,
@@ -35,18 +35,23 @@ from engram_client._core import (
     _candidates_call,
     _change_request_call,
     _change_request_create_call,
+    _conversation_call,
     _delete_call,
     _erase_call,
     _events_call,
+    _export_call,
     _feedback_call,
     _first_result,
     _get_memory_call,
+    _history_call,
     _list_call,
     _parse_write,
     _procedure_call,
     _recall_call,
     _replay_call,
     _retract_call,
+    _slots_lookup_call,
+    _slots_write_call,
     _subject_key_from_token,
     _subject_token_call,
     _SubjectBase,
@@ -54,8 +59,8 @@ from engram_client._core import (
     _TokenCache,
     logger,
 )
-from engram_client.async_client import AsyncEngramClient, AsyncSubjectClient
-from engram_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
+from engramhq_client.errors import EngramAPIError, EngramUnavailable
 
 __all__ = [
     "AsyncEngramClient",
@@ -102,20 +107,24 @@ class EngramClient(_Base):
     def _request(
         self, call: _Call, subject_token: str | None = None, *, api_key: str | None = None
     ) -> Any:
-        attempt = 0
+        deadline = self._deadline_for(call)
+        attempt, reason = 0, None
         while True:
-            self._admit()
+            timeout = self._next_attempt(deadline, reason)
             attempt += 1
             started = time.perf_counter()
             response, exc = None, None
             try:
-                response = self._http.request(**self._request_args(call, subject_token, api_key))
+                response = self._http.request(
+                    **self._request_args(call, subject_token, api_key, timeout)
+                )
             except httpx.TransportError as e:
                 exc = e
-            done, value = self._settle(call, response, exc, attempt, started)
+            done, value = self._settle(call, response, exc, attempt, started, deadline)
             if done:
                 return value
-            self._sleep(value)
+            delay, reason = value
+            self._sleep(delay)
 
     # -- subjects -----------------------------------------------------------------------
 
@@ -172,6 +181,19 @@ class EngramClient(_Base):
         call = _change_request_call(slug, change_request_id)
         return m.ChangeRequestStatus.from_json(self._request(call))
 
+    # -- conveniences for many users -----------------------------------------------------
+
+    def add(
+        self,
+        messages: list[m.Message | dict[str, Any]],
+        *,
+        user_id: str,
+        thread_id: str | None = None,
+    ) -> m.ConversationResult | QueuedWrite:
+        """One conversation turn for user ``user_id`` (see :meth:`SubjectClient.add`); the
+        equivalent of Mem0's ``add(messages, user_id=…)``."""
+        return self.for_user(user_id).add(messages, thread_id=thread_id)
+
 
 class SubjectClient(_SubjectBase):
     """The sync client acting for one subject. Reads degrade, writes queue (see module)."""
@@ -181,29 +203,32 @@ class SubjectClient(_SubjectBase):
     # -- transport with the subject token ------------------------------------------------
 
     def _request(self, call: _Call, *, api_key: str | None = None) -> Any:
-        try:
-            return self.client._request(call, self._token(), api_key=api_key)
-        except EngramAPIError as e:
-            if self._token_refreshed(e):
+        # One deadline for the call, the token request it may need included.
+        with self.client._within(call.kind):
+            try:
                 return self.client._request(call, self._token(), api_key=api_key)
-            raise
+            except EngramAPIError as e:
+                if self._token_refreshed(e):
+                    return self.client._request(call, self._token(), api_key=api_key)
+                raise
 
     def _write(self, call: _Call) -> Any:
         """Send a write, or queue it when Engram is unreachable. Earlier queued writes for
-        this subject go first, so order is kept."""
+        this subject go first, so order is kept. All within one write deadline."""
         if self.client.outbox is None:
             return _parse_write(call.op, self._request(call))
-        if self._has_queue():
+        with self.client._within("write"):
+            if self._has_queue():
+                try:
+                    self.flush_outbox()
+                except EngramUnavailable:
+                    pass
+                if self._still_queued():
+                    return self._queue(call, "outbox_not_empty")
             try:
-                self.flush_outbox()
-            except EngramUnavailable:
-                pass
-            if self._still_queued():
-                return self._queue(call, "outbox_not_empty")
-        try:
-            return _parse_write(call.op, self._request(call))
-        except EngramUnavailable as e:
-            return self._queue(call, e.reason)
+                return _parse_write(call.op, self._request(call))
+            except EngramUnavailable as e:
+                return self._queue(call, e.reason)
 
     def flush_outbox(self) -> FlushReport:
         """Send this subject's queued writes in order. Stops at the first one Engram still
@@ -260,6 +285,44 @@ class SubjectClient(_SubjectBase):
     ) -> m.CandidateResult | QueuedWrite:
         return self._write(_delete_call(record_id, assertion_kind))
 
+    def add(
+        self, messages: list[m.Message | dict[str, Any]], *, thread_id: str | None = None
+    ) -> m.ConversationResult | QueuedWrite:
+        """One conversation turn in one request: the messages (``{"role": "user",
+        "content": "…"}`` or :class:`~engramhq_client.models.Message`) are stored, Engram's
+        extraction proposes memories from them, and the write policy's decisions come back
+        (``result.decisions``). Queued when Engram is down (a resend stores nothing twice).
+        The precise path stays :meth:`remember`: say what to remember yourself."""
+        return self._write(_conversation_call(messages, thread_id))
+
+    def put_slots(
+        self, writes: list[m.SlotWrite | dict[str, Any]]
+    ) -> m.CandidateBatchResult | QueuedWrite:
+        """Put or delete the memory in many slots (namespace + predicate) in one request,
+        without reading first: Engram decides each against the slot as it is when the write
+        arrives (a new value supersedes, the same value confirms). Queued when Engram is
+        down."""
+        return self._write(_slots_write_call(writes))
+
+    def get_slots(
+        self, slots: list[tuple[str, str]], *, refresh_ttl_seconds: int | None = None
+    ) -> list[m.MemoryRecord | None]:
+        """The current memory in each (namespace, predicate) slot, or None; with
+        ``refresh_ttl_seconds``, found records that have a time-to-live get it moved to
+        now + that (write scope)."""
+        call = _slots_lookup_call(slots, refresh_ttl_seconds)
+        output = m.SlotLookupOutput.from_json(self._request(call))
+        return [r.record for r in output.results]
+
+    def history(self, record_id: str) -> m.MemoryHistory:
+        """Every version of the memory ``record_id`` belongs to, with both timelines."""
+        return m.MemoryHistory.from_json(self._request(_history_call(record_id)))
+
+    def export(self) -> dict[str, Any]:
+        """Everything remembered about this subject, machine-readable (the page's JSON
+        export, format ``engram.subject_export``). Needs the admin key."""
+        return self._request(_export_call(), api_key=self.client.admin_api_key)
+
     def erase(self, *, confirm: bool) -> m.SubjectErasure:
         """Erase everything about this subject (memories, raw events, indexes, traces):
         Engram's deletion workflow, with its receipt and verification. Needs the admin key
@@ -274,7 +337,7 @@ class SubjectClient(_SubjectBase):
         """Recall for a task. Never raises because Engram is down: an empty pack with
         ``degraded=True`` and ``degraded_reason`` comes back instead. Bad input (4xx) still
         raises: that is a bug to fix, not an outage."""
-        call = _recall_call(m.RecallRequest(query=query, purpose=purpose, **options))
+        call = _recall_call(query, purpose, options)
         try:
             pack = m.ContextPack.from_json(self._request(call))
         except EngramUnavailable as e:
@@ -288,10 +351,19 @@ class SubjectClient(_SubjectBase):
         return pack
 
     def recall_feedback(
-        self, trace_id: str, used_record_ids: list[str], helpful: bool | None = None
-    ) -> m.RecallFeedbackResult:
+        self, trace_id: str | None, used_record_ids: list[str], helpful: bool | None = None
+    ) -> m.RecallFeedbackResult | None:
+        """Tell Engram which recalled memories the answer used. Best effort: None when
+        there is nothing to report on (a degraded pack has no ``trace_id``) or Engram
+        cannot be reached; a malformed id still raises (a bug to fix)."""
+        if trace_id is None:
+            return None
         call = _feedback_call(trace_id, used_record_ids, helpful)
-        return m.RecallFeedbackResult.from_json(self._request(call))
+        try:
+            return m.RecallFeedbackResult.from_json(self._request(call))
+        except EngramUnavailable as e:
+            logger.warning("engram recall feedback not sent: %s", e.reason)
+            return None
 
     def get_memory(self, record_id: str) -> m.MemoryRecord:
         return m.MemoryRecord.from_json(self._request(_get_memory_call(record_id)))

@@ -48,8 +48,19 @@ class Conflict(EngramAPIError):
     """409: e.g. a procedure change request based on an outdated version."""
 
 
+class IdempotencyConflict(Conflict):
+    """An id you gave was already used for something else: a ``client_event_id`` stored
+    with a different message (``idempotency_conflict``), or an ``Idempotency-Key`` sent
+    with a different body (``idempotency_key_reused``). Use a new id for new content.
+    ``extra`` names the ids."""
+
+
 class PayloadTooLarge(EngramAPIError):
     """413: split the batch."""
+
+
+class HeadersTooLarge(EngramAPIError):
+    """431: a header (or all together) is too large; a subject token or key is malformed."""
 
 
 class RateLimited(EngramAPIError):
@@ -66,9 +77,9 @@ class ServerError(EngramAPIError):
 
 
 class EngramUnavailable(EngramError):
-    """Engram could not be reached (connection refused, timeout, circuit open). ``reason``
-    is a short code: ``connect_error``, ``timeout``, ``circuit_open``, ``server_error``,
-    ``rate_limited``."""
+    """Engram could not be reached in time (connection refused, timeout, circuit open).
+    ``reason`` is a short code: ``connect_error``, ``timeout``, ``deadline_exceeded``,
+    ``circuit_open``, ``server_unavailable``, ``rate_limited``, ``connection_lost``."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"Engram unavailable ({reason}){': ' + detail if detail else ''}")
@@ -96,6 +107,12 @@ _BY_STATUS: dict[int, type[EngramAPIError]] = {
     409: Conflict,
     413: PayloadTooLarge,
     429: RateLimited,
+    431: HeadersTooLarge,
+}
+# Codes whose meaning does not depend on the status they came with.
+_BY_CODE: dict[str, type[EngramAPIError]] = {
+    "idempotency_conflict": IdempotencyConflict,
+    "idempotency_key_reused": IdempotencyConflict,
 }
 
 
@@ -107,5 +124,9 @@ def api_error(status_code: int, body: Any) -> EngramAPIError:
         extra = body.get("extra") if isinstance(body.get("extra"), dict) else {}
     else:
         code, message, extra = f"http_{status_code}", "Unexpected response from Engram.", {}
-    cls = _BY_STATUS.get(status_code) or (ServerError if status_code >= 500 else EngramAPIError)
+    cls = (
+        _BY_CODE.get(code)
+        or _BY_STATUS.get(status_code)
+        or (ServerError if status_code >= 500 else EngramAPIError)
+    )
     return cls(status_code, code, message, extra)

@@ -70,9 +70,14 @@ class OutboxEntry:
     error_code: str
 
 
+# Where ``outbox=True`` (and the MCP server, unless told otherwise) keeps queued writes.
+DEFAULT_OUTBOX_PATH = "~/.engramhq/outbox.sqlite"
+
+
 class Outbox:
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_OUTBOX_PATH) -> None:
+        # "~/.engramhq/outbox.sqlite" means the home folder, as a shell would read it.
+        self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._owner = uuid.uuid4().hex
         self._lock = threading.Lock()

@@ -8,31 +8,37 @@ caching, and the outbox bookkeeping of a subject handle. ``client.py`` and
 from __future__ import annotations
 
 import base64
+import contextvars
+import dataclasses
 import hashlib
 import json
 import logging
+import os
 import random
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
 
-from engram_client import models as m
-from engram_client.errors import (
+from engramhq_client import models as m
+from engramhq_client.errors import (
     EngramAPIError,
     EngramUnavailable,
+    IdempotencyConflict,
+    InvalidInput,
     NotFound,
     RateLimited,
     api_error,
 )
-from engram_client.outbox import Outbox
-from engram_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
+from engramhq_client.outbox import Outbox
+from engramhq_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
 
-logger = logging.getLogger("engram_client")
+logger = logging.getLogger("engramhq_client")
 
 T = TypeVar("T")
 SUBJECT_HEADER = "X-Engram-Subject-Token"
@@ -44,12 +50,50 @@ TOKEN_REFRESH_MARGIN_SECONDS = 60
 @dataclass(frozen=True)
 class QueuedWrite:
     """A write Engram could not take now; it is in the outbox under ``key`` and will be sent
-    when the service is back (``flush_outbox()``, or automatically before the next write)."""
+    when the service is back (``flush_outbox()``, or automatically before the next write
+    and after a successful recall). It reads like a decision that has not been made yet:
+    ``operation`` is ``"QUEUED"``, ``reason_code`` says why (``connect_error``,
+    ``timeout``, ``circuit_open``, …), ``accepted`` is False and ``results``/``decisions``
+    are empty, so code written for the answer keeps working while Engram is down."""
 
     key: str
     op: str
     reason: str
     queued: bool = True
+    operation: str = "QUEUED"
+    record_id: None = None
+    target_id: None = None
+
+    @property
+    def reason_code(self) -> str:
+        return self.reason
+
+    @property
+    def message(self) -> str:
+        return (
+            f"Engram is unreachable right now ({self.reason}); the write is queued in the "
+            f"outbox (key {self.key}) and will be sent when it is back."
+        )
+
+    @property
+    def accepted(self) -> bool:
+        return False
+
+    @property
+    def findings(self) -> list[str]:
+        return []
+
+    @property
+    def results(self) -> list[Any]:
+        return []
+
+    @property
+    def decisions(self) -> list[Any]:
+        return []
+
+    @property
+    def events(self) -> list[Any]:
+        return []
 
 
 @dataclass(frozen=True)
@@ -73,6 +117,19 @@ class _Call:
     # Sent as the Idempotency-Key header; also the outbox key, so a replay of a write whose
     # answer was lost is answered from Engram's stored response and applies nothing.
     idempotency_key: str | None = None
+    # Which deadline applies (Timeouts.for_kind): "recall", "read", "write" or "bulk".
+    kind: str = "read"
+
+
+# The deadline of the call in progress (a monotonic instant), shared by what that call
+# does on the way — a subject handle's token request, an outbox flush before a write —
+# so the caller waits at most one deadline in all. A ContextVar: per thread and per task.
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "engramhq_deadline", default=None
+)
+
+# Operations whose replay carries the outbox key as Idempotency-Key.
+KEYED_OPS = frozenset({"candidates_submit", "conversation_turn", "memory_slots_write"})
 
 
 def _as_json(item: Any) -> Any:
@@ -90,6 +147,16 @@ def _subject_key_from_token(token: str) -> str:
         return "token:" + hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
+def _outbox(outbox: Any) -> Outbox | None:
+    """``outbox=``: an Outbox, a path (``~`` expanded), True for the default file
+    (``~/.engramhq/outbox.sqlite``), or None/False for none."""
+    if outbox is None or outbox is False:
+        return None
+    if outbox is True:
+        return Outbox()
+    return outbox if isinstance(outbox, Outbox) else Outbox(outbox)
+
+
 class _Base:
     """Configuration and the parts of a request that do not depend on sync/async."""
 
@@ -102,9 +169,10 @@ class _Base:
         timeouts: Timeouts | None = None,
         retry: RetryPolicy | None = None,
         breaker: CircuitBreaker | None = None,
-        outbox: Outbox | str | None = None,
-        user_agent: str = "engram-client-python/0.1",
+        outbox: Outbox | str | os.PathLike[str] | bool | None = None,
+        user_agent: str = "engramhq-client-python/0.2",
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
@@ -112,13 +180,46 @@ class _Base:
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
         self.breaker = breaker or CircuitBreaker()
-        self.outbox = Outbox(outbox) if isinstance(outbox, str) else outbox
+        self.outbox = _outbox(outbox)
         self._user_agent = user_agent
         self._rng = rng or random.Random()
+        self._clock = clock
 
     def _httpx_timeout(self) -> httpx.Timeout:
+        # Each request gets its own timeout from what is left of its call's deadline
+        # (_attempt_timeout); this is only the client's default.
         t = self.timeouts
-        return httpx.Timeout(connect=t.connect, read=t.read, write=t.write, pool=t.pool)
+        return httpx.Timeout(connect=t.connect, read=t.read, write=t.read, pool=t.pool)
+
+    def _deadline_for(self, call: _Call) -> float:
+        """When ``call`` must be done: its own deadline, or the enclosing call's if sooner."""
+        own = self._clock() + self.timeouts.for_kind(call.kind)
+        outer = _deadline.get()
+        return own if outer is None else min(own, outer)
+
+    @contextmanager
+    def _within(self, kind: str) -> Iterator[None]:
+        """Run the block under one deadline of ``kind`` (or the enclosing one if sooner)."""
+        own = self._clock() + self.timeouts.for_kind(kind)
+        outer = _deadline.get()
+        token = _deadline.set(own if outer is None else min(own, outer))
+        try:
+            yield
+        finally:
+            _deadline.reset(token)
+
+    def _attempt_timeout(self, deadline: float) -> httpx.Timeout | None:
+        """One attempt's timeouts: a short connect, the rest of the deadline to read."""
+        remaining = deadline - self._clock()
+        if remaining <= 0:
+            return None
+        t = self.timeouts
+        return httpx.Timeout(
+            connect=min(t.connect, remaining),
+            read=remaining,
+            write=remaining,
+            pool=min(t.pool, remaining),
+        )
 
     def _headers(
         self, subject_token: str | None, *, api_key: str | None = None, call: _Call | None = None
@@ -172,7 +273,11 @@ class _Base:
             raise EngramUnavailable("circuit_open")
 
     def _request_args(
-        self, call: _Call, subject_token: str | None, api_key: str | None
+        self,
+        call: _Call,
+        subject_token: str | None,
+        api_key: str | None,
+        timeout: httpx.Timeout,
     ) -> dict[str, Any]:
         """The arguments of one attempt (a fresh X-Request-ID each time)."""
         return {
@@ -181,7 +286,18 @@ class _Base:
             "json": call.body,
             "params": call.params,
             "headers": self._headers(subject_token, api_key=api_key, call=call),
+            "timeout": timeout,
         }
+
+    def _next_attempt(self, deadline: float, last_reason: str | None) -> httpx.Timeout:
+        """Admit one more attempt: the circuit is closed and time is left."""
+        self._admit()
+        timeout = self._attempt_timeout(deadline)
+        if timeout is None:
+            raise EngramUnavailable(
+                last_reason or "deadline_exceeded", "the call's deadline passed"
+            )
+        return timeout
 
     def _settle(
         self,
@@ -190,10 +306,11 @@ class _Base:
         exc: Exception | None,
         attempt: int,
         started: float,
+        deadline: float,
     ) -> tuple[bool, Any]:
         """Log one attempt and feed the breaker. ``(True, body)`` when done, ``(False,
-        delay)`` to sleep and try again; raises the API error, or EngramUnavailable when
-        the retry policy gives up."""
+        (delay, reason))`` to sleep and try again; raises the API error, or
+        EngramUnavailable when the retry policy or the deadline gives up."""
         kind, value, retry_after = self._outcome(call, response, exc, attempt)
         self._log(call, response.status_code if response is not None else kind, attempt, started)
         if kind == "ok":
@@ -207,10 +324,11 @@ class _Base:
             raise value
         if value != "rate_limited":
             self.breaker.record_failure()
-        delay = self.retry.delay(attempt, retry_after, self._rng)
+        remaining = deadline - self._clock()
+        delay = self.retry.delay(attempt, retry_after, self._rng, remaining)
         if delay is None:
             raise EngramUnavailable(str(value))
-        return False, delay
+        return False, (delay, str(value))
 
     def _log(self, call: _Call, status: int | str, attempt: int, started: float) -> None:
         logger.debug(
@@ -247,16 +365,13 @@ class _TokenCache:
             self._tokens.pop((kind, external_id), None)
 
 
-# --- operations shared by the sync and async subject clients ---------------------------
-
-
 # --- operations shared by the sync and async clients ----------------------------------
 
 
 def _events_call(events: list[m.Event | dict[str, Any]]) -> _Call:
     # Idempotent by client_event_id: a resend after a lost answer stores nothing twice.
     body = {"events": [_as_json(e) for e in events]}
-    return _Call("events_append", "POST", "/api/v1/events", body, idempotent=True)
+    return _Call("events_append", "POST", "/api/v1/events", body, idempotent=True, kind="write")
 
 
 def _candidates_call(
@@ -271,18 +386,75 @@ def _candidates_call(
         "/api/v1/candidates",
         body,
         idempotency_key=key or uuid.uuid4().hex,
+        kind="write",
+    )
+
+
+def _message_json(message: m.Message | dict[str, Any]) -> dict[str, Any]:
+    data = dict(_as_json(message))
+    # The id is made now, before the first attempt, and travels in the outbox with the
+    # message: a resend after a lost answer stores nothing twice.
+    if not data.get("client_event_id"):
+        data["client_event_id"] = uuid.uuid4().hex
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _conversation_call(messages: list[m.Message | dict[str, Any]], thread_id: str | None) -> _Call:
+    body: dict[str, Any] = {"messages": [_message_json(x) for x in messages]}
+    if thread_id:
+        body["thread_id"] = thread_id
+    return _Call(
+        "conversation_turn",
+        "POST",
+        "/api/v1/conversation",
+        body,
+        idempotency_key=uuid.uuid4().hex,
+        kind="write",
+    )
+
+
+def _slots_write_call(writes: list[m.SlotWrite | dict[str, Any]]) -> _Call:
+    body = {"writes": [_as_json(w) for w in writes]}
+    return _Call(
+        "memory_slots_write",
+        "PUT",
+        "/api/v1/memories/by-slot",
+        body,
+        idempotency_key=uuid.uuid4().hex,
+        kind="write",
+    )
+
+
+def _slots_lookup_call(slots: list[tuple[str, str]], refresh_ttl_seconds: int | None) -> _Call:
+    request = m.SlotLookupRequest(
+        [m.SlotRef(ns, p) for ns, p in slots], refresh_ttl_seconds=refresh_ttl_seconds
+    )
+    return _Call(
+        "memory_slots_lookup",
+        "POST",
+        "/api/v1/memories/by-slot/lookup",
+        request.to_json(),
+        # A lookup that refreshes time-to-live writes the same expiry again: safe to resend.
+        idempotent=True,
     )
 
 
 def _replay_call(entry: Any) -> _Call:
-    """The call an outbox entry stands for (candidates carry their key again)."""
-    if entry.op == "candidates_submit":
-        return _candidates_call(entry.body["candidates"], key=entry.key)
-    return _Call(entry.op, entry.method, entry.path, entry.body, idempotent=False)
+    """The call an outbox entry stands for (keyed operations carry their key again)."""
+    key = entry.key if entry.op in KEYED_OPS else None
+    return _Call(entry.op, entry.method, entry.path, entry.body, idempotency_key=key, kind="write")
 
 
-def _recall_call(request: m.RecallRequest) -> _Call:
-    return _Call("recall", "POST", "/api/v1/recall", request.to_json(), idempotent=True)
+_RECALL_FIELDS = frozenset(f.name for f in dataclasses.fields(m.RecallRequest))
+
+
+def _recall_call(query: str, purpose: str, options: dict[str, Any]) -> _Call:
+    # Options this client does not know yet (a newer server's, e.g. ``route``) are sent
+    # as they are; Engram refuses unknown fields by name (400 invalid_input).
+    known = {k: v for k, v in options.items() if k in _RECALL_FIELDS}
+    body = m.RecallRequest(query=query, purpose=purpose, **known).to_json()
+    body.update({k: v for k, v in options.items() if k not in _RECALL_FIELDS})
+    return _Call("recall", "POST", "/api/v1/recall", body, idempotent=True, kind="recall")
 
 
 def _list_call(filters: dict[str, Any]) -> _Call:
@@ -290,21 +462,71 @@ def _list_call(filters: dict[str, Any]) -> _Call:
     return _Call("memory_list", "GET", "/api/v1/memories", params=params, idempotent=True)
 
 
+def _history_call(record_id: str) -> _Call:
+    return _Call("memory_history", "GET", _record_path(record_id, "/history"), idempotent=True)
+
+
+def _export_call() -> _Call:
+    return _Call("subject_export", "GET", "/api/v1/subject/export", idempotent=True, kind="bulk")
+
+
 def _erase_call(confirm: bool) -> _Call:
     body = m.SubjectEraseRequest(confirm=confirm).to_json()
-    return _Call("subject_erase", "POST", "/api/v1/subject/erase", body, idempotent=True)
+    return _Call(
+        "subject_erase", "POST", "/api/v1/subject/erase", body, idempotent=True, kind="bulk"
+    )
+
+
+def _uuid(value: Any, field: str) -> uuid.UUID:
+    """An id argument, checked before anything is sent: a malformed one is the same
+    InvalidInput (400, ``invalid_input``, ``extra["fields"]``) Engram would answer."""
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise InvalidInput(
+            400,
+            "invalid_input",
+            "Some fields are invalid; see extra.fields for what to fix.",
+            {"fields": {field: [f"{value!r} is not a UUID (ids come from Engram's answers)."]}},
+        ) from None
 
 
 def _record_path(record_id: str, suffix: str = "") -> str:
-    return f"/api/v1/memories/{uuid.UUID(str(record_id))}{suffix}"
+    return f"/api/v1/memories/{_uuid(record_id, 'record_id')}{suffix}"
 
 
 def _parse_write(op: str, body: Any) -> Any:
     if op == "events_append":
-        return m.EventBatchResult.from_json(body)
-    if op == "candidates_submit":
+        result = m.EventBatchResult.from_json(body)
+        _raise_event_conflicts(result.results, result)
+        return result
+    if op in ("candidates_submit", "memory_slots_write"):
         return m.CandidateBatchResult.from_json(body)
+    if op == "conversation_turn":
+        result = m.ConversationResult.from_json(body)
+        _raise_event_conflicts(result.events, result)
+        return result
     return m.CandidateResult.from_json(body)
+
+
+def _raise_event_conflicts(results: list[m.EventResult], batch: Any) -> None:
+    """A client_event_id already stored with other content is an error to fix, not a
+    quiet per-item note (servers that answer it inside a 200 included)."""
+    conflicts = [
+        r.client_event_id
+        for r in results
+        if r.error and r.error.get("code") == "idempotency_conflict"
+    ]
+    if conflicts:
+        err = IdempotencyConflict(
+            409,
+            "idempotency_conflict",
+            "An event with this client_event_id was already stored with different content; "
+            "use a new client_event_id for new content.",
+            {"client_event_ids": conflicts},
+        )
+        err.result = batch  # type: ignore[attr-defined]  # what the rest of the batch did
+        raise err
 
 
 def _replay_counts_as_done(entry_op: str, err: EngramAPIError) -> bool:
@@ -315,7 +537,12 @@ def _replay_counts_as_done(entry_op: str, err: EngramAPIError) -> bool:
 def _subject_token_call(external_id: str, subject_kind: str) -> _Call:
     body = m.SubjectTokenRequest(external_id=external_id, subject_kind=subject_kind)
     return _Call(
-        "subject_token_issue", "POST", "/api/v1/subject-tokens", body.to_json(), subject=False
+        "subject_token_issue",
+        "POST",
+        "/api/v1/subject-tokens",
+        body.to_json(),
+        subject=False,
+        idempotent=True,  # a second token for the same subject is as good as the first
     )
 
 
@@ -344,6 +571,7 @@ def _change_request_create_call(
         f"/api/v1/procedures/{slug}/change-requests",
         body.to_json(),
         subject=False,
+        kind="write",
     )
 
 
@@ -359,23 +587,23 @@ def _change_request_call(slug: str, change_request_id: str) -> _Call:
 
 def _supersede_call(record_id: str, request: m.SupersedeRequest) -> _Call:
     path = _record_path(record_id, "/supersede")
-    return _Call("memory_supersede", "POST", path, request.to_json())
+    return _Call("memory_supersede", "POST", path, request.to_json(), kind="write")
 
 
 def _retract_call(record_id: str, request: m.RetractRequest) -> _Call:
     path = _record_path(record_id, "/retract")
-    return _Call("memory_retract", "POST", path, request.to_json())
+    return _Call("memory_retract", "POST", path, request.to_json(), kind="write")
 
 
 def _delete_call(record_id: str, assertion_kind: str | None) -> _Call:
     body = m.DeleteRequest(assertion_kind).to_json() or None
-    return _Call("memory_delete", "DELETE", _record_path(record_id), body)
+    return _Call("memory_delete", "DELETE", _record_path(record_id), body, kind="write")
 
 
 def _feedback_call(trace_id: str, used_record_ids: list[str], helpful: bool | None) -> _Call:
     body = m.RecallFeedback(used_record_ids=[str(i) for i in used_record_ids], helpful=helpful)
-    path = f"/api/v1/recall/{uuid.UUID(str(trace_id))}/feedback"
-    return _Call("recall_feedback", "POST", path, body.to_json(), idempotent=True)
+    path = f"/api/v1/recall/{_uuid(trace_id, 'trace_id')}/feedback"
+    return _Call("recall_feedback", "POST", path, body.to_json(), idempotent=True, kind="write")
 
 
 def _get_memory_call(record_id: str) -> _Call:

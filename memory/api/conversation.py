@@ -1,0 +1,171 @@
+"""``POST /api/v1/conversation``: one conversation turn in one request — the messages are
+appended, Engram's extraction proposes memories from them, and the write policy's
+decisions come back (``memory.services.conversation``). The equivalent of Mem0's
+``add(messages, user_id=…)``; ``POST /candidates`` stays the precise path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.permissions import HasWriteScope
+from core.api import ApiError
+from core.codes import Operation
+from core.serializers import StrictInputSerializer
+from memory.api.idempotency import idempotency_key, idempotent_response
+from memory.api.serializers import MAX_BATCH, MAX_TEXT, EventResultSerializer
+from memory.api.views import (
+    ERRORS,
+    IDEMPOTENCY_KEY_HEADER,
+    SUBJECT_HEADER,
+    SubjectScopedView,
+    _validated,
+)
+from memory.models import EventKind, EventRole, Subject
+from memory.services.conversation import TurnResult, conversation_turn_ingest
+from memory.services.events import ConsentWithdrawn, EventInput
+
+
+class ConversationMessageInputSerializer(StrictInputSerializer):
+    client_event_id = serializers.CharField(
+        max_length=200,
+        help_text="Your idempotency key for this message (the clients make one for you).",
+    )
+    role = serializers.ChoiceField(choices=EventRole.choices)
+    content = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=False)
+    speaker = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    occurred_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class ConversationTurnInputSerializer(StrictInputSerializer):
+    messages = ConversationMessageInputSerializer(
+        many=True, allow_empty=False, max_length=MAX_BATCH
+    )
+    thread_id = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="The conversation these messages belong to.",
+    )
+
+
+class ConversationDecisionSerializer(serializers.Serializer):
+    message_index = serializers.IntegerField(help_text="Which message it was extracted from.")
+    client_event_id = serializers.CharField()
+    operation = serializers.ChoiceField(choices=[(o.value, o.value) for o in Operation])
+    reason_code = serializers.CharField()
+    message = serializers.CharField()
+    record_id = serializers.UUIDField(allow_null=True)
+    target_id = serializers.UUIDField(allow_null=True)
+    findings = serializers.ListField(child=serializers.CharField())
+    statement = serializers.CharField(help_text="What the extractor proposed to remember.")
+    predicate = serializers.CharField()
+    value = serializers.JSONField(allow_null=True)
+    assertion_kind = serializers.CharField()
+
+
+class ConversationTurnOutputSerializer(serializers.Serializer):
+    events = EventResultSerializer(many=True, help_text="One per message, in order.")
+    decisions = ConversationDecisionSerializer(
+        many=True, help_text="Every memory extracted from the new messages, with its decision."
+    )
+    llm_rejected = serializers.IntegerField(
+        help_text="Messages whose LLM extraction was malformed and discarded (rules still ran)."
+    )
+    llm_unavailable = serializers.IntegerField(
+        help_text="Messages the configured LLM extractor could not be reached for."
+    )
+
+
+def _body(result: TurnResult) -> dict[str, Any]:
+    data = {
+        "events": [
+            {
+                "client_event_id": o.client_event_id,
+                "event_id": o.event_id,
+                "created": o.created,
+                "redactions": o.redactions,
+                "error": {"code": o.error_code, "message": o.error_message, "extra": {}}
+                if o.error_code
+                else None,
+            }
+            for o in result.events
+        ],
+        "decisions": [
+            {
+                "message_index": d.event_index,
+                "client_event_id": d.client_event_id,
+                "operation": d.outcome.operation,
+                "reason_code": d.outcome.reason_code,
+                "message": d.outcome.message,
+                "record_id": d.outcome.record_id,
+                "target_id": d.outcome.target_id,
+                "findings": list(d.outcome.findings),
+                "statement": d.candidate.statement,
+                "predicate": d.candidate.predicate,
+                "value": d.candidate.value,
+                "assertion_kind": d.candidate.assertion_kind,
+            }
+            for d in result.decisions
+        ],
+        "llm_rejected": result.llm_rejected,
+        "llm_unavailable": result.llm_unavailable,
+    }
+    return dict(ConversationTurnOutputSerializer(data).data)
+
+
+class ConversationTurnView(SubjectScopedView):
+    permission_classes = [HasWriteScope]
+
+    @extend_schema(
+        operation_id="conversation_turn",
+        summary="Append a conversation turn; Engram extracts memories and returns the decisions",
+        parameters=[SUBJECT_HEADER, IDEMPOTENCY_KEY_HEADER],
+        request=ConversationTurnInputSerializer,
+        responses={200: ConversationTurnOutputSerializer, **ERRORS, 422: ERRORS[400]},
+    )
+    def post(self, request: Request) -> Response:
+        subject = self.subject(request)
+        key = idempotency_key(request)
+        data = _validated(ConversationTurnInputSerializer, request)
+        return idempotent_response(
+            request,
+            actor=self.actor(request),
+            subject=subject,
+            key=key,
+            apply=lambda: self.apply(request, subject, data),
+        )
+
+    def apply(self, request: Request, subject: Subject, data: dict) -> tuple[int, dict]:
+        thread_id = data.get("thread_id", "")
+        items = [
+            EventInput(
+                client_event_id=m["client_event_id"],
+                kind=EventKind.MESSAGE,
+                role=m["role"],
+                content=m["content"],
+                thread_id=thread_id,
+                speaker=m.get("speaker", ""),
+                occurred_at=m.get("occurred_at"),
+            )
+            for m in data["messages"]
+        ]
+        try:
+            result = conversation_turn_ingest(
+                actor=self.actor(request),
+                agent_id=request.user.agent.id,
+                subject=subject,
+                items=items,
+                request_id=self.request_id(request),
+            )
+        except ConsentWithdrawn:
+            raise ApiError(
+                "consent_withdrawn",
+                "The user has withdrawn consent to memory; their messages are not stored.",
+                status_code=status.HTTP_403_FORBIDDEN,
+            ) from None
+        return 200, _body(result)

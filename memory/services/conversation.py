@@ -1,0 +1,120 @@
+"""One conversation turn in one call: append the messages, let Engram's extraction propose
+memories from them, and return what the write policy decided
+(``POST /api/v1/conversation``, the client's ``add(messages)``).
+
+It is the background path (``events_append``, then ``memory.extract_events``) run at once,
+in one transaction: the same events, the same extractor (``event_extract``: rules, plus
+the LLM extractor when one is configured), the same write policy. The extraction job that
+appending queues finds each event already extracted (its ``TaskRun`` is written here as
+succeeded, in the same transaction) and does nothing, so no event is extracted twice. The
+thread summaries the job would rebuild are queued on commit instead.
+
+The precise path stays ``POST /api/v1/candidates``: an agent that knows what to remember
+says so itself. This one is for agents that only have the conversation.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from core import jobs
+from core.actor import Actor
+from memory.models import SourceEvent, Subject, TaskOutcome, TaskRun
+from memory.services.events import EventInput, EventOutcome, events_append
+from memory.services.extraction import (
+    ExtractionResult,
+    LLMAnswer,
+    event_extract,
+    llm_ask,
+    llm_wanted,
+)
+from memory.services.writes import WriteOutcome
+from memory.write_policy import Candidate
+
+# The background extraction job's name and key (memory.tasks.extract_events).
+EXTRACT_TASK = "memory.extract_events"
+
+
+def _extract_key(event_id: uuid.UUID) -> str:
+    return f"extract:{event_id}"
+
+
+@dataclass(frozen=True)
+class TurnDecision:
+    """One memory the extractor proposed from one message, and the policy's decision."""
+
+    event_index: int
+    client_event_id: str
+    candidate: Candidate
+    outcome: WriteOutcome
+
+
+@dataclass
+class TurnResult:
+    events: list[EventOutcome]
+    decisions: list[TurnDecision] = field(default_factory=list)
+    llm_rejected: int = 0
+    llm_unavailable: int = 0
+
+
+def _claim_extraction(event: SourceEvent) -> bool:
+    """Mark the event's extraction job as done (in the caller's transaction); False when
+    it already ran (a retried request whose events were stored before)."""
+    run, created = TaskRun.objects.get_or_create(
+        tenant_id=event.tenant_id,
+        task_name=EXTRACT_TASK,
+        key=_extract_key(event.id),
+        defaults={"outcome": TaskOutcome.SUCCEEDED, "attempts": 1, "result": {"inline": 1}},
+    )
+    return created
+
+
+def conversation_turn_ingest(
+    *,
+    actor: Actor,
+    agent_id: uuid.UUID,
+    subject: Subject,
+    items: Sequence[EventInput],
+    request_id: str = "",
+) -> TurnResult:
+    """Append ``items`` and extract from those newly stored, in order (caller holds the
+    tenant context). Messages appended before (a retry) are not extracted again."""
+    # A configured LLM extractor is asked before the transaction opens: an HTTP call
+    # never holds a database transaction.
+    answers: dict[int, LLMAnswer] = {}
+    for index, item in enumerate(items):
+        probe = SourceEvent(role=item.role, content=item.content)
+        if llm_wanted(probe):
+            answers[index] = llm_ask(uuid.UUID(int=0), item.content)
+
+    with transaction.atomic():
+        outcomes = events_append(
+            actor=actor, agent_id=agent_id, subject=subject, items=items, request_id=request_id
+        )
+        created = {o.event_id: i for i, o in enumerate(outcomes) if o.created and o.event_id}
+        events = SourceEvent.objects.filter(tenant_id=subject.tenant_id, id__in=list(created))
+        result = TurnResult(list(outcomes))
+        threads: set[str] = set()
+        for event in sorted(events, key=lambda e: created[e.id]):
+            if not _claim_extraction(event):
+                continue
+            index = created[event.id]
+            extraction = ExtractionResult()
+            event_extract(actor=actor, event=event, result=extraction, llm=answers.get(index))
+            result.llm_rejected += extraction.llm_rejected
+            result.llm_unavailable += extraction.llm_unavailable
+            result.decisions.extend(
+                TurnDecision(index, items[index].client_event_id, candidate, outcome)
+                for _, candidate, outcome in extraction.decisions
+            )
+            if event.thread_id:
+                threads.add(event.thread_id)
+        for thread_id in sorted(threads):
+            jobs.enqueue_on_commit(
+                "memory.summarize_thread", str(subject.tenant_id), str(subject.id), thread_id
+            )
+    return result

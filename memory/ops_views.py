@@ -21,7 +21,7 @@ from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list
-from memory.services.indexing import index_lag
+from memory.services.indexing import index_lag_of
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,8 @@ def _context(tenant_id) -> dict:
     deletions = list(
         DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[:20]
     )
-    lag = index_lag(tenant_id)
+    pending = index_lag_of(tenant_id)
+    lag = pending.records
     depth = queue_depth()
     return {
         "charts": _charts(tenant_id, lag, depth),
@@ -83,6 +84,8 @@ def _context(tenant_id) -> dict:
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
         "index_lag": lag,
+        # How long the oldest record still without a vector has waited (whole minutes).
+        "index_lag_minutes": int(pending.age_seconds // 60),
         # Does the database answer, and did it restart since this process first saw it?
         "database": database_state(),
         "index_versions": embedding_index_list(),

@@ -81,3 +81,12 @@ def current_tenant_id() -> str | None:
         cursor.execute("SELECT current_setting(%s, true)", [TENANT_SETTING])
         value = cursor.fetchone()[0]
     return value or None
+
+
+def tenant_ids() -> list[uuid.UUID]:
+    """Every tenant's id, for work that visits each tenant in turn (sweeps, index builds).
+    A SECURITY DEFINER lookup (``engram_tenant_ids``), so it works under the application
+    role before any tenant is set; it returns ids only."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM engram_tenant_ids()")
+        return [row[0] for row in cursor.fetchall()]

@@ -16,17 +16,16 @@ and idempotent (a rerun embeds only what is still missing).
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import Sensitivity
-from core.tenancy import tenant_context
+from core.tenancy import tenant_context, tenant_ids
 from memory.embedders import EmbedderError, configured_model_id, get_embedder
 from memory.models import (
     EmbeddingIndex,
@@ -49,13 +48,6 @@ class IndexVersionError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-def tenant_ids() -> list[uuid.UUID]:
-    """Every tenant's id (SECURITY DEFINER lookup: works under the application role)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM engram_tenant_ids()")
-        return [row[0] for row in cursor.fetchall()]
 
 
 def _counts(model_id: str) -> tuple[int, int]:

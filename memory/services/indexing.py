@@ -57,7 +57,7 @@ from django.utils import timezone
 
 from accounts.models import Sensitivity
 from core import jobs
-from core.tenancy import tenant_context
+from core.tenancy import tenant_context, tenant_ids
 from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
@@ -632,8 +632,6 @@ def index_sweep(*, limit: int = SWEEP_LIMIT, retry_delays: Sequence[float] = ())
     """Embed what is still pending in every tenant, newest first, at most ``limit``
     records per tenant and model per run; returns how many vectors were stored. One sweep
     at a time across processes: another one running makes this one return 0 at once."""
-    from memory.services.index_versions import tenant_ids
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [SWEEP_LOCK_KEY])
         if not cursor.fetchone()[0]:

@@ -3,7 +3,6 @@ language does not pay for the typical questions' embeddings or the pinyin tables
 
 from __future__ import annotations
 
-import gc
 import logging
 
 import pytest
@@ -15,24 +14,6 @@ from memory.recall.query import QueryVector
 
 # warm_up() closes the connections it opened: not inside a test transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _unfreeze():
-    """post_worker_init freezes what is loaded (a worker's objects live as long as it);
-    the test process must not keep the frozen objects out of collection."""
-    yield
-    gc.unfreeze()
-
-
-def test_a_worker_moves_what_it_loaded_out_of_the_collectors_view(monkeypatch):
-    """A full collection then walks only what requests allocated, not every object of
-    Django, the models and the embedder (an 88 ms pause on some recall's time)."""
-    monkeypatch.setenv("ENGRAM_SKIP_WARM_UP", "1")
-    gc.unfreeze()
-    assert gc.get_freeze_count() == 0
-    gunicorn.post_worker_init(worker=None)
-    assert gc.get_freeze_count() > 10_000
 
 
 def test_a_worker_warms_up_what_recall_keeps_in_memory(monkeypatch):

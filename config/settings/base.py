@@ -168,7 +168,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
-LOGIN_REDIRECT_URL = "/"
+# Reviewers and admins land on the console, everyone else on their memories (memory.views.landing).
+LOGIN_REDIRECT_URL = "/start"
 
 # --- i18n -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -275,6 +276,9 @@ ENGRAM = {
     "DB_APP_ROLE": DB_APP_ROLE,
     "LOGIN_MAX_FAILURES": env.int("ENGRAM_LOGIN_MAX_FAILURES", default=5),
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),
+    # A user's delete on their own pages waits this long before the erasure runs; until
+    # then it can be undone (the memory is hidden from agents at once).
+    "DELETE_UNDO_SECONDS": env.int("ENGRAM_DELETE_UNDO_SECONDS", default=10),
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
 }
 
@@ -328,6 +332,9 @@ CELERY_BEAT_SCHEDULE = {
     "forgetting-ttl": {"task": "memory.expire_all", "schedule": 600.0},
     "forgetting-retention": {"task": "memory.retention_all", "schedule": 86400.0},
     "consolidation": {"task": "memory.consolidate_all", "schedule": 3600.0},
+    # A user's deletes wait a few seconds for undo; the delayed job runs them, this sweep
+    # catches any the broker lost.
+    "due-deletions": {"task": "memory.due_deletions_all", "schedule": 60.0},
 }
 ENGRAM_LIFECYCLE = {
     # Attempts per job before it goes to the dead-letter table, and the first retry delay.

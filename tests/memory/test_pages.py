@@ -486,9 +486,7 @@ def test_withdraw_consent_refuses_agent_writes_and_can_erase(alice, owner, memor
     assert ask.status_code == 200 and "Yes, withdraw consent" in ask.content.decode()
     owner[1].refresh_from_db()
     assert owner[1].consent_withdrawn_at is None
-    response = alice.post(
-        reverse("memory-withdraw"), {"erase_everything": "on", "confirmed": "on"}
-    )
+    response = alice.post(reverse("memory-withdraw"), {"erase_everything": "on", "confirmed": "on"})
     assert response.status_code == 302
     page = alice.get(reverse("memory-settings")).content.decode()
     assert "Consent withdrawn" in page and "1 memory was deleted." in page

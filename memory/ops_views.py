@@ -20,7 +20,7 @@ from accounts.tenancy import user_memberships
 from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
-from memory.selectors import embedding_index_list
+from memory.selectors import embedding_index_list, index_lag_detail
 from memory.services.indexing import index_lag
 
 logger = logging.getLogger(__name__)
@@ -72,6 +72,7 @@ def _context(tenant_id) -> dict:
     )
     lag = index_lag(tenant_id)
     depth = queue_depth()
+    lag_detail = index_lag_detail(tenant_id=tenant_id) if lag else None
     return {
         "charts": _charts(tenant_id, lag, depth),
         "deletion_rows": [_deletion_summary(d) for d in deletions],
@@ -83,6 +84,9 @@ def _context(tenant_id) -> dict:
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
         "index_lag": lag,
+        # Is the lag shrinking or stuck? How old the oldest waiting record is, and when the
+        # last vector was written (the numbers alone look the same either way).
+        "lag_detail": lag_detail,
         # Does the database answer, and did it restart since this process first saw it?
         "database": database_state(),
         "index_versions": embedding_index_list(),
@@ -95,8 +99,11 @@ def _deletion_summary(request: DeletionRequest) -> dict:
     counts (non-zero ones only) go in a collapsible list."""
     receipt = request.receipt or {}
     verification = request.verification or {}
+    from memory.labels import receipt_sentence
+
     return {
         "request": request,
+        "summary": receipt_sentence(receipt),
         "removed": sum(receipt.values()),
         "stores": sum(1 for n in receipt.values() if n),
         "touched": [(name, n) for name, n in receipt.items() if n],

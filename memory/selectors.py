@@ -360,6 +360,58 @@ def active_model_id() -> str:
     return found or configured_model_id()
 
 
+# The index is stuck, not catching up, when records wait longer than this and no vector
+# was written for as long.
+INDEX_STUCK_AFTER_MINUTES = 10
+
+
+def index_lag_detail(*, tenant_id: uuid.UUID) -> dict:
+    """For the operations page, beside the index lag's count: when the oldest record still
+    waiting for a vector was recorded, when the tenant's last vector was written, and
+    whether that looks stuck (both longer ago than ``INDEX_STUCK_AFTER_MINUTES``)."""
+    from datetime import timedelta
+
+    from django.db.models import Exists, OuterRef
+
+    from accounts.models import Sensitivity
+    from memory.models import MemoryEmbedding
+
+    model_id = active_model_id()
+    missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
+    oldest = (
+        MemoryRecord.objects.filter(
+            tenant_id=tenant_id,
+            status__in=[
+                MemoryStatus.ACTIVE,
+                MemoryStatus.SUPERSEDED,
+                MemoryStatus.RETRACTED,
+                MemoryStatus.EXPIRED,
+                MemoryStatus.ARCHIVED,
+            ],
+        )
+        .exclude(sensitivity=Sensitivity.RESTRICTED)
+        .filter(missing)
+        .order_by("recorded_at")
+        .values_list("recorded_at", flat=True)
+        .first()
+    )
+    last_vector = (
+        MemoryEmbedding.objects.filter(tenant_id=tenant_id, model_id=model_id)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    limit = timezone.now() - timedelta(minutes=INDEX_STUCK_AFTER_MINUTES)
+    return {
+        "oldest_waiting": oldest,
+        "last_vector": last_vector,
+        "stuck": oldest is not None
+        and oldest < limit
+        and (last_vector is None or last_vector < limit),
+        "stuck_after_minutes": INDEX_STUCK_AFTER_MINUTES,
+    }
+
+
 def indexing_model_ids() -> list[str]:
     """The models new records are embedded for: the active one and any being built (so a
     new version is complete when it is switched to)."""

@@ -45,6 +45,7 @@ from memory.forms import (
     RememberForm,
     WithdrawConsentForm,
 )
+from memory.labels import receipt_sentence
 from memory.models import (
     AgentAccess,
     DeletionScope,
@@ -799,16 +800,6 @@ def memory_erase_all(request: HttpRequest) -> HttpResponse:
         {"form": form, "preview": subject_erasure_preview(subject=subject), "subject": subject},
         status=400 if request.method == "POST" else 200,
     )
-
-
-def receipt_sentence(receipt: dict[str, int]) -> str:
-    """ "80 items were removed from 5 places." as one translated sentence (word order and
-    punctuation are the language's, not English's)."""
-    removed = sum(receipt.values())
-    places = sum(1 for n in receipt.values() if n)
-    items = ngettext("%(n)d item", "%(n)d items", removed) % {"n": removed}
-    where = ngettext("%(n)d place", "%(n)d places", places) % {"n": places}
-    return _("%(items)s removed from %(places)s.") % {"items": items, "places": where}
 
 
 @login_required

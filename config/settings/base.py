@@ -168,13 +168,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
-# Reviewers and admins land on the console, everyone else on their memories (memory.views.landing).
+# Reviewers and admins land on the console, everyone else on their memories
+# (memory.views.landing).
 LOGIN_REDIRECT_URL = "/start"
 
 # --- i18n -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own date formats where Django's read badly in a sentence (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -242,23 +242,25 @@ BULK_ACTIONS = [("delete", _("Delete")), ("archive", _("Archive"))]
 
 
 class BulkForm(forms.Form):
-    """Several memories at once, chosen with the list's checkboxes."""
+    """Several memories at once, chosen with the list's checkboxes (``ids``; values that
+    are not ids are ignored; the view looks each id up among the user's own)."""
 
     action = forms.ChoiceField(choices=BULK_ACTIONS)
-    ids = forms.TypedMultipleChoiceField(coerce=uuid.UUID, choices=[], required=False)
     confirmed = forms.BooleanField(required=False)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Any well-formed id is accepted here; the view looks each up among the user's own.
+    def clean(self):
+        data = super().clean()
         raw = self.data.getlist("ids") if hasattr(self.data, "getlist") else []
-        self.fields["ids"].choices = [(v, v) for v in raw[:MAX_BULK]]
-
-    def clean_ids(self):
-        ids = self.cleaned_data["ids"]
+        ids = []
+        for value in raw[:MAX_BULK]:
+            try:
+                ids.append(uuid.UUID(str(value)))
+            except ValueError:
+                continue
         if not ids:
             raise forms.ValidationError(_("Tick at least one memory first."))
-        return ids
+        data["ids"] = ids
+        return data
 
 
 MAX_BULK = 200

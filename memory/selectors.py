@@ -365,7 +365,7 @@ def active_model_id() -> str:
 INDEX_STUCK_AFTER_MINUTES = 10
 
 
-def index_lag_detail(*, tenant_id: uuid.UUID) -> dict:
+def index_lag_detail(*, tenant_id: uuid.UUID, now=None) -> dict:
     """For the operations page, beside the index lag's count: when the oldest record still
     waiting for a vector was recorded, when the tenant's last vector was written, and
     whether that looks stuck (both longer ago than ``INDEX_STUCK_AFTER_MINUTES``)."""
@@ -401,7 +401,7 @@ def index_lag_detail(*, tenant_id: uuid.UUID) -> dict:
         .values_list("created_at", flat=True)
         .first()
     )
-    limit = timezone.now() - timedelta(minutes=INDEX_STUCK_AFTER_MINUTES)
+    limit = (now or timezone.now()) - timedelta(minutes=INDEX_STUCK_AFTER_MINUTES)
     return {
         "oldest_waiting": oldest,
         "last_vector": last_vector,

@@ -366,13 +366,22 @@ def memory_search_for_user(*, user, subject: Subject, query: str, k: int = 20) -
     """What the retrieval pipeline finds for ``query`` among the user's current memories
     (ids, best first): the same bilingual routes an agent's recall uses — "猫" finds "cat",
     "where do I live" finds "Lives in Hangzhou" — with the user's own reach: every purpose
-    and sensitivity of their own memories, and no agent. Nothing is recorded (no recall
-    trace: the user reading their own page is not an agent using a memory). Empty when the
-    user withdrew consent (recall answers nobody then; the page's substring match still
-    does). It lives with the services because the recall pipeline itself reads through
-    ``memory.selectors``."""
-    from accounts.models import Sensitivity
-    from memory.recall import RecallRequest, RecallScope, recall
+    and sensitivity of their own memories, and no agent. Only memories the pipeline holds
+    to answer the query (its anchors) are kept: the related ones recall lets come along
+    for an agent ("Lives in Shanghai" for "杭州") are noise in a search box. Nothing is
+    recorded (no recall trace: the user reading their own page is not an agent using a
+    memory). Empty when the user withdrew consent (recall answers nobody then; the page's
+    substring match still does). It lives with the services because the recall pipeline
+    itself reads through ``memory.selectors``."""
+    from dataclasses import fields
+    from types import SimpleNamespace
+
+    from accounts.models import Sensitivity, Tenant
+    from memory.recall import RecallRequest, RecallScope, RecallWeights, recall
+    from memory.recall.crossrank import reranker_id
+    from memory.recall.rank import is_anchor
+    from memory.recall.signals import Signals
+    from memory.selectors import active_model_id
 
     query = query.strip()
     if not query:
@@ -384,13 +393,18 @@ def memory_search_for_user(*, user, subject: Subject, query: str, k: int = 20) -
         .values_list("purpose", flat=True)
         .distinct()
     )
+    if not purposes:
+        return []
     scope = RecallScope(
         tenant_id=subject.tenant_id,
         subject_id=subject.id,
         agent_id=None,
         clearance=Sensitivity.RESTRICTED,
     )
-    scored: dict[uuid.UUID, float] = {}
+    policy = Tenant.objects.filter(pk=subject.tenant_id).values_list("policy", flat=True).first()
+    weights = RecallWeights.for_tenant(policy, active_model_id(), reranker_id())
+    names = {f.name for f in fields(Signals)} - {"via_other_version"}
+    scored: dict[uuid.UUID, int] = {}
     for purpose in purposes:
         result = recall(
             actor=Actor.user(user.pk, subject.tenant_id),
@@ -398,9 +412,13 @@ def memory_search_for_user(*, user, subject: Subject, query: str, k: int = 20) -
             request=RecallRequest(
                 query=query, purpose=purpose, include_future=True, k=k, token_budget=10**6
             ),
+            weights=weights,
             record_trace=False,
         )
         for position, item in enumerate(result.items):
+            signals = Signals(**{n: v for n, v in item.scores.items() if n in names})
+            if not is_anchor(SimpleNamespace(signals=signals), weights):
+                continue
             # Purposes are searched apart; their answers interleave by rank.
             scored[item.id] = min(scored.get(item.id, position), position)
     return sorted(scored, key=lambda record_id: (scored[record_id], str(record_id)))

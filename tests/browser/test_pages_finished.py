@@ -585,6 +585,12 @@ def test_no_page_scrolls_sideways_with_realistic_content(
                 response = page.goto(path)
                 assert response.status == 200, path
                 no_sideways_scroll(page, width, f"{path} as {username} ({locale})")
+                # No doubled full stop where a sentence ends with a date ("3:09 a.m..").
+                text = page.evaluate("document.body.innerText")
+                assert not re.search(r"[^.]\.\.(?!\.)", text), (
+                    path,
+                    re.search(r".{20}[^.]\.\.", text),
+                )
                 # The menu wraps: every link in it is on the screen, none hidden by scrolling.
                 for link in page.locator("nav.mainnav a").all():
                     box = link.bounding_box()

@@ -231,6 +231,17 @@ def memory_delete_with_undo(*, user, subject: Subject, record: MemoryRecord) -> 
     with transaction.atomic():
         # The subject's row lock, as the write path takes it: no write slips in between.
         Subject.objects.select_for_update().get(pk=subject.pk)
+        # Deleting a memory that is already being deleted (a second tab, the Back button)
+        # is the same delete: its receipt, not a second, empty request.
+        pending = DeletionRequest.objects.filter(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            target_id=record.lineage_id,
+            status=DeletionStatus.PENDING,
+            run_after__isnull=False,
+        ).first()
+        if pending is not None:
+            return pending
         return memory_deletion_schedule(
             actor=user_actor(user=user, subject=subject),
             subject=subject,

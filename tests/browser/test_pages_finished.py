@@ -521,7 +521,7 @@ def _realistic(owner, write_agent, reviewer):
     agent_memory(
         write_agent.agent,
         subject,
-        f"My build token looks like {UNBROKEN}",
+        f"Learnt the word {UNBROKEN} today",
         namespace="work/employer",
     )
     agent_memory(write_agent.agent, subject, "Has a cat named Niangao (年糕)", namespace="personal")

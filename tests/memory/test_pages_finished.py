@@ -204,6 +204,16 @@ def test_undo_after_the_erasure_ran_is_too_late(alice, owner, write_agent):
     assert MemoryRecord.objects.get(pk=record.id).statement == ""
 
 
+def test_deleting_again_while_it_waits_is_the_same_delete(alice, owner, write_agent):
+    record = agent_memory(write_agent.agent, owner[1], "I like jazz")
+    first = alice.post(reverse("memory-delete", args=[record.id]))
+    second = alice.post(reverse("memory-delete", args=[record.id]))
+    assert first["Location"] == second["Location"]
+    assert DeletionRequest.objects.filter(subject_id=owner[1].id).count() == 1
+    receipt = alice.get(second["Location"]).content.decode()
+    assert "Deleted “I like jazz”." in receipt
+
+
 def test_the_job_does_nothing_before_its_time(owner, write_agent):
     from memory.services.deletion import deletion_request_run
 

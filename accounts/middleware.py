@@ -20,6 +20,10 @@ class TenantContextMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path == "/healthz":
+            # No tenant, and it must answer (with why) when the database does not: it
+            # opens its own connection (config/urls.py).
+            return self.get_response(request)
         # The settings are transaction-local: when this transaction is the outermost one,
         # its commit discards them and putting them back would be a wasted round trip.
         outermost = not connection.in_atomic_block

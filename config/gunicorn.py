@@ -6,6 +6,11 @@ Each worker warms up after it forks and before it takes requests, so the first r
 in each language does not pay for loading what recall keeps in memory (the typical
 questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s).
 
+Slow clients: a sync worker is held by one connection from accept to close, so it must
+only ever see complete requests. ``./dev run`` puts its front door in front
+(``core/frontdoor.py``), production a buffering proxy (deploy/Caddyfile; docs/deployment.md
+"Slow clients"). Never expose these workers to clients directly.
+
 Header limits: gunicorn answers oversized headers itself, with an HTML page. Its limits
 are set above the API's own (``ENGRAM["MAX_HEADER_BYTES"]``, 8 KB per header, 32 KB in
 all; ``core/edge.py``), so a client sending a 10 KB header gets the API's JSON 431
@@ -32,18 +37,13 @@ def post_worker_init(worker):
         from memory.recall import warm_up
 
         warm_up()
-    freeze_loaded_objects()
+    # The after-commit embedding thread and its periodic sweep (what a killed worker, a
+    # failed batch or a lost queue left unembedded is picked up without anyone acting);
+    # after the fork, like everything that embeds. Nothing starts unless settings choose
+    # the thread (the embedded default, no Celery broker).
+    from memory.services.indexing import background_indexing_start
 
-
-def freeze_loaded_objects():
-    """Move everything loaded so far (Django, the models, the embedder, the warm-up's
-    tables) out of the garbage collector's view: they live as long as the worker. A full
-    collection then no longer walks ~130,000 objects on some request's time (88 ms,
-    measured on a recall; docs/performance.md)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
+    background_indexing_start()
 
 
 def on_starting(server):

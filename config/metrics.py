@@ -92,7 +92,7 @@ class DatabaseCollector(Collector):
         from core.tenancy import tenant_context
         from governance.selectors import QUARANTINE_STATUSES
         from memory.models import DeadLetter, DeletionRequest, DeletionStatus, MemoryRecord
-        from memory.services.indexing import index_lag
+        from memory.services.indexing import index_lag_of
 
         queues = GaugeMetricFamily(
             "engram_review_queue_size",
@@ -103,6 +103,10 @@ class DatabaseCollector(Collector):
         lag = GaugeMetricFamily(
             "engram_index_lag_records",
             "Records still waiting for a vector from the active embedding model.",
+        )
+        lag_age = GaugeMetricFamily(
+            "engram_index_lag_oldest_seconds",
+            "How long the oldest record still waiting for a vector has waited (0: none).",
         )
         dead = GaugeMetricFamily(
             "engram_dead_letters", "Dead-lettered jobs waiting for an operator.", labels=["task"]
@@ -116,6 +120,7 @@ class DatabaseCollector(Collector):
             "Tenants beyond ENGRAM_METRICS_MAX_TENANTS not counted in this scrape.",
         )
         totals: Counter[str] = Counter()
+        oldest_age = 0.0
         dead_by_task: Counter[str] = Counter()
         limit = settings.ENGRAM_OBSERVABILITY["METRICS_MAX_TENANTS"]
         try:
@@ -132,7 +137,9 @@ class DatabaseCollector(Collector):
                     )
                     totals["quarantine"] += q["quarantine"]
                     totals["conflict"] += q["conflict"]
-                    totals["lag"] += index_lag(tenant_id)
+                    pending = index_lag_of(tenant_id)
+                    totals["lag"] += pending.records
+                    oldest_age = max(oldest_age, pending.age_seconds)
                     totals["failed"] += DeletionRequest.objects.filter(
                         tenant_id=tenant_id, status=DeletionStatus.FAILED
                     ).count()
@@ -148,11 +155,12 @@ class DatabaseCollector(Collector):
         queues.add_metric(["quarantine"], totals["quarantine"])
         queues.add_metric(["conflict"], totals["conflict"])
         lag.add_metric([], totals["lag"])
+        lag_age.add_metric([], round(oldest_age, 1))
         failed.add_metric([], totals["failed"])
         for task, n in sorted(dead_by_task.items()):
             dead.add_metric([task], n)
         skipped.add_metric([], max(0, len(tenant_ids) - limit))
-        yield from (queues, lag, dead, failed, skipped)
+        yield from (queues, lag, lag_age, dead, failed, skipped)
 
 
 def metrics_view(request: HttpRequest) -> HttpResponse:

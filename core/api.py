@@ -132,18 +132,23 @@ def json_404(request, exception=None):
 RETRY_AFTER_SECONDS = 5
 
 
-def database_unavailable(request):
-    """503 with a retry hint for a request whose database connection went away mid-way
-    (a crashed backend, a restart, a failover): the client did nothing wrong."""
-    retry = str(RETRY_AFTER_SECONDS)
+def database_unavailable(request, exc: BaseException | None = None):
+    """503 with a retry hint for a request whose database is not there (a crashed backend,
+    a restart, a failover, the embedded server being started again): the client did
+    nothing wrong. The hint is the embedded server's supervisor's next start attempt when
+    it knows one, else a few seconds."""
+    from core.database import retry_after_seconds
+
+    seconds = retry_after_seconds(exc) or RETRY_AFTER_SECONDS
     wants_json = request.path.startswith("/api/") or request.path == "/healthz"
     if wants_json or "application/json" in request.headers.get("Accept", ""):
         response = JsonResponse(
             error_body(
                 "database_unavailable",
-                "The database was unavailable for a moment (it restarted or the connection "
-                "was lost). Retry the same request in a few seconds.",
-                {"retry_after_seconds": RETRY_AFTER_SECONDS},
+                f"The database is not answering (it restarted, is being started again, failed "
+                f"over, or the connection was lost). Retry the same request in {seconds} "
+                "seconds; GET /healthz says whether it is back and, if it cannot start, why.",
+                {"retry_after_seconds": seconds},
             ),
             status=503,
         )
@@ -151,10 +156,10 @@ def database_unavailable(request):
         from django.template.loader import render_to_string
 
         response = HttpResponse(
-            render_to_string("503.html", {"retry_after_seconds": RETRY_AFTER_SECONDS}),
+            render_to_string("503.html", {"retry_after_seconds": seconds}),
             status=503,
         )
-    response["Retry-After"] = retry
+    response["Retry-After"] = str(seconds)
     return response
 
 
@@ -165,7 +170,7 @@ def json_500(request):
 
     exc = sys.exc_info()[1]
     if exc is not None and is_unavailable(exc):
-        return database_unavailable(request)
+        return database_unavailable(request, exc)
     if request.path.startswith("/api/"):
         return JsonResponse(
             error_body(

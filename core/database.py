@@ -15,8 +15,14 @@ stops the process with a message that names what failed and what to do, instead 
    role can neither bypass it nor is a superuser.
 
 :func:`database_state` is what ``/healthz`` and ``/ops/`` show: whether the server answers
-now and whether it restarted since this process first saw it (``pg_postmaster_start_time()``
-changed), which is how a crashed backend shows from outside.
+now, whether it restarted since this process first saw it (``pg_postmaster_start_time()``
+changed), and whether it reinitialised after a crashed backend without restarting (the
+postmaster kills every backend, recovers and carries on with the same start time). The
+second shows only in the cumulative statistics: crash recovery discards them and stamps
+``pg_stat_bgwriter.stats_reset`` with the time it ran (PostgreSQL 15+), so a reset later
+than the postmaster's start is a reinitialisation. (A superuser's
+``pg_stat_reset_shared('bgwriter')`` looks the same; Engram never calls it.) With the
+embedded server, its supervision (restarts, the last failed start and why) is shown too.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import DatabaseError, connections
@@ -53,7 +59,8 @@ class SelfTestReport:
 
 
 class _Seen:
-    """The postmaster start time this process saw first, and restarts seen since.
+    """The postmaster start time this process saw first, and restarts seen since; the
+    last crash reinitialisation seen, and how many this process saw happen.
 
     Module state on purpose: the gunicorn master runs the self-test before it forks, so
     every worker inherits what the master saw."""
@@ -61,7 +68,16 @@ class _Seen:
     lock = threading.Lock()
     started_at: datetime | None = None
     restarts: int = 0
+    stats_reset: datetime | None = None
+    reinitialized_at: datetime | None = None
+    crashes: int = 0
     last_self_test: dict[str, Any] | None = None
+
+
+# Crash recovery at a postmaster's own start (after an immediate stop or a kill) also
+# resets the statistics, a moment after the start time; later than this, it was a
+# reinitialisation of a running server.
+_REINIT_MARGIN = timedelta(seconds=2)
 
 
 def _fail(check: str, message: str) -> SelfTestFailed:
@@ -87,10 +103,11 @@ def self_test(using: str = "default") -> SelfTestReport:
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT current_setting('server_version'), pg_postmaster_start_time(), "
-                    "current_user, r.rolsuper, r.rolbypassrls "
+                    "current_user, r.rolsuper, r.rolbypassrls, "
+                    "(SELECT stats_reset FROM pg_stat_bgwriter) "
                     "FROM pg_roles r WHERE r.rolname = current_user"
                 )
-                version, started_at, role, superuser, bypassrls = cursor.fetchone()
+                version, started_at, role, superuser, bypassrls, stats_reset = cursor.fetchone()
         except DatabaseError as exc:
             raise _fail(
                 "connect",
@@ -169,7 +186,7 @@ def self_test(using: str = "default") -> SelfTestReport:
         role=role,
         checks=checks,
     )
-    _note_start_time(started_at)
+    _observe(started_at, stats_reset)
     _Seen.last_self_test = {"passed": True, "checks": checks, "server_version": version}
     logger.info(
         "database self-test passed",
@@ -246,17 +263,39 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def _note_start_time(started_at: datetime) -> bool:
-    """Remember the postmaster start time; True if it changed since last seen (a restart)."""
+def _reinitialized_at(started_at: datetime, stats_reset: datetime | None) -> datetime | None:
+    """When the server last reinitialised after a crashed backend, if it did since the
+    postmaster started (and not within its first seconds)."""
+    if stats_reset is None or stats_reset <= started_at + _REINIT_MARGIN:
+        return None
+    return stats_reset
+
+
+def _observe(started_at: datetime, stats_reset: datetime | None) -> None:
+    """Compare what the server says with what this process saw before: a new postmaster
+    start time is a restart; a later statistics reset under the same start time is a
+    reinitialisation after a crashed backend."""
     with _Seen.lock:
-        if _Seen.started_at is None:
+        if _Seen.started_at is None or started_at != _Seen.started_at:
+            if _Seen.started_at is not None:
+                _Seen.restarts += 1
+                logger.warning(
+                    "database server restarted", extra={"started_at": started_at.isoformat()}
+                )
             _Seen.started_at = started_at
-            return False
-        if started_at != _Seen.started_at:
-            _Seen.restarts += 1
-            _Seen.started_at = started_at
-            return True
-        return False
+            _Seen.stats_reset = stats_reset
+            _Seen.reinitialized_at = _reinitialized_at(started_at, stats_reset)
+            return
+        if stats_reset is not None and (
+            _Seen.stats_reset is None or stats_reset > _Seen.stats_reset
+        ):
+            _Seen.crashes += 1
+            _Seen.reinitialized_at = stats_reset
+            logger.warning(
+                "database server reinitialised after a crashed backend",
+                extra={"reinitialized_at": stats_reset.isoformat()},
+            )
+        _Seen.stats_reset = stats_reset
 
 
 @dataclass(frozen=True)
@@ -267,36 +306,84 @@ class DatabaseState:
     restarted_since_start: bool
     self_test: dict[str, Any] | None
     error: str | None = None
+    # The server reinitialised after a crashed backend at this time (since it started).
+    crash_recovered_at: str | None = None
+    crashes_seen: int = 0
+    # The embedded server's supervision (core/db/embedded_postgres.py), or None.
+    embedded: dict[str, Any] | None = None
+
+    @property
+    def troubled(self) -> bool:
+        """Did this process see the server restart or recover from a crash?"""
+        return self.restarted_since_start or self.crashes_seen > 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
+def _embedded_status(using: str) -> dict[str, Any] | None:
+    from pathlib import Path
+
+    from core.db import embedded_postgres
+
+    settings_dict = connections[using].settings_dict
+    if settings_dict.get("ENGINE") != embedded_postgres.ENGINE:
+        return None
+    return embedded_postgres.supervisor_status(Path(settings_dict["PGDATA"]))
+
+
 def database_state(using: str = "default") -> DatabaseState:
-    """One cheap round trip: does the server answer, and did it restart since we saw it?"""
+    """One cheap round trip: does the server answer, did it restart since we saw it, and
+    did it reinitialise after a crashed backend?"""
     connection = connections[using]
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_postmaster_start_time()")
-            (started_at,) = cursor.fetchone()
+            cursor.execute(
+                "SELECT pg_postmaster_start_time(), (SELECT stats_reset FROM pg_stat_bgwriter)"
+            )
+            started_at, stats_reset = cursor.fetchone()
     except DatabaseError as exc:
         connection.close()
+        cause = exc.__cause__ or exc
         return DatabaseState(
             ok=False,
             server_started_at=_Seen.started_at.isoformat() if _Seen.started_at else None,
             restarts_seen=_Seen.restarts,
             restarted_since_start=_Seen.restarts > 0,
             self_test=_Seen.last_self_test,
-            error=type(exc).__name__,
+            error=f"{type(exc).__name__}: {_first_line(cause)}"[:300],
+            crash_recovered_at=_iso(_Seen.reinitialized_at),
+            crashes_seen=_Seen.crashes,
+            embedded=_embedded_status(using),
         )
-    _note_start_time(started_at)
+    _observe(started_at, stats_reset)
     return DatabaseState(
         ok=True,
         server_started_at=started_at.isoformat(),
         restarts_seen=_Seen.restarts,
         restarted_since_start=_Seen.restarts > 0,
         self_test=_Seen.last_self_test,
+        crash_recovered_at=_iso(_Seen.reinitialized_at),
+        crashes_seen=_Seen.crashes,
+        embedded=_embedded_status(using),
     )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def retry_after_seconds(exc: BaseException | None) -> int | None:
+    """The retry hint an unavailable-database error carries (the embedded server's
+    supervisor knows when it tries again), if any."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        retry = getattr(exc, "retry_after", None)
+        if isinstance(retry, int) and retry > 0:
+            return retry
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 # SQLSTATEs that mean "the server or this connection went away", not "this query is wrong":

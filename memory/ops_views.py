@@ -21,7 +21,7 @@ from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list, index_lag_detail
-from memory.services.indexing import index_lag
+from memory.services.indexing import index_lag_of
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +70,10 @@ def _context(tenant_id) -> dict:
     deletions = list(
         DeletionRequest.objects.filter(tenant_id=tenant_id).order_by("-requested_at")[:20]
     )
-    lag = index_lag(tenant_id)
+    pending = index_lag_of(tenant_id)
+    lag = pending.records
     depth = queue_depth()
-    lag_detail = index_lag_detail(tenant_id=tenant_id) if lag else None
+    lag_detail = index_lag_detail(tenant_id=tenant_id, oldest=pending.oldest) if lag else None
     return {
         "charts": _charts(tenant_id, lag, depth),
         "deletion_rows": [_deletion_summary(d) for d in deletions],
@@ -84,8 +85,10 @@ def _context(tenant_id) -> dict:
         "retries": sum(r["retries"] for r in by_task),
         "dead_letters": DeadLetter.objects.filter(tenant_id=tenant_id).order_by("-created_at")[:20],
         "index_lag": lag,
-        # Is the lag shrinking or stuck? How old the oldest waiting record is, and when the
-        # last vector was written (the numbers alone look the same either way).
+        # How long the oldest record still without a vector has waited (whole minutes).
+        "index_lag_minutes": int(pending.age_seconds // 60),
+        # Catching up or stuck? When the last vector was written (the count and the age
+        # alone look the same either way).
         "lag_detail": lag_detail,
         # Does the database answer, and did it restart since this process first saw it?
         "database": database_state(),

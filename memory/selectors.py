@@ -365,38 +365,17 @@ def active_model_id() -> str:
 INDEX_STUCK_AFTER_MINUTES = 10
 
 
-def index_lag_detail(*, tenant_id: uuid.UUID, now=None) -> dict:
-    """For the operations page, beside the index lag's count: when the oldest record still
-    waiting for a vector was recorded, when the tenant's last vector was written, and
-    whether that looks stuck (both longer ago than ``INDEX_STUCK_AFTER_MINUTES``)."""
+def index_lag_detail(*, tenant_id: uuid.UUID, oldest, now=None) -> dict:
+    """For the operations page, beside the index lag's count and the age of the oldest
+    record still waiting (``oldest``, its record time; ``indexing.index_lag_of``): when
+    the tenant's last vector was written, and whether that looks stuck — the oldest has
+    waited, and no vector was written, for longer than ``INDEX_STUCK_AFTER_MINUTES``."""
     from datetime import timedelta
 
-    from django.db.models import Exists, OuterRef
-
-    from accounts.models import Sensitivity
     from memory.models import MemoryEmbedding
 
-    model_id = active_model_id()
-    missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
-    oldest = (
-        MemoryRecord.objects.filter(
-            tenant_id=tenant_id,
-            status__in=[
-                MemoryStatus.ACTIVE,
-                MemoryStatus.SUPERSEDED,
-                MemoryStatus.RETRACTED,
-                MemoryStatus.EXPIRED,
-                MemoryStatus.ARCHIVED,
-            ],
-        )
-        .exclude(sensitivity=Sensitivity.RESTRICTED)
-        .filter(missing)
-        .order_by("recorded_at")
-        .values_list("recorded_at", flat=True)
-        .first()
-    )
     last_vector = (
-        MemoryEmbedding.objects.filter(tenant_id=tenant_id, model_id=model_id)
+        MemoryEmbedding.objects.filter(tenant_id=tenant_id, model_id=active_model_id())
         .order_by("-created_at")
         .values_list("created_at", flat=True)
         .first()

@@ -220,6 +220,15 @@ def index_records(self, tenant_id: str, record_ids: list[str]) -> None:
     )
 
 
+@shared_task(name="memory.index_sweep")
+def index_sweep() -> int:
+    """Embeds what is still pending in every tenant (beat, every minute): what a lost or
+    failed ``memory.index_records`` left (memory.services.indexing.index_sweep)."""
+    from memory.services import indexing
+
+    return indexing.index_sweep()
+
+
 # --- deletion ---------------------------------------------------------------------------
 
 

@@ -1,8 +1,9 @@
-"""README's "Configuration" table lists every environment variable Engram reads, and only
+"""docs/configuration.md's table lists every environment variable Engram reads, and only
 those: the keys read under config/ core/ accounts/ memory/ governance/ (``env(...)``,
 ``env.bool(...)`` and the other django-environ casts, ``os.environ[...]``,
 ``os.environ.get/setdefault/pop(...)``, ``os.getenv(...)``, found in the AST) and the
-``${NAME:-default}`` variables of the ``./dev`` script."""
+``${NAME:-default}`` variables of the ``./dev`` script. The README's shorter "Configure"
+table names only variables something reads."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ PACKAGES = ["config", "core", "accounts", "memory", "governance"]
 ENV_CASTS = {"bool", "int", "float", "str", "list", "tuple", "dict", "json", "url", "path"}
 # Operating-system variables, not Engram's configuration.
 NOT_CONFIGURATION = {"TMPDIR", "XDG_RUNTIME_DIR"}
-SECTION = "## Configuration (environment variables, or a `.env` file)"
+TABLE = ROOT / "docs" / "configuration.md"
+SECTION = "## Environment variables"
+README_SECTION = "## Configure"
 
 
 def _string(node: ast.AST) -> str | None:
@@ -65,16 +68,25 @@ def variables_read() -> set[str]:
     return keys - NOT_CONFIGURATION
 
 
-def variables_in_readme() -> set[str]:
-    text = (ROOT / "README.md").read_text()
-    assert text.count(SECTION) == 1
-    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+def variables_in_table(path: Path, section_title: str) -> set[str]:
+    """Names in the first cell of the section's table rows."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(f"\n{section_title}\n") == 1, f"{path.name}: no single {section_title!r}"
+    section = text.split(f"\n{section_title}\n", 1)[1].split("\n## ", 1)[0]
     names: set[str] = set()
     for line in section.splitlines():
         if line.startswith("| `"):
             first_cell = line.split("|")[1]
             names |= set(re.findall(r"`([A-Z][A-Z0-9_]*)`", first_cell))
     return names
+
+
+def variables_in_docs() -> set[str]:
+    return variables_in_table(TABLE, SECTION)
+
+
+def variables_in_readme() -> set[str]:
+    return variables_in_table(ROOT / "README.md", README_SECTION)
 
 
 def test_the_collector_finds_each_form_of_read():
@@ -92,11 +104,29 @@ def test_the_collector_finds_each_form_of_read():
     assert keys_read_in(source) == {"A", "B", "C", "D", "E", "F"}
 
 
-def test_every_variable_read_is_in_the_readme_table():
-    missing = sorted(variables_read() - variables_in_readme())
-    assert not missing, f"add these to README's Configuration table: {missing}"
+def test_the_table_reader_reads_first_cells_of_one_section(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# T\n\n## Environment variables\n\n| variable | default | meaning |\n|---|---|---|\n"
+        "| `A_ONE`, `A_TWO` | `1` | uses `NOT_A_ROW_NAME` |\n| **Group** | | |\n"
+        "\n## Next\n\n| `OTHER` | | |\n",
+        encoding="utf-8",
+    )
+    assert variables_in_table(page, "## Environment variables") == {"A_ONE", "A_TWO"}
 
 
-def test_the_readme_table_lists_only_variables_something_reads():
-    unread = sorted(variables_in_readme() - variables_read())
-    assert not unread, f"README's Configuration table lists variables nothing reads: {unread}"
+def test_every_variable_read_is_in_the_configuration_table():
+    missing = sorted(variables_read() - variables_in_docs())
+    assert not missing, f"add these to docs/configuration.md's table: {missing}"
+
+
+def test_the_configuration_table_lists_only_variables_something_reads():
+    unread = sorted(variables_in_docs() - variables_read())
+    assert not unread, f"docs/configuration.md's table lists variables nothing reads: {unread}"
+
+
+def test_the_readme_names_only_variables_something_reads():
+    names = variables_in_readme()
+    assert names, "README's Configure section has no variable table"
+    unread = sorted(names - variables_read())
+    assert not unread, f"README's Configure table lists variables nothing reads: {unread}"

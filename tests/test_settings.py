@@ -55,7 +55,10 @@ def _env(data_dir: Path, **extra: str) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith(("DATABASE_", "ENGRAM_DB_", "DJANGO_SETTINGS_MODULE"))
     }
-    return {**env, "ENGRAM_DATA_DIR": str(data_dir), **extra}
+    # The web and worker modules refuse the development key (tests/security/
+    # test_production_settings.py): these probes run them with a key of their own.
+    key = "probe-" + "k" * 60
+    return {**env, "DJANGO_SECRET_KEY": key, "ENGRAM_DATA_DIR": str(data_dir), **extra}
 
 
 def _import(module: str, data_dir: Path, **extra: str) -> tuple[dict, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -135,23 +136,54 @@ class SubjectClaim:
     subject_id: uuid.UUID
 
 
-def subject_token_sign(*, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID) -> str:
+def subject_token_sign(
+    *,
+    tenant_id: uuid.UUID,
+    agent_id: uuid.UUID,
+    subject_id: uuid.UUID,
+    lifetime_seconds: int | None = None,
+) -> str:
     """A signed, short-lived token naming one subject, bound to one tenant and agent. Only
-    signs: ``memory.services.subject_tokens.subject_token_issue`` checks the subject first."""
-    payload = {"t": str(tenant_id), "a": str(agent_id), "s": str(subject_id)}
+    signs: ``memory.services.subject_tokens.subject_token_issue`` checks the subject first.
+
+    The token carries its own expiry (``e``, Unix seconds): every instance that verifies it
+    applies the lifetime the issuing instance chose, whatever its own setting."""
+    lifetime = lifetime_seconds or settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"]
+    payload = {
+        "t": str(tenant_id),
+        "a": str(agent_id),
+        "s": str(subject_id),
+        "e": int(time.time()) + int(lifetime),
+    }
     return signing.dumps(payload, salt=SUBJECT_TOKEN_SALT, compress=False)
 
 
+def _expired() -> CredentialError:
+    return CredentialError(
+        "expired_subject_token", "The subject token has expired; ask for a new one."
+    )
+
+
 def subject_token_verify(token: str, *, tenant_id: uuid.UUID, agent_id: uuid.UUID) -> SubjectClaim:
-    max_age = settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"]
     try:
-        payload = signing.loads(token, salt=SUBJECT_TOKEN_SALT, max_age=max_age)
-    except signing.SignatureExpired:
-        raise CredentialError(
-            "expired_subject_token", "The subject token has expired; ask for a new one."
-        ) from None
+        payload = signing.loads(token, salt=SUBJECT_TOKEN_SALT)
     except signing.BadSignature:
         raise CredentialError("invalid_subject_token", "The subject token is not valid.") from None
+    if not isinstance(payload, dict):
+        raise CredentialError("invalid_subject_token", "The subject token is not valid.")
+    expires = payload.get("e")
+    if expires is None:
+        # Issued before tokens carried an expiry: this instance's lifetime applies.
+        try:
+            signing.loads(
+                token,
+                salt=SUBJECT_TOKEN_SALT,
+                max_age=settings.ENGRAM["SUBJECT_TOKEN_MAX_AGE_SECONDS"],
+            )
+        except signing.SignatureExpired:
+            raise _expired() from None
+    elif not isinstance(expires, int) or time.time() >= expires:
+        raise _expired()
     try:
         claim = SubjectClaim(
             uuid.UUID(payload["t"]), uuid.UUID(payload["a"]), uuid.UUID(payload["s"])

@@ -1,5 +1,5 @@
 """Recall quality benchmark: the hybrid pipeline vs a pure-vector top-k baseline on the
-bilingual golden set (bench/golden/recall_v1.json, built by bench/golden/builders/v1.py).
+bilingual golden set (bench/golden/recall_v1.json; v2-v4 with ``--golden``).
 
 It creates its own throw-away database (``bench_recall`` on the same PostgreSQL server),
 writes every memory through the real write path (so supersede, closed copies, deletion and

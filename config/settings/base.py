@@ -22,10 +22,31 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("ENGRAM_DEBUG", default=False)
-SECRET_KEY = env(
-    "DJANGO_SECRET_KEY",
-    default="engram-dev-only-secret-key-change-me-in-production-0123456789",
-)
+# The development key: known to everyone, so it signs nothing that matters. The
+# "django-insecure-" prefix makes `check --deploy` say so (security.W009), and the web and
+# worker settings refuse to start with it unless DEBUG is on (production_secret_key_check).
+# ./dev run and ./dev worker generate a key per checkout instead (.engram/secret_key).
+DEV_SECRET_KEY = "django-insecure-engram-dev-only-secret-key-change-me-0123456789"
+SECRET_KEY = env("DJANGO_SECRET_KEY", default=DEV_SECRET_KEY)
+
+
+def production_secret_key_check(secret_key: str, debug: bool) -> None:
+    """Refuse to serve (web, worker) with a key everyone knows: the development default,
+    any ``django-insecure-`` key, or deploy/env.example's placeholder."""
+    if debug:
+        return
+    if secret_key.startswith(("django-insecure-", "change-me")):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is the development default (or a placeholder): it signs "
+            "sessions and subject tokens, and everyone can read it. Set DJANGO_SECRET_KEY "
+            "to 50+ random characters, e.g. python -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))' (./dev run makes one per checkout), or set "
+            "ENGRAM_DEBUG=true for a local development run."
+        )
+
+
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -42,6 +63,7 @@ INSTALLED_APPS = [
     "guardian",
     "django_htmx",
     "template_partials",
+    "axes",
     "pgtrigger",
     "core",
     "accounts",
@@ -66,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -159,6 +183,9 @@ if "replica" in DATABASES:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out (user name, client address) before any password check,
+    # for every sign-in form (ours and /admin/login/).
+    "accounts.backends.SignInThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
@@ -198,6 +225,29 @@ if env("REDIS_URL", default=""):
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# --- Sign-in throttling (django-axes) ---------------------------------------------------
+# Failures are counted per (user name, client address) pair, never per address alone: a
+# wrong password typed 5 times locks that name from that address, not everyone behind
+# the same proxy, and not that user from elsewhere. The client address comes from
+# core/client_address.py (a proxy's header only when ENGRAM_TRUSTED_PROXIES names it).
+# Covers every form that calls authenticate(): /accounts/login/ and /admin/login/.
+# Counted where every process sees them: in Redis when REDIS_URL is set (the shared
+# cache), otherwise in PostgreSQL (axes' own tables), never in one process's memory.
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler"
+    if env("REDIS_URL", default="")
+    else "axes.handlers.database.AxesDatabaseHandler"
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("ENGRAM_LOGIN_MAX_FAILURES", default=5)
+AXES_COOLOFF_TIME = env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900) / 3600  # hours
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
+AXES_CLIENT_STR_CALLABLE = "accounts.views.login_client_str"
+AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
+AXES_USERNAME_CALLABLE = "accounts.views.login_username"
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 
 # --- Security headers and cookies -------------------------------------------------------
 # Behind HTTPS set ENGRAM_SECURE_COOKIES=true (and ENGRAM_HSTS_SECONDS, and
@@ -206,7 +256,17 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("ENGRAM_SECURE_COOKIES", d
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = env.int("ENGRAM_SESSION_SECONDS", default=8 * 3600)
+# HSTS and the HTTPS redirect, for a deployment served over TLS (compose.yaml sets them).
+# /healthz and /metrics stay reachable over plain HTTP inside the deployment (container
+# health checks and Prometheus call them directly, not through the TLS proxy).
 SECURE_HSTS_SECONDS = env.int("ENGRAM_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("ENGRAM_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("ENGRAM_HSTS_PRELOAD", default=False)
+SECURE_SSL_REDIRECT = env.bool("ENGRAM_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+# Checks an operator decided about (e.g. "security.W021": HSTS preload is the domain
+# owner's choice), so `check --deploy --fail-level WARNING` can gate a deployment.
+SILENCED_SYSTEM_CHECKS = env.list("ENGRAM_SILENCED_CHECKS", default=[])
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -277,11 +337,16 @@ ENGRAM = {
     # An agent inference is stored with at most this confidence (never 1.0).
     "INFERENCE_MAX_CONFIDENCE": env.float("ENGRAM_INFERENCE_MAX_CONFIDENCE", default=0.8),
     "DB_APP_ROLE": DB_APP_ROLE,
-    "LOGIN_MAX_FAILURES": env.int("ENGRAM_LOGIN_MAX_FAILURES", default=5),
+    "LOGIN_MAX_FAILURES": AXES_FAILURE_LIMIT,
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),
     # A user's delete on their own pages waits this long before the erasure runs; until
     # then it can be undone (the memory is hidden from agents at once).
     "DELETE_UNDO_SECONDS": env.int("ENGRAM_DELETE_UNDO_SECONDS", default=10),
+    # Where a client's address comes from behind a proxy (core/client_address.py): the
+    # header a trusted proxy sets, and the proxies' networks ("unix": a Unix-socket peer,
+    # ./dev run's front door). Both empty: REMOTE_ADDR.
+    "CLIENT_ADDRESS_HEADER": env("ENGRAM_CLIENT_ADDRESS_HEADER", default=""),
+    "TRUSTED_PROXIES": env.list("ENGRAM_TRUSTED_PROXIES", default=[]),
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
 }
 
@@ -338,6 +403,8 @@ CELERY_BEAT_SCHEDULE = {
     # A user's deletes wait a few seconds for undo; the delayed job runs them, this sweep
     # catches any the broker lost.
     "due-deletions": {"task": "memory.due_deletions_all", "schedule": 60.0},
+    # Records still without a vector (a lost or failed indexing job): embedded by the sweep.
+    "index-sweep": {"task": "memory.index_sweep", "schedule": 60.0},
 }
 ENGRAM_LIFECYCLE = {
     # Attempts per job before it goes to the dead-letter table, and the first retry delay.
@@ -396,6 +463,10 @@ ENGRAM_RETRIEVAL = {
     "EMBED_AFTER_COMMIT": env(
         "ENGRAM_EMBED_AFTER_COMMIT", default="thread" if CELERY_TASK_ALWAYS_EAGER else "celery"
     ),
+    # How often the embedding thread (EMBED_AFTER_COMMIT "thread") sweeps for records
+    # still without a vector: lost with a killed process, or given up while the database
+    # was down (memory/services/indexing.py). With Celery, beat runs memory.index_sweep.
+    "INDEX_SWEEP_SECONDS": env.float("ENGRAM_INDEX_SWEEP_SECONDS", default=60.0),
     # A subject scope holding more vectors than this is searched through the HNSW index
     # (iterative scans, ef_search below) instead of an exact scan; at this size and
     # below, the exact scan is faster and exact (docs/performance.md, bench/perf/recall_perf.py).

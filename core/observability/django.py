@@ -85,8 +85,10 @@ def metrics_access_allowed(request: HttpRequest) -> bool:
             return True
     networks = conf["METRICS_ALLOW_FROM"]
     if networks:
+        from core.client_address import client_address
+
         try:
-            address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+            address = ipaddress.ip_address(client_address(request) or "")
         except ValueError:
             return False
         return any(address in ipaddress.ip_network(n, strict=False) for n in networks)

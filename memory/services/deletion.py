@@ -9,8 +9,10 @@ Read top to bottom:
    which survive with less support), remembers the erased texts in memory only, then asks
    every registered **derived store** to erase its part, in registration order.
 3. It then asks every store's ``find`` — and every text route — whether anything is still
-   reachable. The receipt (store → rows erased) and the verification (route → rows still
-   found, all zero when it worked) are stored on the request; ids and counts only.
+   reachable. The receipt (store → rows erased: counted before and after, so a store
+   emptied by another store's erasure still reports its rows) and the verification (route
+   → rows still found, all zero when it worked) are stored on the request; ids and counts
+   only.
 
 Derived stores are small objects in a registry, listed below in the order they run (the
 retrieval side's come from memory.services.derived_stores). Adding one at run time is::
@@ -584,9 +586,15 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
             Subject.objects.filter(pk=request.subject_id).update(
                 memory_paused=True, display_name=""
             )
-        receipt = {store.name: store.erase(target) for store in _STORES}
+        # The receipt counts what each store lost, however it lost it: erasing a record
+        # version also drops its vectors and lexical rows (memory.services.erasure), so
+        # those stores' own erase finds nothing left. Each store is counted before and
+        # after; it reports the larger of what it erased itself and what went.
+        present = {store.name: store.find(target) for store in _STORES}
+        erased = {store.name: store.erase(target) for store in _STORES}
         _texts_still_supported(target)
         verification = {store.name: store.find(target) for store in _STORES}
+        receipt = {name: max(erased[name], present[name] - verification[name]) for name in erased}
         verification["exact_text"] = _find_texts(target)
         request.receipt = receipt
         request.verification = verification

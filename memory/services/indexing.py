@@ -11,8 +11,26 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
   100/s (docs/performance.md). Until Celery runs ``index_pending_records`` from a task,
   one daemon thread per process drains a queue of committed record ids. While it lags,
   the exact, lexical and trigram routes still find a new record; recall never embeds on
-  the read path, it reports how many found records lack a vector (``vector_pending``). A queue
-  lost with its process is repaired by ``manage.py engram_reindex --pending``.
+  the read path, it reports how many found records lack a vector (``vector_pending``).
+
+Derived stores catch up by themselves:
+
+- each batch is committed on its own (what is stored stays stored if the process dies
+  next), and embedded outside the transaction that reads and writes it;
+- a batch that fails is tried again after a pause while the database is unavailable
+  (``RETRY_DELAYS``: the embedded server is restarted within seconds), and otherwise
+  item by item, so one record the embedder cannot take does not hold back the rest; such
+  a record is left alone for ``FAILED_ITEM_SECONDS`` and then tried again;
+- a periodic sweep (``index_sweep``) embeds whatever is still pending in every tenant:
+  a queue lost with its process (a killed worker), a batch given up while the database
+  was down. In the embedded default the indexing thread runs it every
+  ``ENGRAM_INDEX_SWEEP_SECONDS``; with Celery, beat does (``memory.index_sweep``). One
+  sweep runs at a time across processes (a PostgreSQL advisory lock).
+
+``manage.py engram_reindex --pending`` does the same by hand, a committed batch at a
+time, whatever the sizes of the statements (each costs at most one model window:
+``memory.embedders``). ``index_lag`` gives the lag and the age of its oldest record, which
+/ops/ and /metrics show.
 
 Secrets and restricted records are never embedded. Quarantined and pending records are not
 embedded either (they are held for review; recall never returns them); approving one writes
@@ -21,9 +39,16 @@ the accepted version through the write path, which embeds it like any new record
 
 from __future__ import annotations
 
+import fcntl
+import logging
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -41,8 +66,25 @@ from memory.neighbourhood import Context, preceding_turns
 from memory.selectors import active_model_id, indexing_model_ids
 from memory.services.background import BatchingThread
 
+logger = logging.getLogger(__name__)
+
 EMBED_BATCH = 32
 BACKGROUND_BATCH = 8
+# Pauses before trying a failed batch again (the background thread and the sweep; a
+# Celery task has Celery's own retries). While the database is unavailable only these; for
+# any other error, then each record alone.
+RETRY_DELAYS = (1.0, 3.0, 10.0)
+# What one embedding call (and one commit) may cover, in characters, each text counted at
+# most WINDOW_CHARS: an English text of that length fills the model's window (memory.
+# embedders.WINDOW_TOKENS), beyond it the rest is not read. About four windows.
+WINDOW_CHARS = 2000
+BATCH_TEXT_BUDGET = 4 * WINDOW_CHARS
+# A record that failed alone is not tried again for this long (by this process).
+FAILED_ITEM_SECONDS = 600.0
+# The sweep: at most this many pending records per tenant and model per run.
+SWEEP_LIMIT = 500
+# pg_try_advisory_lock key of the sweep (one at a time across every process).
+SWEEP_LOCK_KEY = 0x656E6772616D01  # "engram" + 1
 # Statuses whose records are embedded: what recall can return now (active) or when asked
 # about the past (known_at: superseded, retracted, expired, archived versions).
 EMBEDDABLE_STATUSES = (
@@ -167,66 +209,185 @@ def index_pending_records(
     tenant_id: uuid.UUID | None = None,
     batch_size: int = EMBED_BATCH,
     model_ids: Sequence[str] | None = None,
+    retry_delays: Sequence[float] = (),
 ) -> int:
     """Embed the given records where they still need it, for ``model_ids`` (default: the
     active index version's model, plus the one being built if a re-index runs); returns
     how many vectors were stored. Idempotent: safe to call twice, from a Celery task, the
     background thread or ``engram_reindex`` (the unique constraint absorbs races).
-    With ``tenant_id`` it runs inside that tenant's context (callers without one, such as
-    a task, pass it); without, the caller is already inside one."""
-    if tenant_id is not None:
-        with tenant_context(tenant_id):
-            return index_pending_records(record_ids, batch_size=batch_size, model_ids=model_ids)
+
+    With ``tenant_id``, each batch is its own short transaction in that tenant's context
+    (callers without one, such as a task, pass it); without, the caller is already inside
+    one and each batch is a savepoint. A failed batch is retried after ``retry_delays``,
+    then record by record (module docstring); failures are logged, never raised."""
     ids = list(dict.fromkeys(record_ids))
     if not ids:
         return 0
+    if model_ids is None:
+        if tenant_id is not None:
+            with tenant_context(tenant_id):
+                model_ids = indexing_model_ids()
+        else:
+            model_ids = indexing_model_ids()
     stored = 0
-    for model_id in model_ids if model_ids is not None else indexing_model_ids():
-        stored += _embed_for_model(ids, get_embedder(model_id), batch_size)
+    for model_id in model_ids:
+        embedder = get_embedder(model_id)
+        for start in range(0, len(ids), batch_size):
+            batch = ids[start : start + batch_size]
+            stored += _embed_resilient(batch, embedder, tenant_id, retry_delays)
     return stored
 
 
-def _embed_for_model(ids: list[uuid.UUID], embedder, batch_size: int) -> int:
-    done = set(
-        MemoryEmbedding.objects.filter(record_id__in=ids, model_id=embedder.model_id).values_list(
-            "record_id", flat=True
+def _embed_resilient(ids, embedder, tenant_id, retry_delays: Sequence[float]) -> int:
+    from core.database import is_unavailable
+
+    error: Exception | None = None
+    for delay in (0.0, *retry_delays):
+        if delay:
+            time.sleep(delay)
+        try:
+            return _embed_batch(ids, embedder, tenant_id)
+        except Exception as exc:  # noqa: BLE001 - logged; the sweep catches up
+            error = exc
+            logger.warning(
+                "embedding a batch of %d records failed (%s)", len(ids), type(exc).__name__
+            )
+            if not is_unavailable(exc):
+                break  # not the database: try each record alone
+    if error is not None and is_unavailable(error):
+        logger.error(
+            "gave up on a batch of %d records while the database is unavailable; the "
+            "sweep embeds them once it is back",
+            len(ids),
         )
-    )
-    records = [
-        r
-        for r in MemoryRecord.objects.filter(id__in=[i for i in ids if i not in done])
-        if is_embeddable(r)
-    ]
-    if records:
-        _subjects_key_share([r.subject_id for r in records])
+        return 0
     stored = 0
-    for start in range(0, len(records), batch_size):
-        batch = records[start : start + batch_size]
-        found = preceding_turns([r.id for r in batch])
-        contexts = [_embeddable_with_context(r, found.get(r.id)) for r in batch]
-        vectors = embedder.embed_passages(
-            [embedding_text(r, c) for r, c in zip(batch, contexts, strict=True)]
+    for record_id in ids:
+        try:
+            stored += _embed_batch([record_id], embedder, tenant_id)
+        except Exception as exc:  # noqa: BLE001
+            if is_unavailable(exc):
+                logger.error("the database went away; the sweep embeds the rest later")
+                return stored
+            _failed_item(record_id)
+            logger.error(
+                "record could not be embedded (%s); retried in %d s",
+                type(exc).__name__,
+                int(FAILED_ITEM_SECONDS),
+                extra={"record_id": str(record_id)},
+            )
+    return stored
+
+
+# Records that failed alone, and until when this process leaves them alone.
+_failed: dict[uuid.UUID, float] = {}
+_failed_lock = threading.Lock()
+
+
+def _failed_item(record_id: uuid.UUID) -> None:
+    with _failed_lock:
+        _failed[record_id] = time.monotonic() + FAILED_ITEM_SECONDS
+        while len(_failed) > 10_000:
+            _failed.pop(next(iter(_failed)))
+
+
+def _failing_now() -> list[uuid.UUID]:
+    now = time.monotonic()
+    with _failed_lock:
+        for record_id in [r for r, until in _failed.items() if until <= now]:
+            del _failed[record_id]
+        return list(_failed)
+
+
+def _atomic(tenant_id: uuid.UUID | None):
+    return tenant_context(tenant_id) if tenant_id is not None else transaction.atomic()
+
+
+def _chunks_by_budget(texts: Sequence[str], budget: int) -> list[range]:
+    """Consecutive index ranges whose texts together stay under ``budget`` characters,
+    each text counted at most ``WINDOW_CHARS`` (what the model reads of it): one call to
+    the embedder, and one commit, costs at most about ``budget / WINDOW_CHARS`` windows."""
+    ranges, start, used = [], 0, 0
+    for i, text in enumerate(texts):
+        cost = min(len(text), WINDOW_CHARS)
+        if i > start and used + cost > budget:
+            ranges.append(range(start, i))
+            start, used = i, 0
+        used += cost
+    if start < len(texts):
+        ranges.append(range(start, len(texts)))
+    return ranges
+
+
+def _embed_batch(ids: list[uuid.UUID], embedder, tenant_id: uuid.UUID | None) -> int:
+    """Read, embed and store one batch: the texts are read in one transaction, embedded
+    outside any (seconds of CPU hold no locks), and stored in another, for the records
+    still there and still embeddable — a few long texts at a time (``BATCH_TEXT_BUDGET``),
+    each part committed on its own, so a batch of long statements makes steady progress
+    and never holds the CPU long between commits."""
+    with _atomic(tenant_id):
+        done = set(
+            MemoryEmbedding.objects.filter(
+                record_id__in=ids, model_id=embedder.model_id
+            ).values_list("record_id", flat=True)
         )
+        records = [
+            r
+            for r in MemoryRecord.objects.filter(id__in=[i for i in ids if i not in done])
+            if is_embeddable(r)
+        ]
+        if not records:
+            return 0
+        found = preceding_turns([r.id for r in records])
+        contexts = [_embeddable_with_context(r, found.get(r.id)) for r in records]
+        texts = [embedding_text(r, c) for r, c in zip(records, contexts, strict=True)]
+    stored = 0
+    for part in _chunks_by_budget(texts, BATCH_TEXT_BUDGET):
+        with _background_cpu():
+            vectors = embedder.embed_passages([texts[i] for i in part])
+        stored += _store_vectors(
+            [records[i] for i in part],
+            vectors,
+            [contexts[i] for i in part],
+            embedder.model_id,
+            tenant_id,
+        )
+    return stored
+
+
+def _store_vectors(records, vectors, contexts, model_id: str, tenant_id) -> int:
+    with _atomic(tenant_id):
+        # Erased or changed meanwhile: stored only for records still embeddable.
+        still = set(
+            MemoryRecord.objects.filter(
+                id__in=[r.id for r in records], status__in=EMBEDDABLE_STATUSES
+            ).values_list("id", flat=True)
+        )
+        rows = [
+            (r, v, c) for r, v, c in zip(records, vectors, contexts, strict=True) if r.id in still
+        ]
+        if not rows:
+            return 0
+        _subjects_key_share([r.subject_id for r, _, _ in rows])
         MemoryEmbedding.objects.bulk_create(
             [
                 MemoryEmbedding(
                     tenant_id=r.tenant_id,
                     subject_id=r.subject_id,
                     record_id=r.id,
-                    model_id=embedder.model_id,
+                    model_id=model_id,
                     vector=v,
                     context_event_id=c.event_id if c else None,
                 )
-                for r, v, c in zip(batch, vectors, contexts, strict=True)
+                for r, v, c in rows
             ],
             ignore_conflicts=True,
         )
         # Index bookkeeping on the record (a mutable column): which model served by
         # recall indexed it (a version being built does not overwrite it).
-        if embedder.model_id == active_model_id():
-            _mark_indexed([r.id for r in batch], embedder.model_id)
-        stored += len(batch)
-    return stored
+        if model_id == active_model_id():
+            _mark_indexed([r.id for r, _, _ in rows], model_id)
+    return len(rows)
 
 
 # Lock order with the write path, so that the indexer and a writer never deadlock. A
@@ -260,17 +421,35 @@ def _mark_indexed(record_ids: Sequence[uuid.UUID], model_id: str) -> None:
         )
 
 
-def unembedded_record_ids(scope: Q, *, model_id: str, limit: int) -> list[uuid.UUID]:
-    """Up to ``limit`` embeddable-status records in ``scope`` without a vector for
-    ``model_id`` (restricted ones are skipped here, secrets by index_pending_records)."""
+def _pending(scope: Q, model_id: str):
     missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
-    return list(
+    return (
         MemoryRecord.objects.filter(scope, status__in=EMBEDDABLE_STATUSES)
         .exclude(sensitivity=Sensitivity.RESTRICTED)
         .filter(missing)
-        .order_by("-recorded_at")
-        .values_list("id", flat=True)[:limit]
     )
+
+
+def unembedded_record_ids(
+    scope: Q,
+    *,
+    model_id: str,
+    limit: int,
+    after: uuid.UUID | None = None,
+    skip: Sequence[uuid.UUID] = (),
+) -> list[uuid.UUID]:
+    """Up to ``limit`` embeddable-status records in ``scope`` without a vector for
+    ``model_id`` (restricted ones are skipped here, secrets by index_pending_records):
+    newest first, or in id order after ``after`` (a re-index paging through them);
+    ``skip``: ids to leave out."""
+    pending = _pending(scope, model_id)
+    if skip:
+        pending = pending.exclude(id__in=list(skip))
+    if after is not None:
+        pending = pending.filter(id__gt=after).order_by("id")
+    else:
+        pending = pending.order_by("-recorded_at")
+    return list(pending.values_list("id", flat=True)[:limit])
 
 
 # --- rebuild and erase ----------------------------------------------------------------
@@ -347,21 +526,26 @@ def _embed_missing(
     batch_size: int,
     on_batch: Callable[[int], None] | None = None,
 ) -> int:
-    """Embed every record of ``tenant_id`` missing a ``model_id`` vector, one short
-    transaction per batch (resumable: a rerun starts where this one stopped)."""
+    """Embed every record of ``tenant_id`` missing a ``model_id`` vector, in id order,
+    each batch of ``EMBED_BATCH`` committed on its own (resumable: a rerun starts where
+    this one stopped; a record that cannot be embedded is passed, not waited on)."""
     stored_total = 0
+    after = uuid.UUID(int=0)
     while True:
         with tenant_context(tenant_id):
             pending = unembedded_record_ids(
-                Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size
+                Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size, after=after
             )
-            stored = index_pending_records(pending, model_ids=[model_id]) if pending else 0
-        stored_total += stored
-        if stored == 0:
-            # Nothing left, or only secret-bearing records, which are never embedded.
+        if not pending:
             return stored_total
-        if on_batch is not None:
-            on_batch(stored)
+        after = pending[-1]
+        for start in range(0, len(pending), EMBED_BATCH):
+            stored = index_pending_records(
+                pending[start : start + EMBED_BATCH], tenant_id=tenant_id, model_ids=[model_id]
+            )
+            stored_total += stored
+            if on_batch is not None and stored:
+                on_batch(stored)
 
 
 def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
@@ -393,40 +577,158 @@ def context_rows_rebuild(tenant_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -
     return dropped + rewritten
 
 
-# --- the after-commit embedding queue -------------------------------------------------
+# --- the after-commit embedding queue and the sweep -------------------------------------
 
 
 EMBED_THREAD_NICE = 15
 
 
-def _embed_batch(batch: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
+# The embedding thread's work (its queue and its sweep) marks itself here, so that its
+# embedding calls take the machine-wide background slot (``_background_cpu``).
+_in_background = threading.local()
+
+
+@contextmanager
+def _background_cpu():
+    """At most one process of this machine embeds in the background at a time (a file
+    lock in the data directory): with two web workers on two cores, one core always stays
+    for requests, so a batch of long statements slows a recall's question only by the
+    other core's share (docs/deployment.md). Embedding elsewhere (a request, a Celery
+    worker on its own host, a command) is not gated."""
+    if not getattr(_in_background, "active", False):
+        yield
+        return
+    path = Path(settings.ENGRAM_DATA_DIR) / "run" / "background-embedding.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _as_background():
+    _in_background.active = True
+    try:
+        yield
+    finally:
+        _in_background.active = False
+
+
+def _embed_batch_of_queue(batch: list[tuple[uuid.UUID, uuid.UUID]]) -> None:
     by_tenant: dict[uuid.UUID, list[uuid.UUID]] = {}
     for tenant_id, record_id in batch:
         by_tenant.setdefault(tenant_id, []).append(record_id)
-    for tenant_id, ids in by_tenant.items():
-        # Small batches: a recall waiting for the embedder waits < ~100 ms.
-        index_pending_records(ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH)
+    with _as_background():
+        for tenant_id, ids in by_tenant.items():
+            index_pending_records(
+                ids, tenant_id=tenant_id, batch_size=BACKGROUND_BATCH, retry_delays=RETRY_DELAYS
+            )
 
 
-# One embedding thread per process, fed (tenant_id, record_id) after each write commits.
-# A queue lost with its process is repaired by ``engram_reindex --pending``.
+def index_sweep(*, limit: int = SWEEP_LIMIT, retry_delays: Sequence[float] = ()) -> int:
+    """Embed what is still pending in every tenant, newest first, at most ``limit``
+    records per tenant and model per run; returns how many vectors were stored. One sweep
+    at a time across processes: another one running makes this one return 0 at once."""
+    from memory.services.index_versions import tenant_ids
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [SWEEP_LOCK_KEY])
+        if not cursor.fetchone()[0]:
+            return 0
+    try:
+        stored = 0
+        skip = _failing_now()
+        for tenant_id in tenant_ids():
+            with tenant_context(tenant_id):
+                work = [
+                    (
+                        m,
+                        unembedded_record_ids(
+                            Q(tenant_id=tenant_id), model_id=m, limit=limit, skip=skip
+                        ),
+                    )
+                    for m in indexing_model_ids()
+                ]
+            for model_id, ids in work:
+                if ids:
+                    stored += index_pending_records(
+                        ids,
+                        tenant_id=tenant_id,
+                        batch_size=BACKGROUND_BATCH,
+                        model_ids=[model_id],
+                        retry_delays=retry_delays,
+                    )
+        if stored:
+            logger.info("index sweep embedded %d pending records", stored)
+        return stored
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [SWEEP_LOCK_KEY])
+
+
+def _sweep_in_thread() -> None:
+    from core.database import is_unavailable
+
+    try:
+        with _as_background():
+            index_sweep(retry_delays=RETRY_DELAYS)
+    except Exception as exc:  # noqa: BLE001 - the next sweep tries again
+        level = logging.WARNING if is_unavailable(exc) else logging.ERROR
+        logger.log(level, "index sweep failed (%s); the next one tries again", type(exc).__name__)
+
+
+# One embedding thread per process, fed (tenant_id, record_id) after each write commits,
+# and sweeping every ENGRAM_INDEX_SWEEP_SECONDS for what was lost or given up.
 _embed_queue = BatchingThread(
-    "engram-embedder", _embed_batch, nice=EMBED_THREAD_NICE, max_batch=100
+    "engram-embedder",
+    _embed_batch_of_queue,
+    nice=EMBED_THREAD_NICE,
+    max_batch=100,
+    periodic=_sweep_in_thread,
+    period_seconds=lambda: settings.ENGRAM_RETRIEVAL["INDEX_SWEEP_SECONDS"],
 )
+
+
+def background_indexing_start() -> None:
+    """Start the embedding thread (and so its sweep) now, if settings choose it. Called
+    by each web worker after it forks (config/gunicorn.py): a worker that restarted after
+    being killed mid-batch then sweeps up what its predecessor lost, without a write."""
+    if settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"] == "thread":
+        _embed_queue.start()
 
 
 def embed_queue_join() -> None:
     _embed_queue.join()
 
 
-def index_lag(tenant_id) -> int:
-    """Records of ``tenant_id`` still waiting for a vector from the model recall serves
-    (the operations page shows it). Runs in the caller's tenant context."""
-    model_id = active_model_id()
-    missing = ~Exists(MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id))
-    return (
-        MemoryRecord.objects.filter(tenant_id=tenant_id, status__in=EMBEDDABLE_STATUSES)
-        .exclude(sensitivity=Sensitivity.RESTRICTED)
-        .filter(missing)
-        .count()
+@dataclass(frozen=True)
+class IndexLag:
+    records: int
+    # recorded_at of the oldest record still waiting, or None
+    oldest: datetime | None
+
+    @property
+    def age_seconds(self) -> float:
+        """How long the oldest waiting record has waited (0 with none)."""
+        if self.oldest is None:
+            return 0.0
+        return max(0.0, (timezone.now() - self.oldest).total_seconds())
+
+
+def index_lag_of(tenant_id) -> IndexLag:
+    """Records of ``tenant_id`` still waiting for a vector from the model recall serves,
+    and the oldest one's record time. Runs in the caller's tenant context."""
+    from django.db.models import Count, Min
+
+    found = _pending(Q(tenant_id=tenant_id), active_model_id()).aggregate(
+        n=Count("id"), oldest=Min("recorded_at")
     )
+    return IndexLag(records=found["n"], oldest=found["oldest"])
+
+
+def index_lag(tenant_id) -> int:
+    """How many records of ``tenant_id`` still wait for a vector (``index_lag_of``)."""
+    return index_lag_of(tenant_id).records

@@ -1,5 +1,5 @@
 """A standalone PostgreSQL reached over TCP with password authentication, configured exactly
-as the README's production recipe says: a superuser who installs the extensions, an owner
+as docs/database.md's recipe says: a superuser who installs the extensions, an owner
 role that runs migrations, and the application role the service connects as.
 
 It uses the embedded package's binaries as an ordinary server (``initdb`` + ``pg_ctl -o
@@ -99,7 +99,7 @@ def start(folder: Path) -> dict[str, str]:
     import psycopg
 
     with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
-        # The recipe of the README ("An existing PostgreSQL"), statement for statement.
+        # The recipe of docs/database.md ("An existing PostgreSQL"), statement for statement.
         conn.execute(
             f"CREATE ROLE {OWNER} LOGIN BYPASSRLS CREATEDB PASSWORD {_lit(passwords[OWNER])}"
         )

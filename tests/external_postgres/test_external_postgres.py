@@ -1,5 +1,5 @@
 """Engram on a PostgreSQL server it did not start, reached over TCP with passwords, as the
-README's production recipe configures it: migrations ran as the owner role, the service and
+docs/database.md's recipe configures it: migrations ran as the owner role, the service and
 these tests' requests run as the application role. ``./dev test`` runs this module and the
 core of the suite (migrations, row-level security, write API, recall, deletion, the
 self-test) against such a server: ``pytest -k external_postgres`` selects them all (see

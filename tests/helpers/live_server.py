@@ -38,7 +38,8 @@ def free_port() -> int:
 class EngramServer:
     """One gunicorn process; ``stop()`` and ``start()`` keep the same address."""
 
-    def __init__(self, log: Path, db_name: str) -> None:
+    def __init__(self, log: Path, db_name: str, env: dict[str, str] | None = None) -> None:
+        self.extra_env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -53,6 +54,7 @@ class EngramServer:
             "OMP_NUM_THREADS": "1",
             # No connection left open between requests: the tests flush tables.
             "DB_CONN_MAX_AGE": "0",
+            **self.extra_env,
         }
         env.pop("ENGRAM_DB_CONNECT_AS", None)  # config.wsgi sets "app"
         gunicorn = Path(sys.executable).parent / "gunicorn"

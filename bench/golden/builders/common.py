@@ -1,9 +1,11 @@
-"""What the golden-set builders share: the file format (``dumps``: the committed
-bench/golden/recall_v*.json are exactly this of ``build()``, tests/test_bench.py checks it),
-the helpers every version uses (``other``, ``iso``, ``norm``, ``full_years``), and for v3
-and later the content-rule check of ``--check`` and the summary they print. Run a builder
-from the repository root: ``python bench/golden/builders/v1.py``,
-``python -m bench.golden.builders.v4 [--check]``."""
+"""What the golden-set builder uses beside its own modules: the file format (``dumps``: the
+committed bench/golden/recall_v4.json is exactly this of ``build()``, tests/test_bench.py
+checks it), small helpers (``other``, ``iso``, ``norm``, ``full_years``), the content-rule
+check of ``--check`` and the summary it prints. Run it from the repository root:
+``python -m bench.golden.builders.v4 [--check]``.
+
+Golden sets v1-v3 (bench/golden/recall_v1..v3.json) are kept as committed data; their
+builders were retired and stay in git history (``git log -- bench/golden/builders/v1.py``)."""
 
 from __future__ import annotations
 

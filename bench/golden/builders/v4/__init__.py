@@ -1,8 +1,8 @@
 """Build the fourth bilingual recall golden set (bench/golden/recall_v4.json), deterministically.
 
 A clean held-back test set, meant to be scored once: every query is in the "heldout" split
-and nothing is tuned on it. It was written without looking at the retrieval code. v3
-(bench/golden/builders/v3/) was read only for its JSON schema, its query kinds, the predicate
+and nothing is tuned on it. It was written without looking at the retrieval code. v3's
+builder (retired; in git history) was read only for its JSON schema, its query kinds, the predicate
 names the write path knows and its ``--check`` mode; everything else here is new: the
 subjects' names, other people (Chinese and Western), cities, companies, products, pets,
 id / order-number / error-code formats, every memory statement template (first person,

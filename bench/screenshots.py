@@ -79,7 +79,12 @@ def main() -> int:
                     page, base, "/?q=Hangzhou", "#results article.memory .statement a"
                 )
                 if lang != "en":
-                    shots = [("my-memories", "/"), ("memory-detail", detail)]
+                    shots = [
+                        ("my-memories", "/"),
+                        ("memory-detail", detail),
+                        ("settings", "/settings/memory"),
+                        ("console-audit", "/console/audit/"),
+                    ]
                 else:
                     correct = re.sub(r"$", "/correct", detail)
                     shots = [
@@ -87,6 +92,7 @@ def main() -> int:
                         ("memory-detail", detail),
                         ("memory-correct", correct),
                         ("remember", "/memories/new"),
+                        ("import", "/memories/import"),
                         ("settings", "/settings/memory"),
                         ("delete-everything", "/settings/memory/delete-everything"),
                         ("console-home", "/console/"),

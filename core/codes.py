@@ -170,6 +170,15 @@ class ReasonCode(models.TextChoices):
     # The user's own pages (memory.services.user_memory).
     NOT_PENDING = "not_pending", _("This memory is not waiting for your confirmation.")
     CONFIRMED_BY_USER = "confirmed_by_user", _("You confirmed this.")
+    ARCHIVED_BY_USER = (
+        "archived_by_user",
+        _("You archived this: agents no longer use it until you bring it back."),
+    )
+    RESTORED_BY_USER = "restored_by_user", _("You brought this back from the archive.")
+    DELETION_PENDING = (
+        "deletion_pending",
+        _("You deleted this. It is erased in a few seconds; until then you can undo it."),
+    )
 
     # Background upkeep: forgetting, retention, consolidation, deletion.
     DECAYED = "decayed", _("Archived because it was no longer used.")
@@ -202,6 +211,7 @@ class AuditAction(models.TextChoices):
     MEMORY_ERASE = "memory.erase", _("Memory erased")
     MEMORY_EXPIRE = "memory.expire", _("Memory expired")
     MEMORY_ARCHIVE = "memory.archive", _("Memory archived")
+    MEMORY_UNARCHIVE = "memory.unarchive", _("Memory brought back from the archive")
     MEMORY_CONSOLIDATE = "memory.consolidate", _("Memories consolidated")
     MEMORY_CONFIRM = "memory.confirm", _("Sensitive memory confirmed by the user")
     MEMORY_RECALL_FEEDBACK = "memory.recall_feedback", _("Agent reported which memories it used")
@@ -210,6 +220,7 @@ class AuditAction(models.TextChoices):
     EVENT_RETENTION = "event.retention", _("Old conversation events removed")
     DELETION_REQUEST = "deletion.request", _("Deletion requested")
     DELETION_COMPLETE = "deletion.complete", _("Deletion finished")
+    DELETION_CANCEL = "deletion.cancel", _("Deletion undone")
     PROCEDURE_CREATE = "procedure.create", _("Procedure created")
     PROCEDURE_PROPOSE = "procedure.propose", _("Procedure change proposed")
     PROCEDURE_APPROVE = "procedure.approve", _("Procedure change approved")
@@ -222,6 +233,8 @@ class AuditAction(models.TextChoices):
     SUBJECT_CONSENT_WITHDRAWN = "subject.consent_withdrawn", _("User withdrew consent")
     SUBJECT_CONSENT_GIVEN = "subject.consent_given", _("User gave consent again")
     SUBJECT_EXPORT = "subject.export", _("User exported their memories")
+    SUBJECT_IMPORT = "subject.import", _("User imported memories")
+    SUBJECT_AGENT_ACCESS = "subject.agent_access", _("User changed an agent's access")
     SUBJECT_TOKEN_ISSUE = "subject_token.issue", _("User token issued")
     APIKEY_ISSUE = "apikey.issue", _("API key issued")
     APIKEY_ROTATE = "apikey.rotate", _("API key rotated")

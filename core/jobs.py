@@ -33,13 +33,18 @@ def task(name: str) -> Any:
     return app.tasks[name]
 
 
-def enqueue(name: str, *args: Any) -> None:
-    """Start the job now (after the caller's transaction has committed, or outside one)."""
-    task(name).delay(*args)
+def enqueue(name: str, *args: Any, countdown: float | None = None) -> None:
+    """Start the job now (after the caller's transaction has committed, or outside one),
+    or ``countdown`` seconds later. Eagerly (no broker) a countdown is not waited for:
+    a delayed job must itself do nothing before its time."""
+    if countdown:
+        task(name).apply_async(args, countdown=countdown)
+    else:
+        task(name).delay(*args)
 
 
-def enqueue_on_commit(name: str, *args: Any) -> None:
+def enqueue_on_commit(name: str, *args: Any, countdown: float | None = None) -> None:
     """Start the job once the current transaction commits, so a worker never looks for
     rows that are not committed yet. ``robust``: a broker outage (or an eager job failing)
     never breaks the caller's request; the job's own failure handling has recorded it."""
-    transaction.on_commit(lambda: enqueue(name, *args), robust=True)
+    transaction.on_commit(lambda: enqueue(name, *args, countdown=countdown), robust=True)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Role, Scope, Sensitivity
 from accounts.policies import SENSITIVE_HANDLING
+from governance.audit_groups import CHOICES as AUDIT_GROUPS
 from governance.models import ProcedureKind
 from governance.services.procedures import PROCEDURE_PURPOSE
 from memory.models import MemoryType
@@ -63,6 +64,8 @@ class DecisionForm(forms.Form):
         label=_("I checked the warnings above and this text is safe for agents to follow"),
         required=False,
     )
+    # A rejection is posted twice: with a reason, then confirmed.
+    confirmed = forms.BooleanField(required=False)
 
 
 RESOLUTIONS = [
@@ -97,7 +100,10 @@ class AuditFilterForm(forms.Form):
     actor = forms.CharField(label=_("Who"), required=False, max_length=80)
     subject = forms.UUIDField(label=_("Subject id"), required=False)
     record = forms.UUIDField(label=_("Memory id"), required=False)
-    operation = forms.CharField(label=_("What"), required=False, max_length=64)
+    # The page's picker: one of a few kinds of event that never overlap
+    # (governance.audit_groups). ``operation`` still takes a typed action or operation.
+    what = forms.ChoiceField(label=_("What"), required=False, choices=[("", ""), *AUDIT_GROUPS])
+    operation = forms.CharField(label=_("Action or operation"), required=False, max_length=64)
     since = forms.DateTimeField(
         label=_("From"),
         required=False,
@@ -147,9 +153,14 @@ class KeyRotateForm(forms.Form):
 
 class MemberForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(
-        label=_("Role"), choices=[*Role.choices, ("remove", _("remove from tenant"))]
-    )
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class MemberRemoveForm(forms.Form):
+    """Removing a member is its own action, asked twice (not a role)."""
+
+    username = forms.CharField(max_length=150)
+    confirmed = forms.BooleanField(required=False)
 
 
 class UserCreateForm(forms.Form):
@@ -162,6 +173,15 @@ class UserCreateForm(forms.Form):
         max_length=128,
     )
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
+    external_id = forms.CharField(
+        label=_("The id your agents use for this person (optional)"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "What your agents call this person when they remember things about them. "
+            "Empty: the username."
+        ),
+    )
 
 
 class GrantForm(forms.Form):

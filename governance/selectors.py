@@ -9,13 +9,14 @@ import uuid
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from guardian.shortcuts import get_objects_for_user
 
 from accounts.models import Membership
 from accounts.tenancy import MembershipInfo, user_memberships
 from core.codes import AuditAction
 from core.models import AuditEvent
+from governance.audit_groups import group_q
 from governance.models import (
     ChangeRequest,
     ChangeRequestStatus,
@@ -126,10 +127,14 @@ def audit_list_for(
     since: datetime | None = None,
     until: datetime | None = None,
     record_id: uuid.UUID | None = None,
+    what: str = "",
 ) -> QuerySet[AuditEvent]:
     """Audit events of the tenant, newest first. ``actor`` is an id, or ``type:id``;
-    ``operation`` matches the write-policy operation or the dotted action."""
+    ``operation`` matches the write-policy operation or the dotted action; ``what`` is
+    one of the kinds of event of ``governance.audit_groups``."""
     qs = AuditEvent.objects.filter(tenant_id=access.tenant_id)
+    if what:
+        qs = qs.filter(group_q(what) or Q(pk__in=[]))
     if actor:
         kind, sep, ident = actor.partition(":")
         qs = qs.filter(actor_type=kind, actor_id=ident) if sep else qs.filter(actor_id=actor)

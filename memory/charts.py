@@ -1,34 +1,50 @@
-"""Small server-side SVG charts for the pages (no JavaScript, no CDN, CSP-safe: only
+"""Small server-side charts for the pages (no JavaScript, no CDN, CSP-safe: only
 presentation attributes, no inline styles or scripts).
 
-Each function returns one ``<figure>``: the SVG (``role="img"`` with a title), a caption,
-and the numbers themselves in a collapsible table, so the chart is readable without
-sight and testable as text. Colours come from a fixed palette; series keep their colour
-across charts of one page when they share names.
+Each function returns one ``<figure>``: the picture, a caption, and the numbers themselves
+in a collapsible table, so the chart is readable without sight and testable as text.
+
+Text is drawn at the page's own size, never scaled down with the picture: labels are
+HTML (bars) or SVG text in an SVG without a ``viewBox`` (time series), whose user unit is
+a CSS pixel. Horizontal positions are percentages of the plot's width, vertical ones
+pixels, so a chart fills a phone or a wide screen with the same 12 px labels. Value axes
+have evenly spaced ticks at round numbers (0, 2, 4, 6 — never 0, 2, 5). A bar chart with
+nothing to show is a sentence, not an empty box. Colours come from a fixed palette; series
+keep their colour across the charts of a page when they share names.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import date
 
 from django.utils.formats import date_format
-from django.utils.html import escape, format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 PALETTE = ["#2f5fd0", "#1b7a43", "#c77700", "#a4161a", "#6b3fa0", "#0f7c8c", "#8a8f99", "#d14d8b"]
-WIDTH, HEIGHT = 640, 220
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 12, 12, 30
+PLOT_HEIGHT = 160  # px: the plotting area of a time series
+AXIS_HEIGHT = 22  # px below it for the day labels
+FONT_SIZE = 12  # px: every label
+MAX_TICKS = 5  # intervals on a value axis, at most
+MAX_DAY_LABELS = 7
 
 
-def _nice_max(value: float) -> float:
+def nice_ticks(value: float, *, integer: bool = True) -> list[float]:
+    """Evenly spaced ticks from 0 to a round top at or above ``value``: the step is 1, 2
+    or 5 times a power of ten (at least 1 for counts), with at most ``MAX_TICKS``
+    intervals."""
     if value <= 0:
-        return 1.0
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
-        if value <= step:
-            return float(step)
-    return float(value)
+        return [0.0, 1.0]
+    raw = value / MAX_TICKS
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    if integer:
+        step = max(1.0, math.ceil(step))
+    intervals = math.ceil(value / step - 1e-9)
+    return [round(step * i, 10) for i in range(intervals + 1)]
 
 
 def _day_label(day: date | str) -> str:
@@ -36,8 +52,15 @@ def _day_label(day: date | str) -> str:
     return day if isinstance(day, str) else date_format(day, "m/d")
 
 
+def _number(value: float | None, unit: str = "") -> str:
+    if value is None:
+        return "—"
+    text = f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
+    return f"{text}{unit}"
+
+
 def _figure(
-    chart_id: str, title: str, svg: str, legend: str, table: str, note: str = ""
+    chart_id: str, title: str, picture: str, legend: str, table: str, note: str = ""
 ) -> SafeString:
     return format_html(
         '<figure class="chart" id="chart-{}" data-chart="{}">'
@@ -47,79 +70,95 @@ def _figure(
         chart_id,
         title,
         format_html(' <span class="muted">{}</span>', note) if note else "",
-        mark_safe(svg),
+        mark_safe(picture),
         mark_safe(legend),
         _("The numbers"),
         mark_safe(table),
     )
 
 
+def _empty(chart_id: str, title: str, note: str) -> SafeString:
+    """A chart with nothing to draw: its title and a sentence, no box."""
+    return format_html(
+        '<p class="chart-empty" id="chart-{}" data-chart="{}"><strong>{}</strong> {}</p>',
+        chart_id,
+        chart_id,
+        title,
+        note or _("Nothing to show yet."),
+    )
+
+
 def _legend(names: Sequence[str]) -> str:
     if len(names) < 2:
         return ""
-    items = "".join(
-        format_html(
-            '<li><svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="{}"/></svg> {}</li>',
-            PALETTE[i % len(PALETTE)],
-            name,
-        )
-        for i, name in enumerate(names)
+    items = format_html_join(
+        "",
+        '<li><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" rx="2" fill="{}"/></svg> {}</li>',
+        ((PALETTE[i % len(PALETTE)], name) for i, name in enumerate(names)),
     )
     return f'<ul class="chart-legend">{items}</ul>'
 
 
 def _table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    head = "".join(format_html("<th>{}</th>", c) for c in columns)
+    head = format_html_join("", "<th>{}</th>", ((c,) for c in columns))
     body = "".join(
-        "<tr>" + "".join(format_html("<td>{}</td>", v) for v in row) + "</tr>" for row in rows
+        "<tr>" + format_html_join("", "<td>{}</td>", ((v,) for v in row)) + "</tr>" for row in rows
     )
-    return f'<div class="table-wrap"><table class="grid"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-def _axes(top: float, days: Sequence[date], unit: str = "") -> list[str]:
-    parts = []
-    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
-    for fraction in (0, 0.5, 1):
-        y = PAD_TOP + plot_h * (1 - fraction)
-        value = top * fraction
-        text = f"{value:.0f}" if top >= 4 or value == int(value) else f"{value:.1f}"
-        parts.append(
-            format_html(
-                '<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#e3e6ee"/>'
-                '<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#5b6475">{}{}</text>',
-                PAD_LEFT,
-                WIDTH - PAD_RIGHT,
-                f"{y:.1f}",
-                f"{y:.1f}",
-                PAD_LEFT - 6,
-                f"{y + 4:.1f}",
-                text,
-                unit,
-            )
-        )
-    n = len(days)
-    if n:
-        step = max(1, n // 7)
-        slot = (WIDTH - PAD_LEFT - PAD_RIGHT) / n
-        for i in range(0, n, step):
-            x = PAD_LEFT + slot * (i + 0.5)
-            parts.append(
-                format_html(
-                    '<text x="{}" y="{}" font-size="11" text-anchor="middle" fill="#5b6475">{}</text>',
-                    f"{x:.1f}",
-                    HEIGHT - 10,
-                    _day_label(days[i]),
-                )
-            )
-    return parts
-
-
-def _svg(title: str, parts: list[str]) -> str:
     return (
-        f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'preserveAspectRatio="xMidYMid meet"><title>{escape(title)}</title>'
-        + "".join(parts)
-        + "</svg>"
+        '<div class="table-wrap"><table class="grid"><thead><tr>'
+        f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _pct(value: float) -> str:
+    return f"{value:.3f}%"
+
+
+def _y(value: float, top: float) -> float:
+    return PLOT_HEIGHT * (1 - value / top) + FONT_SIZE / 2
+
+
+def _time_series(title: str, days: Sequence, ticks: list[float], marks: list[str], unit: str):
+    """The two SVGs of a time series: the value axis (right-aligned labels, in its own
+    narrow column) and the plot (grid lines at the ticks, ``marks``, day labels below)."""
+    top = ticks[-1]
+    height = PLOT_HEIGHT + FONT_SIZE + AXIS_HEIGHT
+    axis = format_html_join(
+        "",
+        '<text x="100%" dx="-6" y="{}" font-size="{}" text-anchor="end" fill="#5b6475" '
+        'dominant-baseline="middle">{}</text>',
+        ((f"{_y(t, top):.1f}", FONT_SIZE, _number(t, unit)) for t in ticks),
+    )
+    grid = format_html_join(
+        "",
+        '<line x1="0" x2="100%" y1="{}" y2="{}" stroke="{}"/>',
+        (
+            (f"{_y(t, top):.1f}", f"{_y(t, top):.1f}", "#c5cad6" if t == 0 else "#e3e6ee")
+            for t in ticks
+        ),
+    )
+    n = len(days)
+    step = max(1, math.ceil(n / MAX_DAY_LABELS))
+    labels = format_html_join(
+        "",
+        '<text x="{}" y="{}" font-size="{}" text-anchor="middle" fill="#5b6475">{}</text>',
+        (
+            (_pct(100 * (i + 0.5) / n), height - 6, FONT_SIZE, _day_label(days[i]))
+            for i in range(0, n, step)
+        ),
+    )
+    return format_html(
+        '<div class="tchart">'
+        '<svg class="tchart-axis" width="100%" height="{}" aria-hidden="true">{}</svg>'
+        '<svg class="chart-svg" width="100%" height="{}" role="img"><title>{}</title>{}{}{}</svg>'
+        "</div>",
+        height,
+        axis,
+        height,
+        title,
+        grid,
+        mark_safe("".join(marks)),
+        labels,
     )
 
 
@@ -128,37 +167,37 @@ def stacked_bars(
 ) -> SafeString:
     """One column per day, one coloured segment per series."""
     names = list(series)
+    n = max(1, len(days))
     totals = [sum(series[name][i] for name in names) for i in range(len(days))]
-    top = _nice_max(max(totals, default=0))
-    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
-    slot = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(1, len(days))
-    parts = _axes(top, days)
+    ticks = nice_ticks(max(totals, default=0))
+    top = ticks[-1]
+    marks = []
     for i, day in enumerate(days):
-        y = PAD_TOP + plot_h
+        base = 0.0
         for s, name in enumerate(names):
             value = series[name][i]
             if not value:
                 continue
-            h = plot_h * value / top
-            y -= h
-            parts.append(
+            y_top, y_base = _y(base + value, top), _y(base, top)
+            marks.append(
                 format_html(
                     '<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{} · {}: {}</title></rect>',
-                    f"{PAD_LEFT + slot * i + slot * 0.15:.1f}",
-                    f"{y:.1f}",
-                    f"{slot * 0.7:.1f}",
-                    f"{h:.1f}",
+                    _pct(100 * (i + 0.15) / n),
+                    f"{y_top:.1f}",
+                    _pct(100 * 0.7 / n),
+                    f"{y_base - y_top:.1f}",
                     PALETTE[s % len(PALETTE)],
                     _day_label(day),
                     name,
                     value,
                 )
             )
-    rows = [[_day_label(d), *(series[n][i] for n in names)] for i, d in enumerate(days)]
+            base += value
+    rows = [[_day_label(d), *(series[name][i] for name in names)] for i, d in enumerate(days)]
     return _figure(
         chart_id,
         title,
-        _svg(title, parts),
+        _time_series(title, days, ticks, marks, ""),
         _legend(names),
         _table([_("Day"), *names], rows),
         note,
@@ -175,97 +214,78 @@ def lines(
 ) -> SafeString:
     """One line per series over the days (None = no data that day: a gap)."""
     names = list(series)
+    n = max(1, len(days))
     values = [v for name in names for v in series[name] if v is not None]
-    top = _nice_max(max(values, default=0))
-    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
-    slot = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(1, len(days))
-    parts = _axes(top, days, unit)
+    integer = all(float(v).is_integer() for v in values)
+    ticks = nice_ticks(max(values, default=0), integer=integer)
+    top = ticks[-1]
+    marks = []
     for s, name in enumerate(names):
         colour = PALETTE[s % len(PALETTE)]
-        segment: list[str] = []
+        previous: tuple[str, str] | None = None
         for i, value in enumerate(series[name]):
             if value is None:
-                if len(segment) > 1:
-                    parts.append(_polyline(segment, colour))
-                segment = []
+                previous = None
                 continue
-            x = PAD_LEFT + slot * (i + 0.5)
-            y = PAD_TOP + plot_h * (1 - value / top)
-            segment.append(f"{x:.1f},{y:.1f}")
-            parts.append(
+            x, y = _pct(100 * (i + 0.5) / n), f"{_y(value, top):.1f}"
+            if previous is not None:
+                marks.append(
+                    format_html(
+                        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"/>',
+                        previous[0],
+                        previous[1],
+                        x,
+                        y,
+                        colour,
+                    )
+                )
+            marks.append(
                 format_html(
-                    '<circle cx="{}" cy="{}" r="3" fill="{}"><title>{} · {}: {}{}</title></circle>',
-                    f"{x:.1f}",
-                    f"{y:.1f}",
+                    '<circle cx="{}" cy="{}" r="3.5" fill="{}"><title>{} · {}: {}</title></circle>',
+                    x,
+                    y,
                     colour,
                     _day_label(days[i]),
                     name,
-                    _fmt(value),
-                    unit,
+                    _number(value, unit),
                 )
             )
-        if len(segment) > 1:
-            parts.append(_polyline(segment, colour))
+            previous = (x, y)
     rows = [
-        [_day_label(d), *("—" if series[n][i] is None else _fmt(series[n][i]) for n in names)]
+        [_day_label(d), *(_number(series[name][i], unit) for name in names)]
         for i, d in enumerate(days)
     ]
     return _figure(
         chart_id,
         title,
-        _svg(title, parts),
+        _time_series(title, days, ticks, marks, unit),
         _legend(names),
         _table([_("Day"), *names], rows),
         note,
     )
 
 
-def _polyline(points: list[str], colour: str) -> str:
-    return format_html(
-        '<polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>', " ".join(points), colour
-    )
-
-
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
-
-
 def bars(chart_id: str, title: str, items: Sequence[tuple[str, int]], note: str = "") -> SafeString:
-    """Horizontal bars, one per labelled item (largest first, as given)."""
-    top = _nice_max(max((v for _label, v in items), default=0))
-    row_h = 26
-    label_w = 200
-    height = max(row_h * len(items) + 8, 34)
-    parts = []
-    for i, (label, value) in enumerate(items):
-        y = 4 + i * row_h
-        w = (WIDTH - label_w - 60) * value / top
-        parts.append(
-            format_html(
-                '<text x="{}" y="{}" font-size="12" text-anchor="end" fill="#1d2330">{}</text>'
-                '<rect x="{}" y="{}" width="{}" height="{}" rx="3" fill="{}"><title>{}: {}</title></rect>'
-                '<text x="{}" y="{}" font-size="12" fill="#5b6475">{}</text>',
-                label_w - 8,
-                y + 16,
-                label if len(label) <= 30 else label[:29] + "…",
-                label_w,
-                y + 3,
-                f"{max(w, 1):.1f}",
-                row_h - 8,
-                PALETTE[0],
-                label,
-                value,
-                f"{label_w + max(w, 1) + 6:.1f}",
-                y + 16,
-                value,
-            )
-        )
-    svg = (
-        f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {height}" role="img" '
-        f'preserveAspectRatio="xMinYMin meet"><title>{escape(title)}</title>'
-        + "".join(parts)
-        + "</svg>"
+    """Horizontal bars, one per labelled item (largest first, as given). Labels are
+    HTML text: they wrap instead of being cut, at the page's font size."""
+    if not items:
+        return _empty(chart_id, title, note)
+    ticks = nice_ticks(max(v for _label, v in items))
+    top = ticks[-1]
+    rows = format_html_join(
+        "",
+        '<div class="hbar-row"><span class="hbar-label">{}</span>'
+        '<svg class="hbar" width="100%" height="16" aria-hidden="true">'
+        '<rect width="{}" height="16" rx="3" fill="{}"/></svg>'
+        '<span class="hbar-value">{}</span></div>',
+        ((label, _pct(max(100 * value / top, 0.5)), PALETTE[0], value) for label, value in items),
     )
-    return _figure(chart_id, title, svg, "", _table([_("What"), _("How many")], list(items)), note)
+    picture = format_html('<div class="hbars" role="img" aria-label="{}">{}</div>', title, rows)
+    return _figure(
+        chart_id,
+        title,
+        picture,
+        "",
+        _table([_("What"), _("How many")], list(items)),
+        note,
+    )

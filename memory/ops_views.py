@@ -20,7 +20,7 @@ from accounts.tenancy import user_memberships
 from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
-from memory.selectors import embedding_index_list
+from memory.selectors import embedding_index_list, index_lag_detail
 from memory.services.indexing import index_lag_of
 
 logger = logging.getLogger(__name__)
@@ -73,6 +73,7 @@ def _context(tenant_id) -> dict:
     pending = index_lag_of(tenant_id)
     lag = pending.records
     depth = queue_depth()
+    lag_detail = index_lag_detail(tenant_id=tenant_id, oldest=pending.oldest) if lag else None
     return {
         "charts": _charts(tenant_id, lag, depth),
         "deletion_rows": [_deletion_summary(d) for d in deletions],
@@ -86,6 +87,9 @@ def _context(tenant_id) -> dict:
         "index_lag": lag,
         # How long the oldest record still without a vector has waited (whole minutes).
         "index_lag_minutes": int(pending.age_seconds // 60),
+        # Catching up or stuck? When the last vector was written (the count and the age
+        # alone look the same either way).
+        "lag_detail": lag_detail,
         # Does the database answer, and did it restart since this process first saw it?
         "database": database_state(),
         "index_versions": embedding_index_list(),
@@ -98,8 +102,11 @@ def _deletion_summary(request: DeletionRequest) -> dict:
     counts (non-zero ones only) go in a collapsible list."""
     receipt = request.receipt or {}
     verification = request.verification or {}
+    from memory.labels import receipt_sentence
+
     return {
         "request": request,
+        "summary": receipt_sentence(receipt),
         "removed": sum(receipt.values()),
         "stores": sum(1 for n in receipt.values() if n),
         "touched": [(name, n) for name, n in receipt.items() if n],

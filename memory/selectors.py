@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
-from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Count, IntegerField, Max, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from core.codes import ReasonCode
 from memory.models import (
+    AssertionKind,
     EmbeddingIndex,
     EmbeddingIndexStatus,
     MemoryRecord,
@@ -16,6 +19,7 @@ from memory.models import (
     RecallTrace,
     SourceEvent,
     Subject,
+    SubjectAgentAccess,
     SubjectKind,
 )
 
@@ -27,6 +31,9 @@ AGENT_VISIBLE_STATUSES = (
     MemoryStatus.EXPIRED,
     MemoryStatus.ARCHIVED,
 )
+# A memory its user deleted is hidden at once, also while its erasure waits for the undo
+# time (its versions are archived with this reason until then).
+BEING_DELETED = Q(status=MemoryStatus.ARCHIVED, status_reason=ReasonCode.DELETION_PENDING)
 
 
 def memory_get_for_subject(
@@ -44,10 +51,24 @@ def memory_get_for_subject(
         subject_id=subject_id,
         id=record_id,
         status__in=AGENT_VISIBLE_STATUSES,
-    )
+    ).exclude(BEING_DELETED)
     if clearance is not None:
         qs = qs.filter(sensitivity__in=_cleared(clearance))
     return qs.first()
+
+
+def agent_access_state(
+    *, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID
+) -> str | None:
+    """``paused`` or ``revoked`` when the subject (their user) took this agent's access to
+    their memories away; None when the agent has the access its key gives it."""
+    return (
+        SubjectAgentAccess.objects.filter(
+            tenant_id=tenant_id, agent_id=agent_id, subject_id=subject_id
+        )
+        .values_list("state", flat=True)
+        .first()
+    )
 
 
 def events_resolve_client_ids(
@@ -75,6 +96,34 @@ def events_resolve_client_ids(
 # Statuses a user can filter by on their own page (deleted records are tombstones: gone).
 USER_VISIBLE_STATUSES = tuple(s for s in MemoryStatus.values if s != MemoryStatus.DELETED)
 
+# What the list shows, as buckets: every record that is not deleted lies in exactly one, so
+# the counts of every page (list, filter, "delete everything", settings) add up the same.
+SHOW_CURRENT = "active"  # in force now or planned: what the default list shows
+SHOW_WAITING = "waiting"  # held for the user's confirmation or for review
+SHOW_EARLIER = "earlier"  # history: replaced, marked wrong, expired, or no longer true
+SHOW_ARCHIVED = "archived"  # kept but not used by agents (by the user, or by forgetting)
+SHOW_DELETING = "deleting"  # deleted by the user, still undoable for a few seconds
+SHOW_BUCKETS = (SHOW_CURRENT, SHOW_WAITING, SHOW_EARLIER, SHOW_ARCHIVED, SHOW_DELETING)
+WAITING_STATUSES = (MemoryStatus.PENDING_CONFIRMATION, MemoryStatus.QUARANTINED)
+EARLIER_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.RETRACTED, MemoryStatus.EXPIRED)
+
+
+def _show_q(show: str, now) -> Q:
+    """The records of one bucket (or, for the old single-status filters, one status)."""
+    ended = Q(status=MemoryStatus.ACTIVE, valid_to__lte=now)
+    deleting = BEING_DELETED
+    if show == SHOW_CURRENT:
+        return Q(status=MemoryStatus.ACTIVE) & ~ended
+    if show == SHOW_WAITING:
+        return Q(status__in=WAITING_STATUSES)
+    if show == SHOW_EARLIER:
+        return Q(status__in=EARLIER_STATUSES) | ended
+    if show == SHOW_ARCHIVED:
+        return Q(status=MemoryStatus.ARCHIVED) & ~deleting
+    if show == SHOW_DELETING:
+        return deleting
+    return Q(status=show)
+
 
 def subject_for_user(*, user, tenant_id: uuid.UUID | None = None) -> Subject | None:
     """The signed-in user's own subject (kind ``user``) in a tenant they belong to:
@@ -87,54 +136,115 @@ def subject_for_user(*, user, tenant_id: uuid.UUID | None = None) -> Subject | N
     return qs.order_by("created_at").first()
 
 
+# Who wrote a memory, as the list's filter names it.
+ORIGIN_ME = "me"  # said by me (on these pages or to an agent, as my explicit words)
+ORIGIN_AGENTS = "agents"  # created by an agent (inferred, from tools, or proposed)
+SORT_NEWEST, SORT_OLDEST, SORT_RELEVANCE = "newest", "oldest", "relevance"
+
+
 def memory_list_for_user(
     *,
     subject: Subject,
     query: str = "",
     memory_type: str = "",
     namespace: str = "",
-    status: str = MemoryStatus.ACTIVE,
+    status: str = SHOW_CURRENT,
+    agent_id: uuid.UUID | None = None,
+    origin: str = "",
+    since=None,
+    until=None,
+    sort: str = "",
+    ranked_ids: Sequence[uuid.UUID] = (),
 ) -> QuerySet[MemoryRecord]:
-    """The user's memories, newest first, filtered as on the list page.
+    """The user's memories as the list page filters them: one bucket (``SHOW_*``, or a
+    single status), type, topic (a namespace and everything below it), the agent that
+    wrote them, who said them (``ORIGIN_*``), a date range on when they were recorded
+    (``until`` inclusive), newest or oldest first.
 
-    Search is a case-insensitive substring match over the statement and predicate: it is
-    correct for Chinese (no word boundaries needed) and English alike; the ranked lexical
-    index belongs to the retrieval pipeline, not to this page.
+    ``query``: a case-insensitive substring of statement or predicate (correct for
+    Chinese and English alike) — or one of ``ranked_ids``, what the retrieval pipeline
+    found for the query (``memory_search_for_user``), which come first in its order unless
+    a date order is asked for.
     """
-    if status not in USER_VISIBLE_STATUSES:
-        status = MemoryStatus.ACTIVE
+    if status not in SHOW_BUCKETS and status not in USER_VISIBLE_STATUSES:
+        status = SHOW_CURRENT
+    now = timezone.now()
     qs = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
-    # A version whose validity has ended ("lived in Shanghai until May") is history,
-    # shown on its memory's page, not a current memory.
-    qs = qs.current() if status == MemoryStatus.ACTIVE else qs.filter(status=status)
-    qs = qs.select_related("created_by_agent", "created_by_user")
+    qs = qs.filter(_show_q(status, now)).select_related("created_by_agent", "created_by_user")
     if memory_type:
         qs = qs.filter(memory_type=memory_type)
     if namespace:
         qs = qs.filter(Q(namespace=namespace) | Q(namespace__startswith=namespace + "/"))
+    if agent_id is not None:
+        qs = qs.filter(created_by_agent_id=agent_id)
+    if origin == ORIGIN_ME:
+        qs = qs.filter(assertion_kind__in=USER_STATED)
+    elif origin == ORIGIN_AGENTS:
+        qs = qs.exclude(assertion_kind__in=USER_STATED)
+    if since is not None:
+        qs = qs.filter(recorded_at__date__gte=since)
+    if until is not None:
+        qs = qs.filter(recorded_at__date__lte=until)
     query = query.strip()
     if query:
+        words = Q()
         for term in query.split():
-            qs = qs.filter(Q(statement__icontains=term) | Q(predicate__icontains=term))
+            words &= Q(statement__icontains=term) | Q(predicate__icontains=term)
+        qs = qs.filter(words | Q(id__in=list(ranked_ids)))
+    if sort == SORT_OLDEST:
+        return qs.order_by("recorded_at", "id")
+    if query and ranked_ids and sort != SORT_NEWEST:
+        rank = Case(
+            *(When(id=record_id, then=Value(i)) for i, record_id in enumerate(ranked_ids)),
+            default=Value(len(ranked_ids)),
+            output_field=IntegerField(),
+        )
+        return qs.order_by(rank, "-recorded_at", "id")
     return qs.order_by("-recorded_at", "id")
 
 
-def memory_counts_for_user(*, subject: Subject) -> dict[str, dict[str, int]]:
-    """Counts for the filter bar: active memories by type, and all memories by status."""
+# The assertion kinds that are the user's own words.
+USER_STATED = (AssertionKind.USER_EXPLICIT, AssertionKind.USER_CONFIRMED)
+
+
+def memory_counts_for_user(*, subject: Subject) -> dict:
+    """The one count of a user's memories that every page shows (list, filter, settings,
+    "delete everything"): records per bucket (``SHOW_*``, which partition every record
+    that is not deleted), current ones by type, and the waiting ones by why they wait."""
+    now = timezone.now()
+    bucket = Case(
+        *(When(_show_q(show, now), then=Value(show)) for show in SHOW_BUCKETS),
+        default=Value(""),
+        output_field=CharField(),
+    )
     rows = (
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
         .exclude(status=MemoryStatus.DELETED)
-        .without_ended()
-        .values_list("status", "memory_type")
+        .annotate(bucket=bucket)
+        .order_by()
+        .values_list("bucket", "memory_type", "status")
         .annotate(n=Count("id"))
     )
     by_type = dict.fromkeys(MemoryType.values, 0)
+    by_show = dict.fromkeys(SHOW_BUCKETS, 0)
     by_status = dict.fromkeys(USER_VISIBLE_STATUSES, 0)
-    for status, memory_type, n in rows:
+    for show, memory_type, status, n in rows:
+        by_show[show] += n
         by_status[status] += n
-        if status == MemoryStatus.ACTIVE:
+        if show == SHOW_CURRENT:
             by_type[memory_type] += n
-    return {"type": by_type, "status": by_status, "active": by_status[MemoryStatus.ACTIVE]}
+    return {
+        "type": by_type,
+        "show": by_show,
+        "status": by_status,
+        "active": by_show[SHOW_CURRENT],
+        "waiting": by_show[SHOW_WAITING],
+        "pending": by_status[MemoryStatus.PENDING_CONFIRMATION],
+        "earlier": by_show[SHOW_EARLIER],
+        "archived": by_show[SHOW_ARCHIVED],
+        "deleting": by_show[SHOW_DELETING],
+        "total": sum(by_show.values()),
+    }
 
 
 def memory_namespaces_for_user(*, subject: Subject) -> list[str]:
@@ -250,6 +360,37 @@ def active_model_id() -> str:
     return found or configured_model_id()
 
 
+# The index is stuck, not catching up, when records wait longer than this and no vector
+# was written for as long.
+INDEX_STUCK_AFTER_MINUTES = 10
+
+
+def index_lag_detail(*, tenant_id: uuid.UUID, oldest, now=None) -> dict:
+    """For the operations page, beside the index lag's count and the age of the oldest
+    record still waiting (``oldest``, its record time; ``indexing.index_lag_of``): when
+    the tenant's last vector was written, and whether that looks stuck — the oldest has
+    waited, and no vector was written, for longer than ``INDEX_STUCK_AFTER_MINUTES``."""
+    from datetime import timedelta
+
+    from memory.models import MemoryEmbedding
+
+    last_vector = (
+        MemoryEmbedding.objects.filter(tenant_id=tenant_id, model_id=active_model_id())
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    limit = (now or timezone.now()) - timedelta(minutes=INDEX_STUCK_AFTER_MINUTES)
+    return {
+        "oldest_waiting": oldest,
+        "last_vector": last_vector,
+        "stuck": oldest is not None
+        and oldest < limit
+        and (last_vector is None or last_vector < limit),
+        "stuck_after_minutes": INDEX_STUCK_AFTER_MINUTES,
+    }
+
+
 def indexing_model_ids() -> list[str]:
     """The models new records are embedded for: the active one and any being built (so a
     new version is complete when it is switched to)."""
@@ -264,29 +405,151 @@ def indexing_model_ids() -> list[str]:
 
 
 def subject_erasure_preview(*, subject: Subject) -> dict[str, int]:
-    """What "delete everything" would remove, in counts a person understands: memories
-    (one per lineage, whatever its versions) by kind, earlier versions, memories held for
-    review or confirmation, and the conversation snippets they came from."""
-    records = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).exclude(
-        status=MemoryStatus.DELETED
-    )
-    by_type = dict.fromkeys(MemoryType.values, 0)
-    for memory_type, n in (
-        records.order_by().values_list("memory_type").annotate(n=Count("lineage_id", distinct=True))
-    ):
-        by_type[memory_type] = n
-    lineages = sum(by_type.values())
+    """What "delete everything" would remove, in the same counts the list shows
+    (``memory_counts_for_user``): current memories by kind, earlier versions, memories
+    waiting for the user or for review, archived ones, and the conversation snippets they
+    came from."""
+    counts = memory_counts_for_user(subject=subject)
     return {
-        "memories": lineages,
-        "semantic": by_type[MemoryType.SEMANTIC],
-        "episodic": by_type[MemoryType.EPISODIC],
-        "procedural": by_type[MemoryType.PROCEDURAL],
-        "versions": max(0, records.count() - lineages),
-        "held": records.filter(
-            status__in=[MemoryStatus.QUARANTINED, MemoryStatus.PENDING_CONFIRMATION]
-        ).count(),
+        "memories": counts["active"],
+        "semantic": counts["type"][MemoryType.SEMANTIC],
+        "episodic": counts["type"][MemoryType.EPISODIC],
+        "procedural": counts["type"][MemoryType.PROCEDURAL],
+        "versions": counts["earlier"],
+        "held": counts["waiting"],
+        "archived": counts["archived"] + counts["deleting"],
+        "total": counts["total"],
         "events": SourceEvent.objects.filter(tenant_id=subject.tenant_id, subject=subject).count(),
     }
+
+
+def memory_usage_for_user(*, subject: Subject) -> dict:
+    """The list's one-line summary: how many memories are current, how many agents wrote
+    or used them, and when the oldest current one was recorded."""
+    current = MemoryRecord.objects.current().filter(tenant_id=subject.tenant_id, subject=subject)
+    oldest = current.order_by("recorded_at").values_list("recorded_at", flat=True).first()
+    return {
+        "memories": current.count(),
+        "agents": len(memory_agents_for_user(subject=subject)),
+        "oldest": oldest,
+    }
+
+
+def memory_agents_for_user(*, subject: Subject) -> list[dict]:
+    """The agents that wrote or used the user's memories (or whose access the user
+    changed), each with how many current memories it wrote, when it last used one, and
+    the access the user gives it (``None``: as its key allows; ``paused``; ``revoked``)."""
+    from accounts.models import Agent
+
+    tenant_id = subject.tenant_id
+    wrote = dict(
+        MemoryRecord.objects.current()
+        .filter(tenant_id=tenant_id, subject=subject, created_by_agent__isnull=False)
+        .order_by()
+        .values_list("created_by_agent_id")
+        .annotate(n=Count("id"))
+    )
+    used = dict(
+        RecallTrace.objects.filter(tenant_id=tenant_id, subject=subject, agent__isnull=False)
+        .order_by()
+        .values_list("agent_id")
+        .annotate(last=Max("created_at"))
+    )
+    access = dict(
+        SubjectAgentAccess.objects.filter(tenant_id=tenant_id, subject=subject).values_list(
+            "agent_id", "state"
+        )
+    )
+    wrote_any = set(
+        MemoryRecord.objects.filter(tenant_id=tenant_id, subject=subject)
+        .exclude(created_by_agent__isnull=True)
+        .order_by()
+        .values_list("created_by_agent_id", flat=True)
+        .distinct()
+    )
+    ids = set(wrote) | set(used) | set(access) | wrote_any
+    agents = Agent.objects.filter(tenant_id=tenant_id, id__in=ids).order_by("name")
+    return [
+        {
+            "agent": agent,
+            "memories": wrote.get(agent.id, 0),
+            "last_used": used.get(agent.id),
+            "access": access.get(agent.id),
+        }
+        for agent in agents
+    ]
+
+
+def memory_waiting_for_user(*, subject: Subject, limit: int = 20) -> dict:
+    """What waits for the user, for the banner: memories an agent proposed that are
+    kept only if the user confirms them, and changes planned for the future."""
+    now = timezone.now()
+    records = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+    pending = records.filter(status=MemoryStatus.PENDING_CONFIRMATION).order_by("-recorded_at")
+    future = records.current().filter(valid_from__gt=now).order_by("valid_from")
+    return {
+        "pending": list(pending[:limit]),
+        "pending_count": pending.count(),
+        "future": list(future[:limit]),
+        "future_count": future.count(),
+    }
+
+
+def deletions_pending_for_user(*, subject: Subject) -> list[dict]:
+    """The user's deletes that can still be undone, each with what it deletes (the
+    memory's current text, still kept until the erasure runs) and when it runs."""
+    from memory.models import DeletionRequest, DeletionStatus
+
+    requests = list(
+        DeletionRequest.objects.filter(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            status=DeletionStatus.PENDING,
+            run_after__isnull=False,
+        ).order_by("run_after")
+    )
+    held = {
+        str(r.id): r
+        for r in MemoryRecord.objects.filter(
+            tenant_id=subject.tenant_id,
+            id__in=[i for d in requests for i in d.held],
+        )
+    }
+    out = []
+    for request in requests:
+        records = [held[i] for i in request.held if i in held]
+        out.append(
+            {
+                "request": request,
+                "statement": records[0].statement if records else "",
+                "record_ids": [str(r.id) for r in records],
+            }
+        )
+    return out
+
+
+def memory_write_reasons(*, record: MemoryRecord) -> dict[uuid.UUID, str]:
+    """Why each version of ``record``'s memory was written: the write policy's reason code
+    from the audit log (``memory.write``), by record id. A version keeps its own status
+    reason only while open; the audit row keeps why it was written."""
+    from core.models import AuditEvent
+
+    versions = MemoryRecord.objects.filter(
+        tenant_id=record.tenant_id, subject_id=record.subject_id, lineage_id=record.lineage_id
+    ).values_list("id", flat=True)
+    rows = (
+        AuditEvent.objects.filter(
+            tenant_id=record.tenant_id,
+            record_id__in=list(versions),
+            action="memory.write",
+        )
+        .order_by("occurred_at", "id")
+        .values_list("record_id", "reason_code")
+    )
+    reasons: dict[uuid.UUID, str] = {}
+    for record_id, reason in rows:
+        reasons.setdefault(record_id, reason)
+    return reasons
 
 
 def deletion_request_get_for_user(*, subject: Subject, request_id: uuid.UUID):
@@ -406,6 +669,7 @@ def memory_history_for_agent(
             status__in=AGENT_VISIBLE_STATUSES,
             sensitivity__in=_cleared(clearance),
         )
+        .exclude(BEING_DELETED)
         .prefetch_related("source_events")
         # Versions written by one change share recorded_at; valid time orders them (the
         # closed copy of the old value before the new value), as memory_history does.

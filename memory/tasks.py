@@ -283,6 +283,14 @@ def retention_tenant(self, tenant_id: str) -> None:
     _run_periodic(self, tenant_id, "retention", 86400, events_retention_purge, "retention")
 
 
+@shared_task(bind=True, name="memory.due_deletions_tenant")
+def due_deletions_tenant(self, tenant_id: str) -> None:
+    """A user's delayed deletions (undo window passed) that no delayed job ran yet."""
+    from memory.services.deletion import deletion_requests_run_due
+
+    _run_periodic(self, tenant_id, "due_deletions", 60, deletion_requests_run_due, "deletion")
+
+
 @shared_task(bind=True, name="memory.consolidate_tenant")
 def consolidate_tenant(self, tenant_id: str) -> None:
     from memory.models import MemoryRecord
@@ -332,6 +340,11 @@ def expire_all() -> int:
 @shared_task(name="memory.retention_all")
 def retention_all() -> int:
     return _fan_out(retention_tenant)
+
+
+@shared_task(name="memory.due_deletions_all")
+def due_deletions_all() -> int:
+    return _fan_out(due_deletions_tenant)
 
 
 @shared_task(name="memory.consolidate_all")

@@ -76,9 +76,28 @@ def author_of(record: MemoryRecord) -> Author:
     return Author("system", None)
 
 
-def memory_timelines(versions: list[MemoryRecord], now: datetime) -> Timelines:
+def written_reason(version: MemoryRecord, written: dict[uuid.UUID, str]) -> str:
+    """Why ``version`` was written: the write policy's reason from the audit log
+    (``written``, by record id: ``memory.selectors.memory_write_reasons``), else its own
+    status reason while its record time is open. A version closed in record time carries
+    the reason it was closed, not why it was written; a later supersede, say, must not
+    turn "a new value took over" into "first remembered"."""
+    reason = written.get(version.id, "")
+    if reason and reason not in _CLOSING_REASONS:
+        return reason
+    if version.superseded_at is None and version.status_reason not in _CLOSING_REASONS:
+        return version.status_reason
+    return ""
+
+
+def memory_timelines(
+    versions: list[MemoryRecord], now: datetime, written: dict[uuid.UUID, str] | None = None
+) -> Timelines:
     """``versions``: every version of one memory the caller may see, in record time order
-    (``memory.selectors.memory_history``)."""
+    (``memory.selectors.memory_history``); ``written``: why each was written, by record id
+    (``memory.selectors.memory_write_reasons``; without it, the open versions' own
+    reasons)."""
+    written = written or {}
     believed = [v for v in versions if v.superseded_at is None and v.status in BELIEVED]
     periods = [_period(v, now) for v in sorted(believed, key=lambda v: (v.valid_from, v.id))]
     changes: dict[datetime, Change] = {}
@@ -87,10 +106,8 @@ def memory_timelines(versions: list[MemoryRecord], now: datetime) -> Timelines:
             version.recorded_at, Change(version.recorded_at, author_of(version))
         )
         change.versions.append(_period(version, now))
-        # A version closed in record time carries the reason it was closed, not why it
-        # was written; its own change then reads as the first time it was remembered.
-        reason = version.status_reason if version.superseded_at is None else ""
-        if reason and reason not in _CLOSING_REASONS and not change.reason_code:
+        reason = written_reason(version, written)
+        if reason and not change.reason_code:
             change.reason_code = reason
         if version.status == MemoryStatus.RETRACTED:
             change.reason_code = ReasonCode.RETRACTED

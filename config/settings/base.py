@@ -195,12 +195,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
-LOGIN_REDIRECT_URL = "/"
+# Reviewers and admins land on the console, everyone else on their memories
+# (memory.views.landing).
+LOGIN_REDIRECT_URL = "/start"
 
 # --- i18n -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own date formats where Django's read badly in a sentence (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
@@ -335,6 +339,9 @@ ENGRAM = {
     "DB_APP_ROLE": DB_APP_ROLE,
     "LOGIN_MAX_FAILURES": AXES_FAILURE_LIMIT,
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),
+    # A user's delete on their own pages waits this long before the erasure runs; until
+    # then it can be undone (the memory is hidden from agents at once).
+    "DELETE_UNDO_SECONDS": env.int("ENGRAM_DELETE_UNDO_SECONDS", default=10),
     # Where a client's address comes from behind a proxy (core/client_address.py): the
     # header a trusted proxy sets, and the proxies' networks ("unix": a Unix-socket peer,
     # ./dev run's front door). Both empty: REMOTE_ADDR.
@@ -393,6 +400,9 @@ CELERY_BEAT_SCHEDULE = {
     "forgetting-ttl": {"task": "memory.expire_all", "schedule": 600.0},
     "forgetting-retention": {"task": "memory.retention_all", "schedule": 86400.0},
     "consolidation": {"task": "memory.consolidate_all", "schedule": 3600.0},
+    # A user's deletes wait a few seconds for undo; the delayed job runs them, this sweep
+    # catches any the broker lost.
+    "due-deletions": {"task": "memory.due_deletions_all", "schedule": 60.0},
     # Records still without a vector (a lost or failed indexing job): embedded by the sweep.
     "index-sweep": {"task": "memory.index_sweep", "schedule": 60.0},
 }

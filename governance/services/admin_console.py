@@ -27,7 +27,8 @@ from governance.policies import can_administer_tenant, can_change_role
 from governance.selectors import REVIEW_PERM, console_access_get
 from governance.services.errors import GovernanceError
 from governance.services.procedures import PROCEDURE_PURPOSE
-from memory.models import MemoryType
+from memory.models import MemoryType, Subject, SubjectKind
+from memory.services.subjects import subject_get_or_create
 
 RECALL_WEIGHT_KEYS = ("relevance", "recency", "importance")
 
@@ -168,10 +169,24 @@ def console_member_set_role(
 
 @transaction.atomic
 def console_user_create(
-    *, actor: Actor, user: User, username: str, password: str, role: str, email: str = ""
+    *,
+    actor: Actor,
+    user: User,
+    username: str,
+    password: str,
+    role: str,
+    email: str = "",
+    external_id: str = "",
 ) -> Membership:
     """Create a user account and make it a member of the admin's tenant with ``role``.
-    The admin hands the first password over; Django's password validators apply."""
+    The admin hands the first password over; Django's password validators apply.
+
+    The new member gets their own memory subject at once, named ``external_id`` — the
+    id the organisation's agents use for this person (default: the username) — so they
+    can add, pause, export and delete from their first page, and what agents remember
+    about them under that id is theirs to see. An existing subject of that id that
+    belongs to nobody yet is linked to them (the admin vouches that it is this person);
+    one that belongs to another user is refused."""
     from django.contrib.auth.password_validation import validate_password
     from django.core.exceptions import ValidationError
 
@@ -190,12 +205,39 @@ def console_user_create(
         validate_password(password, candidate)
     except ValidationError as e:
         raise GovernanceError("weak_password", " ".join(e.messages)) from None
+    external_id = (external_id or username).strip()
+    if not external_id or len(external_id) > 200:
+        raise GovernanceError(
+            "invalid_external_id", _("The id your agents use is 1–200 characters.")
+        )
+    existing = Subject.objects.filter(
+        tenant_id=actor.tenant_id, kind=SubjectKind.USER, external_id=external_id
+    ).first()
+    if existing is not None and existing.user_id is not None:
+        raise GovernanceError(
+            "external_id_taken",
+            _("Another member already has the id “%(id)s”. Give this person their own id.")
+            % {"id": external_id},
+            status=409,
+        )
     candidate.set_password(password)
     candidate.save()
     audit_record(actor=actor, action=AuditAction.USER_CREATE, extra={"user_id": candidate.pk})
-    return membership_set(
+    membership = membership_set(
         actor=actor, tenant=Tenant.objects.get(pk=actor.tenant_id), user=candidate, role=role
     )
+    if existing is not None:
+        existing.user = candidate
+        existing.save(update_fields=["user"])
+    else:
+        subject_get_or_create(
+            tenant_id=actor.tenant_id,
+            kind=SubjectKind.USER,
+            external_id=external_id,
+            user=candidate,
+            display_name=candidate.get_username(),
+        )
+    return membership
 
 
 # --- per-document review grants ----------------------------------------------------------

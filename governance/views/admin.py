@@ -17,6 +17,7 @@ from governance.forms import (
     KeyIssueForm,
     KeyRotateForm,
     MemberForm,
+    MemberRemoveForm,
     PolicyForm,
     UserCreateForm,
 )
@@ -24,6 +25,11 @@ from governance.services import admin_console as admin_svc
 from governance.services.errors import GovernanceError
 
 from .base import Console, _done, _error, _page, console_view
+
+
+class _AskFirst(Exception):
+    """A destructive action's first post: show the confirmation instead of acting."""
+
 
 # --- tenant administration --------------------------------------------------------------
 
@@ -167,8 +173,26 @@ def _uuid(raw: str | None) -> uuid.UUID:
 @console_view(policies.can_administer_tenant)
 def admin_members(request: HttpRequest, console: Console) -> HttpResponse:
     status = 200
+    confirm_remove = None
     if request.method == "POST":
         try:
+            if request.POST.get("action") == "remove":
+                remove = MemberRemoveForm(request.POST)
+                if not remove.is_valid():
+                    raise GovernanceError("invalid_input", _("Name a member."))
+                username = remove.cleaned_data["username"]
+                if not remove.cleaned_data["confirmed"]:
+                    # Removing someone is asked twice, on a page of its own (no JS needed).
+                    confirm_remove = username
+                    raise _AskFirst
+                admin_svc.console_member_set_role(
+                    actor=console.actor, user=request.user, username=username, role=None
+                )
+                return _done(
+                    request,
+                    request.path,
+                    _("%(name)s is no longer a member of this organisation.") % {"name": username},
+                )
             if request.POST.get("action") == "create_user":
                 create_form = UserCreateForm(request.POST)
                 if not create_form.is_valid():
@@ -199,24 +223,36 @@ def admin_members(request: HttpRequest, console: Console) -> HttpResponse:
             form = MemberForm(request.POST)
             if not form.is_valid():
                 raise GovernanceError("invalid_input", _("Name a user and a role."))
-            role = form.cleaned_data["role"]
             admin_svc.console_member_set_role(
                 actor=console.actor,
                 user=request.user,
                 username=form.cleaned_data["username"],
-                role=None if role == "remove" else role,
+                role=form.cleaned_data["role"],
             )
             return _done(request, request.path, _("Membership updated."))
+        except _AskFirst:
+            pass
         except GovernanceError as e:
             if e.status == 403:
                 raise
             _error(request, e)
             status = e.status
-    members = (
+    members = list(
         Membership.objects.filter(tenant_id=console.tenant.id)
         .select_related("user")
         .order_by("user__username")
     )
+    from memory.models import Subject, SubjectKind
+
+    external_ids = dict(
+        Subject.objects.filter(
+            tenant_id=console.tenant.id,
+            kind=SubjectKind.USER,
+            user_id__in=[m.user_id for m in members],
+        ).values_list("user_id", "external_id")
+    )
+    for member in members:
+        member.external_id = external_ids.get(member.user_id, "")
     documents = list(selectors.procedure_list_for(access=console.access))
     grants = selectors.review_grants_for(documents=documents)
     return _page(
@@ -225,6 +261,7 @@ def admin_members(request: HttpRequest, console: Console) -> HttpResponse:
         "governance/admin_members.html",
         {
             "members": members,
+            "confirm_remove": confirm_remove,
             "roles": Role.choices,
             "member_form": MemberForm(),
             "create_form": UserCreateForm(),

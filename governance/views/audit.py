@@ -12,17 +12,16 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Agent, Membership
-from core.codes import AuditAction, Operation
+from core.codes import AuditAction
 from governance import policies, selectors
-from governance.forms import (
-    RESOLUTIONS,
-    AuditFilterForm,
-    ResolveForm,
-)
+from governance.audit_groups import CHOICES as AUDIT_GROUPS
+from governance.forms import AuditFilterForm, ResolveForm
 from governance.models import ProceduralDocument
 from governance.services import quarantine as quarantine_svc
 from governance.services.errors import GovernanceError
@@ -32,24 +31,44 @@ from .base import Console, _done, _error, _page, console_view
 # --- quarantine -------------------------------------------------------------------------
 
 
+def _held_row(record) -> dict:
+    return {
+        "record": record,
+        "actions": policies.quarantine_actions(
+            status=record.status,
+            reason_code=record.status_reason,
+            has_conflict=record.conflicts_with_id is not None,
+        ),
+        "show_text": policies.can_see_held_text(
+            status=record.status, sensitivity=record.sensitivity
+        ),
+    }
+
+
+# What the reviewer did, in words, for the card that stays in place after the action.
+RESOLUTION_OUTCOMES = {
+    "accept": gettext_lazy("Accepted: it is remembered now and agents may use it."),
+    "accept_edited": gettext_lazy("Accepted with your edit: the edited text is remembered now."),
+    "reject": gettext_lazy(
+        "Rejected: it is not remembered. It stays in the audit log as rejected."
+    ),
+    "keep_existing": gettext_lazy(
+        "Kept the existing value (A); the new one (B) is not remembered."
+    ),
+    "keep_new": gettext_lazy(
+        "The new value (B) replaced the existing one (A), which stays in history."
+    ),
+    "keep_both": gettext_lazy("Both kept: the new value under its narrower topic."),
+}
+
+
 @require_GET
 @console_view(policies.can_resolve_quarantine)
 def quarantine_list(request: HttpRequest, console: Console) -> HttpResponse:
     held = Paginator(selectors.quarantine_list_for(access=console.access), 50).get_page(
         request.GET.get("page")
     )
-    rows = [
-        {
-            "record": r,
-            "actions": policies.quarantine_actions(
-                status=r.status,
-                reason_code=r.status_reason,
-                has_conflict=r.conflicts_with_id is not None,
-            ),
-            "show_text": policies.can_see_held_text(status=r.status, sensitivity=r.sensitivity),
-        }
-        for r in held
-    ]
+    rows = [_held_row(r) for r in held]
     return _page(request, console, "governance/quarantine_list.html", {"page": held, "rows": rows})
 
 
@@ -63,6 +82,7 @@ def quarantine_resolve(
     if not form.is_valid():
         messages.error(request, _("Pick a valid action."))
         return _done(request, url)
+    held = selectors.quarantine_get(access=console.access, record_id=record_id)
     try:
         result = quarantine_svc.quarantine_resolve(
             actor=console.actor,
@@ -74,42 +94,55 @@ def quarantine_resolve(
     except GovernanceError as e:
         if e.status in (403, 404):
             raise
-        _error(request, e)
-        if request.htmx:
+        if request.htmx and held is not None:
             return _page(
                 request,
                 console,
-                "governance/quarantine_list.html#resolved",
-                {"error": e, "record_id": record_id},
+                "governance/quarantine_list.html#held_card",
+                {"row": _held_row(held), "error": e},
                 e.status,
             )
+        _error(request, e)
         return redirect(url)
-    if request.htmx:
+    outcome = RESOLUTION_OUTCOMES.get(result.resolution, _("Resolved."))
+    if request.htmx and held is not None:
+        # The card stays where it was, now saying what happened and showing the final
+        # status, so the reviewer sees the result of each action.
+        from memory.models import MemoryRecord
+
+        held = MemoryRecord.objects.select_related("subject", "created_by_agent").get(pk=held.pk)
         return _page(
             request,
             console,
-            "governance/quarantine_list.html#resolved",
-            {"result": result, "record_id": record_id},
+            "governance/quarantine_list.html#held_card",
+            {
+                "row": {"record": held, "show_text": _held_row(held)["show_text"]},
+                "result": result,
+                "outcome": outcome,
+            },
         )
-    label = dict(RESOLUTIONS).get(result.resolution, _("done"))
-    return _done(request, url, _("Resolved: %(r)s.") % {"r": label})
+    return _done(request, url, str(outcome))
 
 
 # --- audit ------------------------------------------------------------------------------
 
-AUDIT_COLUMNS = (
-    "occurred_at",
-    "actor_type",
-    "actor_id",
-    "action",
-    "operation",
-    "reason_code",
-    "subject_id",
-    "record_id",
-    "event_id",
-    "request_id",
-    "extra",
+# The CSV, for people first: what the page shows (when, who, what, why, concerning, the
+# details in words), then the ids in the last columns for anyone joining it with data.
+AUDIT_CSV_COLUMNS = (
+    gettext_lazy("When"),
+    gettext_lazy("Who"),
+    gettext_lazy("What"),
+    gettext_lazy("Why"),
+    gettext_lazy("Concerning"),
+    gettext_lazy("Details"),
+    gettext_lazy("Actor type"),
+    gettext_lazy("Actor id"),
+    gettext_lazy("Subject id"),
+    gettext_lazy("Memory id"),
+    gettext_lazy("Event id"),
+    gettext_lazy("Request id"),
 )
+AUDIT_CSV_MAX_ROWS = 100_000
 
 
 def _audit_rows(console: Console, request: HttpRequest):
@@ -125,6 +158,7 @@ def _audit_rows(console: Console, request: HttpRequest):
         subject_id=filters.get("subject"),
         record_id=filters.get("record"),
         operation=filters.get("operation") or "",
+        what=filters.get("what") or "",
         since=filters.get("since"),
         until=filters.get("until"),
     )
@@ -230,16 +264,12 @@ def _audit_pickers(console: Console) -> dict:
         .order_by("user__username")
     )
     agents = Agent.objects.filter(tenant_id=console.tenant.id).order_by("name")
-    actions = sorted(
-        ((code, str(label)) for code, label in AuditAction.choices), key=lambda r: r[1]
-    )
     return {
         "actors": [
             *((f"user:{m.user_id}", m.user.username) for m in members),
             *((f"agent:{a.id}", _("agent “%(name)s”") % {"name": a.name}) for a in agents),
         ],
-        "actions": actions,
-        "operations": [(code, str(label)) for code, label in Operation.choices],
+        "groups": [(key, str(label)) for key, label in AUDIT_GROUPS],
     }
 
 
@@ -269,10 +299,32 @@ class _Echo:
         return value
 
 
+def _details(extra: dict) -> str:
+    """An event's extra fields as "key: value; …" (lists joined by commas), not JSON."""
+    parts = []
+    for key, value in sorted(extra.items()):
+        if value in (None, "", [], {}):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k}={v}" for k, v in sorted(value.items()))
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "; ".join(parts)
+
+
+def _csv_text(value) -> str:
+    text = "" if value is None else str(value)
+    # A spreadsheet would run a cell starting with = + - @ as a formula (CSV injection).
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
 @require_GET
 @console_view(policies.can_view_audit)
 def audit_csv(request: HttpRequest, console: Console) -> HttpResponse:
-    """The filtered log as CSV: ids, codes and counts only (audit rows never hold text)."""
+    """The filtered log as a spreadsheet: the page's words first (names, actions and
+    reasons as text, details as "key: value"), ids last. Audit rows never hold memory
+    text, so neither does this."""
     form, qs = _audit_rows(console, request)
     if qs is None:
         return HttpResponse(
@@ -281,14 +333,39 @@ def audit_csv(request: HttpRequest, console: Console) -> HttpResponse:
             status=400,
             content_type="text/plain; charset=utf-8",
         )
-    rows = list(qs.values_list(*AUDIT_COLUMNS)[:100_000])  # read inside the tenant context
+    events = list(qs[:AUDIT_CSV_MAX_ROWS])  # read inside the tenant context
+    names = _audit_names(console, events)
     writer = csv.writer(_Echo())
-    lines = [writer.writerow(AUDIT_COLUMNS)]
-    for row in rows:
-        values = list(row)
-        values[0] = values[0].isoformat()
-        values[-1] = json.dumps(values[-1], sort_keys=True, ensure_ascii=False)
-        lines.append(writer.writerow(["" if v is None else v for v in values]))
+    lines = ["\ufeff" + writer.writerow([str(c) for c in AUDIT_CSV_COLUMNS])]
+    for e in events:
+        row = _audit_row(e, names)
+        lines.append(
+            writer.writerow(
+                [
+                    _csv_text(v)
+                    for v in (
+                        timezone.localtime(e.occurred_at).strftime("%Y-%m-%d %H:%M:%S"),
+                        row["who"],
+                        row["what"],
+                        row["why"],
+                        row["link"][1] if row["link"] else "",
+                        _details(e.extra if isinstance(e.extra, dict) else {}),
+                        labels_actor(e.actor_type),
+                        e.actor_id,
+                        e.subject_id,
+                        e.record_id,
+                        e.event_id,
+                        e.request_id,
+                    )
+                ]
+            )
+        )
     response = StreamingHttpResponse(iter(lines), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="audit-{console.tenant.slug}.csv"'
     return response
+
+
+def labels_actor(kind: str) -> str:
+    from memory.labels import actor_type_label
+
+    return actor_type_label(kind)

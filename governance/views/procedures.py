@@ -8,7 +8,6 @@ import uuid
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -236,6 +235,24 @@ def change_decide(
                 request, url, _("Approved as version %(v)s.") % {"v": outcome.version.number}
             )
         if decision == "reject":
+            # Rejecting needs a reason the proposer can read, and a second step: the
+            # first post shows the reason back and asks "reject for this reason?". Who may
+            # decide is checked first (403 before any question about the input).
+            allowed = _change_context(console, change_id)
+            if not allowed["may_review"] or allowed["own"]:
+                raise PermissionDenied
+            if not comment.strip():
+                raise GovernanceError(
+                    "reason_required",
+                    _("Say why you reject this change: the proposer reads it. Then reject."),
+                )
+            if not form.cleaned_data.get("confirmed"):
+                context = _change_context(console, change_id)
+                context.update(confirm_reject=True, reject_comment=comment, view="side")
+                template = "governance/change_detail.html"
+                if request.htmx:
+                    template += "#decision"
+                return _page(request, console, template, context)
             proc_svc.change_request_reject(
                 actor=console.actor,
                 user=request.user,
@@ -256,11 +273,10 @@ def change_decide(
     except GovernanceError as e:
         if e.status in (403, 404):
             raise
-        if not request.htmx:
-            _error(request, e)
-            return redirect(url)
         context = _change_context(console, change_id)
-        context["error"] = e
-        context["form"] = form
+        context.update(error=e, form=form, view="side", reject_comment=comment)
+        if not request.htmx:
+            # The page again, with the error next to the form and the typed text kept.
+            return _page(request, console, "governance/change_detail.html", context, e.status)
         return _page(request, console, "governance/change_detail.html#decision", context, e.status)
     raise Http404

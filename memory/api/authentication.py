@@ -17,6 +17,8 @@ from accounts.services.credentials import (
     api_key_authenticate,
     subject_token_verify,
 )
+from memory.models import AgentAccess
+from memory.selectors import agent_access_state
 from memory.services.subjects import subject_from_gateway_header
 
 
@@ -52,7 +54,31 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         except CredentialError as e:
             raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
         subject_id = self._subject_id(request, key)
+        if subject_id is not None:
+            self._check_agent_access(key, subject_id)
         return AgentPrincipal(agent=key.agent, api_key=key, subject_id=subject_id), key
+
+    @staticmethod
+    def _check_agent_access(key: ApiKey, subject_id: uuid.UUID) -> None:
+        """The user may have paused or revoked this agent's access to their memories
+        (their settings page): then every request naming them is refused, whatever the
+        route, before any view runs."""
+        # Imported here: core.api imports DRF's views, which import this module.
+        from core.api import ApiError
+
+        state = agent_access_state(
+            tenant_id=key.tenant_id, agent_id=key.agent_id, subject_id=subject_id
+        )
+        if state is not None:
+            raise ApiError(
+                f"agent_access_{state}",
+                "The user has paused this agent's access to their memories; it works "
+                "again when they resume it on their memory settings page."
+                if state == AgentAccess.PAUSED
+                else "The user has revoked this agent's access to their memories. Only "
+                "they can allow it again, on their memory settings page.",
+                status_code=403,
+            )
 
     def _subject_id(self, request, key: ApiKey) -> uuid.UUID | None:
         token = request.META.get(SUBJECT_TOKEN_HEADER)

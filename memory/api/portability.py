@@ -25,7 +25,7 @@ from core.api import ApiError
 from memory.api.serializers import MemoryRecordOutputSerializer
 from memory.api.views import ERRORS, SUBJECT_HEADER, SubjectScopedView
 from memory.models import MemoryStatus
-from memory.selectors import memory_history_for_agent
+from memory.selectors import memory_history_for_agent, memory_write_reasons
 from memory.services.user_memory import subject_export
 from memory.timeline import author_of, memory_timelines
 
@@ -114,7 +114,7 @@ class MemoryHistoryView(SubjectScopedView):
         if versions is None:
             raise ApiError("not_found", "No such memory for this subject.", status_code=404)
         now = timezone.now()
-        timelines = memory_timelines(versions, now)
+        timelines = memory_timelines(versions, now, memory_write_reasons(record=versions[0]))
         in_force = [
             v
             for v in versions

@@ -50,11 +50,13 @@ from .records import (
 )
 from .subjects import (
     TENANT_PROCEDURES_EXTERNAL_ID,
+    AgentAccess,
     EventKind,
     EventRole,
     RetentionClass,
     SourceEvent,
     Subject,
+    SubjectAgentAccess,
     SubjectKind,
 )
 
@@ -63,6 +65,7 @@ __all__ = [
     "MEMORY_CONTENT_FIELDS",
     "NEVER_BELIEVED",
     "TENANT_PROCEDURES_EXTERNAL_ID",
+    "AgentAccess",
     "AssertionKind",
     "Cardinality",
     "ConsentBasis",
@@ -88,6 +91,7 @@ __all__ = [
     "RetentionClass",
     "SourceEvent",
     "Subject",
+    "SubjectAgentAccess",
     "SubjectKind",
     "TaskOutcome",
     "TaskRun",

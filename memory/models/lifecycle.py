@@ -173,6 +173,8 @@ class DeletionStatus(models.TextChoices):
     RUNNING = "running", _("running")
     DONE = "done", _("done")
     FAILED = "failed", _("verification failed")
+    # Undone by the user before it ran (only a request with ``run_after`` can be).
+    CANCELLED = "cancelled", _("undone")
 
 
 class DeletionRequest(models.Model):
@@ -194,6 +196,11 @@ class DeletionRequest(models.Model):
     reason_code = models.CharField(max_length=64, default=ReasonCode.DELETION_REQUESTED)
     requested_at = models.DateTimeField(default=timezone.now)
     completed_at = models.DateTimeField(null=True, blank=True)
+    # Not before: a user's delete waits a few seconds so that it can be undone. Until it
+    # runs, the memory's current versions are archived (agents no longer see them) and
+    # ``held`` keeps their previous status and reason by id, to put back on undo.
+    run_after = models.DateTimeField(null=True, blank=True)
+    held = models.JSONField(default=dict, blank=True)
     receipt = models.JSONField(default=dict, blank=True)
     verification = models.JSONField(default=dict, blank=True)
 
@@ -201,6 +208,12 @@ class DeletionRequest(models.Model):
         indexes = [
             # Serves the operations page's receipt list (newest first).
             models.Index(fields=["tenant", "-requested_at"], name="deletion_recent"),
+            # Serves the sweep of delayed deletions that are due (and a user's pending ones).
+            models.Index(
+                fields=["tenant", "subject_id", "run_after"],
+                condition=Q(status="pending", run_after__isnull=False),
+                name="deletion_delayed_pending",
+            ),
         ]
 
     def __str__(self) -> str:

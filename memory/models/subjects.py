@@ -57,6 +57,39 @@ class Subject(models.Model):
         return f"{self.kind}:{self.external_id}"
 
 
+class AgentAccess(models.TextChoices):
+    """What the user allows one agent to do with their memories."""
+
+    PAUSED = "paused", _("paused")
+    REVOKED = "revoked", _("revoked")
+
+
+class SubjectAgentAccess(models.Model):
+    """The user has paused or revoked one agent's access to their memories: every API
+    request of that agent naming this subject is refused (``memory.api.authentication``),
+    whatever the route — recall, list, reads, writes, events. No row: the agent has the
+    access its key and clearance give it. Resuming deletes the row (audited)."""
+
+    tenant = models.ForeignKey("accounts.Tenant", on_delete=models.CASCADE)
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="agent_access")
+    agent = models.ForeignKey("accounts.Agent", on_delete=models.CASCADE)
+    state = models.CharField(max_length=8, choices=AgentAccess.choices)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["subject", "agent"], name="subject_agent_access_once"),
+        ]
+        indexes = [
+            # Serves the check on every API request that names a subject (an index-only
+            # probe; the table is empty for most subjects).
+            models.Index(fields=["tenant", "agent", "subject"], name="subject_agent_access_probe"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.state}:{self.agent_id}:{self.subject_id}"
+
+
 class EventKind(models.TextChoices):
     MESSAGE = "message", _("message")
     TOOL_RESULT = "tool_result", _("tool result")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -423,8 +424,11 @@ def deletion_request_create(
     target_id: uuid.UUID,
     reason_code: str = ReasonCode.DELETION_REQUESTED,
     enqueue: bool = True,
+    delay_seconds: int = 0,
+    held: dict[str, list[str]] | None = None,
 ) -> DeletionRequest:
-    """Record the request and start the job once the caller's transaction commits."""
+    """Record the request and start the job once the caller's transaction commits
+    (``delay_seconds`` later: the job does nothing before ``run_after``)."""
     if scope not in DeletionScope.values:
         raise ValueError(f"scope must be one of {DeletionScope.values}")
     request = DeletionRequest.objects.create(
@@ -435,6 +439,8 @@ def deletion_request_create(
         requested_by_type=actor.type,
         requested_by_id=actor.id,
         reason_code=reason_code,
+        run_after=timezone.now() + timedelta(seconds=delay_seconds) if delay_seconds else None,
+        held=held or {},
     )
     audit_record(
         actor=actor,
@@ -445,8 +451,101 @@ def deletion_request_create(
         extra={"deletion_request_id": str(request.id), "scope": scope},
     )
     if enqueue:
-        jobs.enqueue_on_commit("memory.run_deletion", str(request.tenant_id), str(request.id))
+        jobs.enqueue_on_commit(
+            "memory.run_deletion",
+            str(request.tenant_id),
+            str(request.id),
+            countdown=delay_seconds or None,
+        )
     return request
+
+
+# --- a user's delete, with a few seconds to undo it ---------------------------------------
+#
+# The memory leaves at once for every reader — its current versions are archived, which
+# recall, the agent API and the user's list treat as not in force — but the erasure itself
+# waits ``run_after``. Undo puts the versions back as they were. Whatever runs first after
+# ``run_after`` erases it: the delayed job (with a broker), the periodic sweep, or the
+# user's next page (``deletion_requests_run_due``; without a broker, jobs run at once and
+# would find it not yet due).
+
+
+def memory_deletion_schedule(
+    *, actor: Actor, subject: Subject, lineage_id: uuid.UUID, delay_seconds: int
+) -> DeletionRequest:
+    """Delete one memory (every version of ``lineage_id``) after ``delay_seconds``, hiding
+    it now. Preconditions: the caller holds the subject's row lock or its own transaction."""
+    current = MemoryRecord.objects.filter(
+        tenant_id=subject.tenant_id,
+        subject_id=subject.id,
+        lineage_id=lineage_id,
+        status=MemoryStatus.ACTIVE,
+        superseded_at__isnull=True,
+    )
+    held = {
+        str(i): [status, reason]
+        for i, status, reason in current.values_list("id", "status", "status_reason")
+    }
+    current.update(status=MemoryStatus.ARCHIVED, status_reason=ReasonCode.DELETION_PENDING)
+    return deletion_request_create(
+        actor=actor,
+        subject=subject,
+        scope=DeletionScope.MEMORY,
+        target_id=lineage_id,
+        delay_seconds=delay_seconds,
+        held=held,
+    )
+
+
+def deletion_request_undo(*, actor: Actor, subject: Subject, request_id: uuid.UUID) -> bool:
+    """Undo a delayed deletion that has not run: its versions come back as they were.
+    False when it already ran (or was undone, or was never undoable)."""
+    with transaction.atomic():
+        request = (
+            DeletionRequest.objects.select_for_update()
+            .filter(tenant_id=subject.tenant_id, subject_id=subject.id, id=request_id)
+            .first()
+        )
+        if request is None or request.status != DeletionStatus.PENDING or request.run_after is None:
+            return False
+        for record_id, (status, reason) in request.held.items():
+            MemoryRecord.objects.filter(
+                tenant_id=subject.tenant_id,
+                id=record_id,
+                status=MemoryStatus.ARCHIVED,
+                status_reason=ReasonCode.DELETION_PENDING,
+                superseded_at__isnull=True,
+            ).update(status=status, status_reason=reason)
+        request.status = DeletionStatus.CANCELLED
+        request.completed_at = timezone.now()
+        request.save(update_fields=["status", "completed_at"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.DELETION_CANCEL,
+            subject_id=subject.id,
+            extra={"deletion_request_id": str(request.id), "scope": request.scope},
+        )
+    return True
+
+
+def deletion_requests_run_due(
+    *, tenant_id: uuid.UUID, subject_id: uuid.UUID | None = None, actor: Actor | None = None
+) -> int:
+    """Run the delayed deletions whose time has come (of one subject, or the tenant's).
+    Returns how many ran. Idempotent, like the job."""
+    due = DeletionRequest.objects.filter(
+        tenant_id=tenant_id,
+        status=DeletionStatus.PENDING,
+        run_after__isnull=False,
+        run_after__lte=timezone.now(),
+    )
+    if subject_id is not None:
+        due = due.filter(subject_id=subject_id)
+    ran = 0
+    for request_id in list(due.order_by("run_after").values_list("id", flat=True)):
+        deletion_request_run(tenant_id=tenant_id, request_id=request_id)
+        ran += 1
+    return ran
 
 
 def subject_erase(*, actor: Actor, subject: Subject, run_now: bool = True) -> DeletionRequest:
@@ -474,8 +573,10 @@ def deletion_request_run(*, tenant_id: uuid.UUID, request_id: uuid.UUID) -> Dele
         request = DeletionRequest.objects.select_for_update().get(
             pk=request_id, tenant_id=tenant_id
         )
-        if request.status == DeletionStatus.DONE:
+        if request.status in (DeletionStatus.DONE, DeletionStatus.CANCELLED):
             return request
+        if request.run_after is not None and request.run_after > timezone.now():
+            return request  # not yet due: it can still be undone
         actor = Actor.system(tenant_id, "deletion")
         target = _resolve(request)
         target.actor = actor

@@ -23,22 +23,28 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction, Operation, ReasonCode
 from core.models import AuditEvent
 from memory.models import (
+    AgentAccess,
     AssertionKind,
     ConsentBasis,
+    DeletionRequest,
     DeletionStatus,
     MemoryRecord,
     MemorySource,
     MemoryStatus,
     SourceEvent,
     Subject,
+    SubjectAgentAccess,
+    SubjectKind,
 )
 from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate, Intent
@@ -104,8 +110,11 @@ def memory_remember(
     namespace: str = DEFAULT_NAMESPACE,
     purpose: str = DEFAULT_PURPOSE,
     confirm_sensitive: bool = False,
+    valid_from: datetime | None = None,
+    valid_to: datetime | None = None,
 ) -> UserWriteResult:
-    """ "Remember this": an explicit user statement, judged by the write policy.
+    """ "Remember this": an explicit user statement, judged by the write policy, true
+    ``valid_from`` (default: now) ``valid_to`` (default: open-ended) when the user says so.
 
     Sensitive personal data is held as *pending confirmation* by the policy unless the
     user ticked the explicit confirmation. The held copy is deleted at once (nothing
@@ -121,6 +130,8 @@ def memory_remember(
         purpose=purpose or DEFAULT_PURPOSE,
         consent_basis=ConsentBasis.EXPLICIT_CONSENT,
         user_confirmed_sensitive=confirm_sensitive,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
     result = _submit(user=user, subject=subject, candidate=candidate)
     if result.needs_confirmation and result.record_id is not None:
@@ -135,8 +146,11 @@ def memory_correct(
     record: MemoryRecord,
     statement: str,
     confirm_sensitive: bool = False,
+    valid_from: datetime | None = None,
+    valid_to: datetime | None = None,
 ) -> UserWriteResult:
-    """The user says ``record`` is wrong and gives the right statement.
+    """The user says ``record`` is wrong and gives the right statement (and, if they say
+    so, since and until when it is true; by default from the old start on).
 
     An ``Intent.CORRECT`` candidate: the old version is closed (kept in history) and the
     new one, an explicit user statement, supersedes it from the old start on. The old
@@ -157,6 +171,8 @@ def memory_correct(
         intent=Intent.CORRECT,
         target_record_id=record.id,
         user_confirmed_sensitive=confirm_sensitive,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
     result = _submit(user=user, subject=subject, candidate=candidate)
     if result.needs_confirmation and result.record_id is not None:
@@ -205,6 +221,256 @@ def memory_forget(*, user, subject: Subject, record: MemoryRecord) -> UserWriteR
     return _submit(user=user, subject=subject, candidate=_forget_candidate(record))
 
 
+def memory_delete_with_undo(*, user, subject: Subject, record: MemoryRecord) -> DeletionRequest:
+    """The pages' delete: the memory (every version of it, whichever version the user
+    names) leaves agents' reach at once and is erased — with the conversation snippets
+    only it came from — through the deletion workflow after ``DELETE_UNDO_SECONDS``;
+    until then ``memory_delete_undo`` puts it back."""
+    from memory.services.deletion import memory_deletion_schedule
+
+    with transaction.atomic():
+        # The subject's row lock, as the write path takes it: no write slips in between.
+        Subject.objects.select_for_update().get(pk=subject.pk)
+        # Deleting a memory that is already being deleted (a second tab, the Back button)
+        # is the same delete: its receipt, not a second, empty request.
+        pending = DeletionRequest.objects.filter(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            target_id=record.lineage_id,
+            status=DeletionStatus.PENDING,
+            run_after__isnull=False,
+        ).first()
+        if pending is not None:
+            return pending
+        return memory_deletion_schedule(
+            actor=user_actor(user=user, subject=subject),
+            subject=subject,
+            lineage_id=record.lineage_id,
+            delay_seconds=settings.ENGRAM["DELETE_UNDO_SECONDS"],
+        )
+
+
+def memory_delete_undo(*, user, subject: Subject, request_id: uuid.UUID) -> bool:
+    """Undo one of the user's deletes that has not run yet. False when it is too late."""
+    from memory.services.deletion import deletion_request_undo
+
+    with transaction.atomic():
+        Subject.objects.select_for_update().get(pk=subject.pk)
+        return deletion_request_undo(
+            actor=user_actor(user=user, subject=subject), subject=subject, request_id=request_id
+        )
+
+
+def deletions_run_due_for_user(*, subject: Subject) -> int:
+    """Run the user's deletes whose undo time has passed and that no job ran yet (without
+    a broker, jobs run at once and find them not yet due: the user's next page runs them)."""
+    from memory.services.deletion import deletion_requests_run_due
+
+    return deletion_requests_run_due(tenant_id=subject.tenant_id, subject_id=subject.id)
+
+
+def _current_versions(subject: Subject, record: MemoryRecord):
+    """The memory's versions that are in force or planned (active, validity not ended)."""
+    return MemoryRecord.objects.current().filter(
+        tenant_id=subject.tenant_id, subject=subject, lineage_id=record.lineage_id
+    )
+
+
+def memory_archive(*, user, subject: Subject, record: MemoryRecord) -> int:
+    """Archive a memory: it is kept, but agents no longer use it, until the user brings
+    it back. Returns the versions archived (0: nothing current to archive)."""
+    with transaction.atomic():
+        Subject.objects.select_for_update().get(pk=subject.pk)
+        ids = list(_current_versions(subject, record).values_list("id", flat=True))
+        MemoryRecord.objects.filter(id__in=ids).update(
+            status=MemoryStatus.ARCHIVED, status_reason=ReasonCode.ARCHIVED_BY_USER
+        )
+        if ids:
+            audit_record(
+                actor=user_actor(user=user, subject=subject),
+                action=AuditAction.MEMORY_ARCHIVE,
+                reason_code=ReasonCode.ARCHIVED_BY_USER,
+                subject_id=subject.pk,
+                record_id=record.pk,
+                extra={"record_ids": [str(i) for i in ids]},
+            )
+    return len(ids)
+
+
+def memory_unarchive(*, user, subject: Subject, record: MemoryRecord) -> UserWriteResult:
+    """Bring an archived memory back (archived by the user, or by forgetting): agents
+    may use it again. Refused when a newer value of the same fact took its place."""
+    archived = MemoryRecord.objects.filter(
+        tenant_id=subject.tenant_id,
+        subject=subject,
+        lineage_id=record.lineage_id,
+        status=MemoryStatus.ARCHIVED,
+        superseded_at__isnull=True,
+    ).exclude(status_reason=ReasonCode.DELETION_PENDING)
+    try:
+        with transaction.atomic():
+            Subject.objects.select_for_update().get(pk=subject.pk)
+            ids = list(archived.values_list("id", flat=True))
+            MemoryRecord.objects.filter(id__in=ids).update(
+                status=MemoryStatus.ACTIVE, status_reason=ReasonCode.RESTORED_BY_USER
+            )
+    except IntegrityError:  # a single-valued fact has another value in force now
+        return UserWriteResult(Operation.REJECT, ReasonCode.OUTRANKED_BY_EXISTING, record.id)
+    if not ids:
+        return UserWriteResult(Operation.REJECT, ReasonCode.NOTHING_TO_CHANGE, record.id)
+    audit_record(
+        actor=user_actor(user=user, subject=subject),
+        action=AuditAction.MEMORY_UNARCHIVE,
+        reason_code=ReasonCode.RESTORED_BY_USER,
+        subject_id=subject.pk,
+        record_id=record.pk,
+        extra={"record_ids": [str(i) for i in ids]},
+    )
+    return UserWriteResult(Operation.CONFIRM, ReasonCode.RESTORED_BY_USER, record.id)
+
+
+# --- which agents may use my memories ---------------------------------------------------
+
+
+def subject_agent_access_set(*, user, subject: Subject, agent_id: uuid.UUID, state: str | None):
+    """Pause or revoke one agent's access to the user's memories, or (``state=None``)
+    give it back. The agent must be of the user's tenant. Enforced on every API request
+    of that agent naming this subject (memory.api.authentication). Audited."""
+    from accounts.models import Agent
+
+    if state is not None and state not in AgentAccess.values:
+        raise ValueError(f"state must be one of {AgentAccess.values} or None")
+    agent = Agent.objects.filter(tenant_id=subject.tenant_id, id=agent_id).first()
+    if agent is None:
+        return None
+    with transaction.atomic():
+        current = (
+            SubjectAgentAccess.objects.select_for_update()
+            .filter(tenant_id=subject.tenant_id, subject=subject, agent=agent)
+            .first()
+        )
+        if (current.state if current else None) == state:
+            return agent
+        if state is None:
+            current.delete()
+        elif current is None:
+            SubjectAgentAccess.objects.create(
+                tenant_id=subject.tenant_id, subject=subject, agent=agent, state=state
+            )
+        else:
+            current.state = state
+            current.changed_at = timezone.now()
+            current.save(update_fields=["state", "changed_at"])
+        audit_record(
+            actor=user_actor(user=user, subject=subject),
+            action=AuditAction.SUBJECT_AGENT_ACCESS,
+            subject_id=subject.pk,
+            extra={"agent_id": str(agent.id), "access": state or "allowed"},
+        )
+    return agent
+
+
+# --- searching the user's own page -------------------------------------------------------
+
+
+def memory_search_for_user(*, user, subject: Subject, query: str, k: int = 20) -> list[uuid.UUID]:
+    """What the retrieval pipeline finds for ``query`` among the user's current memories
+    (ids, best first): the same bilingual routes an agent's recall uses — "猫" finds "cat",
+    "where do I live" finds "Lives in Hangzhou" — with the user's own reach: every purpose
+    and sensitivity of their own memories, and no agent. Only memories the pipeline holds
+    to answer the query (its anchors) are kept: the related ones recall lets come along
+    for an agent ("Lives in Shanghai" for "杭州") are noise in a search box. Nothing is
+    recorded (no recall trace: the user reading their own page is not an agent using a
+    memory). Empty when the user withdrew consent (recall answers nobody then; the page's
+    substring match still does). It lives with the services because the recall pipeline
+    itself reads through ``memory.selectors``."""
+    from dataclasses import fields
+    from types import SimpleNamespace
+
+    from accounts.models import Sensitivity, Tenant
+    from memory.recall import RecallRequest, RecallScope, RecallWeights, recall
+    from memory.recall.crossrank import reranker_id
+    from memory.recall.rank import is_anchor
+    from memory.recall.signals import Signals
+    from memory.selectors import active_model_id
+
+    query = query.strip()
+    if not query:
+        return []
+    purposes = list(
+        MemoryRecord.objects.current()
+        .filter(tenant_id=subject.tenant_id, subject=subject)
+        .order_by("purpose")
+        .values_list("purpose", flat=True)
+        .distinct()
+    )
+    if not purposes:
+        return []
+    scope = RecallScope(
+        tenant_id=subject.tenant_id,
+        subject_id=subject.id,
+        agent_id=None,
+        clearance=Sensitivity.RESTRICTED,
+    )
+    policy = Tenant.objects.filter(pk=subject.tenant_id).values_list("policy", flat=True).first()
+    weights = RecallWeights.for_tenant(policy, active_model_id(), reranker_id())
+    names = {f.name for f in fields(Signals)} - {"via_other_version"}
+    scored: dict[uuid.UUID, int] = {}
+    for purpose in purposes:
+        result = recall(
+            actor=Actor.user(user.pk, subject.tenant_id),
+            scope=scope,
+            request=RecallRequest(
+                query=query, purpose=purpose, include_future=True, k=k, token_budget=10**6
+            ),
+            weights=weights,
+            record_trace=False,
+        )
+        for position, item in enumerate(result.items):
+            signals = Signals(**{n: v for n, v in item.scores.items() if n in names})
+            if not is_anchor(SimpleNamespace(signals=signals), weights):
+                continue
+            # Purposes are searched apart; their answers interleave by rank.
+            scored[item.id] = min(scored.get(item.id, position), position)
+    return sorted(scored, key=lambda record_id: (scored[record_id], str(record_id)))
+
+
+# --- the user's own subject ---------------------------------------------------------------
+
+
+def user_subject_ensure(*, user, tenant_id: uuid.UUID) -> Subject:
+    """The signed-in member's own subject in ``tenant_id``, created on first need, so that
+    a member created in the console (or a reviewer) can add, pause, export and delete from
+    the start. Agents name it by ``external_id``: the username when no subject of the
+    tenant uses that name yet (an existing one is never taken over here: only an admin can
+    link it, in the console), else ``account-<user id>``."""
+    from memory.selectors import subject_for_user
+
+    existing = subject_for_user(user=user, tenant_id=tenant_id)
+    if existing is not None:
+        return existing
+    external_id = user.get_username()
+    taken = Subject.objects.filter(
+        tenant_id=tenant_id, kind=SubjectKind.USER, external_id=external_id
+    ).exists()
+    if taken:
+        external_id = f"account-{user.pk}"
+    try:
+        with transaction.atomic():
+            return Subject.objects.create(
+                tenant_id=tenant_id,
+                kind=SubjectKind.USER,
+                external_id=external_id,
+                user=user,
+                display_name=user.get_full_name() or user.get_username(),
+            )
+    except IntegrityError:  # a concurrent request created it first
+        found = subject_for_user(user=user, tenant_id=tenant_id)
+        if found is None:
+            raise
+        return found
+
+
 def _candidate_from(record: MemoryRecord) -> Candidate:
     """A candidate restating ``record`` as the user's own statement (sensitivity and
     importance at their defaults)."""
@@ -225,6 +491,90 @@ def _drop_pending(*, user, subject: Subject, record_id: uuid.UUID) -> None:
     ).first()
     if record is not None:
         _submit(user=user, subject=subject, candidate=_forget_candidate(record))
+
+
+# --- import ------------------------------------------------------------------------------
+
+IMPORT_NAMESPACE = "imported"
+IMPORT_SOURCE_URI = "import:{source}"
+
+
+@dataclass(frozen=True)
+class ImportedItem:
+    """One imported line and what the write policy did with it."""
+
+    statement: str
+    operation: str
+    reason_code: str
+    record_id: uuid.UUID | None = None
+
+    @property
+    def kept(self) -> bool:
+        return self.operation in (Operation.ADD, Operation.CONFIRM, Operation.SUPERSEDE)
+
+    @property
+    def waiting(self) -> bool:
+        return self.operation == Operation.QUARANTINE
+
+    @property
+    def reason(self) -> str:
+        return reason_text(self.reason_code)
+
+
+def memories_import(
+    *, user, subject: Subject, items: list, source: str, purpose: str = DEFAULT_PURPOSE
+) -> list[ImportedItem]:
+    """Import memories from another assistant (``memory.importers``): each item is a
+    candidate the user vouches for by importing it (``user_confirmed``), judged by the
+    write policy like any other — secrets and passing states are refused, sensitive
+    details wait for the user's confirmation on their list, duplicates only confirm what
+    is already remembered. Items keep their topic and dates when the export had them
+    (else the topic "Imported"); the source says where they came from. One audit event
+    with the counts, besides each write's own."""
+    candidates = [
+        Candidate(
+            memory_type=item.memory_type,
+            namespace=item.namespace or IMPORT_NAMESPACE,
+            statement=item.statement[: settings.ENGRAM["MAX_TEXT_CHARS"]],
+            predicate=item.predicate,
+            assertion_kind=AssertionKind.USER_CONFIRMED,
+            confidence=1.0,
+            purpose=purpose,
+            consent_basis=ConsentBasis.EXPLICIT_CONSENT,
+            valid_from=item.valid_from,
+            valid_to=item.valid_to,
+            source_uri=IMPORT_SOURCE_URI.format(source=source),
+        )
+        for item in items
+    ]
+    actor = user_actor(user=user, subject=subject)
+    results: list[ImportedItem] = []
+    batch = settings.ENGRAM["MAX_BATCH_ITEMS"]
+    for start in range(0, len(candidates), batch):
+        chunk = candidates[start : start + batch]
+        outcomes = candidates_submit(
+            actor=actor,
+            subject=subject,
+            candidates=chunk,
+            user_id=user.pk,
+            request_id=uuid.uuid4().hex,
+        )
+        results += [
+            ImportedItem(c.statement, o.operation, o.reason_code, o.record_id)
+            for c, o in zip(chunk, outcomes, strict=True)
+        ]
+    audit_record(
+        actor=actor,
+        action=AuditAction.SUBJECT_IMPORT,
+        subject_id=subject.pk,
+        extra={
+            "source": source,
+            "items": len(results),
+            "kept": sum(r.kept for r in results),
+            "waiting": sum(r.waiting for r in results),
+        },
+    )
+    return results
 
 
 # --- settings: pause and consent ---------------------------------------------------------
@@ -349,8 +699,9 @@ def subject_export(*, user=None, subject: Subject, actor: Actor | None = None) -
     ``actor`` names who asked when it is not the signed-in ``user`` (an agent through
     ``GET /api/v1/subject/export``: the same content as the page's JSON export)."""
     records = list(
+        # In the order they were recorded (a memory's versions follow one another).
         MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject).order_by(
-            "lineage_id", "recorded_at", "id"
+            "recorded_at", "valid_from", "id"
         )
     )
     sources: dict[uuid.UUID, list[str]] = {}
@@ -406,34 +757,66 @@ def subject_export(*, user=None, subject: Subject, actor: Actor | None = None) -
     }
 
 
+# The spreadsheet download is for people: the same records as ``subject_export`` (the
+# machine format the API also serves, and the import reads), newest first as on the list,
+# in the words the pages use, without deleted memories, ids in the last columns.
+
 CSV_COLUMNS = (
-    "id",
-    "lineage_id",
-    "supersedes_id",
-    "status",
-    "status_reason",
-    "memory_type",
-    "namespace",
-    "predicate",
-    "statement",
-    "assertion_kind",
-    "confidence",
-    "valid_from",
-    "valid_to",
-    "recorded_at",
-    "superseded_at",
-    "purpose",
-    "sensitivity",
-    "consent_basis",
-    "source_event_ids",
+    ("statement", _("Memory")),
+    ("kind", _("Kind")),
+    ("topic", _("Topic")),
+    ("source", _("Where it comes from")),
+    ("state", _("Status")),
+    ("valid_from", _("True since")),
+    ("valid_to", _("True until")),
+    ("recorded_at", _("Recorded")),
+    ("purpose", _("Used for")),
+    ("confidence", _("Confidence")),
+    ("id", _("Memory id")),
+    ("lineage_id", _("Lineage id")),
+    ("supersedes_id", _("Replaces version")),
 )
+
+
+def _readable_time(value: str | None) -> str:
+    """An ISO time as "2025-09-15 09:00" in the active time zone: readable, and sorts."""
+    if not value:
+        return ""
+    return timezone.localtime(datetime.fromisoformat(value)).strftime("%Y-%m-%d %H:%M")
+
+
+def _readable_record(record: dict[str, Any]) -> dict[str, Any]:
+    from memory.labels import purpose_label, topic_label
+    from memory.models import MemoryType
+
+    def label(choices, value: str) -> str:
+        return str(choices(value).label) if value in choices.values else value
+
+    now = timezone.now()
+    ended = record["valid_to"] and datetime.fromisoformat(record["valid_to"]) <= now
+    state = label(MemoryStatus, record["status"])
+    if record["status"] == MemoryStatus.ACTIVE and ended:
+        state = str(_("no longer true"))
+    return {
+        "statement": record["statement"],
+        "kind": label(MemoryType, record["memory_type"]),
+        "topic": topic_label(record["namespace"]),
+        "source": label(AssertionKind, record["assertion_kind"]),
+        "state": state,
+        "valid_from": _readable_time(record["valid_from"]),
+        "valid_to": _readable_time(record["valid_to"]),
+        "recorded_at": _readable_time(record["recorded_at"]),
+        "purpose": purpose_label(record["purpose"]),
+        "confidence": f"{round(record['confidence'] * 100)}%",
+        "id": record["id"],
+        "lineage_id": record["lineage_id"],
+        "supersedes_id": record["supersedes_id"] or "",
+    }
 
 
 def _csv_cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, list):
-        value = " ".join(value)
     text = str(value)
     # A spreadsheet would run a cell starting with = + - @ as a formula (CSV injection).
     if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -442,11 +825,15 @@ def _csv_cell(value: Any) -> str:
 
 
 def subject_export_csv(*, user, subject: Subject) -> str:
-    """The memory versions of ``subject_export`` as CSV, one row per version."""
+    """The user's memories as a spreadsheet: one row per version that is not deleted,
+    newest first, in the pages' words, ids in the last columns."""
     data = subject_export(user=user, subject=subject)
+    records = [r for r in data["records"] if r["status"] != MemoryStatus.DELETED]
+    records.sort(key=lambda r: (r["recorded_at"] or "", r["id"]), reverse=True)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for record in data["records"]:
-        writer.writerow([_csv_cell(record[c]) for c in CSV_COLUMNS])
+    writer.writerow([str(title) for _key, title in CSV_COLUMNS])
+    for record in records:
+        row = _readable_record(record)
+        writer.writerow([_csv_cell(row[key]) for key, _title in CSV_COLUMNS])
     return buffer.getvalue()

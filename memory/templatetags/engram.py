@@ -15,6 +15,8 @@ register.filter("reason_label", labels.reason_label)
 register.filter("operation_label", labels.operation_label)
 register.filter("action_label", labels.action_label)
 register.filter("store_label", labels.store_label)
+register.filter("reviewer_reason_label", labels.reviewer_reason_label)
+register.filter("reviewer_source_label", labels.reviewer_source_label)
 
 
 @register.filter

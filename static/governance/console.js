@@ -4,6 +4,28 @@
   "use strict";
   var me = document.currentScript;
 
+  // A "Copy" button next to a freshly issued key (only where the clipboard works; the key
+  // itself is selectable with one click either way).
+  function addCopyButtons(root) {
+    if (!navigator.clipboard) return;
+    root.querySelectorAll("[data-copy-for]:empty").forEach(function (slot) {
+      var source = document.getElementById(slot.getAttribute("data-copy-for"));
+      if (!source) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = slot.getAttribute("data-copy-label");
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+          button.textContent = slot.getAttribute("data-copied-label");
+        });
+      });
+      slot.appendChild(button);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { addCopyButtons(document); });
+  document.addEventListener("htmx:afterSettle", function (e) { addCopyButtons(e.target); });
+
   function configure() {
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },

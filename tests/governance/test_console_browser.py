@@ -39,7 +39,9 @@ def test_reviewer_rejects_one_and_approves_another(
     page.wait_for_function("() => window.htmx !== undefined")
     assert page.get_by_text("Instruction-like text").is_visible()
     page.get_by_label("Reason for rejecting").fill("injection")
-    page.get_by_role("button", name="Reject").click()
+    page.get_by_role("button", name="Reject…").click()
+    # Asked again, with the reason shown back, before anything happens.
+    page.get_by_role("button", name="Yes, reject it").click()
     page.get_by_text("Rejected.").wait_for()
 
     # The good one: side-by-side diff, then unified, then approve.
@@ -120,7 +122,7 @@ def test_console_works_without_javascript(
         page.goto("/console/quarantine/")
         page.get_by_label("Edited text").fill("User likes to be addressed as 'boss'")
         page.get_by_role("button", name="Accept edited").click()
-        page.get_by_text("Resolved: Accept edited.").wait_for()
+        page.get_by_text("Accepted with your edit: the edited text is remembered now.").wait_for()
         assert page.url.endswith("/console/quarantine/")
         assert MemoryRecord.objects.get(pk=held.record_id).status == "superseded"
         assert MemoryRecord.objects.filter(

@@ -246,13 +246,36 @@ def test_approve_matrix(world, request, who):
 def test_reject_matrix(world, request, who):
     cr = world["open_cr"]
     response = client_for(who, request).post(
-        reverse("governance:change-reject", args=[cr.id]), {"comment": "no"}
+        reverse("governance:change-reject", args=[cr.id]), {"comment": "no", "confirmed": "on"}
     )
     assert response.status_code == APPROVE_EXPECTED[who]
     cr.refresh_from_db()
     assert cr.status == (
         "rejected" if APPROVE_EXPECTED[who] == 302 and who != "anonymous" else "open"
     )
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_reject_needs_a_reason_and_a_second_step(world, request, htmx):
+    cr = world["open_cr"]
+    client = client_for("reviewer", request)
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    url = reverse("governance:change-reject", args=[cr.id])
+    empty = client.post(url, {"comment": "  "}, **extra)
+    assert empty.status_code == 400 and b"Say why you reject this change" in empty.content
+    asked = client.post(url, {"comment": "Refunds over 500 need finance"}, **extra)
+    assert asked.status_code == 200
+    body = asked.content.decode()
+    assert "Reject this change?" in body and "Refunds over 500 need finance" in body
+    assert ("<html" in body) is not htmx
+    cr.refresh_from_db()
+    assert cr.status == "open"
+    done = client.post(
+        url, {"comment": "Refunds over 500 need finance", "confirmed": "on"}, **extra
+    )
+    assert done.status_code in (200, 302)
+    cr.refresh_from_db()
+    assert cr.status == "rejected" and cr.decision_comment == "Refunds over 500 need finance"
 
 
 def test_reviewer_of_another_runbook_cannot_decide_it(world, request):
@@ -423,7 +446,7 @@ def test_quarantine_page_and_htmx_resolution(world, request):
     )
     assert (
         response.status_code == 200
-        and b"Resolved" in response.content
+        and b"Accepted with your edit" in response.content
         and b"<html" not in response.content
     )
     assert MemoryRecord.objects.filter(
@@ -456,21 +479,24 @@ def test_audit_filters_and_csv_export(world, request, tenant, other_tenant):
 
     response = client.get(reverse("governance:audit-csv"), {"operation": "QUARANTINE"})
     assert response["Content-Type"].startswith("text/csv")
-    body = b"".join(response.streaming_content).decode()
+    body = b"".join(response.streaming_content).decode("utf-8").lstrip("\ufeff")
     rows = list(csv.reader(io.StringIO(body)))
-    assert rows[0][:4] == ["occurred_at", "actor_type", "actor_id", "action"]
-    assert len(rows) == 2 and rows[1][5] == "suspected_injection"
-    import json
-
-    assert json.loads(rows[1][-1])["findings"] == ["instruction_like_text"]
+    # For people: the page's words first, the ids last; details as "key: value", not JSON.
+    assert rows[0][:6] == ["When", "Who", "What", "Why", "Concerning", "Details"]
+    assert rows[0][-1] == "Request id"
+    assert len(rows) == 2 and rows[1][2] == "Memory write: Held for review"
+    assert "instead of a fact" in rows[1][3] or "instruction" in rows[1][3]
+    assert "findings: instruction_like_text" in rows[1][5] and "{" not in rows[1][5]
+    assert rows[1][1].startswith("agent “")  # a name, not "actor_id 3"
     # no memory text, and nothing of the other tenant
     full = b"".join(client.get(reverse("governance:audit-csv")).streaming_content).decode()
-    assert "Ignore previous" not in full and "admin password" not in full and "Refund" not in full
+    assert "Ignore previous" not in full and "admin password" not in full
+    assert "original payment method" not in full  # procedure text either (titles are names)
     other_ids = {
         str(i) for i in AuditEvent.objects.filter(tenant=other_tenant).values_list("id", flat=True)
     }
     assert other_ids and str(tenant.id) not in full
-    exported = {r[0] for r in csv.reader(io.StringIO(full))}
+    exported = list(csv.reader(io.StringIO(full)))
     assert len(exported) > 5
 
 
@@ -639,7 +665,16 @@ def test_admin_members_roles_and_grants(world, request, tenant, runbook):
     assert client.post(url, {"username": "bob", "role": "reviewer"}).status_code == 302
     assert Membership.objects.get(user__username="bob").role == "reviewer"
     assert client.post(url, {"username": "stranger", "role": "member"}).status_code == 302
-    assert client.post(url, {"username": "stranger", "role": "remove"}).status_code == 302
+    # "remove" is no role; removing is its own action, asked twice
+    assert client.post(url, {"username": "stranger", "role": "remove"}).status_code == 400
+    asked = client.post(url, {"action": "remove", "username": "stranger"})
+    assert (
+        asked.status_code == 200
+        and "Remove stranger from this organisation?" in asked.content.decode()
+    )
+    assert Membership.objects.filter(user__username="stranger").exists()
+    removed = client.post(url, {"action": "remove", "username": "stranger", "confirmed": "on"})
+    assert removed.status_code == 302
     assert not Membership.objects.filter(user__username="stranger").exists()
     # the last admin cannot demote themselves
     assert client.post(url, {"username": "ada", "role": "member"}).status_code == 409

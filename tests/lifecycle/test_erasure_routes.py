@@ -58,7 +58,9 @@ def _erase_by_page(client, user, subject, django_capture_on_commit_callbacks):
 def _erase_by_withdrawal(client, user, subject, django_capture_on_commit_callbacks):
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("memory-withdraw"), {"erase_everything": "on"})
+        response = client.post(
+            reverse("memory-withdraw"), {"erase_everything": "on", "confirmed": "on"}
+        )
     assert response.status_code == 302
 
 

@@ -5,6 +5,7 @@ anonymous). Real database, real write path."""
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 from django.test import Client
@@ -51,7 +52,7 @@ def test_list_shows_own_memories_with_counts(alice, owner, write_agent, same_ten
     body = response.content.decode()
     assert "我喜欢喝绿茶" in body and "Booked a hotel" in body
     assert "chess" not in body
-    assert "2 active memories" in body
+    assert "2 current memories" in body
     assert 'hx-get="/"' in body and 'action="/"' in body  # search works with and without JS
 
 
@@ -221,9 +222,30 @@ def test_unknown_id_is_404(alice, memory):
     assert alice.get(reverse("memory-detail", args=[uuid.uuid4()])).status_code == 404
 
 
-def test_deleted_memory_is_404(alice, owner, memory):
+def _undo_time_passes(subject) -> None:
+    """The few seconds to undo a delete pass (without waiting for them)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.models import DeletionRequest
+
+    DeletionRequest.objects.filter(subject_id=subject.id, status="pending").update(
+        run_after=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def test_deleted_memory_page_says_it_was_deleted(alice, owner, memory):
     alice.post(reverse("memory-delete", args=[memory.id]))
-    assert alice.get(reverse("memory-detail", args=[memory.id])).status_code == 404
+    waiting = alice.get(reverse("memory-detail", args=[memory.id]))
+    assert waiting.status_code == 200 and "You deleted this memory" in waiting.content.decode()
+    _undo_time_passes(owner[1])
+    alice.get(reverse("memory-list"))  # the user's next page runs the due erasure
+    gone = alice.get(reverse("memory-detail", args=[memory.id]))
+    assert gone.status_code == 410
+    body = gone.content.decode()
+    assert "This memory was deleted" in body and "window seats" not in body
+    assert alice.get(reverse("memory-detail", args=[uuid.uuid4()])).status_code == 404
 
 
 # --- remember ------------------------------------------------------------------------------
@@ -378,11 +400,20 @@ def test_delete_confirmation_then_gone_from_page_and_agent_api(alice, owner, mem
     confirm = alice.get(reverse("memory-delete", args=[memory.id]))
     assert confirm.status_code == 200 and "Yes, delete it" in confirm.content.decode()
     response = alice.post(reverse("memory-delete", args=[memory.id]))
-    assert response.status_code == 302 and response["Location"] == reverse("memory-list")
-    page = alice.get(response["Location"]).content.decode()
-    assert "window seats" not in page and "Deleted at your request." in page
+    assert response.status_code == 302 and "/settings/memory/deletions/" in response["Location"]
+    receipt = alice.get(response["Location"]).content.decode()
+    # The receipt names what is deleted and says it can still be undone.
+    assert "Deleted “I prefer window seats 靠窗座位”." in receipt and "undo" in receipt
+    # Agents no longer see it at once, though the erasure waits for the undo time.
     gone = api.get(f"/api/v1/memories/{memory.id}")
     assert gone.status_code == 404 and gone.json()["code"] == "not_found"
+    page = alice.get(reverse("memory-list")).content.decode()
+    assert "Being deleted" in page and "0 current memories" in page
+    _undo_time_passes(owner[1])
+    receipt = alice.get(response["Location"]).content.decode()
+    assert "The memory was deleted." in receipt and "found nothing left" in receipt
+    assert "window seats" not in receipt
+    assert MemoryRecord.objects.get(pk=memory.id).status == "deleted"
 
 
 def test_delete_htmx_inline(alice, owner, memory, api):
@@ -392,7 +423,9 @@ def test_delete_htmx_inline(alice, owner, memory, api):
     body = response.content.decode()
     assert response.status_code == 200
     assert f'id="memory-{memory.id}"' in body and 'role="status"' in body
-    assert 'hx-swap-oob="true"' in body and "0 active memories" in body
+    assert 'hx-swap-oob="true"' in body and "0 current memories" in body
+    assert "No memories here." in body  # the "showing x of y" line follows the delete
+    assert "Undo" in body
     assert api.get(f"/api/v1/memories/{memory.id}").status_code == 404
 
 
@@ -414,8 +447,11 @@ def test_export_csv_download(alice, memory):
     response = alice.get(reverse("memory-export-csv"))
     text = response.content.decode("utf-8-sig")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    assert text.splitlines()[0].startswith("id,lineage_id")
-    assert "靠窗座位" in text
+    header = text.splitlines()[0]
+    # People's columns first, in the pages' words; ids last.
+    assert header.startswith("Memory,Kind,Topic,Where it comes from,Status")
+    assert header.endswith("Memory id,Lineage id,Replaces version")
+    assert "靠窗座位" in text and "the assistant inferred this" not in text.splitlines()[0]
 
 
 def test_export_for_other_tenant_user_has_only_their_data(memory, other_tenant_user):
@@ -445,7 +481,12 @@ def test_pause_from_settings_refuses_agent_writes(alice, owner, api):
 def test_withdraw_consent_refuses_agent_writes_and_can_erase(alice, owner, memory, api):
     from tests.helpers.cast import candidate
 
-    response = alice.post(reverse("memory-withdraw"), {"erase_everything": "on"})
+    # The first post only asks again; nothing changes.
+    ask = alice.post(reverse("memory-withdraw"), {"erase_everything": "on"})
+    assert ask.status_code == 200 and "Yes, withdraw consent" in ask.content.decode()
+    owner[1].refresh_from_db()
+    assert owner[1].consent_withdrawn_at is None
+    response = alice.post(reverse("memory-withdraw"), {"erase_everything": "on", "confirmed": "on"})
     assert response.status_code == 302
     page = alice.get(reverse("memory-settings")).content.decode()
     assert "Consent withdrawn" in page and "1 memory was deleted." in page
@@ -464,7 +505,7 @@ def test_withdraw_consent_refuses_agent_writes_and_can_erase(alice, owner, memor
 
 
 def test_withdraw_without_erase_keeps_memories(alice, memory):
-    alice.post(reverse("memory-withdraw"), {})
+    alice.post(reverse("memory-withdraw"), {"confirmed": "on"})
     memory.refresh_from_db()
     assert memory.status == "active"
     assert "withdrawn consent" in alice.get(reverse("memory-list")).content.decode()

@@ -278,7 +278,7 @@ def test_export_csv_rows_and_formula_injection(owner, write_agent, same_tenant_u
     text = user_memory.subject_export_csv(user=user, subject=subject)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 1
-    assert rows[0]["statement"].startswith("'=HYPERLINK")
+    assert rows[0]["Memory"].startswith("'=HYPERLINK")
     assert "chess" not in text
 
 

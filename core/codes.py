@@ -306,10 +306,13 @@ class ErrorCode(enum.StrEnum):
     PROCEDURE_PURPOSE_REQUIRED = "procedure_purpose_required"
     WRITE_POLICY_REFUSED = "write_policy_refused"
     DUPLICATE_SLUG = "duplicate_slug"
+    REASON_REQUIRED = "reason_required"
     # Administration (governance/services/admin_console.py).
     AGENT_INACTIVE = "agent_inactive"
     DUPLICATE_NAME = "duplicate_name"
     INVALID_CLEARANCE = "invalid_clearance"
+    INVALID_EXTERNAL_ID = "invalid_external_id"
+    EXTERNAL_ID_TAKEN = "external_id_taken"
     INVALID_NAME = "invalid_name"
     INVALID_OVERLAP = "invalid_overlap"
     INVALID_POLICY = "invalid_policy"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.db.models import Case, CharField, Count, IntegerField, Max, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from core.codes import ReasonCode
+from core.codes import AuditAction, ReasonCode
 from memory.models import (
     AssertionKind,
     EmbeddingIndex,
@@ -541,7 +541,7 @@ def memory_write_reasons(*, record: MemoryRecord) -> dict[uuid.UUID, str]:
         AuditEvent.objects.filter(
             tenant_id=record.tenant_id,
             record_id__in=list(versions),
-            action="memory.write",
+            action=AuditAction.MEMORY_WRITE,
         )
         .order_by("occurred_at", "id")
         .values_list("record_id", "reason_code")

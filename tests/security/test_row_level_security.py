@@ -8,12 +8,12 @@ import pytest
 from django.conf import settings
 from django.db import ProgrammingError, connection, transaction
 
-from accounts.models import Role
+from accounts.models import Agent, Role
 from core import rls
 from core.actor import Actor
 from core.tenancy import current_tenant_id, tenant_context
 from governance.services.procedures import procedure_document_create
-from memory.models import MemoryRecord
+from memory.models import AgentAccess, MemoryRecord, SubjectAgentAccess
 from memory.services.indexing import index_pending_records
 from tests.helpers.cast import candidate, person
 from tests.helpers.procedures import approve, propose
@@ -80,6 +80,13 @@ def two_tenants(
         approve(propose(doc, admin, "1. Run the tests.\n2. Deploy."), rev)
     for t, subject in ((tenant, owner_subject), (other_tenant, other_tenant_user[1])):
         _lifecycle_rows(t, subject)
+        with tenant_context(t.id):
+            # The user paused one agent (an agent of its own, so the fixture's agents
+            # keep their access).
+            paused = Agent.objects.create(tenant=t, name="paused-by-the-user")
+            SubjectAgentAccess.objects.create(
+                tenant=t, subject=subject, agent=paused, state=AgentAccess.PAUSED
+            )
     # Derived retrieval rows: vectors for every record, and one recall trace per tenant.
     index_pending_records(MemoryRecord.objects.values_list("id", flat=True))
     for client in (api, b):

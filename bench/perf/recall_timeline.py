@@ -6,8 +6,8 @@ bench's workers run.
 
 Reports the median and p95, in ms after the request entered Django, of
 
-- embed_start     the question's embedding started on its pool thread (before the key
-                  is checked once the key has made a recall: ``RecentRecallKeys``),
+- embed_start     the question's embedding started on its pool thread (after the edge,
+                  the key, the subject token and the body are checked),
 - authenticated   the API key checked and the tenant set,
 - embed_end       ... and ended (``embed`` is its length there, beside the database work),
 - wait_start      the vector route began waiting for it (the database work before it done),

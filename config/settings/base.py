@@ -72,9 +72,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # A recall's question is embedded from here on, for a key that made a recall lately
-    # (memory/api/recall.py): the rest of the stack runs beside the embedding.
-    "memory.api.recall.EarlyRecallEmbedding",
     "core.edge.ApiEdgeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -3,17 +3,10 @@ the recall pipeline (memory.recall), render."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-import time
 import uuid
-from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -24,7 +17,6 @@ from core.api import ApiError
 from core.db_router import replica_reads
 from core.observability import metrics
 from core.serializers import StrictInputSerializer
-from memory.api.authentication import bearer_key
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import (
     ERRORS,
@@ -37,7 +29,6 @@ from memory.api.views import (
 from memory.models import AssertionKind, MemoryStatus, MemoryType, Subject
 from memory.recall import (
     STAGE_MODULES,
-    QueryVector,
     RecallRequest,
     RecallResult,
     RecallScope,
@@ -217,125 +208,6 @@ def _scope(view: SubjectScopedView, request: Request, *, look_up: bool = True) -
     )
 
 
-def _speculate(request: Request) -> QueryVector | None:
-    """The embedding of the body's query, started before the body is validated (a query
-    the serializer will refuse is not embedded: not a string, empty or too long)."""
-    return _speculate_query(request.data)
-
-
-def _speculate_query(body: Any) -> QueryVector | None:
-    query = body.get("query") if isinstance(body, dict) else None
-    if not isinstance(query, str) or not query.strip() or len(query) > _QUERY_MAX:
-        return None
-    return QueryVector.speculate(query)
-
-
-class RecentRecallKeys:
-    """Digests of the API keys that made a recall in this process lately (never a key:
-    a 16-byte BLAKE2b digest of it). A recall presenting one of them has its question's
-    embedding started before the key is checked (``RecallView.initial``): the
-    authentication's round trips and the middleware then run beside the embedding.
-
-    Only a caller holding a key that made a successful recall here within ``seconds``
-    can make this process embed anything before the key is checked; the embedding is
-    used only if the checks (authentication, permissions, throttles) pass again. A key
-    that fails them is forgotten at once, and its embedding cancelled if it has not
-    started, so a revoked key costs at most one embedding per process. At most ``size``
-    digests are kept, the least recently used dropped first."""
-
-    def __init__(self, size: int = 4096, seconds: float = 300.0) -> None:
-        self.size = size
-        self.seconds = seconds
-        self._seen: OrderedDict[bytes, float] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def digest(key: str) -> bytes:
-        return hashlib.blake2b(key.encode(), digest_size=16).digest()
-
-    def remember(self, digest: bytes) -> None:
-        with self._lock:
-            self._seen[digest] = time.monotonic() + self.seconds
-            self._seen.move_to_end(digest)
-            while len(self._seen) > self.size:
-                self._seen.popitem(last=False)
-
-    def forget(self, digest: bytes) -> None:
-        with self._lock:
-            self._seen.pop(digest, None)
-
-    def __contains__(self, digest: bytes) -> bool:
-        with self._lock:
-            until = self._seen.get(digest)
-            if until is not None and until < time.monotonic():
-                del self._seen[digest]
-                until = None
-        return until is not None
-
-
-RECENT_RECALL_KEYS = RecentRecallKeys()
-# A recall body larger than this is not read before authentication (a real one is ~100
-# bytes to a few KB; the serializer bounds the query at 2,000 characters).
-_EARLY_BODY_MAX = 16 * 1024
-
-
-class EarlyRecallEmbedding:
-    """Middleware, first after the request log: for ``POST /api/v1/recall`` with a key in
-    ``RECENT_RECALL_KEYS``, the question's embedding starts here, before the rest of the
-    middleware, the URL resolver and DRF (~1 ms); ``RecallView.initial`` takes it
-    (``EARLY``) and runs the key's checks beside it. A request that never passes those
-    checks — refused there, or before the view by the edge or another middleware — has
-    its key forgotten and its embedding cancelled if it has not started, as a refusal in
-    ``initial`` has: a key stops causing embeddings before its checks the first time one
-    of its requests fails them. Any other request passes untouched."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-        self.path = ""
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST":
-            self.path = self.path or reverse("api-recall")
-            if request.path == self.path:  # both with the script prefix
-                key = bearer_key(request)
-                digest = RecentRecallKeys.digest(key) if key else None
-                if digest is not None and digest in RECENT_RECALL_KEYS:
-                    early = _speculate_before_checks(request)
-                    setattr(request, EARLY, (digest, early))
-                    response = self.get_response(request)
-                    if not getattr(request, EARLY_CHECKED, False):
-                        RECENT_RECALL_KEYS.forget(digest)
-                        if early is not None:
-                            early.cancel()
-                    return response
-        return self.get_response(request)
-
-
-# Where the middleware leaves (the key's digest, the embedding started) on the request,
-# and where the view says the key's checks passed.
-EARLY = "engram_early_recall"
-EARLY_CHECKED = "engram_early_recall_checked"
-
-
-def _speculate_before_checks(django_request: HttpRequest) -> QueryVector | None:
-    """``_speculate`` before the key is checked, for a key in ``RECENT_RECALL_KEYS``: the
-    body is read as plain JSON here and left for DRF's parser (which applies the edge's
-    checks and reports what is wrong with it, as for any request)."""
-    if django_request.content_type != "application/json":
-        return None
-    try:
-        length = int(django_request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return None
-    if not 0 < length <= _EARLY_BODY_MAX:
-        return None
-    try:
-        body = json.loads(django_request.body)
-    except (ValueError, OSError):  # malformed or unreadable: DRF's parser says so later
-        return None
-    return _speculate_query(body)
-
-
 def _validated(serializer_class, request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise ApiError("invalid_input", "The request body must be a JSON object.")
@@ -397,28 +269,6 @@ def _result_json(result: RecallResult) -> dict[str, Any]:
 
 class RecallView(SubjectScopedView):
     permission_classes = [HasReadScope]
-    early: QueryVector | None = None
-    key_digest: bytes | None = None
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        """DRF's checks (authentication, permissions, throttles); for a key that made a
-        recall here lately (``RecentRecallKeys``) the question's embedding started before
-        them (``EarlyRecallEmbedding``)."""
-        key = bearer_key(request)
-        digest = RecentRecallKeys.digest(key) if key else None
-        early_digest, early = getattr(request._request, EARLY, (None, None))
-        if early is not None and early_digest == digest:
-            self.early = early
-        try:
-            super().initial(request, *args, **kwargs)
-        except Exception:
-            if digest is not None:
-                RECENT_RECALL_KEYS.forget(digest)
-            if self.early is not None:
-                self.early.cancel()
-            raise
-        setattr(request._request, EARLY_CHECKED, True)
-        self.key_digest = digest
 
     @extend_schema(
         operation_id="recall",
@@ -428,25 +278,21 @@ class RecallView(SubjectScopedView):
         responses={200: RecallOutputSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        # The question's embedding is what a recall waits for longest: it starts first,
-        # before the body is validated (recall keeps it only if it embedded what recall
-        # would) — for a key that made a recall lately, before the key is checked
-        # (``initial``) — and the subject is looked up with recall's own context query.
+        # Nothing of the recall runs before its checks: the edge (core.edge), the key and
+        # the subject token (DRF's ``initial``), then the body (the serializer). Only then
+        # does recall start, and with it the question's embedding (memory.recall.pipeline).
         scope = _scope(self, request, look_up=False)
-        early = self.early or _speculate(request)
         data = _validated(RecallInputSerializer, request)
         clock = metrics.recall_started()
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):
             try:
-                result = self._recall(request, scope, data, early)
+                result = self._recall(request, scope, data)
             except Subject.DoesNotExist:
                 raise subject_gone() from None
             except SubjectKindRefused:
                 raise subject_kind_refused() from None
         metrics.recall_finished(clock, result)
-        if self.key_digest is not None:
-            RECENT_RECALL_KEYS.remember(self.key_digest)
         return Response(_result_json(result))
 
     def _recall(
@@ -454,10 +300,8 @@ class RecallView(SubjectScopedView):
         request: Request,
         scope: RecallScope,
         data: dict[str, Any],
-        early: QueryVector | None,
     ) -> RecallResult:
         return recall(
-            early=early,
             actor=self.actor(request),
             scope=scope,
             refuse_kinds=refused_subject_kinds(),

@@ -117,7 +117,17 @@ class QueryVector:
         likely be wrong: before any recall in this process, and for a question with a
         pronoun (whom it refers to depends on the subject's conversations). It can still
         miss when the question names the subject themself ("Where does Olivia live?"
-        becomes "Where does the user live?")."""
+        becomes "Where does the user live?"). A shortcut: when it fails, recall embeds the
+        question itself (``start``), so the failure never fails the request."""
+        try:
+            return cls._guess(query)
+        except Exception as e:  # noqa: BLE001 - a speed-up must never fail the request
+            # The exception's class only: its message may quote the question.
+            logger.warning("early query embedding skipped (%s)", type(e).__name__)
+            return None
+
+    @classmethod
+    def _guess(cls, query: str) -> QueryVector | None:
         model_id = cls._last_model_id
         if model_id is None or lexical.refer_to_user(query, (), ()) != query:
             return None

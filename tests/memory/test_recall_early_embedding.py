@@ -116,7 +116,7 @@ def test_a_recall_trusting_its_callers_tenant_fails_closed_in_another_tenants_tr
 def test_the_api_embeds_a_valid_question_once_and_an_invalid_one_never(
     read_agent, owner_subject, embedded
 ):
-    """Through the API the early embedding starts before the body is validated: a question
+    """Through the API the early embedding starts once the body is validated: a question
     is embedded once; a body the serializer refuses is not embedded at all."""
     fact = remember(owner_subject, "User prefers aisle seats")
     client = read_agent.client(owner_subject)
@@ -130,7 +130,7 @@ def test_the_api_embeds_a_valid_question_once_and_an_invalid_one_never(
     assert embedded == ["Which seat does the user prefer?"]
 
 
-# --- before the key is checked: only for a key that made a recall here lately ---------
+# --- nothing before the checks: edge, key, subject token, body ---------------------------
 
 
 @pytest.fixture
@@ -161,110 +161,76 @@ def _ask(client, query: str, **headers):
     return client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE}, **headers)
 
 
-def test_a_key_that_made_a_recall_has_the_next_question_embedded_before_it_is_checked(
-    read_agent, owner_subject, order
-):
-    fact = remember(owner_subject, "User prefers aisle seats")
+def test_every_recall_is_checked_before_its_question_is_embedded(read_agent, owner_subject, order):
+    """However often a key has recalled, its key is checked before anything is embedded."""
+    fact = remember(owner_subject, "User prefers window seats")
     client = read_agent.client(owner_subject)
-    first = _ask(client, "Which seat does the user prefer?")
-    assert order == ["auth", "embed: Which seat does the user prefer?"]
-    order.clear()
-    second = _ask(client, "What seat does the user like?")
-    assert order == ["embed: What seat does the user like?", "auth"]  # one embedding
-    for response in (first, second):
+    for question in (
+        "Which seat suits the user?",
+        "用户喜欢坐哪里？",
+        "Which seat suits the user?",
+    ):
+        order.clear()
+        response = _ask(client, question)
         assert response.status_code == 200
-        assert response.json()["items"][0]["id"] == str(fact.record_id)
-    assert second.json()["items"] == _ask(client, "What seat does the user like?").json()["items"]
+        assert order[0] == "auth" and order[1:] in ([f"embed: {question}"], []), order
+    assert response.json()["items"][0]["id"] == str(fact.record_id)
 
 
-def test_the_early_embedding_starts_before_the_rest_of_the_middleware(
-    read_agent, owner_subject, order, monkeypatch
-):
-    """``EarlyRecallEmbedding`` submits it first: the tenant's transaction, the URL
-    resolver and DRF come after — and only for the recall path."""
-    from accounts.middleware import TenantContextMiddleware
-
-    real = TenantContextMiddleware.__call__
-    monkeypatch.setattr(
-        TenantContextMiddleware,
-        "__call__",
-        lambda self, request: order.append("middleware") or real(self, request),
-    )
-    remember(owner_subject, "User prefers aisle seats")
-    client = read_agent.client(owner_subject)
-    assert _ask(client, "Which seat does the user prefer?").status_code == 200
-    order.clear()
-    assert _ask(client, "What seat does the user like?").status_code == 200
-    assert order == ["embed: What seat does the user like?", "middleware", "auth"]
-    order.clear()
-    # The same key and body on another path: nothing is embedded for it.
-    response = client.post_json(
-        "/api/v1/candidates", {"query": "What seat does the user like?", "purpose": PURPOSE}
-    )
-    assert response.status_code == 403  # a read key may not write
-    assert not [e for e in order if e.startswith("embed")]
-
-
-def test_no_embedding_before_the_check_for_a_key_never_seen_or_a_wrong_one(
-    read_agent, owner_subject, order
-):
-    remember(owner_subject, "User prefers aisle seats")
-    good = read_agent.client(owner_subject)
-    assert _ask(good, "Which seat does the user prefer?").status_code == 200
-    order.clear()
-    prefix = read_agent.key.split("_")[1]  # egk_<prefix>_<secret>; the secret may hold "_"
-    for wrong in (f"egk_{prefix}_{'x' * 43}", "egk_nope_nope", read_agent.key + "x"):
-        client = good.__class__(wrong)
-        response = _ask(client, "Which seat does the user prefer?")
-        assert response.status_code == 401
-        assert response.json()["code"] == "invalid_api_key"
-    assert order == ["auth", "auth", "auth"]  # checked, never embedded
-
-
-def test_a_revoked_key_is_forgotten_after_its_first_refusal(read_agent, owner_subject, order):
+def test_no_embedding_for_a_wrong_revoked_or_subjectless_request(read_agent, owner_subject, order):
     from accounts.models import ApiKey
     from accounts.services.credentials import api_key_revoke
     from core.actor import Actor
 
-    remember(owner_subject, "User prefers aisle seats")
-    client = read_agent.client(owner_subject)
-    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    remember(owner_subject, "User prefers window seats")
+    good = read_agent.client(owner_subject)
+    assert _ask(good, "Which seat suits the user?").status_code == 200
+    order.clear()
+    prefix = read_agent.key.split("_")[1]  # egk_<prefix>_<secret>; the secret may hold "_"
+    for wrong in (f"egk_{prefix}_{'x' * 43}", "egk_nope_nope", read_agent.key + "x"):
+        response = _ask(good.__class__(wrong), "Which seat suits the user?")
+        assert response.status_code == 401 and response.json()["code"] == "invalid_api_key"
+    response = _ask(read_agent.client(), "Which seat suits the user?")  # no subject token
+    assert response.status_code == 403 and response.json()["code"] == "subject_required"
     api_key_revoke(
         actor=Actor.system(read_agent.agent.tenant_id),
         api_key=ApiKey.objects.get(agent=read_agent.agent),
     )
-    order.clear()
-    for _ in range(2):
-        response = _ask(client, "Which seat does the user prefer?")
-        assert response.status_code == 401 and response.json()["code"] == "revoked_api_key"
-    # One embedding started before the first refusal, none after it.
-    assert order == ["embed: Which seat does the user prefer?", "auth", "auth"]
+    response = _ask(good, "Which seat suits the user?")
+    assert response.status_code == 401 and response.json()["code"] == "revoked_api_key"
+    assert not [e for e in order if e.startswith("embed")], order
 
 
-def test_a_key_refused_before_the_view_is_forgotten_too(read_agent, owner_subject, order):
-    """The edge refuses the request (a header too large) before DRF checks the key: the
-    embedding started for it is the last one started before the key's checks."""
-    remember(owner_subject, "User prefers aisle seats")
+def test_a_request_the_edge_refuses_embeds_nothing(read_agent, owner_subject, order):
+    remember(owner_subject, "User prefers window seats")
     client = read_agent.client(owner_subject)
-    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    assert _ask(client, "Which seat suits the user?").status_code == 200
     order.clear()
     for _ in range(2):
-        response = _ask(client, "Which seat does the user prefer?", HTTP_X_PADDING="x" * 9000)
+        response = _ask(client, "Which seat suits the user?", HTTP_X_PADDING="x" * 9000)
         assert response.status_code == 431 and response.json()["code"] == "header_too_large"
-    assert order == ["embed: Which seat does the user prefer?"]  # then none
-    order.clear()
-    assert _ask(client, "What seat does the user like?").status_code == 200
-    assert order == ["auth", "embed: What seat does the user like?"]  # checked first again
+    assert order == []
 
 
-def test_a_key_whose_recalls_fail_never_starts_an_embedding_early(read_agent, order):
-    """A valid key whose recalls never succeed (here: no subject named) is checked every
-    time and never remembered."""
-    client = read_agent.client()
+@pytest.mark.parametrize(
+    "query",
+    ["\\ud800", "seat \\udfff?", "座位\\udbff"],
+    ids=["lone-high", "lone-low-inside", "after-chinese"],
+)
+def test_a_lone_surrogate_in_a_question_is_a_4xx_every_time(
+    read_agent, owner_subject, order, query
+):
+    """A lone surrogate is valid JSON and invalid text: the edge refuses it, before and
+    after the key has made recalls, and the key keeps working."""
+    remember(owner_subject, "User prefers window seats")
+    client = read_agent.client(owner_subject)
+    body = '{"query": "' + query + '", "purpose": "' + PURPOSE + '"}'
     for _ in range(2):
-        response = _ask(client, "Which seat does the user prefer?")
-        assert response.status_code == 403 and response.json()["code"] == "subject_required"
-    assert order == ["auth", "auth"]
+        response = client.post("/api/v1/recall", body, content_type="application/json")
+        assert 400 <= response.status_code < 500, response.content
+        assert set(response.json()) == {"code", "message", "extra"}
+        assert _ask(client, "Which seat suits the user?").status_code == 200
+    assert "embed: " + query not in order
 
 
 @pytest.mark.parametrize(
@@ -278,54 +244,31 @@ def test_a_key_whose_recalls_fail_never_starts_an_embedding_early(read_agent, or
     ],
     ids=["truncated", "nul", "duplicate-key", "not-an-object", "nan"],
 )
-def test_a_bad_body_from_a_remembered_key_gets_the_error_it_always_got(
-    read_agent, owner_subject, order, body
-):
-    """The body is read early as plain JSON and left to DRF's parser, whose checks and
-    errors are unchanged: the same answer as before the key was remembered."""
-    remember(owner_subject, "User prefers aisle seats")
+def test_a_bad_body_gets_its_error_and_embeds_nothing(read_agent, owner_subject, order, body):
+    remember(owner_subject, "User prefers window seats")
     client = read_agent.client(owner_subject)
     before = client.post("/api/v1/recall", body, content_type="application/json")
-    assert _ask(client, "Which seat does the user prefer?").status_code == 200
+    assert _ask(client, "Which seat suits the user?").status_code == 200
+    order.clear()
     after = client.post("/api/v1/recall", body, content_type="application/json")
     assert before.status_code == after.status_code == 400
     assert set(after.json()) == {"code", "message", "extra"}
     assert after.json() == before.json()
+    assert not [e for e in order if e.startswith("embed")], order
 
 
-def test_a_large_body_is_not_read_before_the_key_is_checked(read_agent, owner_subject, order):
-    from memory.api import recall as recall_api
-
-    fact = remember(owner_subject, "User prefers aisle seats")
+def test_a_failing_shortcut_never_fails_the_recall(read_agent, owner_subject, monkeypatch):
+    """The early embedding is a speed-up: when it cannot start, recall embeds the question
+    itself and answers the same."""
+    fact = remember(owner_subject, "User prefers window seats")
     client = read_agent.client(owner_subject)
-    assert _ask(client, "Which seat does the user prefer?").status_code == 200
-    order.clear()
-    padding = " " * recall_api._EARLY_BODY_MAX
-    response = client.post(
-        "/api/v1/recall",
-        '{"query": "Which seat does the user prefer?", "purpose": "' + PURPOSE + '"}' + padding,
-        content_type="application/json",
-    )
+    reference = _ask(client, "Which seat suits the user?").json()["items"]
+
+    def broken(cls, query):
+        raise RuntimeError("the pool is gone")
+
+    monkeypatch.setattr(QueryVector, "_guess", classmethod(broken))
+    response = _ask(client, "Which seat suits the user?")
     assert response.status_code == 200
-    assert response.json()["items"][0]["id"] == str(fact.record_id)
-    assert order == ["auth", "embed: Which seat does the user prefer?"]
-
-
-def test_recent_keys_expire_and_are_bounded(monkeypatch):
-    from memory.api import recall as recall_api
-
-    keys = recall_api.RecentRecallKeys(size=2, seconds=60)
-    now = [1000.0]
-    monkeypatch.setattr(recall_api.time, "monotonic", lambda: now[0])
-    a, b, c = (keys.digest(k) for k in ("egk_a_1", "egk_b_2", "egk_c_3"))
-    assert len(a) == 16 and a != keys.digest("egk_a_2")
-    keys.remember(a)
-    keys.remember(b)
-    assert a in keys and b in keys
-    keys.remember(c)  # the least recently used goes
-    assert a not in keys and b in keys and c in keys
-    now[0] += 61
-    assert b not in keys and c not in keys
-    keys.remember(b)
-    keys.forget(b)
-    assert b not in keys
+    assert response.json()["items"] == reference
+    assert reference[0]["id"] == str(fact.record_id)

@@ -40,7 +40,6 @@ class RecallItem:
     source_event_ids: list[uuid.UUID] = field(default_factory=list)
     scores: dict[str, float] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
-    tokens: int = 0
 
 
 # --- 7. budget ------------------------------------------------------------------------
@@ -85,7 +84,6 @@ def item_for(
         scores=c.signals.as_scores(),
         flags=flags,
     )
-    item.tokens = lexical.estimate_tokens(_pack_entry(0, item))
     return item
 
 
@@ -123,17 +121,34 @@ def judge_ahead(records: Iterable[Any], until: Callable[[], bool]) -> None:
         _instruction_like(record.statement)
 
 
-def fit_budget(items: list[RecallItem], *, budget: int) -> tuple[list[RecallItem], int]:
-    """Items in rank order while they fit; the pack's frame is paid for first. An item
-    too large to fit is skipped (a smaller one after it may still fit)."""
+def fit_budget(
+    items: list[RecallItem],
+    *,
+    budget: int,
+    purpose: str = "",
+    as_of: datetime | None = None,
+    known_at: datetime | None = None,
+) -> tuple[list[RecallItem], int]:
+    """Items in rank order while the pack that ``context_pack`` renders for them fits the
+    budget: each item is measured as it is written there, with its sources and its
+    position (so ``attach_sources`` runs first), and the pack's frame, with the request's
+    purpose and times, is paid for first. An item too large to fit is skipped (a smaller
+    one after it may still fit). The whole pack is measured last: what is returned is
+    what is counted."""
     remaining = budget - lexical.estimate_tokens(
-        _pack_header(len(items), "", None, None) + _PACK_FOOTER
+        _pack_header(len(items), purpose, as_of, known_at) + _PACK_FOOTER
     )
-    kept = []
+    kept: list[RecallItem] = []
     for item in items:
-        if item.tokens <= remaining:
+        cost = lexical.estimate_tokens(_pack_entry(len(kept) + 1, item))
+        if cost <= remaining:
             kept.append(item)
-            remaining -= item.tokens
+            remaining -= cost
+    while kept and (
+        lexical.estimate_tokens(context_pack(kept, purpose=purpose, as_of=as_of, known_at=known_at))
+        > budget
+    ):
+        kept.pop()
     return kept, len(items) - len(kept)
 
 

@@ -169,12 +169,17 @@ def recall(
             )
             # 6. one value per slot, one version per lineage, no near-duplicates.
             deduped = dedupe(ranked, as_of=as_of, limit=request.k)
-            # 7. the top k that fit the token budget.
+            # 7. the top k that fit the token budget, measured with their sources as the
+            #    pack shows them.
+            top = [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]]
+            attach_sources(top, {c.id: c.record for c in deduped})
             items, dropped = fit_budget(
-                [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]],
+                top,
                 budget=request.token_budget,
+                purpose=request.purpose,
+                as_of=as_of,
+                known_at=request.known_at,
             )
-            attach_sources(items, {c.id: c.record for c in deduped})
             reason = "" if items else "no_relevant_memory"
         # 8. pack.
         pack = context_pack(items, purpose=request.purpose, as_of=as_of, known_at=request.known_at)

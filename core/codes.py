@@ -161,6 +161,13 @@ class ReasonCode(models.TextChoices):
         "storage_conflict",
         _("Someone changed this at the same moment. Please try again."),
     )
+    TARGET_CHANGED = (
+        "target_changed",
+        _(
+            "Another write changed this memory first. Read its current value, then send "
+            "your change again if it still applies."
+        ),
+    )
     STALE_CHANGE = (
         "stale_change",
         _("A newer message already changed this memory; this older change was ignored."),

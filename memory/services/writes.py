@@ -296,6 +296,8 @@ def _submit_one(
             now=now,
             inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
         )
+    if decision.reason_code == ReasonCode.NOTHING_TO_CHANGE:
+        decision = _lost_race(decision, candidate, subject)
     if decision.target_id and decision.reason_code in _ORDERED_REASONS:
         decision = _unless_stale(decision, candidate)
     record_id = _apply(
@@ -330,6 +332,42 @@ _ORDERED_REASONS = frozenset(
         ReasonCode.DELETION_REQUESTED,
     }
 )
+
+
+def _lost_race(decision: Decision, candidate: Candidate, subject: Subject) -> Decision:
+    """A change naming a record that is no longer current was overtaken: another write
+    (typically a concurrent one, serialised behind the subject's lock) changed that memory
+    first. That is a conflict the caller can act on — read the current value and decide
+    again — not "nothing to change". The current version is named when there is one."""
+    if candidate.target_record_id is None:
+        return decision
+    named = (
+        MemoryRecord.objects.filter(
+            tenant_id=subject.tenant_id, subject=subject, id=candidate.target_record_id
+        )
+        .values_list("lineage_id", flat=True)
+        .first()
+    )
+    if named is None:
+        return decision  # never existed for this subject: nothing to change indeed
+    current = (
+        MemoryRecord.objects.filter(
+            tenant_id=subject.tenant_id,
+            subject=subject,
+            lineage_id=named,
+            status=MemoryStatus.ACTIVE,
+        )
+        .order_by("-valid_from")
+        .values_list("id", flat=True)
+        .first()
+    )
+    return Decision(
+        Operation.REJECT,
+        ReasonCode.TARGET_CHANGED,
+        "Another write changed this memory first; read its current value and send the "
+        "change again if it still applies.",
+        target_id=current,
+    )
 
 
 def _unless_stale(decision: Decision, candidate: Candidate) -> Decision:

@@ -10,20 +10,19 @@ Rules (no user data in logs or metrics: operators read them):
 - figures that live in the database (queue sizes, index lag, dead letters) are read at
   scrape time by collectors (``config/metrics.py``), not counted here.
 
-Recall stage timings: the recall pipeline (``memory.recall``) does not time its
-stages itself. :func:`instrument_recall_stages` wraps the pipeline's stage functions by
-name (:data:`RECALL_STAGE_FUNCTIONS`) in the modules that call them; the recall API view brackets the call with
-:func:`recall_started` / :func:`recall_finished`, which sums each stage's time for the
-request and observes one value per stage. A renamed stage function is skipped (and the
-stage test in tests/ops fails, saying which)."""
+Recall stage timings: the recall pipeline (``memory.recall.pipeline``) brackets each
+stage with :func:`recall_stage`, an explicit hook (no function is replaced at import);
+the recall API view brackets the call with :func:`recall_started` /
+:func:`recall_finished`, which sums each stage's time for the request and observes one
+value per stage."""
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,20 +146,6 @@ def observe_rate_limited(scope: str) -> None:
 
 # --- recall stages ---------------------------------------------------------------------
 
-# ``memory.recall`` stage function name -> stage. Several functions may make one stage;
-# the request's stage time is their sum.
-RECALL_STAGE_FUNCTIONS: dict[str, str] = {
-    "embed_question": "embed",
-    "recall_context": "scope",
-    "slot_keys": "scope",
-    "run_routes": "routes",
-    "fuse_and_rerank": "rank",
-    "dedupe": "rank",
-    "fit_budget": "pack",
-    "attach_sources": "pack",
-    "context_pack": "pack",
-    "record_recall": "trace",
-}
 RECALL_STAGES = ("embed", "scope", "routes", "rank", "pack", "trace")
 
 
@@ -173,45 +158,23 @@ class RecallClock:
 _recall_clock: ContextVar[RecallClock | None] = ContextVar("engram_recall_clock", default=None)
 
 
-def _stage_timer(stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    span_name = f"recall.{stage}"
-
-    @functools.wraps(fn)
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            with traces.span(span_name):
-                return fn(*args, **kwargs)
-        finally:
-            elapsed = time.perf_counter() - start
-            clock = _recall_clock.get()
-            if clock is None:
-                # Another thread (the query embedding runs on a pool thread) or a call
-                # outside an API recall: observe on its own.
-                RECALL_STAGE_SECONDS.labels(stage).observe(elapsed)
-            else:
-                clock.stages[stage] = clock.stages.get(stage, 0.0) + elapsed
-
-    timed.__engram_stage__ = stage  # type: ignore[attr-defined]
-    return timed
-
-
-def instrument_recall_stages(*modules: Any) -> list[str]:
-    """Wrap the stage functions where ``modules`` (the modules that call them) look them
-    up (idempotent). Returns the names found in none of them."""
-    missing = []
-    for name, stage in RECALL_STAGE_FUNCTIONS.items():
-        found = False
-        for module in modules:
-            fn = getattr(module, name, None)
-            if fn is None:
-                continue
-            found = True
-            if not hasattr(fn, "__engram_stage__"):
-                setattr(module, name, _stage_timer(stage, fn))
-        if not found:
-            missing.append(name)
-    return missing
+@contextmanager
+def recall_stage(stage: str) -> Iterator[None]:
+    """Time one stage of a recall (``RECALL_STAGES``) and trace it as a span. Inside an API
+    recall the time is added to that request's stage total (a stage may run several
+    times); elsewhere — the question's embedding on its pool thread, a recall outside the
+    API — it is observed on its own."""
+    start = time.perf_counter()
+    try:
+        with traces.span(f"recall.{stage}"):
+            yield
+    finally:
+        elapsed = time.perf_counter() - start
+        clock = _recall_clock.get()
+        if clock is None:
+            RECALL_STAGE_SECONDS.labels(stage).observe(elapsed)
+        else:
+            clock.stages[stage] = clock.stages.get(stage, 0.0) + elapsed
 
 
 def recall_started() -> RecallClock:

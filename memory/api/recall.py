@@ -28,7 +28,6 @@ from memory.api.views import (
 )
 from memory.models import AssertionKind, MemoryStatus, MemoryType, Subject
 from memory.recall import (
-    STAGE_MODULES,
     RecallRequest,
     RecallResult,
     RecallScope,
@@ -39,9 +38,6 @@ from memory.recall import (
 )
 
 CONF = settings.ENGRAM_RETRIEVAL
-# Per-stage recall timings for /metrics, without touching the pipeline's code.
-metrics.instrument_recall_stages(*STAGE_MODULES)
-
 
 _QUERY_MAX = 2000
 

@@ -64,7 +64,6 @@ the question), ``routes`` (3; ``vector_cache`` for the vector route), ``signals`
 the console, management commands and the benchmarks call it the same way.
 """
 
-from memory.recall import pipeline, query
 from memory.recall.pack import RecallItem, context_pack
 from memory.recall.pipeline import RecallResult, SubjectKindRefused, recall
 from memory.recall.query import QueryVector, warm_up
@@ -73,13 +72,8 @@ from memory.recall.scope import RecallRequest, RecallScope
 from memory.recall.trace import RecallTraceNotFound, query_fingerprint, recall_feedback_record
 from memory.recall.weights import RecallWeights
 
-# Where the stage functions are looked up when called: what per-stage timing wraps
-# (core.observability.metrics.instrument_recall_stages).
-STAGE_MODULES = (pipeline, query)
-
 __all__ = [
     "ROUTES",
-    "STAGE_MODULES",
     "QueryVector",
     "RecallItem",
     "RecallRequest",

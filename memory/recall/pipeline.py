@@ -1,6 +1,5 @@
-"""The recall pipeline, step by step (see ``memory.recall``). The stage functions are
-called through this module's names so ``core.observability.metrics`` can time each
-stage by wrapping them here."""
+"""The recall pipeline, step by step (see ``memory.recall``). Each stage is bracketed by
+``recall_stage`` (core.observability.metrics), which times and traces it."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ from time import perf_counter
 from django.utils import timezone
 
 from core.actor import Actor
+from core.observability.metrics import recall_stage
 from core.tenancy import tenant_context
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
@@ -105,7 +105,8 @@ def recall(
     # that is likely what recall embeds (``QueryVector.speculate``).
     early = early or QueryVector.speculate(request.query)
     with nullcontext() if in_tenant_transaction else tenant_context(scope.tenant_id):
-        context = recall_context(scope, request, now)
+        with recall_stage("scope"):
+            context = recall_context(scope, request, now)
         if context.transaction_tenant != str(scope.tenant_id):
             raise RuntimeError("recall ran in a transaction scoped to another tenant")
         if context.subject_kind in refuse_kinds:
@@ -132,67 +133,78 @@ def recall(
             eligible = Eligible.of(scope, request, procedures_subject_id, as_of=as_of, now=now)
             # Other versions of single-valued facts, if the subject has any (or the
             # tenant's procedures, each one single-valued, are in reach).
-            keys = (
-                slot_keys(in_scope, valid, history_q(request, now=now))
-                if context.single_valued_slots or procedures_subject_id is not None
-                else SlotKeys()
-            )
+            with recall_stage("scope"):
+                keys = (
+                    slot_keys(in_scope, valid, history_q(request, now=now))
+                    if context.single_valued_slots or procedures_subject_id is not None
+                    else SlotKeys()
+                )
             # 3. routes, each searching inside ``eligible``.
             subject_ids = [scope.subject_id] + (
                 [procedures_subject_id] if procedures_subject_id else []
             )
-            candidates, pending = run_routes(
-                eligible,
-                scope,
-                searched,
-                weights,
-                subject_ids,
-                query_vector,
-                keys,
-                context.predicates,
-                scope_names=question.scope_names,
-                with_speakers=bool(question.speaker),
-                while_embedding=judge_ahead,
-            )
+            with recall_stage("routes"):
+                candidates, pending = run_routes(
+                    eligible,
+                    scope,
+                    searched,
+                    weights,
+                    subject_ids,
+                    query_vector,
+                    keys,
+                    context.predicates,
+                    scope_names=question.scope_names,
+                    with_speakers=bool(question.speaker),
+                    while_embedding=judge_ahead,
+                )
             # 4–5. fusion, relevance gate and rerank.
-            ranked = fuse_and_rerank(
-                candidates,
-                weights,
-                as_of=as_of,
-                recent=question.recent,
-                about_others=question.about_others,
-                speaker=question.speaker,
-            )
+            with recall_stage("rank"):
+                ranked = fuse_and_rerank(
+                    candidates,
+                    weights,
+                    as_of=as_of,
+                    recent=question.recent,
+                    about_others=question.about_others,
+                    speaker=question.speaker,
+                )
             # 5b. an optional cross-encoder reorders the top ones (never adds one).
             ranked, reranker, rerank_error = model_rerank(
                 ranked, question.searched, weights=weights
             )
             # 6. one value per slot, one version per lineage, no near-duplicates.
-            deduped = dedupe(ranked, as_of=as_of, limit=request.k)
+            with recall_stage("rank"):
+                deduped = dedupe(ranked, as_of=as_of, limit=request.k)
             # 7. the top k that fit the token budget, measured with their sources as the
             #    pack shows them.
-            top = [item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]]
-            attach_sources(top, {c.id: c.record for c in deduped})
-            items, dropped = fit_budget(
-                top,
-                budget=request.token_budget,
-                purpose=request.purpose,
-                as_of=as_of,
-                known_at=request.known_at,
-            )
+            with recall_stage("pack"):
+                top = [
+                    item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]
+                ]
+                attach_sources(top, {c.id: c.record for c in deduped})
+                items, dropped = fit_budget(
+                    top,
+                    budget=request.token_budget,
+                    purpose=request.purpose,
+                    as_of=as_of,
+                    known_at=request.known_at,
+                )
             reason = "" if items else "no_relevant_memory"
         # 8. pack.
-        pack = context_pack(items, purpose=request.purpose, as_of=as_of, known_at=request.known_at)
+        with recall_stage("pack"):
+            pack = context_pack(
+                items, purpose=request.purpose, as_of=as_of, known_at=request.known_at
+            )
         trace_id = None
         if record_trace:
-            trace_id = record_recall(
-                actor=actor,
-                scope=scope,
-                request=request,
-                items=items,
-                request_id=request_id,
-                latency_ms=(perf_counter() - started) * 1000,
-            )
+            with recall_stage("trace"):
+                trace_id = record_recall(
+                    actor=actor,
+                    scope=scope,
+                    request=request,
+                    items=items,
+                    request_id=request_id,
+                    latency_ms=(perf_counter() - started) * 1000,
+                )
     return RecallResult(
         trace_id=trace_id,
         items=items,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.observability.metrics import recall_stage
 from memory import lexical
 from memory.embedders import EmbedderError, embed_query_cached, typical_question
 from memory.recall.scope import RecallContext
@@ -71,8 +72,9 @@ def speaker_asked_about(query: str, context: RecallContext, named: list[str]) ->
 def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
     """The query's embedding and the typical question of its language (see
     ``memory.typical_questions``), under ``model_id``."""
-    model_id, vector = embed_query_cached(query, model_id)
-    return vector, typical_question(model_id, lexical.has_cjk(query))
+    with recall_stage("embed"):
+        model_id, vector = embed_query_cached(query, model_id)
+        return vector, typical_question(model_id, lexical.has_cjk(query))
 
 
 # Seconds between the interpreter's hand-overs of the GIL while the query is embedded.

@@ -212,55 +212,33 @@ def _validated(serializer_class, request: Request) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-_DATETIME = serializers.DateTimeField()
+_ITEM_FIELDS = (
+    "id memory_type namespace predicate statement value assertion_kind confidence "
+    "importance status valid_from valid_to recorded_at scores flags"
+).split()
+_RESULT_FIELDS = (
+    "context_pack as_of known_at dropped_by_budget vector_pending vector_unavailable "
+    "reranker rerank_error"
+).split()
 
 
-def _when(value):
-    return _DATETIME.to_representation(value) if value is not None else None
-
-
-def _result_json(result: RecallResult) -> dict[str, Any]:
-    """The answer as ``RecallOutputSerializer`` renders it (which documents it, and
-    tests/memory/test_recall_api.py holds this to), built directly: DRF's field-by-field
-    rendering of ten items took longer than the database work left after the question's
-    embedding."""
-    return {
-        "trace_id": str(result.trace_id) if result.trace_id is not None else None,
-        "empty": not result.items,
-        "empty_reason": str(result.empty_reason),
-        "items": [
-            {
-                "id": str(i.id),
-                "memory_type": str(i.memory_type),
-                "namespace": str(i.namespace),
-                "predicate": str(i.predicate),
-                "statement": str(i.statement),
-                "value": i.value,
-                "assertion_kind": str(i.assertion_kind),
-                "confidence": float(i.confidence),
-                "importance": float(i.importance),
-                "status": str(i.status),
-                "valid_from": _when(i.valid_from),
-                "valid_to": _when(i.valid_to),
-                "recorded_at": _when(i.recorded_at),
-                "source": {
-                    "event_ids": [str(e) for e in i.source_event_ids],
-                    "uri": str(i.source_uri),
-                },
-                "scores": {str(k): float(v) for k, v in i.scores.items()},
-                "flags": [str(f) for f in i.flags],
-            }
-            for i in result.items
-        ],
-        "context_pack": str(result.context_pack),
-        "as_of": _when(result.as_of),
-        "known_at": _when(result.known_at),
-        "dropped_by_budget": int(result.dropped_by_budget),
-        "vector_pending": int(result.vector_pending),
-        "vector_unavailable": bool(result.vector_unavailable),
-        "reranker": str(result.reranker),
-        "rerank_error": str(result.rerank_error),
-    }
+def _answer(result: RecallResult) -> dict[str, Any]:
+    """The answer, rendered by its documented output serializer."""
+    return RecallOutputSerializer(
+        {
+            "trace_id": result.trace_id,
+            "empty": not result.items,
+            "empty_reason": result.empty_reason,
+            "items": [
+                {
+                    **{f: getattr(i, f) for f in _ITEM_FIELDS},
+                    "source": {"event_ids": i.source_event_ids, "uri": i.source_uri},
+                }
+                for i in result.items
+            ],
+            **{f: getattr(result, f) for f in _RESULT_FIELDS},
+        }
+    ).data
 
 
 class RecallView(SubjectScopedView):
@@ -289,7 +267,7 @@ class RecallView(SubjectScopedView):
             except SubjectKindRefused:
                 raise subject_kind_refused() from None
         metrics.recall_finished(clock, result)
-        return Response(_result_json(result))
+        return Response(_answer(result))
 
     def _recall(
         self,

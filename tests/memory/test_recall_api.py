@@ -251,52 +251,11 @@ def test_the_request_id_reaches_the_read_audit_event(reader, owner_subject):
     assert audit.extra["trace_id"] == body["trace_id"]
 
 
-def _as_the_serializer_renders(result) -> dict:
-    """What ``RecallOutputSerializer`` (the documented shape) makes of a result."""
-    from memory.api.recall import RecallOutputSerializer
-
-    raw = {
-        "trace_id": result.trace_id,
-        "empty": not result.items,
-        "empty_reason": result.empty_reason,
-        "items": [
-            {
-                **{
-                    f: getattr(i, f)
-                    for f in (
-                        "id memory_type namespace predicate statement value assertion_kind "
-                        "confidence importance status valid_from valid_to recorded_at "
-                        "scores flags"
-                    ).split()
-                },
-                "source": {"event_ids": i.source_event_ids, "uri": i.source_uri},
-            }
-            for i in result.items
-        ],
-        **{
-            f: getattr(result, f)
-            for f in (
-                "context_pack as_of known_at dropped_by_budget vector_pending "
-                "vector_unavailable reranker rerank_error"
-            ).split()
-        },
-    }
-    return RecallOutputSerializer(raw).data
-
-
-def test_the_answer_is_rendered_exactly_as_the_documented_serializer_would(
-    read_agent, owner_subject
-):
-    """The view builds the answer without DRF's serializer (it cost more than the
-    database work after the embedding): byte for byte the same JSON, for answers with
-    structured values, closed validity, known_at, sources and none at all."""
-    import json
+def test_the_answer_renders_values_times_sources_and_emptiness(read_agent, owner_subject):
+    """The answer comes from its output serializer: structured values stay structured,
+    closed validity and known_at are ISO times, sources are ids, and an empty answer says
+    so with a pack that says so."""
     from datetime import UTC, datetime
-
-    from rest_framework.renderers import JSONRenderer
-
-    from memory.api.recall import _result_json
-    from tests.helpers.retrieval import recall
 
     remember(owner_subject, "User prefers aisle seats", predicate="seat", value={"side": "aisle"})
     remember(
@@ -305,21 +264,32 @@ def test_the_answer_is_rendered_exactly_as_the_documented_serializer_would(
         valid_from=datetime(2020, 1, 1, tzinfo=UTC),
         valid_to=datetime(2022, 6, 1, 12, 30, tzinfo=UTC),
     )
-    now = datetime.now(UTC)
-    results = [
-        recall(read_agent.agent, owner_subject, "aisle seat preference"),
-        recall(
-            read_agent.agent,
-            owner_subject,
-            "where did the user live",
-            as_of=datetime(2021, 3, 4, 5, 6, 7, 890123, tzinfo=UTC),
-            known_at=now,
-        ),
-        recall(read_agent.agent, owner_subject, "something never said about volcanoes"),
-    ]
-    assert results[0].items and results[1].items and not results[2].items
-    render = JSONRenderer().render
-    for result in results:
-        ours, documented = _result_json(result), _as_the_serializer_renders(result)
-        assert render(ours) == render(documented)
-        assert json.loads(render(ours)) == json.loads(render(documented))
+    client = read_agent.client(owner_subject)
+
+    def ask(query: str, **extra) -> dict:
+        response = client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE, **extra})
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    seat = ask("aisle seat preference")
+    [item] = [i for i in seat["items"] if i["predicate"] == "seat"]
+    assert item["value"] == {"side": "aisle"}
+    assert item["valid_to"] is None and item["valid_from"].endswith("Z")
+    assert isinstance(item["source"]["event_ids"], list) and item["source"]["uri"] == ""
+    assert set(item["scores"]) >= {"final"} and isinstance(item["flags"], list)
+    assert seat["known_at"] is None and seat["empty"] is False and seat["trace_id"]
+
+    porto = ask(
+        "where did the user live",
+        as_of="2021-03-04T05:06:07.890123Z",
+        known_at="2030-01-01T00:00:00Z",
+    )
+    [lived] = [i for i in porto["items"] if "Porto" in i["statement"]]
+    assert lived["valid_to"] == "2022-06-01T12:30:00Z"
+    assert porto["as_of"] == "2021-03-04T05:06:07.890123Z"
+    assert porto["known_at"] == "2030-01-01T00:00:00Z"
+
+    nothing = ask("something never said about volcanoes")
+    assert nothing["empty"] is True and nothing["items"] == []
+    assert nothing["empty_reason"] == "no_relevant_memory"
+    assert "no relevant memories" in nothing["context_pack"]

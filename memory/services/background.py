@@ -43,7 +43,7 @@ class BatchingThread(Generic[T]):
         ``gather_seconds``: wait this long after the first item for more to arrive;
         ``max_batch``: at most this many items per batch; ``periodic``: also called on
         the thread every ``period_seconds()`` (first soon after the thread starts), between
-        batches, whether or not items keep arriving."""
+        batches, whether or not items keep arriving; a period of 0 turns it off."""
         self.name = name
         self._handle = handle
         self._nice = nice
@@ -86,10 +86,12 @@ class BatchingThread(Generic[T]):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
         # The first periodic call comes soon after the start: a process that replaced one
         # killed mid-batch picks up what it lost.
+        # A period of 0 or less turns the periodic work off.
+        periodic = self._periodic if self._period_seconds() > 0 else None
         next_periodic = time.monotonic() + min(5.0, self._period_seconds())
         while True:
             timeout = None
-            if self._periodic is not None:
+            if periodic is not None:
                 timeout = max(0.0, next_periodic - time.monotonic())
             try:
                 batch = [self._queue.get(timeout=timeout)]
@@ -108,6 +110,6 @@ class BatchingThread(Generic[T]):
                 finally:
                     for _ in batch:
                         self._queue.task_done()
-            if self._periodic is not None and time.monotonic() >= next_periodic:
-                self._call("periodic work", self._periodic)
+            if periodic is not None and time.monotonic() >= next_periodic:
+                self._call("periodic work", periodic)
                 next_periodic = time.monotonic() + self._period_seconds()

@@ -54,6 +54,9 @@ class EngramServer:
             "OMP_NUM_THREADS": "1",
             # No connection left open between requests: the tests flush tables.
             "DB_CONN_MAX_AGE": "0",
+            # No background sweep either: its queries can deadlock with the flush that
+            # ends each test (TRUNCATE of every table). tests/resilience sweep on purpose.
+            "ENGRAM_INDEX_SWEEP_SECONDS": "0",
             **self.extra_env,
         }
         env.pop("ENGRAM_DB_CONNECT_AS", None)  # config.wsgi sets "app"

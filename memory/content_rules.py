@@ -49,27 +49,35 @@ __all__ = [
 # today, so I took my turtles out") and is kept.
 
 _DURABLE_MARKERS = re.compile(
-    r"\b(from now on|from today on|going forward|always|every time|in (the )?future|"
-    r"remember that)\b|以后|今后|从今天起|从现在起|从现在开始|一直|每次|总是|永远|记住",
+    r"\b(from now on|from today on|going forward|always|every (?:time|day|morning|evening|"
+    r"night|week)|usually|often|tends? to|in (the )?future|remember that)\b|"
+    r"以后|今后|从今天起|从现在起|从现在开始|一直|每次|每天|每晚|每周|平时|经常|通常|总是|永远|记住",
     re.IGNORECASE,
 )
 _NOW_EN = (
     r"today|tonight|right now|at the moment|currently|this (?:morning|afternoon|evening|week)|"
     r"now|for now|just now"
 )
-# A present-tense state of the speaker that will have passed by the next conversation.
+# A present-tense state that will have passed by the next conversation, whoever is in it:
+# "I'm", "we are", "User is", "The user feels", "Marta's", "She seems" — the subject does
+# not matter (agents write in the third person), the copula and the state do. A state word
+# that names a preference or an activity with an object is not a passing state: "tired of
+# long emails", "hungry for feedback", "busy with a renovation", "driving a hybrid".
 _MOMENTARY_STATE_EN = re.compile(
-    r"\b(?:i'?m|i am|i feel|i'?m feeling|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|a bit\s+|"
-    r"kind of\s+|pretty\s+|super\s+|quite\s+)?"
-    r"(?:in a (?:hurry|rush|meeting|taxi|cab|queue|line)|rushed|busy|short on time|pressed for time|"
-    r"tired|exhausted|sleepy|hungry|thirsty|on (?:my|the) (?:phone|way|train|bus|mobile)|"
-    r"driving|on a call|offline|away from (?:my )?(?:desk|computer|laptop)|stuck in traffic|"
+    r"(?:'m|'re|'s|\b(?:am|is|are|feels?|seems?|looks?))(?:\s+feeling)?\s+"
+    r"(?:(?:so|very|really|a bit|kind of|pretty|super|quite|currently|still|just|now|"
+    r"right now)\s+)*"
+    r"(?:in a (?:hurry|rush|meeting|taxi|cab|queue|line)|rushed|busy(?!\s+with)|short on time|"
+    r"pressed for time|tired(?!\s+of)|exhausted|sleepy|hungry(?!\s+for)|thirsty|"
+    r"on (?:my|the|his|her|their) (?:phone|way|train|bus|mobile)|"
+    r"driving(?!\s+(?:a|an|the|my|his|her|their)\b)|on a call|offline|"
+    r"away from (?:my |the |his |her |their )?(?:desk|computer|laptop)|stuck in traffic|"
     r"at the airport|on a deadline|about to (?:board|leave|go))\b",
     re.IGNORECASE,
 )
 _NOW_ZH = r"今天|今晚|现在|此刻|这会儿|眼下|目前|刚才|一会儿"
 _MOMENTARY_STATE_ZH = re.compile(
-    r"(?:很|有点|好|太|特别|比较)?(?:急|赶时间|忙|累|困|饿|渴)(?![了过坏死的])"
+    r"(?:很|有点|好|太|特别|比较)?(?:急|赶时间|忙|累|困|饿|渴)(?![过坏死的])"
     r"|在(?:开会|开车|路上|地铁上|排队|机场|出差路上)|不方便|没空|手机上"
 )
 _SCOPED_TO_NOW = re.compile(
@@ -80,7 +88,7 @@ _SCOPED_TO_NOW = re.compile(
 )
 _NARRATIVE = re.compile(
     r"\b(?:went|got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
-    r"came|left|won|lost)\b|(?<![为])了|过(?!来|去)|完",
+    r"came|left|won|lost)\b|(?<![为急忙累困饿渴])了|过(?!来|去)|完",
     re.IGNORECASE,
 )
 _TEMP_PATH = re.compile(r"(/tmp/|/var/tmp/|\\temp\\|%temp%|\.tmp\b)", re.IGNORECASE)
@@ -93,24 +101,28 @@ def find_transient(text: str) -> list[str]:
     text = normalize_for_detection(text)
     if _TEMP_PATH.search(text):
         return ["transient_state"]
-    if _DURABLE_MARKERS.search(text):
-        return []
-    if _SCOPED_TO_NOW.search(text):
-        return ["transient_state"]
-    # A state beside an event is an episode: "I'm exhausted today, I just finished a marathon".
-    if len(text) > 200 or _NARRATIVE.search(text):
-        return []
-    for sentence in re.split(r"(?<=[.!?;])\s+|[。！？；\n]", text):
+    # Sentence by sentence: a passing state beside a durable plan in another sentence
+    # ("I'm exhausted right now; after the move I'll cycle to work") is still a passing
+    # state, and the plan's words ("以后", "finished") do not vouch for it.
+    for sentence in re.split(r"(?<=[.!?])\s+|[;。！？；\n]", text):
+        if _DURABLE_MARKERS.search(sentence):
+            continue
+        if _SCOPED_TO_NOW.search(sentence):
+            return ["transient_state"]
+        # A state beside an event is an episode: "I'm exhausted today, I just finished a
+        # marathon".
+        if len(sentence) > 200 or _NARRATIVE.search(sentence):
+            continue
         if _MOMENTARY_STATE_EN.search(sentence) and re.search(
             rf"\b(?:{_NOW_EN})\b", sentence, re.IGNORECASE
         ):
             return ["transient_state"]
         if re.search(r"\b(?:i'?m|i am)\s+(?:in a (?:hurry|rush))", sentence, re.IGNORECASE):
             return ["transient_state"]
-        if re.search(rf"(?:我|咱)\S{{0,3}}(?:{_NOW_ZH})|(?:{_NOW_ZH})\S{{0,2}}我", sentence) and (
-            _MOMENTARY_STATE_ZH.search(sentence)
-        ):
-            return ["transient_state"]
+        # Chinese, whoever is in the state: a "now" and a passing state in one clause.
+        for clause in re.split(r"[，,、：:]", sentence):
+            if re.search(_NOW_ZH, clause) and _MOMENTARY_STATE_ZH.search(clause):
+                return ["transient_state"]
     return []
 
 

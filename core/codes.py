@@ -69,6 +69,13 @@ class ReasonCode(models.TextChoices):
         _("This change lies in the future but has no date yet; it waits for confirmation."),
     )
     NO_PURPOSE = "no_purpose", _("A memory needs a purpose.")
+    PURPOSE_MISSPELLED = (
+        "purpose_misspelled",
+        _(
+            "This purpose nearly matches one already in use; memories are found only under "
+            "their exact purpose. Use the suggested purpose."
+        ),
+    )
     PURPOSE_NOT_ALLOWED = (
         "purpose_not_allowed",
         _("Your organisation does not allow memories for that purpose."),

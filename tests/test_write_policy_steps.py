@@ -1,4 +1,4 @@
-"""README's "Write policy, in order" numbers the steps as the code does: the list in
+"""README's "Write policy, in order" table numbers the steps as the code does: the list in
 ``memory/write_policy/policy.py``'s docstring, the ``# N.`` comments that open each step in
 ``decide`` and the README's numbered items are the same numbers in the same order."""
 
@@ -28,7 +28,7 @@ def decide_steps() -> list[str]:
 def readme_steps() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split(SECTION, 1)[1].split("\n#", 1)[0]
-    return re.findall(r"(?:^|· )(\d+[a-z]?)\.(?= |\n)", section, flags=re.M)
+    return re.findall(r"^\| (\d+[a-z]?) \|", section, flags=re.M)
 
 
 def test_the_code_lists_the_steps_it_runs():

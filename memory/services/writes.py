@@ -136,8 +136,15 @@ def candidates_submit(
         locked = Subject.objects.select_for_update(no_key=True).get(
             pk=subject.pk, tenant_id=actor.tenant_id
         )
-        tenant_policy = TenantPolicy.from_json(
-            Tenant.objects.only("policy").get(pk=locked.tenant_id).policy
+        tenant_policy = replace(
+            TenantPolicy.from_json(Tenant.objects.only("policy").get(pk=locked.tenant_id).policy),
+            # The purposes this subject's memories use: a near-miss of one is refused.
+            known_purposes=tuple(
+                MemoryRecord.objects.filter(tenant_id=locked.tenant_id, subject=locked)
+                .order_by()
+                .values_list("purpose", flat=True)
+                .distinct()
+            ),
         )
         state = SubjectState(
             memory_paused=locked.memory_paused,
@@ -334,17 +341,21 @@ _ORDERED_REASONS = frozenset(
 )
 
 
+_CHANGES = frozenset({Intent.SUPERSEDE, Intent.CORRECT, Intent.RETRACT, Intent.EXPIRE})
+
+
 def _lost_race(decision: Decision, candidate: Candidate, subject: Subject) -> Decision:
     """A change naming a record that is no longer current was overtaken: another write
     (typically a concurrent one, serialised behind the subject's lock) changed that memory
     first. That is a conflict the caller can act on — read the current value and decide
     again — not "nothing to change". The current version is named when there is one."""
-    if candidate.target_record_id is None:
-        return decision
+    if candidate.target_record_id is None or candidate.intent not in _CHANGES:
+        return decision  # a deletion of what is gone has nothing to do, race or not
     named = (
         MemoryRecord.objects.filter(
             tenant_id=subject.tenant_id, subject=subject, id=candidate.target_record_id
         )
+        .exclude(status=MemoryStatus.DELETED)
         .values_list("lineage_id", flat=True)
         .first()
     )

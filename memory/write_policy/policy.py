@@ -6,27 +6,33 @@ a sentence. It never touches the database; ``memory.services.writes`` loads its 
 applies its decision. Read ``decide`` top to bottom: each step either returns a decision
 or lets the candidate through to the next.
 
+One precedence: a deletion request, then every refusal, then every hold, then the
+comparison with what is known. A held candidate is stored (pending), so nothing that would
+be refused may be held first (a secret inside a future plan is refused, never held).
+
 The steps, in order:
  1. A deletion request is always honoured, whatever the consent state.
  2. Valid time is resolved (and inference confidence capped); an end before the start
     is refused.
- 3. Consent withdrawn or memory paused: nothing new is written.
- 4. A future change without a date is held until the user confirms it.
- 5. A purpose (allowed by the tenant) and a consent basis must be stated.
- 6. A named slot's value must fit the slot.
- 7. Secrets are never stored.
- 8. A claim of user authority must be backed by a cited user event.
- 9. Procedures are never learned from untrusted or tool content.
-10. Instruction-like text (prompt injection) is held for review.
-11. Tool- or web-derived content that orders the agent or hides its words is held.
-12. A procedural write that adds content needs an approved change request.
-13. Procedure-like content that does not come from the user is held for review.
-14. External, unverified content is held for review.
-15. Passing states and one-time codes are refused.
-16. Facts owned by a system of record are refused (queried live instead).
-17. Sensitive personal data is refused or held for the user's confirmation.
-18. An explicit change (retract, expire, correct, supersede) acts on its target.
-19. Anything else is compared with what is already known in the same scope.
+ 3. Consent withdrawn or memory paused: refused, nothing new is written.
+ 4. A purpose and a consent basis must be stated; the purpose allowed by the tenant and
+    not a near-miss of one in use (it would never be found).
+ 5. A named slot's value must fit the slot.
+ 6. Secrets are refused.
+ 7. Passing states are refused.
+ 8. Facts owned by a system of record are refused (queried live instead).
+ 9. A claim of user authority must be backed by a cited user event.
+10. Procedures are never learned from untrusted or tool content.
+11. Sensitive personal data is refused when the tenant does not keep it.
+12. Hold: a future change without a date, until the user confirms it.
+13. Hold: instruction-like text (prompt injection), for review.
+14. Hold: tool- or web-derived content that orders the agent or hides its words.
+15. Hold: a procedural write that adds content, until a change request is approved.
+16. Hold: procedure-like content that does not come from the user.
+17. Hold: external, unverified content.
+18. Hold: sensitive personal data, until the user confirms it.
+19. An explicit change (retract, expire, correct, supersede) acts on its target.
+20. Anything else is compared with what is already known in the same scope.
 
 Operations: ADD, CONFIRM, SUPERSEDE, RETRACT, EXPIRE, DELETE, REJECT, QUARANTINE.
 Authority, strongest first: user_explicit > user_confirmed > tool_confirmed >
@@ -98,7 +104,117 @@ def decide(
             "The user has paused memory; nothing new is written until they resume it.",
         )
 
-    # 4. A change that is clearly in the future but has no date ("after the wedding",
+    # --- Every refusal comes before any hold: a held candidate is stored (as a pending
+    #     record), so whatever would be refused must be refused first. -----------------
+
+    # 4. Purpose and legal basis must be stated (and the purpose allowed by the tenant).
+    if not candidate.purpose.strip():
+        return _reject(
+            ReasonCode.NO_PURPOSE, "A memory needs a purpose saying what it will be used for."
+        )
+    #    A purpose is checked against the tenant's list, or — without a list — against the
+    #    purposes already in use: recall finds a memory only under its exact purpose, so a
+    #    near-miss ("personalisation") would be stored and never found.
+    suggestion = tenant.purpose_suggestion(candidate.purpose)
+    if not tenant.purpose_allowed(candidate.purpose):
+        return _reject(
+            ReasonCode.PURPOSE_NOT_ALLOWED,
+            f"This tenant does not allow memories for that purpose; did you mean '{suggestion}'?",
+            extra={"allowed_purposes": list(tenant.allowed_purposes), "suggestion": suggestion},
+        )
+    if suggestion is not None:
+        return _reject(
+            ReasonCode.PURPOSE_MISSPELLED,
+            f"No memory uses this purpose, but '{suggestion}' does; memories are found only "
+            "under their exact purpose. Send it again with that purpose.",
+            extra={"suggestion": suggestion},
+        )
+    if not candidate.consent_basis:
+        return _reject(
+            ReasonCode.NO_CONSENT_BASIS,
+            "A memory needs a consent basis (e.g. explicit_consent, contract).",
+        )
+
+    # 5. A named slot's value must fit the slot (memory/predicates.py): a sentence is
+    #    not a city. Never "retry": the value itself must change.
+    value_problem = predicates.value_problem(candidate.predicate, candidate.value)
+    if value_problem and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE):
+        return _reject(
+            ReasonCode.INVALID_VALUE,
+            f"This value does not fit '{candidate.predicate}' (a short name, not a sentence); "
+            "send the value alone.",
+            findings=(value_problem,),
+        )
+
+    # 6. Secrets are never stored (and therefore never embedded).
+    secrets = content_rules.find_secrets(text)
+    if secrets:
+        return _reject(
+            ReasonCode.SECRET_DETECTED,
+            "This looks like a password, key or token; secrets are never remembered.",
+            findings=secrets,
+        )
+
+    # 7. Passing state and one-time codes have no future use.
+    transient = content_rules.find_transient(text)
+    if transient and candidate.intent == Intent.ASSERT:
+        return _reject(
+            ReasonCode.TRANSIENT,
+            "This describes a passing state or a one-time value; it is not worth remembering.",
+            findings=transient,
+        )
+
+    # 8. Facts owned by a system of record are always queried live, never copied.
+    sor = content_rules.find_system_of_record(text, candidate.predicate)
+    if sor:
+        return _reject(
+            ReasonCode.SYSTEM_OF_RECORD,
+            "This belongs to a system of record (orders, balances, …); query it live instead.",
+            findings=sor,
+        )
+
+    # 9. A claim of user authority must be backed by the cited events (no laundering a tool
+    #    result or web page into "the user said so").
+    if (
+        candidate.assertion_kind in (AssertionKind.USER_EXPLICIT, AssertionKind.USER_CONFIRMED)
+        and candidate.source_roles
+        and "user" not in candidate.source_roles
+    ):
+        return _reject(
+            ReasonCode.ASSERTION_NOT_SUPPORTED_BY_SOURCE,
+            "The candidate claims the user said this, but none of its source events is a user message.",
+        )
+
+    # 10. Procedural memory is never learned from untrusted content and always reviewed.
+    if candidate.memory_type == MemoryType.PROCEDURAL:
+        if candidate.assertion_kind in (
+            AssertionKind.EXTERNAL_UNTRUSTED,
+            AssertionKind.TOOL_CONFIRMED,
+        ):
+            return _reject(
+                ReasonCode.UNTRUSTED_PROCEDURAL,
+                "Procedures cannot be learned from web, tool or other external content.",
+            )
+
+    # 11. Sensitive personal data the tenant does not remember at all is refused. (A
+    #     retraction or an expiry stores nothing new and is never refused for it.)
+    sensitive = content_rules.find_sensitive_personal_data(text)
+    if sensitive:
+        candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
+    needs_confirmation = bool(sensitive) and (
+        not candidate.user_confirmed_sensitive
+        and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE)
+    )
+    if needs_confirmation and tenant.sensitive_personal_data == "reject":
+        return _reject(
+            ReasonCode.SENSITIVE_PERSONAL_DATA,
+            "This contains sensitive personal data, which this tenant does not remember.",
+            findings=sensitive,
+        )
+
+    # --- Then the holds: stored, but not used until the user or a reviewer says so. ---
+
+    # 12. A change that is clearly in the future but has no date ("after the wedding",
     #    "等孩子毕业以后") is not applied now: it is held, with no start, until the user
     #    confirms it (then it applies from the confirmation).
     if (
@@ -115,67 +231,7 @@ def decide(
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
 
-    # 5. Purpose and legal basis must be stated (and the purpose allowed by the tenant).
-    if not candidate.purpose.strip():
-        return _reject(
-            ReasonCode.NO_PURPOSE, "A memory needs a purpose saying what it will be used for."
-        )
-    if not tenant.purpose_allowed(candidate.purpose):
-        return _reject(
-            ReasonCode.PURPOSE_NOT_ALLOWED,
-            "This tenant does not allow memories for that purpose.",
-            extra={"allowed_purposes": list(tenant.allowed_purposes)},
-        )
-    if not candidate.consent_basis:
-        return _reject(
-            ReasonCode.NO_CONSENT_BASIS,
-            "A memory needs a consent basis (e.g. explicit_consent, contract).",
-        )
-
-    # 6. A named slot's value must fit the slot (memory/predicates.py): a sentence is
-    #    not a city. Never "retry": the value itself must change.
-    value_problem = predicates.value_problem(candidate.predicate, candidate.value)
-    if value_problem and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE):
-        return _reject(
-            ReasonCode.INVALID_VALUE,
-            f"This value does not fit '{candidate.predicate}' (a short name, not a sentence); "
-            "send the value alone.",
-            findings=(value_problem,),
-        )
-
-    # 7. Secrets are never stored (and therefore never embedded).
-    secrets = content_rules.find_secrets(text)
-    if secrets:
-        return _reject(
-            ReasonCode.SECRET_DETECTED,
-            "This looks like a password, key or token; secrets are never remembered.",
-            findings=secrets,
-        )
-
-    # 8. A claim of user authority must be backed by the cited events (no laundering a tool
-    #    result or web page into "the user said so").
-    if (
-        candidate.assertion_kind in (AssertionKind.USER_EXPLICIT, AssertionKind.USER_CONFIRMED)
-        and candidate.source_roles
-        and "user" not in candidate.source_roles
-    ):
-        return _reject(
-            ReasonCode.ASSERTION_NOT_SUPPORTED_BY_SOURCE,
-            "The candidate claims the user said this, but none of its source events is a user message.",
-        )
-
-    # 9. Procedural memory is never learned from untrusted content and always reviewed.
-    if candidate.memory_type == MemoryType.PROCEDURAL:
-        if candidate.assertion_kind in (
-            AssertionKind.EXTERNAL_UNTRUSTED,
-            AssertionKind.TOOL_CONFIRMED,
-        ):
-            return _reject(
-                ReasonCode.UNTRUSTED_PROCEDURAL,
-                "Procedures cannot be learned from web, tool or other external content.",
-            )
-
-    # 10. Instruction-like text (prompt injection, memory poisoning) goes to review.
+    # 13. Instruction-like text (prompt injection, memory poisoning) goes to review.
     injection = content_rules.find_injection(text)
     if injection and not candidate.review_approved:
         return _quarantine(
@@ -185,7 +241,7 @@ def decide(
             findings=injection,
         )
 
-    # 11. Content derived from a tool or web source that reads as an order to the agent,
+    # 14. Content derived from a tool or web source that reads as an order to the agent,
     #     or that hides its words (look-alike letters, invisible characters inside words,
     #     a link whose text names another domain), is never stored as an active memory:
     #     it is quarantined with the finding as its flag.
@@ -202,7 +258,7 @@ def decide(
                 findings=flagged,
             )
 
-    # 12. Every procedural write that adds content — an assertion or an explicit
+    # 15. Every procedural write that adds content — an assertion or an explicit
     #     supersede/correction — needs an approved change request (governance).
     if (
         candidate.memory_type == MemoryType.PROCEDURAL
@@ -215,7 +271,7 @@ def decide(
             "Procedure changes are written only after a reviewer approves them.",
         )
 
-    # 13. Procedures smuggled in as facts or episodes from tool, web or inferred content
+    # 16. Procedures smuggled in as facts or episodes from tool, web or inferred content
     #     go to review too: only reviewed procedural memory may tell the agent how to act.
     if candidate.assertion_kind in (
         AssertionKind.TOOL_CONFIRMED,
@@ -231,7 +287,7 @@ def decide(
                 findings=disguised,
             )
 
-    # 14. External, unverified content is held for review rather than believed.
+    # 17. External, unverified content is held for review rather than believed.
     if (
         candidate.assertion_kind == AssertionKind.EXTERNAL_UNTRUSTED
         and candidate.intent == Intent.ASSERT
@@ -243,53 +299,21 @@ def decide(
             "This comes from external content that nobody has confirmed; it needs review.",
         )
 
-    # 15. Passing state and one-time codes have no future use.
-    transient = content_rules.find_transient(text)
-    if transient and candidate.intent == Intent.ASSERT:
-        return _reject(
-            ReasonCode.TRANSIENT,
-            "This describes a passing state or a one-time value; it is not worth remembering.",
-            findings=transient,
+    # 18. Sensitive personal data is held for the user's explicit confirmation.
+    if needs_confirmation:
+        return _quarantine(
+            candidate,
+            ReasonCode.SENSITIVE_NEEDS_CONFIRMATION,
+            "This contains sensitive personal data; it is kept only if the user confirms it.",
+            findings=sensitive,
+            status=MemoryStatus.PENDING_CONFIRMATION,
         )
 
-    # 16. Facts owned by a system of record are always queried live, never copied.
-    sor = content_rules.find_system_of_record(text, candidate.predicate)
-    if sor:
-        return _reject(
-            ReasonCode.SYSTEM_OF_RECORD,
-            "This belongs to a system of record (orders, balances, …); query it live instead.",
-            findings=sor,
-        )
-
-    # 17. Sensitive personal data: reject or hold for the user's explicit confirmation.
-    #     Not for a retraction or an expiry: they store nothing new, and ending a
-    #     sensitive memory must never wait for a confirmation.
-    sensitive = content_rules.find_sensitive_personal_data(text)
-    if sensitive:
-        candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
-        if not candidate.user_confirmed_sensitive and candidate.intent not in (
-            Intent.RETRACT,
-            Intent.EXPIRE,
-        ):
-            if tenant.sensitive_personal_data == "reject":
-                return _reject(
-                    ReasonCode.SENSITIVE_PERSONAL_DATA,
-                    "This contains sensitive personal data, which this tenant does not remember.",
-                    findings=sensitive,
-                )
-            return _quarantine(
-                candidate,
-                ReasonCode.SENSITIVE_NEEDS_CONFIRMATION,
-                "This contains sensitive personal data; it is kept only if the user confirms it.",
-                findings=sensitive,
-                status=MemoryStatus.PENDING_CONFIRMATION,
-            )
-
-    # 18. Explicit changes to an existing record.
+    # 19. Explicit changes to an existing record.
     if candidate.intent in (Intent.RETRACT, Intent.EXPIRE, Intent.CORRECT, Intent.SUPERSEDE):
         return decide_change(candidate, existing, now)
 
-    # 19. Compare with what is already known in the same scope.
+    # 20. Compare with what is already known in the same scope.
     return decide_assert(candidate, existing)
 
 

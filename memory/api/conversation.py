@@ -24,10 +24,11 @@ from memory.api.views import (
     SUBJECT_HEADER,
     SubjectScopedView,
     _validated,
+    event_id_conflict,
 )
 from memory.models import EventKind, EventRole, Subject
 from memory.services.conversation import TurnResult, conversation_turn_ingest
-from memory.services.events import ConsentWithdrawn, EventInput
+from memory.services.events import ConsentWithdrawn, EventIdConflict, EventInput
 
 
 class ConversationMessageInputSerializer(StrictInputSerializer):
@@ -126,7 +127,12 @@ class ConversationTurnView(SubjectScopedView):
         summary="Append a conversation turn; Engram extracts memories and returns the decisions",
         parameters=[SUBJECT_HEADER, IDEMPOTENCY_KEY_HEADER],
         request=ConversationTurnInputSerializer,
-        responses={200: ConversationTurnOutputSerializer, **ERRORS, 422: ERRORS[400]},
+        responses={
+            200: ConversationTurnOutputSerializer,
+            **ERRORS,
+            409: ERRORS[400],
+            422: ERRORS[400],
+        },
     )
     def post(self, request: Request) -> Response:
         subject = self.subject(request)
@@ -168,4 +174,6 @@ class ConversationTurnView(SubjectScopedView):
                 "The user has withdrawn consent to memory; their messages are not stored.",
                 status_code=status.HTTP_403_FORBIDDEN,
             ) from None
+        except EventIdConflict as conflict:
+            raise event_id_conflict(conflict) from None
         return 200, _body(result)

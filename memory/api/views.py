@@ -25,7 +25,12 @@ from memory.selectors import (
     memory_list_for_agent,
 )
 from memory.services.deletion import subject_erase
-from memory.services.events import ConsentWithdrawn, EventInput, events_append
+from memory.services.events import (
+    ConsentWithdrawn,
+    EventIdConflict,
+    EventInput,
+    events_append,
+)
 from memory.services.idempotency import (
     IdempotencyKeyReused,
     idempotency_key_valid,
@@ -131,15 +136,31 @@ def _outcome_json(index: int, o: WriteOutcome) -> dict[str, Any]:
     }
 
 
+def event_id_conflict(conflict: EventIdConflict) -> ApiError:
+    return ApiError(
+        "idempotency_conflict",
+        "These client_event_ids were already used for this user with other content; nothing "
+        "of the batch was stored. Send new content under new client_event_ids.",
+        status_code=status.HTTP_409_CONFLICT,
+        extra={"client_event_ids": conflict.client_event_ids},
+    )
+
+
 class EventAppendView(SubjectScopedView):
     permission_classes = [HasWriteScope]
 
     @extend_schema(
         operation_id="events_append",
-        summary="Append raw events (idempotent by client_event_id)",
+        summary="Append raw events (idempotent by client_event_id, per subject)",
+        description=(
+            "A retry of a stored event returns it with created=false. Reusing a "
+            "client_event_id of this subject for other content is a 409 "
+            "(idempotency_conflict, extra.client_event_ids) and nothing of the batch is "
+            "stored. Another user's identical id is another event."
+        ),
         parameters=[SUBJECT_HEADER],
         request=s.EventBatchInputSerializer,
-        responses={200: s.EventBatchOutputSerializer, **ERRORS},
+        responses={200: s.EventBatchOutputSerializer, 409: ErrorSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
         subject = self.subject(request)
@@ -159,6 +180,8 @@ class EventAppendView(SubjectScopedView):
                 "The user has withdrawn consent to memory; their messages are not stored.",
                 status_code=status.HTTP_403_FORBIDDEN,
             ) from None
+        except EventIdConflict as conflict:
+            raise event_id_conflict(conflict) from None
         return Response(
             {
                 "results": [

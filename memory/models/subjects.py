@@ -140,8 +140,11 @@ class SourceEvent(models.Model):
 
     class Meta:
         constraints = [
+            # An agent's event ids are its own per user: another user's "turn-1" is
+            # another event (and says nothing about that user).
             models.UniqueConstraint(
-                fields=["tenant", "agent", "client_event_id"], name="event_idempotency_key"
+                fields=["tenant", "agent", "subject", "client_event_id"],
+                name="event_idempotency_key_per_subject",
             ),
         ]
         indexes = [

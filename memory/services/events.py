@@ -112,6 +112,15 @@ def _consent_state(subject: Subject) -> tuple[datetime | None, dict]:
     return withdrawn, policy or {}
 
 
+class EventIdConflict(Exception):
+    """Events of this batch reuse a client_event_id this agent already used for this
+    subject with other content. Nothing of the batch was stored."""
+
+    def __init__(self, client_event_ids: list[str]) -> None:
+        super().__init__("client_event_id reused with other content")
+        self.client_event_ids = client_event_ids
+
+
 def events_append(
     *,
     actor: Actor,
@@ -120,11 +129,14 @@ def events_append(
     items: Sequence[EventInput],
     request_id: str = "",
 ) -> list[EventOutcome]:
-    """Store a batch of events, idempotently by (agent, client_event_id).
+    """Store a batch of events, idempotently by (agent, subject, client_event_id).
 
-    A retry of an already stored event returns its id with ``created=False``; the same
-    client id with a different payload is an ``idempotency_conflict`` for that item only.
-    Detected secrets are redacted before anything is written.
+    A retry of an already stored event returns its id with ``created=False``. The same
+    client id for this subject with a different payload is an error the caller must fix:
+    ``EventIdConflict`` is raised and nothing of the batch is stored (the transaction is
+    rolled back), so a corrected retry of the whole batch stores it once. Another
+    subject's identical id is simply another event. Detected secrets are redacted before
+    anything is written.
     """
     now = timezone.now()
     prepared: list[tuple[EventInput, str, str, int]] = []
@@ -180,10 +192,14 @@ def events_append(
         stored = {
             e.client_event_id: e
             for e in SourceEvent.objects.filter(
-                tenant_id=subject.tenant_id, agent_id=agent_id, client_event_id__in=client_ids
+                tenant_id=subject.tenant_id,
+                agent_id=agent_id,
+                subject=subject,
+                client_event_id__in=client_ids,
             ).only("id", "client_event_id", "payload_sha256", "subject_id")
         }
         outcomes: list[EventOutcome] = []
+        conflicts: list[str] = []
         for (item, _content, fingerprint, redactions), row in zip(prepared, rows, strict=True):
             event = stored.get(item.client_event_id)
             if event is None:  # cannot happen after the insert above; be explicit anyway
@@ -197,22 +213,16 @@ def events_append(
                     )
                 )
                 continue
-            if event.payload_sha256 != fingerprint or event.subject_id != subject.id:
-                outcomes.append(
-                    EventOutcome(
-                        item.client_event_id,
-                        None,
-                        False,
-                        "idempotency_conflict",
-                        "An event with this client_event_id was already stored with a different payload; use a new client_event_id.",
-                    )
-                )
+            if event.payload_sha256 != fingerprint:
+                conflicts.append(item.client_event_id)
                 continue
             # Our row won the insert only if the stored id is the one we generated.
             created = event.id == row.id
             outcomes.append(
                 EventOutcome(item.client_event_id, event.id, created, redactions=redactions)
             )
+        if conflicts:
+            raise EventIdConflict(conflicts)  # rolls the whole batch back
         created_ids = [str(o.event_id) for o in outcomes if o.created]
         # Background extraction (memory.tasks) starts once this transaction commits.
         if created_ids and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:

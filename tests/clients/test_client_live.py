@@ -71,6 +71,11 @@ def test_every_subject_operation(live_engram, keys):
         with pytest.raises(IdempotencyConflict) as conflict:
             alice.append_events([Event("t1-1", "message", "user", "something else")])
         assert conflict.value.extra["client_event_ids"] == ["t1-1"]
+        # Another user's "t1-1" is that user's own event: no error, nothing revealed.
+        bob_events = c.for_user("bob").append_events(
+            [Event("t1-1", "message", "user", "I prefer tea to coffee", thread_id="t1")]
+        )
+        assert bob_events.results[0].created is True and bob_events.results[0].error is None
 
         batch = alice.submit_candidates(
             [

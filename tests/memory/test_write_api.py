@@ -30,12 +30,18 @@ def test_append_events_idempotently(api, owner_subject):
     assert SourceEvent.objects.filter(subject=owner_subject).count() == 3
 
 
-def test_event_idempotency_conflict_reported_per_item(api):
+def test_event_idempotency_conflict_is_a_409_and_nothing_of_the_batch_is_stored(
+    api, owner_subject
+):
     api.post_json("/api/v1/events", {"events": [event(1)]})
     r = api.post_json("/api/v1/events", {"events": [event(1, content="different"), event(2)]})
-    results = r.json()["results"]
-    assert results[0]["error"]["code"] == "idempotency_conflict" and results[0]["event_id"] is None
-    assert results[1]["created"] is True
+    assert r.status_code == 409
+    assert r.json()["code"] == "idempotency_conflict"
+    assert r.json()["extra"] == {"client_event_ids": [event(1)["client_event_id"]]}
+    # Nothing of the batch: event 2 is not half-stored beside the refusal.
+    assert SourceEvent.objects.filter(subject=owner_subject).count() == 1
+    retry = api.post_json("/api/v1/events", {"events": [event(1), event(2)]})
+    assert [x["created"] for x in retry.json()["results"]] == [False, True]
 
 
 def test_event_secrets_redacted_before_storage(api):

@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.actor import Actor
 from core.models import AuditEvent
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent
-from memory.services.events import EventInput, events_append
+from memory.services.events import EventIdConflict, EventInput, events_append
 from memory.services.writes import candidates_submit
 from memory.write_policy import Candidate, Intent
 
@@ -238,10 +238,10 @@ def test_events_idempotent_and_secrets_redacted(owner_subject, write_agent):
     changed = EventInput(
         client_event_id="turn-1", kind="message", role="user", content="something else"
     )
-    [conflict] = events_append(
-        actor=actor, agent_id=agent.id, subject=owner_subject, items=[changed]
-    )
-    assert conflict.error_code == "idempotency_conflict" and conflict.event_id is None
+    with pytest.raises(EventIdConflict) as conflict:
+        events_append(actor=actor, agent_id=agent.id, subject=owner_subject, items=[changed])
+    assert conflict.value.client_event_ids == ["turn-1"]
+    assert SourceEvent.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

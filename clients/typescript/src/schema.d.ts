@@ -54,8 +54,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Append raw events (idempotent by client_event_id)
-         * @description Every memory operation acts for one subject, named by the credential.
+         * Append raw events (idempotent by client_event_id, per subject)
+         * @description A retry of a stored event returns it with created=false. Reusing a client_event_id of this subject for other content is a 409 (idempotency_conflict, extra.client_event_ids) and nothing of the batch is stored. Another user's identical id is another event.
          */
         post: operations["events_append"];
         delete?: never;
@@ -1510,6 +1510,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1604,6 +1612,14 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -172,7 +172,7 @@ class ReasonCode(models.TextChoices):
         "target_changed",
         _(
             "Another write changed this memory first. Read its current value, then send "
-            "your change again if it still applies."
+            "the change again if it still applies."
         ),
     )
     STALE_CHANGE = (

@@ -381,12 +381,12 @@ def _candidate(event: SourceEvent, proposal: Proposal, authority: str) -> Candid
 
 def _valid_from(event: SourceEvent, proposal: Proposal):
     """A change of state holds from when it was said, not from when we processed it —
-    unless it names a future start ("in three weeks", "年底"), which is resolved against
-    when it was said; a future without a date is left to the policy (held for the user's
-    confirmation)."""
+    unless it names its start ("in three weeks", "年底", "last week", "三周前"), which is
+    resolved against when it was said; a future without a date is left to the policy (held
+    for the user's confirmation)."""
     hint = valid_time_hint(proposal.statement, event.occurred_at, slot=bool(proposal.predicate))
     if hint is not None:
-        return hint.start if hint.kind == "future" else None
+        return hint.start if hint.kind in ("past", "future") else None
     return event.occurred_at if proposal.intent == Intent.ASSERT else None
 
 

@@ -99,18 +99,23 @@ def _existing_facts(subject: Subject, candidate: Candidate) -> list[ExistingFact
         return [ExistingFact(*row) for row in cursor.fetchall()]
 
 
-def _source_roles(subject: Subject, candidate: Candidate) -> tuple[str, ...] | None:
-    """Roles of the cited events, or None if any cited event is not this subject's."""
+def _sources(
+    subject: Subject, candidate: Candidate
+) -> tuple[tuple[str, ...], datetime | None] | None:
+    """The cited events' roles and when it was said (the latest cited user event's
+    ``occurred_at``, or the latest cited event's when none is the user's); None if any
+    cited event is not this subject's."""
     if not candidate.source_event_ids:
-        return ()
-    roles = dict(
+        return (), None
+    rows = list(
         SourceEvent.objects.filter(
             tenant_id=subject.tenant_id, subject=subject, id__in=candidate.source_event_ids
-        ).values_list("id", "role")
+        ).values_list("role", "occurred_at")
     )
-    if len(roles) != len(set(candidate.source_event_ids)):
+    if len(rows) != len(set(candidate.source_event_ids)):
         return None
-    return tuple(sorted(set(roles.values())))
+    said = [at for role, at in rows if role == "user"] or [at for _, at in rows]
+    return tuple(sorted({role for role, _ in rows})), max(said)
 
 
 _USER_KINDS = ("user_explicit", "user_confirmed")
@@ -286,15 +291,16 @@ def _submit_one(
         and candidate.assertion_kind in _USER_KINDS
         and not candidate.source_event_ids,
     )
-    roles = _source_roles(subject, candidate)
-    if roles is None:
+    sources = _sources(subject, candidate)
+    if sources is None:
         decision = Decision(
             Operation.REJECT,
             ReasonCode.UNKNOWN_SOURCE_EVENT,
             "A cited source event does not exist for this subject; append it first.",
         )
     else:
-        candidate = replace(candidate, source_roles=roles)
+        roles, said_at = sources
+        candidate = replace(candidate, source_roles=roles, reference_time=said_at)
         decision = decide(
             candidate,
             existing=_existing_facts(subject, candidate),

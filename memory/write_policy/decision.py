@@ -69,6 +69,11 @@ class Candidate:
     source_uri: str = ""
     # Roles ("user", "tool", …) of the cited source events, filled in by the service.
     source_roles: tuple[str, ...] = ()
+    # When it was said: the latest cited event's occurred_at (a user event's when the
+    # candidate cites one), filled in by the service. Relative time words ("last week",
+    # "下个月") are read against it, and a statement with none holds from it. None: no
+    # event cited, the request's time is used.
+    reference_time: datetime | None = None
     # Set only by the user-facing service when the signed-in user ticks "yes, remember
     # this sensitive detail". Never settable through the agent API.
     user_confirmed_sensitive: bool = False

@@ -12,8 +12,8 @@ be refused may be held first (a secret inside a future plan is refused, never he
 
 The steps, in order:
  1. A deletion request is always honoured, whatever the consent state.
- 2. Valid time is resolved (and inference confidence capped); an end before the start
-    is refused.
+ 2. Valid time is resolved from when it was said (the cited event, never the server's
+    clock), inference confidence capped; an end before the start is refused.
  3. Consent withdrawn or memory paused: refused, nothing new is written.
  4. A purpose and a consent basis must be stated; the purpose allowed by the tenant and
     not a near-miss of one in use (it would never be found).
@@ -83,12 +83,15 @@ def decide(
 
     # 2. Label inference as inference (confidence < 1) and resolve valid time, including
     #    future starts written in words ("next month", "下个月").
+    #    Time words are read against when it was said (the cited event), never the
+    #    server's clock; a statement without any holds from then.
+    said_at = min(candidate.reference_time or now, now)
     time_hint = (
         None
         if candidate.valid_from
-        else valid_time_hint(candidate.statement, now, slot=bool(candidate.predicate))
+        else valid_time_hint(candidate.statement, said_at, slot=bool(candidate.predicate))
     )
-    candidate = _normalise(candidate, now, inference_max_confidence, time_hint)
+    candidate = _normalise(candidate, said_at, inference_max_confidence, time_hint)
     if candidate.valid_to is not None and candidate.valid_to <= candidate.valid_from:
         return _reject(ReasonCode.INVALID_VALID_TIME, "valid_to must be after valid_from.")
 
@@ -333,15 +336,15 @@ def _derives_from_tool_or_web(candidate: Candidate) -> bool:
 
 def _normalise(
     candidate: Candidate,
-    now: datetime,
+    said_at: datetime,
     inference_max_confidence: float,
     time_hint: TimeHint | None = None,
 ) -> Candidate:
     confidence = candidate.confidence
     if candidate.assertion_kind == AssertionKind.AGENT_INFERENCE:
         confidence = min(confidence, inference_max_confidence)
-    future_start = time_hint.start if time_hint and time_hint.kind == "future" else None
-    valid_from = candidate.valid_from or future_start or now
+    named_start = time_hint.start if time_hint and time_hint.kind in ("past", "future") else None
+    valid_from = candidate.valid_from or named_start or said_at
     return replace(
         candidate,
         confidence=confidence,

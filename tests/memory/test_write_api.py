@@ -30,9 +30,7 @@ def test_append_events_idempotently(api, owner_subject):
     assert SourceEvent.objects.filter(subject=owner_subject).count() == 3
 
 
-def test_event_idempotency_conflict_is_a_409_and_nothing_of_the_batch_is_stored(
-    api, owner_subject
-):
+def test_event_idempotency_conflict_is_a_409_and_nothing_of_the_batch_is_stored(api, owner_subject):
     api.post_json("/api/v1/events", {"events": [event(1)]})
     r = api.post_json("/api/v1/events", {"events": [event(1, content="different"), event(2)]})
     assert r.status_code == 409

@@ -38,6 +38,7 @@ from memory.write_policy import (
     Intent,
     SubjectState,
     content_key,
+    content_keys,
     decide,
 )
 
@@ -83,14 +84,14 @@ def _existing_facts(subject: Subject, candidate: Candidate) -> list[ExistingFact
     (or statement) in its namespace and the broader namespaces above it, plus the
     explicitly targeted record."""
     # A slot is found under every spelling of its predicate (memory/predicates.py).
-    slot = "predicate = ANY(%(slot)s)" if candidate.predicate else "content_key = %(slot)s"
+    slot = "predicate = ANY(%(slot)s)" if candidate.predicate else "content_key = ANY(%(slot)s)"
     params = {
         "tenant": subject.tenant_id,
         "subject": subject.pk,
         "chain": _namespace_chain(candidate.namespace),
         "slot": predicate_spellings(candidate.predicate)
         if candidate.predicate
-        else content_key(candidate),
+        else sorted(content_keys(candidate)),
         "target": candidate.target_record_id,
         "forget": candidate.intent == Intent.FORGET,
     }

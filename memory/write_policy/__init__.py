@@ -14,6 +14,7 @@ from memory.write_policy.decision import (
     Intent,
     SubjectState,
     content_key,
+    content_keys,
     effective_cardinality,
     rank,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Intent",
     "SubjectState",
     "content_key",
+    "content_keys",
     "decide",
     "effective_cardinality",
     "rank",

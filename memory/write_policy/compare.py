@@ -17,7 +17,7 @@ from memory.write_policy.decision import (
     Decision,
     ExistingFact,
     Intent,
-    content_key,
+    content_keys,
     quarantine,
     rank,
     reject,
@@ -36,18 +36,18 @@ def _same_slot(fact: ExistingFact, candidate: Candidate) -> bool:
         return False
     if candidate.predicate:
         return predicates.same_slot(fact.predicate, candidate.predicate)
-    return not fact.predicate and fact.content_key == content_key(candidate)
+    return not fact.predicate and fact.content_key in content_keys(candidate)
 
 
 def decide_assert(candidate: Candidate, existing: Sequence[ExistingFact]) -> Decision:
     assert candidate.valid_from is not None
-    key = content_key(candidate)
+    keys = content_keys(candidate)
     slot = [
         f
         for f in existing
         if _same_slot(f, candidate) and _overlaps(f, candidate.valid_from, candidate.valid_to)
     ]
-    same = [f for f in slot if f.content_key == key]
+    same = [f for f in slot if f.content_key in keys]
     if same:
         target = same[0]
         if rank(candidate.assertion_kind, candidate.unsourced_claim) > rank(
@@ -70,7 +70,7 @@ def decide_assert(candidate: Candidate, existing: Sequence[ExistingFact]) -> Dec
         )
 
     if candidate.cardinality == Cardinality.SINGLE:
-        conflicts = [f for f in slot if f.content_key != key]
+        conflicts = [f for f in slot if f.content_key not in keys]
         if len(conflicts) > 1:
             return quarantine(
                 candidate,
@@ -144,7 +144,7 @@ def _find_target(candidate: Candidate, existing: Sequence[ExistingFact]) -> Exis
         and (
             predicates.same_slot(f.predicate, candidate.predicate)
             if candidate.predicate
-            else f.content_key == content_key(candidate)
+            else f.content_key in content_keys(candidate)
         )
     ]
     # The current value (latest start) is what a change refers to.
@@ -197,7 +197,7 @@ def decide_change(
     if (
         target.cardinality == Cardinality.MULTI
         and not target.predicate
-        and target.content_key == content_key(candidate)
+        and target.content_key in content_keys(candidate)
     ):
         return Decision(
             Operation.CONFIRM,

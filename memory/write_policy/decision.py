@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -161,7 +162,9 @@ def rank(assertion_kind: str, unsourced_claim: bool = False) -> int:
 
 def content_key(candidate: Candidate) -> str:
     """What makes two candidates "the same fact" within one scope and predicate: a hash of
-    the normalised value (or, without a value, of the normalised statement)."""
+    the normalised value (or, without a value, of the normalised statement, said of the
+    user in any person: "I prefer green tea" = "User prefers green tea", "我喜欢绿茶" =
+    "用户喜欢绿茶")."""
     if candidate.value is not None:
         raw = (
             candidate.value
@@ -170,8 +173,64 @@ def content_key(candidate: Candidate) -> str:
         )
         key = "v:" + content_rules.normalize_text(raw)
     else:
-        key = "s:" + content_rules.normalize_text(candidate.statement)
+        key = "s:" + content_rules.normalize_text(about_the_user(candidate.statement))
     return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def content_keys(candidate: Candidate) -> frozenset[str]:
+    """The keys a stored record of the same fact may carry: ``content_key``, and for a
+    statement the key records written before statements were read person-neutrally carry
+    (stored keys are never rewritten: they are governed content)."""
+    key = content_key(candidate)
+    if candidate.value is not None:
+        return frozenset({key})
+    legacy = "s:" + content_rules.normalize_text(candidate.statement)
+    return frozenset({key, hashlib.sha256(legacy.encode()).hexdigest()[:32]})
+
+
+# The user as a statement's subject, in the forms users and agents write: first person
+# ("I", "my"), the third person agents use ("User", "The user", "the customer"), Chinese
+# (我, 用户, 该用户). The user's own name is not known to the pure policy.
+_EN_SUBJECT = re.compile(
+    r"^\s*(?:(?P<poss>my|(?:the\s+)?user['’]s|(?:the\s+)?customer['’]s)\b|"
+    r"(?P<subj>i|(?:the\s+)?user|(?:the\s+)?customer)\b(?P<contraction>'m|'re|'s)?)\s*",
+    re.IGNORECASE,
+)
+_EN_COPULA = re.compile(r"^(?:am|is|are|'m|'re|'s)\b\s*", re.IGNORECASE)
+_ZH_SUBJECT = re.compile(r"^\s*(?:该用户|用户|我(?!们))(?:的)?")
+_IRREGULAR_THIRD = {"has": "have", "does": "do", "goes": "go", "is": "be"}
+
+
+def about_the_user(statement: str) -> str:
+    """``statement`` with the user as its subject written one way ("<user> prefer green
+    tea"): the subject word, the verb's person ("prefers" → "prefer") and the copula
+    ("I'm", "User is" → "be") no longer make two statements differ."""
+    zh = _ZH_SUBJECT.match(statement)
+    if zh:
+        return "<user>" + statement[zh.end() :]
+    m = _EN_SUBJECT.match(statement)
+    if not m:
+        return statement
+    rest = statement[m.end() :]
+    if m["poss"]:
+        return "<user's> " + rest
+    if m["contraction"]:
+        return "<user> be " + rest
+    copula = _EN_COPULA.match(rest)
+    if copula:
+        return "<user> be " + rest[copula.end() :]
+    verb, _, tail = rest.partition(" ")
+    lowered = verb.lower()
+    if m["subj"].lower() != "i":  # third person: "prefers" -> "prefer"
+        if lowered in _IRREGULAR_THIRD:
+            verb = _IRREGULAR_THIRD[lowered]
+        elif re.search(r"[^aeiou]ies$", lowered):
+            verb = verb[:-3] + "y"
+        elif re.search(r"(?:ch|sh|ss|x|z|o)es$", lowered):
+            verb = verb[:-2]
+        elif lowered.endswith("s") and not lowered.endswith("ss"):
+            verb = verb[:-1]
+    return f"<user> {verb} {tail}".rstrip()
 
 
 def effective_cardinality(candidate: Candidate) -> str:

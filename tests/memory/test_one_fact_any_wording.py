@@ -1,0 +1,193 @@
+"""One current value per fact, whoever writes it and in whatever person (issue 31, class
+3): what the user says ("I prefer…", "我喜欢…") and what an agent writes about it ("User
+prefers…", "用户喜欢…") are the same memory — the second confirms the first — so retracting
+one leaves nothing of it recallable; and after any sequence of moves, in any order of
+arrival, a single-valued slot has one current value: the one said last."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memory.models import MemoryRecord, MemoryStatus
+from memory.services.subjects import subject_get_or_create
+from memory.write_policy import Candidate, content_key
+
+pytestmark = pytest.mark.django_db
+
+_ids = itertools.count()
+
+SAME_FACT = [
+    ("I prefer rooibos in the evening", "User prefers rooibos in the evening"),
+    ("I'm a volunteer firefighter", "The user is a volunteer firefighter"),
+    ("My dog is called Pepper", "User's dog is called Pepper"),
+    ("I have two allotments", "User has two allotments"),
+    ("I study marine biology", "The user studies marine biology"),
+    ("我喜欢喝普洱", "用户喜欢喝普洱"),
+    ("我的猫叫年糕", "用户的猫叫年糕"),
+]
+DIFFERENT = [
+    ("I prefer rooibos in the evening", "User prefers rooibos in the morning"),
+    ("We prefer rooibos", "User prefers rooibos"),  # "we" is not the user alone
+    ("我们喜欢喝普洱", "用户喜欢喝普洱"),
+    ("Ivan prefers rooibos", "User prefers rooibos"),
+]
+
+
+def _key(statement: str) -> str:
+    return content_key(
+        Candidate("semantic", "assistant/profile", statement, "user_explicit", 1.0, "p", "c")
+    )
+
+
+@pytest.mark.parametrize(("said", "written"), SAME_FACT)
+def test_the_users_words_and_the_agents_are_one_fact(said, written):
+    assert _key(said) == _key(written)
+
+
+@pytest.mark.parametrize(("one", "other"), DIFFERENT)
+def test_other_facts_or_other_people_stay_apart(one, other):
+    assert _key(one) != _key(other)
+
+
+def _turn(api, text: str) -> list[dict]:
+    response = api.post_json(
+        "/api/v1/conversation",
+        {"messages": [{"client_event_id": f"m-{next(_ids)}", "role": "user", "content": text}]},
+    )
+    assert response.status_code == 200, response.content
+    return response.json()["decisions"]
+
+
+def _propose(api, statement: str, **extra) -> dict:
+    body = {
+        "memory_type": "semantic",
+        "namespace": "assistant/profile",
+        "statement": statement,
+        "assertion_kind": "user_explicit",
+        "confidence": 1.0,
+        "purpose": "personalization",
+        "consent_basis": "explicit_consent",
+        **extra,
+    }
+    response = api.post_json("/api/v1/candidates", {"candidates": [body]})
+    assert response.status_code == 200, response.content
+    return response.json()["results"][0]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("I prefer rooibos in the evening", "User prefers rooibos in the evening"),
+        ("我喜欢喝普洱", "用户喜欢喝普洱"),
+    ],
+)
+def test_extraction_and_the_agents_copy_are_one_memory(api, owner_subject, said, written):
+    decisions = _turn(api, said)
+    assert [d["operation"] for d in decisions] == ["ADD"], decisions
+    copy = _propose(api, written)
+    assert copy["operation"] == "CONFIRM", copy
+    active = MemoryRecord.objects.filter(subject=owner_subject, status=MemoryStatus.ACTIVE)
+    assert active.count() == 1
+    # The user takes it back; the agent retracts its copy, citing that.
+    api.post_json(
+        "/api/v1/events",
+        {
+            "events": [
+                {
+                    "client_event_id": "taken-back",
+                    "kind": "message",
+                    "role": "user",
+                    "content": "That is not true any more",
+                }
+            ]
+        },
+    )
+    gone = _propose(
+        api,
+        written,
+        intent="retract",
+        target_record_id=copy["target_id"],
+        source_client_event_ids=["taken-back"],
+    )
+    assert gone["operation"] == "RETRACT", gone
+    assert not MemoryRecord.objects.filter(
+        subject=owner_subject, status=MemoryStatus.ACTIVE
+    ).exists()
+
+
+# --- moves, in any order of arrival ---------------------------------------------------------
+
+CITIES = ["Tromsø", "Valletta", "Ljubljana", "Tallinn"]
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    moves=st.permutations(range(4)).map(lambda order: order[: 2 + order[0] % 3]),
+    arrival=st.randoms(use_true_random=False),
+    how=st.lists(st.sampled_from(["candidate", "turn"]), min_size=4, max_size=4),
+)
+def test_after_any_moves_in_any_order_one_city_is_current(write_agent, tenant, moves, arrival, how):
+    """Each move is said on its own day (its event's time); they reach Engram shuffled,
+    some as an agent's candidate, some as the user's turn. The city said last is the one
+    current value, and there is exactly one."""
+    subject = subject_get_or_create(
+        tenant_id=tenant.id, kind="user", external_id=f"mv-{next(_ids)}"
+    )
+    api = write_agent.client(subject)
+    said = [(day, CITIES[city]) for day, city in enumerate(moves)]
+    shuffled = list(said)
+    arrival.shuffle(shuffled)
+    for (day, city), path in zip(shuffled, how, strict=False):
+        client_id = f"move-{next(_ids)}"
+        when = f"2025-0{day + 1}-15T12:00:00Z"
+        text = f"I live in {city} now"
+        if path == "turn":
+            response = api.post_json(
+                "/api/v1/conversation",
+                {
+                    "messages": [
+                        {
+                            "client_event_id": client_id,
+                            "role": "user",
+                            "content": text,
+                            "occurred_at": when,
+                        }
+                    ]
+                },
+            )
+            assert response.status_code == 200, response.content
+        else:
+            appended = api.post_json(
+                "/api/v1/events",
+                {
+                    "events": [
+                        {
+                            "client_event_id": client_id,
+                            "kind": "message",
+                            "role": "user",
+                            "content": text,
+                            "occurred_at": when,
+                        }
+                    ]
+                },
+            )
+            assert appended.status_code == 200
+            _propose(
+                api,
+                f"User lives in {city}",
+                predicate="home_city",
+                value=city,
+                source_client_event_ids=[client_id],
+            )
+    current = MemoryRecord.objects.filter(
+        subject=subject, status=MemoryStatus.ACTIVE, predicate="home_city", valid_to=None
+    )
+    assert [r.value for r in current] == [said[-1][1]], (said, shuffled, how)

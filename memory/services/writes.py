@@ -119,6 +119,16 @@ def _sources(
     return tuple(sorted({role for role, _ in rows})), max(said)
 
 
+def _names(subject: Subject) -> tuple[str, ...]:
+    """The user's display name and its first word ("Dana Whitfield", "Dana"); Chinese
+    names whole."""
+    name = (subject.display_name or "").strip()
+    if not name:
+        return ()
+    first = name.split()[0]
+    return (name, first) if first != name and len(first) >= 2 else (name,)
+
+
 _USER_KINDS = ("user_explicit", "user_confirmed")
 
 
@@ -288,6 +298,8 @@ def _submit_one(
     candidate = replace(
         candidate,
         predicate=canonical_predicate(candidate.predicate),
+        # The user's own name is the user too ("Dana prefers …" = "User prefers …").
+        subject_names=_names(subject),
         unsourced_claim=actor.type == ActorType.AGENT
         and candidate.assertion_kind in _USER_KINDS
         and not candidate.source_event_ids,

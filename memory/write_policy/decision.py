@@ -89,6 +89,9 @@ class Candidate:
     # the same kind backed by a user event: it never replaces, corrects or retracts a
     # sourced statement, and a sourced one replaces it.
     unsourced_claim: bool = False
+    # The user's names (the subject's display name), filled in by the write service: a
+    # statement about the user by name is about the user (``content_key``).
+    subject_names: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, record: Any, **overrides: Any) -> Candidate:
@@ -173,7 +176,9 @@ def content_key(candidate: Candidate) -> str:
         )
         key = "v:" + content_rules.normalize_text(raw)
     else:
-        key = "s:" + content_rules.normalize_text(about_the_user(candidate.statement))
+        key = "s:" + content_rules.normalize_text(
+            about_the_user(candidate.statement, candidate.subject_names)
+        )
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -201,10 +206,17 @@ _ZH_SUBJECT = re.compile(r"^\s*(?:该用户|用户|我(?!们))(?:的)?")
 _IRREGULAR_THIRD = {"has": "have", "does": "do", "goes": "go", "is": "be"}
 
 
-def about_the_user(statement: str) -> str:
+def about_the_user(statement: str, names: tuple[str, ...] = ()) -> str:
     """``statement`` with the user as its subject written one way ("<user> prefer green
     tea"): the subject word, the verb's person ("prefers" → "prefer") and the copula
     ("I'm", "User is" → "be") no longer make two statements differ."""
+    for name in sorted(names, key=len, reverse=True):  # "Dana Whitfield" before "Dana"
+        if name and statement.lstrip().startswith(name):
+            rest = statement.lstrip()[len(name) :]
+            if rest[:1].isalpha() and not re.match(r"[\u4e00-\u9fff]", rest[:1]):
+                continue  # "Danas…": another word
+            statement = "User" + rest if not re.match(r"[\u4e00-\u9fff]", name) else "用户" + rest
+            break
     zh = _ZH_SUBJECT.match(statement)
     if zh:
         return "<user>" + statement[zh.end() :]

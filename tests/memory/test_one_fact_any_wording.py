@@ -191,3 +191,44 @@ def test_after_any_moves_in_any_order_one_city_is_current(write_agent, tenant, m
         subject=subject, status=MemoryStatus.ACTIVE, predicate="home_city", valid_to=None
     )
     assert [r.value for r in current] == [said[-1][1]], (said, shuffled, how)
+
+
+def _named_key(statement: str, names: tuple[str, ...]) -> str:
+    return content_key(
+        Candidate(
+            "semantic",
+            "assistant/profile",
+            statement,
+            "user_explicit",
+            1.0,
+            "p",
+            "c",
+            subject_names=names,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("by_name", "plain", "names"),
+    [
+        ("Dana prefers rooibos", "I prefer rooibos", ("Dana Whitfield", "Dana")),
+        (
+            "Dana Whitfield's dog is called Pepper",
+            "My dog is called Pepper",
+            ("Dana Whitfield", "Dana"),
+        ),
+        ("王芳喜欢喝普洱", "我喜欢喝普洱", ("王芳",)),
+    ],
+)
+def test_the_users_name_is_the_user(by_name, plain, names):
+    assert _named_key(by_name, names) == _named_key(plain, names)
+    assert _named_key("Danae prefers rooibos", names) != _named_key(plain, names)
+
+
+def test_an_agent_writing_the_users_name_confirms_what_the_user_said(write_agent, tenant):
+    subject = subject_get_or_create(
+        tenant_id=tenant.id, kind="user", external_id="dana", display_name="Dana Whitfield"
+    )
+    api = write_agent.client(subject)
+    assert [d["operation"] for d in _turn(api, "I prefer rooibos in the evening")] == ["ADD"]
+    assert _propose(api, "Dana prefers rooibos in the evening")["operation"] == "CONFIRM"

@@ -51,6 +51,12 @@ class ReasonCode(models.TextChoices):
         "newer_value",
         _("A newer value replaced the old one; the old one is kept in history."),
     )
+    EARLIER_VALUE = (
+        "earlier_value",
+        _(
+            "An earlier value, said before the current one: kept in history, the current value stays."
+        ),
+    )
     CORRECTION = "correction", _("You corrected this; the old version is kept in history.")
     SUPERSEDED = "superseded", _("Replaced by a newer value.")
     RETRACTED = "retracted", _("Marked as wrong.")

@@ -78,6 +78,16 @@ _PREFERENCE = re.compile(
     r"|^(?P<zh>我(?:更)?(?:喜欢|偏好|习惯|希望|讨厌|不喜欢).+)$",
     re.IGNORECASE,
 )
+# A time phrase in Chinese, before or after 我 ("上周我搬到了…", "我上周搬到了…"): a day,
+# week, month or year named relative to now, a month, a span with 前/后, a season of the
+# year, a holiday (memory.temporal resolves it).
+_ZH_WHEN = (
+    r"(?:现在|目前|今天|昨天|前天|明天|后天|刚才|上|下|这|本)(?:个)?(?:周|星期|礼拜|月)?|"
+    r"(?:去|今|明|前)年(?:底|初)?|年底|年初|[上下]半年|\d{1,2}月(?:份|\d{1,2}[日号])?起?|"
+    r"[一二三四五六七八九十两\d]+(?:来|多)?(?:天|周|个?星期|个多?月|年)(?:以?前|之前|以?后|之后)|"
+    r"过完(?:春节|年|中秋|国庆)|(?:春节|国庆|中秋|端午|元旦)(?:以?后|之后)"
+)
+
 # Changes of state: (predicate, pattern with a ``value`` group).
 _STATE: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -91,10 +101,9 @@ _STATE: list[tuple[str, re.Pattern[str]]] = [
             r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
             r"I(?:'m|\s+am|'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|\s+plan\s+to)?\s+"
             r"(?:be\s+)?(?:moving|relocating|move|relocate)\s+to\s+(?P<value3>.+)$"
-            r"|^(?:(?:明年|今年|年底|年初|下半年|下个?月|下周|\d{1,2}月(?:\d{1,2}[日号])?起?|"
-            r"[一二三四五六七八九十两\d]+(?:天|周|个月|年)(?:以?后|之后)|过完(?:春节|年)|春节(?:以?后|之后)|"
-            r"等.{1,12}?(?:以后|之后|后))[，,]?\s*)?"
-            r"我(?:现在)?(?:要|将|会|准备|打算)?(?:住在|常驻|搬到了?|搬去了?|搬回)(?P<value_zh>.+)$",
+            rf"|^(?:(?:{_ZH_WHEN}|等.{{1,12}}?(?:以后|之后|后))[，,]?\s*)?"
+            rf"我(?:{_ZH_WHEN})?(?:要|将|会|准备|打算|已经|刚)?(?:住在|常驻|搬到了?|搬去了?|搬回)"
+            r"(?P<value_zh>.+)$",
             re.IGNORECASE,
         ),
     ),

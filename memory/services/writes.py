@@ -70,7 +70,12 @@ _EXISTING_FACTS_SQL = """
            (assertion_kind IN ('user_explicit', 'user_confirmed')
             AND created_by_agent_id IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM memory_memorysource s
-                             WHERE s.record_id = memory_memoryrecord.id)) AS unsourced_claim
+                             WHERE s.record_id = memory_memoryrecord.id)) AS unsourced_claim,
+           -- when it was said: its latest cited event, or when it was recorded
+           COALESCE((SELECT max(e.occurred_at)
+                       FROM memory_memorysource s
+                       JOIN memory_sourceevent e ON e.id = s.event_id
+                      WHERE s.record_id = memory_memoryrecord.id), recorded_at) AS said_at
       FROM memory_memoryrecord
      WHERE tenant_id = %(tenant)s AND subject_id = %(subject)s
        AND ((status = 'active' AND ((namespace = ANY(%(chain)s) AND {slot}) OR id = %(target)s))

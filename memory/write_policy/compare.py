@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from core.codes import Operation, ReasonCode
 from memory import predicates
@@ -118,6 +118,44 @@ def _resolve_conflict(candidate: Candidate, old: ExistingFact) -> Decision:
             "A stronger source already says otherwise (e.g. an inference never overrides what the user said).",
             target_id=old.id,
         )
+    # Two values from equally strong sources: who said it last decides, not the start each
+    # names. "I live in Hangzhou" said today, then "I moved to Shanghai last week" said
+    # tomorrow: the move is the newer word, so it replaces Hangzhou although it dates the
+    # change earlier. The same move arriving late, after a newer statement, is history:
+    # kept, closed where the newer value starts, or ignored when the newer one covers it.
+    said, old_said = candidate.reference_time, old.said_at
+    if candidate.assertion_kind in SELF_UPDATING_KINDS and said and old_said:
+        if said < old_said:
+            if candidate.valid_to is None and candidate.valid_from < old.valid_from:
+                return Decision(
+                    Operation.ADD,
+                    ReasonCode.EARLIER_VALUE,
+                    "Said before the current value: kept in history until the current one starts.",
+                    candidate=replace(candidate, valid_to=old.valid_from),
+                )
+            return reject(
+                ReasonCode.STALE_CHANGE,
+                "A newer message already changed this memory; this older change is ignored.",
+                target_id=old.id,
+            )
+        # Said later (or at the same moment and arriving later).
+        if candidate.valid_from > old.valid_from:
+            return Decision(
+                Operation.SUPERSEDE,
+                ReasonCode.NEWER_VALUE,
+                "A newer value from an equally strong source; the old one stays valid until the new one starts.",
+                target_id=old.id,
+                candidate=candidate,
+            )
+        return Decision(
+            Operation.SUPERSEDE,
+            ReasonCode.NEWER_VALUE,
+            "Said after the current value, and dating the change before it: the new value "
+            "replaces it, the old one stays in history.",
+            target_id=old.id,
+            candidate=candidate,
+            close_old_at_new_start=False,
+        )
     if candidate.assertion_kind in SELF_UPDATING_KINDS and candidate.valid_from > old.valid_from:
         return Decision(
             Operation.SUPERSEDE,
@@ -152,8 +190,16 @@ def _find_target(candidate: Candidate, existing: Sequence[ExistingFact]) -> Exis
 
 
 def decide_change(
-    candidate: Candidate, existing: Sequence[ExistingFact], now: datetime
+    candidate: Candidate,
+    existing: Sequence[ExistingFact],
+    now: datetime,
+    *,
+    start_stated: bool = True,
 ) -> Decision:
+    """``start_stated``: the candidate names its start (``valid_from`` or words such as
+    "next month"); otherwise it starts when it was said, and a replacement said at the same
+    moment as the value it replaces (turns of one batch share their time) starts just
+    after it."""
     target = _find_target(candidate, existing)
     if target is None:
         return reject(
@@ -218,6 +264,8 @@ def decide_change(
             close_old_at_new_start=False,
         )
     assert candidate.valid_from is not None
+    if candidate.valid_from <= target.valid_from and not start_stated:
+        candidate = replace(candidate, valid_from=target.valid_from + timedelta(microseconds=1))
     if candidate.valid_from <= target.valid_from:
         return reject(
             ReasonCode.INVALID_VALID_TIME,

@@ -131,6 +131,8 @@ class ExistingFact:
     memory_type: str
     # An agent's "the user said so" without a cited event (see Candidate.unsourced_claim).
     unsourced_claim: bool = False
+    # When it was said: its latest cited event's time, or when it was recorded.
+    said_at: datetime | None = None
 
 
 @dataclass(frozen=True)

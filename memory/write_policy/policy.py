@@ -91,7 +91,11 @@ def decide(
         if candidate.valid_from
         else valid_time_hint(candidate.statement, said_at, slot=bool(candidate.predicate))
     )
+    start_stated = candidate.valid_from is not None or (
+        time_hint is not None and time_hint.start is not None
+    )
     candidate = _normalise(candidate, said_at, inference_max_confidence, time_hint)
+    candidate = replace(candidate, reference_time=said_at)
     if candidate.valid_to is not None and candidate.valid_to <= candidate.valid_from:
         return _reject(ReasonCode.INVALID_VALID_TIME, "valid_to must be after valid_from.")
 
@@ -314,7 +318,7 @@ def decide(
 
     # 19. Explicit changes to an existing record.
     if candidate.intent in (Intent.RETRACT, Intent.EXPIRE, Intent.CORRECT, Intent.SUPERSEDE):
-        return decide_change(candidate, existing, now)
+        return decide_change(candidate, existing, now, start_stated=start_stated)
 
     # 20. Compare with what is already known in the same scope.
     return decide_assert(candidate, existing)

@@ -412,7 +412,7 @@ def test_time_to_live_maps_to_expires_at(engram_client):
         namespace_prefix=("users",),
         ttl={"default_ttl": 60, "refresh_on_read": True},
     )
-    store.put(PREFS, "mood", {"text": "User is busy this week"})
+    store.put(PREFS, "mood", {"text": "User is training for a half marathon"})
     store.put(PREFS, "plan", {"text": "User plans a trip"}, ttl=5)
     mood = MemoryRecord.objects.get(predicate="lg.mood")
     plan = MemoryRecord.objects.get(predicate="lg.plan")

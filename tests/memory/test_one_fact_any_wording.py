@@ -232,3 +232,72 @@ def test_an_agent_writing_the_users_name_confirms_what_the_user_said(write_agent
     api = write_agent.client(subject)
     assert [d["operation"] for d in _turn(api, "I prefer rooibos in the evening")] == ["ADD"]
     assert _propose(api, "Dana prefers rooibos in the evening")["operation"] == "CONFIRM"
+
+
+def _said_on(api, day: str, text: str, *, city: str | None = None) -> dict | None:
+    """The user says ``text`` on ``day``; with ``city`` an agent also proposes it (citing
+    the message), otherwise the conversation turn's extraction does."""
+    client_id = f"said-{next(_ids)}"
+    when = f"{day}T10:00:00Z"
+    if city is None:
+        response = api.post_json(
+            "/api/v1/conversation",
+            {
+                "messages": [
+                    {
+                        "client_event_id": client_id,
+                        "role": "user",
+                        "content": text,
+                        "occurred_at": when,
+                    }
+                ]
+            },
+        )
+        assert response.status_code == 200, response.content
+        return None
+    appended = api.post_json(
+        "/api/v1/events",
+        {
+            "events": [
+                {
+                    "client_event_id": client_id,
+                    "kind": "message",
+                    "role": "user",
+                    "content": text,
+                    "occurred_at": when,
+                }
+            ]
+        },
+    )
+    assert appended.status_code == 200
+    return _propose(
+        api,
+        f"User lives in {city}",
+        predicate="home_city",
+        value=city,
+        source_client_event_ids=[client_id],
+    )
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in-order", "move-arrives-first"])
+@pytest.mark.parametrize(
+    ("lives", "moved", "old", "new"),
+    [
+        ("I live in Hangzhou now", "I moved to Shanghai last week", "Hangzhou", "Shanghai"),
+        ("我现在住在杭州", "我上周搬到了上海", "杭州", "上海"),
+    ],
+)
+def test_the_word_said_last_wins_even_when_it_dates_the_change_earlier(
+    write_agent, tenant, lives, moved, old, new, late
+):
+    """Day 1: "I live in Hangzhou". Day 3: "I moved to Shanghai last week" (a start before
+    day 1). Whichever reaches Engram first, Shanghai is the one current value."""
+    subject = subject_get_or_create(tenant_id=tenant.id, kind="user", external_id=f"w-{next(_ids)}")
+    api = write_agent.client(subject)
+    steps = [("2025-03-01", lives, old), ("2025-03-03", moved, new)]
+    for day, text, city in reversed(steps) if late else steps:
+        _said_on(api, day, text, city=city if day == "2025-03-01" else None)
+    current = MemoryRecord.objects.filter(
+        subject=subject, status=MemoryStatus.ACTIVE, predicate="home_city", valid_to=None
+    )
+    assert [r.value for r in current] == [new]

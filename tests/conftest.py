@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from accounts.models import Role, Tenant
 from accounts.services.tenants import tenant_create
@@ -17,6 +18,14 @@ from config.celery import app
 from memory.models import Subject
 from tests.helpers.cast import AgentCred, ApiClient, agent_with_key, person
 from tests.helpers.worker import BROKER, QUEUE, REDIS, REDIS_DB, Worker, reset_producer_pool
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """Each test starts in the default language: a page request in Chinese (the locale
+    middleware activates it for the thread) must not leak into the next test."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session")

@@ -186,13 +186,22 @@ def memory_confirm_pending(*, user, subject: Subject, record: MemoryRecord) -> U
     held copy's record time is closed (it stays in history as ``superseded``)."""
     if record.status != MemoryStatus.PENDING_CONFIRMATION:
         return UserWriteResult(Operation.REJECT, ReasonCode.NOT_PENDING)
+    # The user confirming is the user speaking: never weaker than what was held (a held
+    # user_explicit stays explicit, so it is not outranked by the value it replaces). A
+    # future change held for want of a date applies from the confirmation.
+    kind = (
+        record.assertion_kind
+        if record.assertion_kind == AssertionKind.USER_EXPLICIT
+        else AssertionKind.USER_CONFIRMED
+    )
+    future = record.status_reason == ReasonCode.FUTURE_NEEDS_CONFIRMATION
     candidate = replace(
         _candidate_from(record),
-        assertion_kind=AssertionKind.USER_CONFIRMED,
+        assertion_kind=kind,
         consent_basis=ConsentBasis.EXPLICIT_CONSENT,
         sensitivity=record.sensitivity,
         importance=record.importance,
-        valid_from=record.valid_from,
+        valid_from=timezone.now() if future else record.valid_from,
         valid_to=record.valid_to,
         source_event_ids=tuple(record.source_events.values_list("id", flat=True)),
         source_uri=record.source_uri,

@@ -301,3 +301,37 @@ def test_the_word_said_last_wins_even_when_it_dates_the_change_earlier(
         subject=subject, status=MemoryStatus.ACTIVE, predicate="home_city", valid_to=None
     )
     assert [r.value for r in current] == [new]
+
+
+@pytest.mark.parametrize(
+    ("current", "plan", "old", "new"),
+    [
+        (
+            "User lives in Porto",
+            "Once the renovation is done the user will move to Braga",
+            "Porto",
+            "Braga",
+        ),
+        ("用户住在厦门", "等装修完用户就搬到泉州", "厦门", "泉州"),
+    ],
+)
+def test_confirming_a_held_move_replaces_the_current_value(
+    owner, write_agent, current, plan, old, new
+):
+    """A future move held for want of a date is confirmed by the user: it applies from the
+    confirmation and is the one current value (the user's own word is never outranked)."""
+    from memory.services.user_memory import memory_confirm_pending
+
+    user, subject = owner
+    api = write_agent.client(subject)
+    assert _propose(api, current, predicate="home_city", value=old)["operation"] == "ADD"
+    held = _propose(api, plan, predicate="home_city", value=new)
+    assert (held["operation"], held["reason_code"]) == ("QUARANTINE", "future_needs_confirmation")
+    result = memory_confirm_pending(
+        user=user, subject=subject, record=MemoryRecord.objects.get(pk=held["record_id"])
+    )
+    assert result.ok, result
+    current_rows = MemoryRecord.objects.filter(
+        subject=subject, status=MemoryStatus.ACTIVE, predicate="home_city", valid_to=None
+    )
+    assert [r.value for r in current_rows] == [new]

@@ -58,14 +58,14 @@ FUNCTIONS_SQL = [
        $$ SELECT NULLIF(current_setting('engram.tenant_id', true), '')::uuid $$""",
     # API key → tenant, before any tenant is set. Returns an id only.
     """CREATE OR REPLACE FUNCTION engram_api_key_tenant(key_prefix text) RETURNS uuid
-       LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS
+       LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
        $$ SELECT tenant_id FROM accounts_apikey WHERE prefix = key_prefix $$""",
     # Signed-in user → the tenants they belong to (oldest membership first), with the
     # tenants' names for the tenant switcher. Nothing of any other user's.
     "DROP FUNCTION IF EXISTS engram_user_tenants(integer)",
     """CREATE FUNCTION engram_user_tenants(for_user integer)
        RETURNS TABLE(tenant_id uuid, role text, slug text, name text)
-       LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS
+       LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
        $$ SELECT m.tenant_id, m.role::text, t.slug::text, t.name::text
             FROM accounts_membership m JOIN accounts_tenant t ON t.id = m.tenant_id
            WHERE m.user_id = for_user ORDER BY m.created_at, m.id $$""",
@@ -75,6 +75,32 @@ DROP_FUNCTIONS_SQL = [
     "DROP FUNCTION IF EXISTS engram_api_key_tenant(text)",
     "DROP FUNCTION IF EXISTS engram_current_tenant()",
 ]
+
+
+# A SECURITY DEFINER function runs with its owner's rights: its name lookups must not be
+# steerable by the caller's search_path (pg_catalog first, pg_temp last), and only the
+# application role may call it.
+DEFINER_SEARCH_PATH = "pg_catalog, public, pg_temp"
+
+
+def security_definers(cursor) -> list[str]:
+    """Every SECURITY DEFINER function in the public schema, by signature."""
+    cursor.execute(
+        """SELECT p.oid::regprocedure::text FROM pg_proc p
+             JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'public' AND p.prosecdef
+            ORDER BY 1"""
+    )
+    return [row[0] for row in cursor.fetchall()]
+
+
+def harden_security_definers(cursor, role: str) -> None:
+    """Idempotent: every SECURITY DEFINER function gets ``DEFINER_SEARCH_PATH``, loses
+    EXECUTE for PUBLIC and keeps it for the application role (its owner keeps its own)."""
+    for signature in security_definers(cursor):
+        cursor.execute(f"ALTER FUNCTION {signature} SET search_path = {DEFINER_SEARCH_PATH}")
+        cursor.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
+        cursor.execute(f"GRANT EXECUTE ON FUNCTION {signature} TO {_q(role)}")
 
 
 def enable_rls_sql(table: str, column: str = "tenant_id") -> list[str]:
@@ -119,6 +145,7 @@ def apply_all(schema_editor) -> None:
                 cursor.execute(sql)
         for sql in enable_rls_sql("accounts_tenant", column="id"):
             cursor.execute(sql)
+        harden_security_definers(cursor, app_role())
 
 
 def remove_all(schema_editor) -> None:

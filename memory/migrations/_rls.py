@@ -102,6 +102,10 @@ def apply_all(schema_editor) -> None:
                 cursor.execute(sql)
         for sql in enable_rls_sql("accounts_tenant", column="id"):
             cursor.execute(sql)
+        # Whatever the functions above re-created: search_path and EXECUTE (core/rls.py).
+        from core.rls import harden_security_definers
+
+        harden_security_definers(cursor, app_role())
 
 
 def remove_all(schema_editor) -> None:

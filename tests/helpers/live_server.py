@@ -134,6 +134,16 @@ class EngramServer:
         finally:
             for pid in workers:
                 os.kill(pid, signal.SIGCONT)
+            # The requests the clients gave up on are still queued and now run: wait until
+            # a health check queued behind them is answered (one sync worker answers in
+            # order), so none of them runs into the flush that ends the test.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    if httpx.get(self.url + "/healthz", timeout=10).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from accounts.models import Tenant
-from accounts.policies import TenantPolicy
+from accounts.policies import DEFAULT_PURPOSES, TenantPolicy
 from core.actor import Actor, ActorType
 from core.audit import audit_record_many
 from core.codes import AuditAction, Operation, ReasonCode
@@ -157,16 +157,23 @@ def candidates_submit(
         locked = Subject.objects.select_for_update(no_key=True).get(
             pk=subject.pk, tenant_id=actor.tenant_id
         )
-        tenant_policy = replace(
-            TenantPolicy.from_json(Tenant.objects.only("policy").get(pk=locked.tenant_id).policy),
-            # The purposes this subject's memories use: a near-miss of one is refused.
-            known_purposes=tuple(
-                MemoryRecord.objects.filter(tenant_id=locked.tenant_id, subject=locked)
-                .order_by()
-                .values_list("purpose", flat=True)
-                .distinct()
-            ),
+        tenant_policy = TenantPolicy.from_json(
+            Tenant.objects.only("policy").get(pk=locked.tenant_id).policy
         )
+        unusual = {c.purpose for c in candidates} - {*DEFAULT_PURPOSES, ""}
+        if unusual and not tenant_policy.allowed_purposes:
+            # The purposes this subject's memories use, read only when the batch names one
+            # beyond the defaults (a scan of the subject's records): a near-miss of one is
+            # refused.
+            tenant_policy = replace(
+                tenant_policy,
+                known_purposes=tuple(
+                    MemoryRecord.objects.filter(tenant_id=locked.tenant_id, subject=locked)
+                    .order_by()
+                    .values_list("purpose", flat=True)
+                    .distinct()
+                ),
+            )
         state = SubjectState(
             memory_paused=locked.memory_paused,
             consent_withdrawn=locked.consent_withdrawn_at is not None,

@@ -475,6 +475,11 @@ ENGRAM_RETRIEVAL = {
     # 384 dimensions; 0 turns it off), a scope unused this long dropped.
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
     "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=300.0),
+    # While a question is embedded on the pool thread, hand the GIL over at least this
+    # often (ms): Python's default 5 ms made a 28 ms embedding take 55 ms beside the
+    # request thread (docs/performance.md). It changes the whole process's interpreter
+    # setting; 0 leaves the interpreter alone.
+    "SWITCH_INTERVAL_MS": env.float("ENGRAM_RECALL_SWITCH_INTERVAL_MS", default=0.5),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     # Benchmarks and evaluation runs: recall writes no access statistics, so one run
     # cannot change the next (bench/quality/locomo.py sets it).

@@ -11,6 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 
 from core.observability.metrics import recall_stage
 from memory import lexical
@@ -75,10 +76,6 @@ def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
     with recall_stage("embed"):
         model_id, vector = embed_query_cached(query, model_id)
         return vector, typical_question(model_id, lexical.has_cjk(query))
-
-
-# Seconds between the interpreter's hand-overs of the GIL while the query is embedded.
-_SWITCH_INTERVAL = 0.0005
 
 
 class QueryVector:
@@ -152,7 +149,9 @@ class QueryVector:
                 # to start and to return; with the default 5 ms switch interval it waits
                 # that long each time the request thread is running Python, which made a
                 # 28 ms embedding take 55 ms on the pool thread (docs/performance.md).
-                sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
+                switch = settings.ENGRAM_RETRIEVAL["SWITCH_INTERVAL_MS"] / 1000
+                if switch > 0:
+                    sys.setswitchinterval(min(sys.getswitchinterval(), switch))
         return cls(model_id, cls._pool.submit(embed_question, query, model_id), query)
 
     def done(self) -> bool:

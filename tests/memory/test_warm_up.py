@@ -60,3 +60,20 @@ def test_the_query_embedding_thread_gets_the_gil_back_quickly(monkeypatch):
         assert sys.getswitchinterval() == pytest.approx(0.0001, rel=0.05)  # microsecond units
     finally:
         sys.setswitchinterval(previous)
+
+
+def test_a_switch_interval_of_zero_leaves_the_interpreter_alone(monkeypatch, settings):
+    """``ENGRAM_RECALL_SWITCH_INTERVAL_MS=0``: the process-wide setting is not touched."""
+    import sys
+
+    from memory.recall.query import QueryVector
+
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "SWITCH_INTERVAL_MS": 0}
+    monkeypatch.setattr(QueryVector, "_pool", None)
+    previous = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        QueryVector.start("Where does the user live?", configured_model_id()).result()
+        assert sys.getswitchinterval() == pytest.approx(0.005, rel=0.05)
+    finally:
+        sys.setswitchinterval(previous)

@@ -66,7 +66,12 @@ STORES = {
     "lexical_trigram_index": _("word search index"),
     "conversation_context": _("other memories' search context from the same conversation"),
     "recall_traces": _("records of which agent used what"),
-    "recall_vector_cache": _("search vectors kept in memory for quick recall"),
+    # Verified in the process that ran the deletion only; other processes never rank a
+    # deleted vector (each recall checks the scope's rows) and drop it at their next
+    # recall for the user or when the scope is idle (memory.recall.vector_cache).
+    "recall_vector_cache": _(
+        "search vectors in this worker's memory (other workers never use a deleted one)"
+    ),
     "exact_text": _("a search for the deleted text itself"),
 }
 

@@ -207,7 +207,9 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
     if re.search(r"上个?月", text):
         return _add_months(now, -1)
     if "去年" in words or "去年" in text:
-        return _day(now, date(now.year - 1, 1, 1))
+        m = re.search(rf"去年(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月", text)
+        month = _zh_int(m["month"]) if m else None
+        return _day(now, date(now.year - 1, month if month and 1 <= month <= 12 else 1, 1))
     if "前年" in words:
         return _day(now, date(now.year - 2, 1, 1))
     # A month with a completed action ("九月搬到了厦门", "三月份换了工作"), no future cue.
@@ -404,6 +406,11 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         return _back(now, 2, "day")
     if re.search(r"\byesterday\b", lowered):
         return _back(now, 1, "day")
+    m = re.search(rf"\blast\s+(?P<month>{_MONTHS})\b", text, re.IGNORECASE)
+    if m:  # "last March": the latest March before this month
+        month = _MONTH_NUMBER[m["month"].lower()]
+        year = now.year if month < now.month else now.year - 1
+        return _day(now, date(year, month, 1))
     m = _EN_LAST.search(text)
     if m:
         what = m["what"].lower()

@@ -40,6 +40,9 @@ def _start(text: str, said: datetime = JUNE_10_2025, slot: bool = True):
         ("去年用户搬到了西安", "past", date(2024, 1, 1)),
         ("前天我换了新工作", "past", date(2025, 6, 8)),
         ("用户两年前开始养鸡", "past", date(2023, 6, 10)),
+        ("去年三月我搬到了南京", "past", date(2024, 3, 1)),
+        ("last March the user switched to the night desk", "past", date(2025, 3, 1)),
+        ("last June we relocated to Cork", "past", date(2024, 6, 1)),
     ],
 )
 def test_a_past_expression_gives_a_past_start_from_the_event(text, kind, day):

@@ -495,7 +495,8 @@ _HOLIDAYS: list[tuple[re.Pattern[str], object, int]] = [
 # "元旦起", "春节开始".
 _AFTER_EN = re.compile(r"\b(?:after|once|past|following)\s+(?:the\s+)?$", re.IGNORECASE)
 _FROM_EN = re.compile(
-    r"\b(?:from|starting|beginning|as\s+of|on|at|by|before|until|around|over)\s+(?:the\s+)?$",
+    # not "by", "before" or "until": those name an end or a deadline, not a start
+    r"\b(?:from|starting|beginning|as\s+of|on|at)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 _AFTER_ZH_BEFORE = re.compile(r"(?:过完|过了|等|等到)$")

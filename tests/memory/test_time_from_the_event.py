@@ -197,3 +197,15 @@ def test_an_explicit_valid_from_wins_and_an_undated_plan_is_held(api):
     )
     held = _said_then(api, "等装修完我就搬到厦门", "t-held")
     assert (held["operation"], held["reason_code"]) == ("QUARANTINE", "future_needs_confirmation")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "until Christmas the user works remotely",
+        "I love Christmas markets",
+        "New Year's resolutions bore me",
+    ],
+)
+def test_a_holiday_named_but_not_as_a_start_gives_no_start(text):
+    assert _start(text) in (None, ("future_undated", None))

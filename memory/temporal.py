@@ -204,9 +204,9 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
         return _back(now, 2, "day")
     if words & {"上周", "上星期", "上礼拜"} or re.search(r"上个?(?:星期|礼拜)", text):
         return _back(now, 1, "week")
-    if re.search(r"上个?月", text):
+    if re.search(r"(?<!马)上个?月", text):  # not 马上 + 月底
         return _add_months(now, -1)
-    if "去年" in words or "去年" in text:
+    if "去年" in words:
         m = re.search(rf"去年(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月", text)
         month = _zh_int(m["month"]) if m else None
         return _day(now, date(now.year - 1, month if month and 1 <= month <= 12 else 1, 1))

@@ -107,6 +107,7 @@ def test_a_future_without_a_date_is_held(text):
         "May I say I love jazz",
         "User prefers the March Hare edition",
         "用户后天性听力不好",
+        "用户过去年轻时住在海边",  # 过去 + 年轻: not 去年
         "User lives in Porto",
         "用户住在成都",
     ],
@@ -209,3 +210,9 @@ def test_an_explicit_valid_from_wins_and_an_undated_plan_is_held(api):
 )
 def test_a_holiday_named_but_not_as_a_start_gives_no_start(text):
     assert _start(text) in (None, ("future_undated", None))
+
+
+def test_soon_before_the_month_end_is_not_last_month():
+    """马上 ("soon") + 月底 ("month end") holds no 上月 ("last month")."""
+    hint = _start("马上月底了，用户在赶报告")
+    assert hint is None or hint[0] != "past"

@@ -197,7 +197,7 @@ def content_keys(candidate: Candidate) -> frozenset[str]:
 
 # The user as a statement's subject, in the forms users and agents write: first person
 # ("I", "my"), the third person agents use ("User", "The user", "the customer"), Chinese
-# (我, 用户, 该用户). The user's own name is not known to the pure policy.
+# (我, 用户, 该用户); the user's own names come with the candidate (``subject_names``).
 _EN_SUBJECT = re.compile(
     r"^\s*(?:(?P<poss>my|(?:the\s+)?user['’]s|(?:the\s+)?customer['’]s)\b|"
     r"(?P<subj>i|(?:the\s+)?user|(?:the\s+)?customer)\b(?P<contraction>'m|'re|'s)?)\s*",

@@ -37,8 +37,10 @@ The steps, in order:
 Operations: ADD, CONFIRM, SUPERSEDE, RETRACT, EXPIRE, DELETE, REJECT, QUARANTINE.
 Authority, strongest first: user_explicit > user_confirmed > tool_confirmed >
 agent_inference > external_untrusted. Authority is compared before time: a newer inference
-never overrides an older explicit statement, and two equal-authority sources that disagree
-about the same period go to the conflict queue instead of being silently picked.
+never overrides an older explicit statement. Between two statements of the user (equal
+authority), the one said last wins, even when it dates its change earlier; an older one
+arriving late is kept as history. Other equal-authority disagreements go to the conflict
+queue instead of being silently picked.
 """
 
 from __future__ import annotations

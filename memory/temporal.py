@@ -158,8 +158,48 @@ _ZH_ISO = re.compile(r"(?P<y>\d{4})[-/.年](?P<m>\d{1,2})[-/.月](?P<d>\d{1,2})�
 _ZH_PAST = re.compile(r"去年|上个?月|上周|上星期|以前|之前|前年|昨天|前天|当年|那年|小时候")
 
 
+_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+# A part of a named month: "十二月中旬" (from the 11th), "三月下旬" (the 21st), "五月初",
+# "八月底" (its last day).
+_ZH_MONTH_PART = re.compile(
+    rf"(?:(?P<year>明|今)年)?(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月份?(?P<part>上旬|中旬|下旬|初|中|底|末)"
+)
+_ZH_MONTH_PARTS = {"上旬": 1, "初": 1, "中旬": 11, "中": 11, "下旬": 21, "底": 28, "末": 28}
+_ZH_HALF_AGO = re.compile(r"半(?:个)?(?P<unit>月|年)(?:以?前|之前)")
+_ZH_YEAR_PART = {"": 1, "初": 1, "中": 6, "底": 12, "末": 12, "终": 12}
+
+
+def _zh_done(text: str) -> bool:
+    """The change is told as done: "了", "过", or "是…的" ("我是七月份入职的")."""
+    return bool(
+        re.search(r"了|过(?!来|去|年|节)", text)
+        or re.search(r"是.{1,20}的[。！!，,]?$", text.strip())
+    )
+
+
 def _zh_unit(raw: str) -> str:
     return raw.replace("多", "").lstrip("个")
+
+
+def _zh_starts(text: str) -> set[int]:
+    """Where the segmenter's words begin: "上周" in "晚上周末" starts inside a word."""
+    import rjieba
+
+    starts, at = set(), 0
+    for word in rjieba.cut(text):
+        starts.add(at)
+        at += len(word)
+    return starts
+
+
+def _zh_find(pattern: str, text: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` that begins a word."""
+    starts = None
+    for m in re.finditer(pattern, text):
+        starts = _zh_starts(text) if starts is None else starts
+        if m.start() in starts:
+            return m
+    return None
 
 
 def _zh_words(text: str) -> set[str]:
@@ -197,27 +237,36 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
         n = _zh_int(m["n"])
         if n:
             return _back(now, n, _ZH_UNITS[_zh_unit(m["unit"])])
+    m = _ZH_HALF_AGO.search(text)
+    if m:
+        return _back(now, 6, "month") if m["unit"] == "年" else _back(now, 15, "day")
     words = _zh_words(text)
     if "昨天" in words:
         return _back(now, 1, "day")
     if "前天" in words:
         return _back(now, 2, "day")
-    if words & {"上周", "上星期", "上礼拜"} or re.search(r"上个?(?:星期|礼拜)", text):
-        return _back(now, 1, "week")
-    if re.search(r"上个?月", text):
-        return _add_months(now, -1)
-    if "去年" in words or "去年" in text:
-        return _day(now, date(now.year - 1, 1, 1))
-    if "前年" in words:
-        return _day(now, date(now.year - 2, 1, 1))
+    if "大前天" in words:
+        return _back(now, 3, "day")
+    # 上上周 / 上上个月: two back; 上周 / 上个月: one back.
+    m = _zh_find(r"(?P<up>上{1,2})个?(?:周|星期|礼拜)", text)
+    if m:
+        return _back(now, len(m["up"]), "week")
+    m = _zh_find(r"(?P<up>上{1,2})个?月(?!\d|[一二三四五六七八九十])", text)
+    if m:
+        return _add_months(now, -len(m["up"]))
+    m = _zh_find(r"(?P<year>去|前)年(?:年)?(?P<part>底|末|终|初|中)?", text)
+    if m:
+        year = now.year - (1 if m["year"] == "去" else 2)
+        return _day(now, date(year, _ZH_YEAR_PART[m["part"] or ""], 1))
+    # 年初 / 今年年初 with the change told as done ("我年初搬到了重庆"): this year's start.
+    m = _zh_find(r"(?:今年)?年?年(?P<part>初|中)", text) or _zh_find(r"年(?P<part>初)", text)
+    if m and _zh_done(text) and not _UNDATED_FUTURE.search(text):
+        start = _day(now, date(now.year, _ZH_YEAR_PART[m["part"]], 1))
+        if start <= now:
+            return start
     # A month with a completed action ("九月搬到了厦门", "三月份换了工作"), no future cue.
     m = re.search(rf"(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月份?", text)
-    if (
-        m
-        and re.search(r"了|过(?!来|去|年|节)", text)
-        and _CHANGE_CUE.search(text)
-        and not _UNDATED_FUTURE.search(text)
-    ):
+    if m and _zh_done(text) and _CHANGE_CUE.search(text) and not _UNDATED_FUTURE.search(text):
         month = _zh_int(m["month"])
         if month and 1 <= month <= 12:
             return _latest_month(now, month)
@@ -251,12 +300,30 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         return _shift(now, 1, "day")
     if "后天" in words:
         return _shift(now, 2, "day")
-    if re.search(r"下(?:个)?(?:周|星期|礼拜)", text):
-        return _day(now, (now + timedelta(days=7 - now.weekday())).date())
-    if re.search(r"下(?:个)?月", text) and not re.search(
-        r"下(?:个)?月(?:\d|[一二三四五六七八九十])", text
-    ):
-        return _add_months(now, 1)
+    if "大后天" in words:
+        return _shift(now, 3, "day")
+    # 下周 / 下下周, with a weekday (下周五) or without (its Monday); 这周五 / 本周五.
+    m = _zh_find(r"(?P<when>下{1,2}|这|本)个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])?", text)
+    if m and (m["wd"] or m["when"].startswith("下")):
+        weeks = m["when"].count("下")
+        monday = (now - timedelta(days=now.weekday()) + timedelta(weeks=weeks)).date()
+        when = _day(now, monday + timedelta(days=_ZH_WEEKDAY.get(m["wd"] or "一", 0)))
+        if when > now:
+            return when
+    m = _zh_find(r"(?P<when>下{1,2})个?月(?!\d|[一二三四五六七八九十])", text)
+    if m:
+        return _add_months(now, len(m["when"]))
+    m = _ZH_MONTH_PART.search(text)
+    if m and not _ZH_PAST.search(text):
+        month = _zh_int(m["month"])
+        if month and 1 <= month <= 12:
+            year = now.year + (1 if m["year"] == "明" else 0)
+            when = _day(now, date(year, month, _ZH_MONTH_PARTS[m["part"]]))
+            if m["part"] in ("底", "末"):
+                when = _day(now, date(year, month, calendar.monthrange(year, month)[1]))
+            if when <= now and not m["year"]:
+                when = when.replace(year=year + 1)
+            return when
     if "月底" in text and "上个月底" not in text:
         return _add_months(now, 1) - timedelta(days=1) if now.day < 20 else _add_months(now, 1)
     if re.search(r"年底|年末|今年底|年终", text):
@@ -266,7 +333,9 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         july = _day(now, date(now.year, 7, 1))
         return july if july > now else _day(now, date(now.year + 1, 7, 1))
     m = _ZH_MONTH_DAY.search(text)
-    if m and not _ZH_PAST.search(text):
+    # A month or a date is a start only beside a change ("五月搬到…", "3月15日起"): in
+    # "用户的生日在五月" it is the fact itself.
+    if m and not _ZH_PAST.search(text) and _CHANGE_CUE.search(text):
         month = _zh_int(m["month"])
         day = _zh_int(m["day"]) if m["day"] else 1
         if not month or not 1 <= month <= 12 or not day:
@@ -400,6 +469,30 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         if n:
             return _back(now, n, m["unit"].lower())
     lowered = text.lower()
+    m = re.search(
+        r"\b(?:(?:at|by|towards?|in)\s+the\s+(?P<end>end|start|beginning|middle)\s+of|"
+        r"(?P<late>late|early|mid)[-\s]?)\s*last\s+(?P<what>year|month)\b",
+        lowered,
+    )
+    if m:
+        part = m["end"] or m["late"]
+        if m["what"] == "year":
+            month = {"end": 12, "late": 12, "middle": 6, "mid": 6}.get(part, 1)
+            return _day(now, date(now.year - 1, month, 1))
+        first = _add_months(now, -1)
+        day = {"end": 21, "late": 21, "middle": 11, "mid": 11}.get(part, 1)
+        return first.replace(day=day)
+    m = re.search(r"\bearlier\s+this\s+(?P<what>week|month|year)\b", lowered)
+    if m and _EN_PAST_VERB.search(text):
+        if m["what"] == "week":
+            return _back(now, now.weekday(), "day")
+        if m["what"] == "month":
+            return _day(now, date(now.year, now.month, 1))
+        return _day(now, date(now.year, 1, 1))
+    if re.search(r"\bthe\s+week\s+before\s+last\b", lowered):
+        return _back(now, 2, "week")
+    if re.search(r"\ba\s+fortnight\s+ago\b", lowered):
+        return _back(now, 2, "week")
     if re.search(r"\bthe\s+day\s+before\s+yesterday\b", lowered):
         return _back(now, 2, "day")
     if re.search(r"\byesterday\b", lowered):
@@ -436,8 +529,56 @@ _EN_QUARTER = re.compile(
 )
 
 
+_EN_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_EN_FROM_NOW = re.compile(
+    rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>day|week|fortnight|month|year)s?\s+(?:from\s+(?:now|today)|hence)\b"
+    r"|\bin\s+(?P<n2>a|one|two|three)\s+(?P<unit2>fortnight)s?\b",
+    re.IGNORECASE,
+)
+_EN_DAY_OF_MONTH = re.compile(
+    rf"\b(?:(?P<on>on|from|starting|by)\s+)?(?:(?P<wd>{_EN_WEEKDAYS})\s*,?\s+)?the\s+"
+    rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTHS})\b)",
+    re.IGNORECASE,
+)
+
+
+def _en_day_of_month(text: str, now: datetime) -> datetime | None:
+    """ "on Friday the 18th", "from the 3rd": the next such day after ``now`` (on that
+    weekday, when one is named and falls within a year)."""
+    m = _EN_DAY_OF_MONTH.search(text)
+    if not m or not (m["on"] or m["wd"]):
+        return None
+    day = int(m["d"])
+    weekday = list(calendar.day_name).index(m["wd"].capitalize()) if m["wd"] else None
+    first = None
+    for ahead in range(0, 14):
+        index = now.year * 12 + now.month - 1 + ahead
+        year, month = divmod(index, 12)
+        if day > calendar.monthrange(year, month + 1)[1]:
+            continue
+        when = _day(now, date(year, month + 1, day))
+        if when <= now:
+            continue
+        first = first or when
+        if weekday is None or when.weekday() == weekday:
+            return when
+    return first
+
+
 def _en_future_words(text: str, now: datetime) -> datetime | None:
-    """ "come September", "starting Q3"."""
+    """ "come September", "starting Q3", "the week after next", "a fortnight from now",
+    "on Friday the 18th"."""
+    if re.search(r"\bthe\s+week\s+after\s+next\b", text, re.IGNORECASE):
+        return _day(now, (now - timedelta(days=now.weekday()) + timedelta(weeks=2)).date())
+    m = _EN_FROM_NOW.search(text)
+    if m:
+        n = _en_int(m["n"] or m["n2"])
+        unit = (m["unit"] or m["unit2"]).lower()
+        if n:
+            return _shift(now, 2 * n, "week") if unit == "fortnight" else _shift(now, n, unit)
+    found = _en_day_of_month(text, now)
+    if found is not None:
+        return found
     m = _EN_COME.search(text)
     if m:
         month = _MONTH_NUMBER[m["month"].lower()]
@@ -470,25 +611,81 @@ def _lunar(month: int, day: int):
     return on
 
 
-# name pattern -> (the day in a given year, how many days "after it" starts later)
+def _lunar_eve(year: int) -> date | None:
+    """New Year's Eve of the lunar year (除夕): the day before the Spring Festival."""
+    first = _lunar(1, 1)(year + 1)
+    return first - timedelta(days=1) if first else None
+
+
+def _easter(year: int) -> date:
+    """Western Easter Sunday (the Gregorian computus, Meeus/Jones/Butcher)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    leap = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * leap) // 451
+    month, day = divmod(h + leap - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _thanksgiving(year: int) -> date:
+    """US Thanksgiving: the fourth Thursday of November."""
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
+# name pattern -> (the day in a given year, how many days "after it" starts later).
+# The lunar new year comes before the Western one ("after Chinese New Year").
 _HOLIDAYS: list[tuple[re.Pattern[str], object, int]] = [
-    (re.compile(r"春节|过年|农历新年|大年初一|(?<=过完)年(?![底初末终中])"), _lunar(1, 1), 7),
-    (re.compile(r"中秋"), _lunar(8, 15), 1),
-    (re.compile(r"端午"), _lunar(5, 5), 1),
-    (re.compile(r"国庆"), lambda y: date(y, 10, 1), 7),
-    (re.compile(r"元旦"), lambda y: date(y, 1, 1), 1),
-    (re.compile(r"\bchristmas\b|\bxmas\b", re.IGNORECASE), lambda y: date(y, 12, 25), 1),
     (
-        re.compile(r"\bnew\s+year(?:'s)?(?:\s+day)?\b(?!'s\s+eve)", re.IGNORECASE),
+        re.compile(
+            r"春节|过年|农历新年|大年初一|(?<=过完)年(?![底初末终中])|"
+            r"\b(?:chinese|lunar)\s+new\s+year\b|\bspring\s+festival\b",
+            re.IGNORECASE,
+        ),
+        _lunar(1, 1),
+        7,
+    ),
+    (re.compile(r"除夕|大年三十"), _lunar_eve, 1),
+    (re.compile(r"元宵"), _lunar(1, 15), 1),
+    (re.compile(r"中秋|\bmid-?autumn\b", re.IGNORECASE), _lunar(8, 15), 1),
+    (re.compile(r"端午|\bdragon\s+boat\b", re.IGNORECASE), _lunar(5, 5), 1),
+    (re.compile(r"七夕"), _lunar(7, 7), 1),
+    (re.compile(r"重阳"), _lunar(9, 9), 1),
+    (re.compile(r"国庆|\bnational\s+day\b", re.IGNORECASE), lambda y: date(y, 10, 1), 7),
+    (re.compile(r"劳动节|五一(?=节|假|长假|以?后|之后|过后|前)"), lambda y: date(y, 5, 1), 5),
+    (re.compile(r"元旦"), lambda y: date(y, 1, 1), 1),
+    (re.compile(r"平安夜|\bchristmas\s+eve\b", re.IGNORECASE), lambda y: date(y, 12, 24), 1),
+    (
+        re.compile(r"圣诞|\bchristmas\b(?!\s+eve)|\bxmas\b", re.IGNORECASE),
+        lambda y: date(y, 12, 25),
+        1,
+    ),
+    (re.compile(r"\bnew\s+year'?s\s+eve\b", re.IGNORECASE), lambda y: date(y, 12, 31), 1),
+    (
+        re.compile(
+            r"(?<!chinese\s)(?<!lunar\s)\bnew\s+year(?:'s)?(?:\s+day)?\b(?!'?s\s+eve)",
+            re.IGNORECASE,
+        ),
         lambda y: date(y, 1, 1),
         1,
     ),
+    (re.compile(r"复活节|\beaster\b", re.IGNORECASE), _easter, 1),
+    (re.compile(r"感恩节|\bthanksgiving\b", re.IGNORECASE), _thanksgiving, 1),
 ]
+# A habit is not a start: "I always visit my parents at Christmas", "每年春节都回老家".
+_HABITUAL = re.compile(
+    r"\b(?:always|every|each|usually|normally|often|annually|tradition(?:ally)?)\b"
+    r"|每年|每逢|每次|每到|总是|通常|一般|向来|历来",
+    re.IGNORECASE,
+)
 # After the holiday: "after Christmas", "过完春节", "国庆以后"; from it: "from New Year",
-# "元旦起", "春节开始".
+# "come New Year", "元旦起", "春节开始".
 _AFTER_EN = re.compile(r"\b(?:after|once|past|following)\s+(?:the\s+)?$", re.IGNORECASE)
 _FROM_EN = re.compile(
-    r"\b(?:from|starting|beginning|as\s+of|on|at|by|before|until|around|over)\s+(?:the\s+)?$",
+    r"\b(?:from|starting|beginning|as\s+of|come|on|at|by|before|until|around|over)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 _AFTER_ZH_BEFORE = re.compile(r"(?:过完|过了|等|等到)$")
@@ -506,6 +703,8 @@ def _holiday(text: str, now: datetime) -> datetime | None:
                 offset = after_days
             elif _FROM_EN.search(before) or _FROM_ZH.match(rest):
                 offset = 0
+                if _HABITUAL.search(text):
+                    continue  # a habit around the day, not a start on it
             else:
                 continue  # named, not as a time ("I love Christmas")
             for year in (now.year, now.year + 1):
@@ -537,6 +736,8 @@ def _en_date(text: str, now: datetime) -> datetime | None:
     absolute = _EN_ABSOLUTE.search(text)
     if absolute and _EN_PAST.search(text) and not _EN_FUTURE_VERB.search(text):
         absolute = None  # "I was born in June", "I moved there in May"
+    if absolute and not (_CHANGE_CUE.search(text) or _EN_FUTURE_VERB.search(text)):
+        absolute = None  # the date is the fact: "my birthday is in May"
     if not relative and not absolute:
         return None
     found = _dateparser_future(text, now)
@@ -584,8 +785,9 @@ _UNDATED_FUTURE = re.compile(
     r"|\b(?:some\s*day|someday|one\s+day|eventually|in\s+the\s+(?:near\s+)?future|sometime\s+(?:soon|later)|at\s+some\s+point|soon)\b"
     r"|\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to)\s+(?:move|relocate|switch|join|start|change|leave)\b"
     r"|(?:等|待)(?:到)?.{1,12}?(?:以后|之后|后|了|完|结束)(?:再|就|我|你|他|她|我们|用户)?"
-    r"|(?:将来|迟早|早晚|不久以后|过段时间|过阵子|过些日子|有朝一日)"
-    r"|(?:准备|打算|计划|要|将要|快要)(?:搬|搬家|换|去|加入|离开|调)",
+    r"|(?:将来|迟早|早晚|不久以后|过段时间|过阵子|过些日子|有朝一日|总有一天|终有一天)"
+    r"|(?:准备|打算|计划|要|将要|快要)(?:搬|搬家|换|去|加入|离开|调)"
+    r"|会(?:搬|调到|跳槽|离职|入职)",
     re.IGNORECASE,
 )
 

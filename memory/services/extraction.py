@@ -82,10 +82,26 @@ _PREFERENCE = re.compile(
 # week, month or year named relative to now, a month, a span with 前/后, a season of the
 # year, a holiday (memory.temporal resolves it).
 _ZH_WHEN = (
-    r"(?:现在|目前|今天|昨天|前天|明天|后天|刚才|上|下|这|本)(?:个)?(?:周|星期|礼拜|月)?|"
-    r"(?:去|今|明|前)年(?:底|初)?|年底|年初|[上下]半年|\d{1,2}月(?:份|\d{1,2}[日号])?起?|"
+    r"(?:现在|目前|今天|大?前天|明天|大?后天|昨天|刚才|上上|下下|上|下|这|本)(?:个)?"
+    r"(?:周|星期|礼拜|月)?[一二三四五六日天]?|"
+    r"(?:去|今|明|前)年(?:年)?(?:底|初|末)?|年底|年初|[上下]半年|半个?(?:月|年)(?:以?前|以?后)|\d{1,2}月(?:份|\d{1,2}[日号])?起?|"
     r"[一二三四五六七八九十两\d]+(?:来|多)?(?:天|周|个?星期|个多?月|年)(?:以?前|之前|以?后|之后)|"
     r"过完(?:春节|年|中秋|国庆)|(?:春节|国庆|中秋|端午|元旦)(?:以?后|之后)"
+)
+
+# An optional lead-in in English: a clause ending in a comma ("In three weeks, …"), or a
+# time phrase before the subject ("Two weeks ago I moved to …", "Last month, I …");
+# memory.temporal resolves it.
+_EN_WHEN = (
+    r"(?:\w+|a\s+couple\s+of|a\s+few)\s+(?:day|week|fortnight|month|year)s?\s+ago|"
+    r"last\s+(?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|(?:the\s+day\s+before\s+)?yesterday|"
+    r"the\s+week\s+before\s+last|earlier\s+this\s+(?:week|month|year)|"
+    r"(?:at\s+the\s+end\s+of|late|early)\s+last\s+(?:year|month)"
+)
+_EN_LEAD = (
+    r"(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*|"
+    rf"(?:{_EN_WHEN})[,\s]+)?"
 )
 
 # Changes of state: (predicate, pattern with a ``value`` group).
@@ -94,11 +110,11 @@ _STATE: list[tuple[str, re.Pattern[str]]] = [
         "home_city",
         re.compile(
             # An optional lead-in naming when ("In three weeks, …", "年底…", "等…以后…").
-            r"^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            rf"^{_EN_LEAD}"
             r"I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living)\s+in\s+(?P<value>.+)$"
-            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            rf"|^{_EN_LEAD}"
             r"I\s+(?:have\s+)?moved\s+to\s+(?P<value2>.+)$"
-            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            rf"|^{_EN_LEAD}"
             r"I(?:'m|\s+am|'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|\s+plan\s+to)?\s+"
             r"(?:be\s+)?(?:moving|relocating|move|relocate)\s+to\s+(?P<value3>.+)$"
             rf"|^(?:(?:{_ZH_WHEN}|等.{{1,12}}?(?:以后|之后|后))[，,]?\s*)?"

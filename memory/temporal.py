@@ -248,16 +248,23 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
     if "大前天" in words:
         return _back(now, 3, "day")
     # 上上周 / 上上个月: two back; 上周 / 上个月: one back.
-    m = _zh_find(r"(?P<up>上{1,2})个?(?:周|星期|礼拜)", text)
+    m = _zh_find(r"(?P<up>上{1,2})个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])?", text)
     if m:
+        if m["wd"]:  # 上周三: that day of last week
+            monday = (now - timedelta(days=now.weekday(), weeks=len(m["up"]))).date()
+            return _day(now, monday + timedelta(days=_ZH_WEEKDAY[m["wd"]]))
         return _back(now, len(m["up"]), "week")
     m = _zh_find(r"(?P<up>上{1,2})个?月(?!\d|[一二三四五六七八九十])", text)
     if m:
         return _add_months(now, -len(m["up"]))
-    m = _zh_find(r"(?P<year>去|前)年(?:年)?(?P<part>底|末|终|初|中)?", text)
+    m = _zh_find(
+        rf"(?P<year>去|前)年(?:年)?(?:(?P<part>底|末|终|初|中)|(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月)?",
+        text,
+    )
     if m:
         year = now.year - (1 if m["year"] == "去" else 2)
-        return _day(now, date(year, _ZH_YEAR_PART[m["part"] or ""], 1))
+        month = _zh_int(m["month"]) if m["month"] else _ZH_YEAR_PART[m["part"] or ""]
+        return _day(now, date(year, month if month and 1 <= month <= 12 else 1, 1))
     # 年初 / 今年年初 with the change told as done ("我年初搬到了重庆"): this year's start.
     m = _zh_find(r"(?:今年)?年?年(?P<part>初|中)", text) or _zh_find(r"年(?P<part>初)", text)
     if m and _zh_done(text) and not _UNDATED_FUTURE.search(text):
@@ -266,7 +273,7 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
             return start
     # A month with a completed action ("九月搬到了厦门", "三月份换了工作"), no future cue.
     m = re.search(rf"(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月份?", text)
-    if m and _zh_done(text) and _CHANGE_CUE.search(text) and not _UNDATED_FUTURE.search(text):
+    if m and _zh_done(text) and not _UNDATED_FUTURE.search(text):
         month = _zh_int(m["month"])
         if month and 1 <= month <= 12:
             return _latest_month(now, month)
@@ -413,6 +420,13 @@ _EN_PAST_VERB = re.compile(
     r"\w{2,}ed)\b",
     re.IGNORECASE,
 )
+# Something that happened, in the past tense ("moved", "bought", "married"); not a state
+# ("was", "had") and not a birth ("I was born in March").
+_EN_EVENT_VERB = re.compile(
+    r"\b(?:went|got|took|began|left|came|made|moved|bought|sold|became|found|won|lost|"
+    r"quit|wed|\w{2,}(?<!e)ed)\b",
+    re.IGNORECASE,
+)
 _EN_WORD_NUMBERS = {
     "a": 1,
     "an": 1,
@@ -497,6 +511,11 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         return _back(now, 2, "day")
     if re.search(r"\byesterday\b", lowered):
         return _back(now, 1, "day")
+    m = re.search(r"\blast\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
+    if m:  # the latest such season that is not the current one
+        month = _SEASON_START[m["season"]]
+        year = now.year if month <= now.month - 3 else now.year - 1
+        return _day(now, date(year, month, 1))
     m = _EN_LAST.search(text)
     if m:
         what = m["what"].lower()
@@ -511,12 +530,7 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         return _back(now, days, "day")
     # "in March" with a change in the past tense ("moved", "started"); not a birth month.
     m = _EN_MONTH_PAST.search(text)
-    if (
-        m
-        and _EN_PAST_VERB.search(text)
-        and _CHANGE_CUE.search(text)
-        and not _EN_FUTURE_VERB.search(text)
-    ):
+    if m and _EN_EVENT_VERB.search(text) and not _EN_FUTURE_VERB.search(text):
         return _latest_month(now, _MONTH_NUMBER[m["month"].lower()])
     return None
 
@@ -548,6 +562,8 @@ def _en_day_of_month(text: str, now: datetime) -> datetime | None:
     m = _EN_DAY_OF_MONTH.search(text)
     if not m or not (m["on"] or m["wd"]):
         return None
+    if not (_CHANGE_CUE.search(text) or _EN_FUTURE_VERB.search(text)):
+        return None  # the day is the fact: "our anniversary is on the 12th"
     day = int(m["d"])
     weekday = list(calendar.day_name).index(m["wd"].capitalize()) if m["wd"] else None
     first = None

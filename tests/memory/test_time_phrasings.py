@@ -55,6 +55,10 @@ PAST = [
     ("我年初搬到了重庆", date(2024, 1, 1)),
     ("上上周我开始健身", date(2024, 11, 6)),
     ("两个月前我搬到了厦门", date(2024, 9, 20)),
+    ("We bought a house in Ghent in October", date(2024, 10, 1)),
+    ("I became vegetarian last spring", date(2024, 3, 1)),
+    ("用户去年十月换了工作", date(2023, 10, 1)),
+    ("用户上周一搬到了深圳", date(2024, 11, 11)),
 ]
 
 
@@ -163,6 +167,11 @@ FALSE_FRIENDS = [
     "用户每年春节都回老家",
     "I always visit my parents at Christmas",
     "我喜欢上个世纪的音乐",
+    "Our anniversary is on the 12th",
+    "I love Easter eggs",
+    "我晚上周末都在家",
+    "用户看了一下月报",
+    "用户每逢中秋都吃月饼",
 ]
 
 

@@ -265,6 +265,20 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
         year = now.year - (1 if m["year"] == "去" else 2)
         month = _zh_int(m["month"]) if m["month"] else _ZH_YEAR_PART[m["part"] or ""]
         return _day(now, date(year, month if month and 1 <= month <= 12 else 1, 1))
+    if _zh_done(text) and not _UNDATED_FUTURE.search(text):
+        m = _zh_find(
+            r"这个月|本月|月初|今年|(?:这|本)(?:周|星期|礼拜)(?![一二三四五六日天末])", text
+        )
+        if m:
+            if m[0] == "今年":
+                return _day(now, date(now.year, 1, 1))
+            if m[0] in ("这个月", "本月", "月初"):
+                return _day(now, date(now.year, now.month, 1))
+            return _back(now, now.weekday(), "day")
+        m = _zh_find(r"(?:这|本)?个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", text)
+        if m and not _HABITUAL.search(text):
+            weekday = _ZH_WEEKDAY[m["wd"]]
+            return _back(now, (now.weekday() - weekday) % 7 or 7, "day")
     # 年初 / 今年年初 with the change told as done ("我年初搬到了重庆"): this year's start.
     m = _zh_find(r"(?:今年)?年?年(?P<part>初|中)", text) or _zh_find(r"年(?P<part>初)", text)
     if m and _zh_done(text) and not _UNDATED_FUTURE.search(text):
@@ -309,6 +323,26 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         return _shift(now, 2, "day")
     if "大后天" in words:
         return _shift(now, 3, "day")
+    m = _zh_find(r"(?P<when>下{1,2}|这|本)个?周末", text)
+    if m:  # 这个周末 / 下周末: that week's Saturday
+        weeks = m["when"].count("下")
+        monday = (now - timedelta(days=now.weekday()) + timedelta(weeks=weeks)).date()
+        when = _day(now, monday + timedelta(days=5))
+        if when > now:
+            return when
+    m = _zh_find(r"(?P<year>明|后)年(?:年)?(?P<part>底|末|终|初|中)", text)
+    if m:  # 明年年底, 明年初
+        year = now.year + (1 if m["year"] == "明" else 2)
+        return _day(now, date(year, _ZH_YEAR_PART[m["part"]], 1))
+    m = _zh_find(r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])", text)
+    if (
+        m
+        and not _HABITUAL.search(text)
+        and not re.search(r"(?:周|星期|礼拜)[一二三四五六日天](?:到|至|和|或)", text)
+        and not re.search(r"[上下这本]个?(?:周|星期|礼拜)", text)
+    ):  # a bare weekday, "周五我搬到…": the next one
+        weekday = _ZH_WEEKDAY[m["wd"]]
+        return _shift(now, (weekday - now.weekday()) % 7 or 7, "day")
     # 下周 / 下下周, with a weekday (下周五) or without (its Monday); 这周五 / 本周五.
     m = _zh_find(r"(?P<when>下{1,2}|这|本)个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])?", text)
     if m and (m["wd"] or m["when"].startswith("下")):
@@ -360,7 +394,9 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
             when = _day(now, date(year, month, day))
         except ValueError:
             return None
-        if when <= now and not year_word:  # "3月" said in November: next March
+        if when <= now and not year_word and not m["day"] and month == now.month:
+            when = _shift(now, 1, "day")  # the month it was said in: later this month
+        elif when <= now and not year_word:  # "3月" said in November: next March
             when = _day(now, date(year + 1, month, day))
         return when
     if "明年" in text:
@@ -494,10 +530,22 @@ def _en_past(text: str, now: datetime) -> datetime | None:
             month = {"end": 12, "late": 12, "middle": 6, "mid": 6}.get(part, 1)
             return _day(now, date(now.year - 1, month, 1))
         first = _add_months(now, -1)
-        day = {"end": 21, "late": 21, "middle": 11, "mid": 11}.get(part, 1)
-        return first.replace(day=day)
-    m = re.search(r"\bearlier\s+this\s+(?P<what>week|month|year)\b", lowered)
-    if m and _EN_PAST_VERB.search(text):
+        if part in ("end", "late"):
+            return _add_months(now, 0) - timedelta(days=1)
+        return first.replace(day=11 if part in ("middle", "mid") else 1)
+    done = bool(_EN_EVENT_VERB.search(text)) and not _EN_FUTURE_VERB.search(text)
+    m = re.search(r"\b(?:on|this\s+past)\s+(?P<wd>" + _EN_WEEKDAYS + r")\b", lowered)
+    if m and done:  # "on Friday I moved …": the latest Friday before it was said
+        weekday = list(calendar.day_name).index(m["wd"].capitalize())
+        return _back(now, (now.weekday() - weekday) % 7 or 7, "day")
+    m = re.search(
+        r"\b(?:in|during|over)\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered
+    )
+    if m and done:
+        month = _SEASON_START[m["season"]]
+        return _day(now, date(now.year if month <= now.month else now.year - 1, month, 1))
+    m = re.search(r"\b(?:earlier\s+)?this\s+(?P<what>week|month|year)\b", lowered)
+    if m and (done or "earlier" in m[0]) and _EN_PAST_VERB.search(text):
         if m["what"] == "week":
             return _back(now, now.weekday(), "day")
         if m["what"] == "month":
@@ -584,6 +632,41 @@ def _en_day_of_month(text: str, now: datetime) -> datetime | None:
 def _en_future_words(text: str, now: datetime) -> datetime | None:
     """ "come September", "starting Q3", "the week after next", "a fortnight from now",
     "on Friday the 18th"."""
+    lowered = text.lower()
+    m = re.search(
+        r"\b(?:(?P<end>(?:at|by|towards?|in)\s+the\s+end\s+of|late|end\s+of)|"
+        r"(?P<start>(?:at|in)\s+the\s+(?:start|beginning)\s+of|early|beginning\s+of)|"
+        r"(?P<mid>(?:in\s+the\s+)?middle\s+of|mid))[-\s]*next\s+(?P<what>year|month)\b",
+        lowered,
+    )
+    if m:  # "early next year", "by the end of next month"
+        if m["what"] == "year":
+            month = 12 if m["end"] else 6 if m["mid"] else 1
+            return _day(now, date(now.year + 1, month, 1))
+        if m["end"]:
+            return _add_months(now, 2) - timedelta(days=1)
+        return _add_months(now, 1).replace(day=11 if m["mid"] else 1)
+    m = re.search(r"\b(?P<which>this|next)\s+weekend\b", lowered)
+    if m:
+        saturday = now + timedelta(days=(5 - now.weekday()) % 7 or 7)
+        if m["which"] == "next" and now.weekday() < 5:
+            saturday += timedelta(weeks=1)  # the weekend after this one
+        return _day(now, saturday.date())
+    m = re.search(
+        r"\b(?:on|this|by|from|starting|until|before|coming)\s+(?P<wd>" + _EN_WEEKDAYS + r")\b"
+        r"(?!\s*,?\s+the\s+\d)",
+        lowered,
+    )
+    if m and not _HABITUAL.search(text):  # "on Friday", "this Thursday": the next one
+        weekday = list(calendar.day_name).index(m["wd"].capitalize())
+        return _shift(now, (weekday - now.weekday()) % 7 or 7, "day")
+    m = re.search(r"\bin\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
+    if m:
+        month = _SEASON_START[m["season"]]
+        return _day(now, date(now.year if month > now.month else now.year + 1, month, 1))
+    m = re.search(rf"\b(?:in|during|this|later\s+in)\s+(?P<month>{_MONTHS})\b(?!\s+\d)", lowered)
+    if m and _MONTH_NUMBER[m["month"]] == now.month:
+        return _shift(now, 1, "day")  # the month it was said in: later this month
     if re.search(r"\bthe\s+week\s+after\s+next\b", text, re.IGNORECASE):
         return _day(now, (now - timedelta(days=now.weekday()) + timedelta(weeks=2)).date())
     m = _EN_FROM_NOW.search(text)

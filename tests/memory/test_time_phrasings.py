@@ -86,6 +86,39 @@ FUTURE = [
 ]
 
 
+# Said on a Tuesday in June 2025: weekdays, weekends, this month and parts of next year.
+JUNE_10_2025 = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
+AROUND_THE_WEEK = [
+    ("I'm moving to Bonn on Friday", "future", date(2025, 6, 13)),
+    ("On Friday I moved to Bonn", "past", date(2025, 6, 6)),
+    ("The user will start at Acme this Thursday", "future", date(2025, 6, 12)),
+    ("We move to Turin this weekend", "future", date(2025, 6, 14)),
+    ("I'm moving to Oslo in June", "future", date(2025, 6, 11)),
+    ("early next year the user relocates to Madrid", "future", date(2026, 1, 1)),
+    ("I relocated to Oslo this month", "past", date(2025, 6, 1)),
+    ("I moved to Nantes this year", "past", date(2025, 1, 1)),
+    ("周五我搬到宁波", "future", date(2025, 6, 13)),
+    ("用户周一搬到了宁波", "past", date(2025, 6, 9)),
+    ("这个周末我搬家到无锡", "future", date(2025, 6, 14)),
+    ("明年年底用户搬到澳门", "future", date(2026, 12, 1)),
+    ("我这个月搬到了南宁", "past", date(2025, 6, 1)),
+    ("我今年搬到了南宁", "past", date(2025, 1, 1)),
+    ("六月我要搬到昆明", "future", date(2025, 6, 11)),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "day"), AROUND_THE_WEEK)
+def test_weekdays_weekends_and_the_current_month(text, kind, day):
+    assert _hint(text, JUNE_10_2025, slot=False) == (kind, day)
+
+
+@pytest.mark.parametrize(
+    "text", ["我周一到周五在公司上班", "I always go swimming on Friday", "用户每周五去健身房"]
+)
+def test_a_weekday_habit_gives_no_date(text):
+    assert _hint(text, JUNE_10_2025) is None
+
+
 @pytest.mark.parametrize(("text", "day"), FUTURE)
 def test_a_future_expression_starts_after_the_event(text, day):
     assert _hint(text) == ("future", day)

@@ -137,6 +137,11 @@ HOLIDAYS = [
     ("中秋节后我调到北京分公司", date(2025, 10, 7)),  # 6 October 2025
     ("端午以后用户换新公司", date(2025, 6, 1)),  # 31 May 2025
     ("元宵节以后我开始上班", date(2025, 2, 13)),  # 12 February 2025
+    ("除夕那天我搬回老家", date(2025, 1, 28)),  # the day before the Spring Festival
+    ("劳动节后用户换工作", date(2025, 5, 6)),  # after the five-day holiday
+    ("重阳节后我搬去养老院", date(2025, 10, 30)),  # 29 October 2025
+    ("after the Dragon Boat Festival I will move to Fuzhou", date(2025, 6, 1)),
+    ("From National Day the user will work in Hefei", date(2025, 10, 1)),
 ]
 
 

@@ -375,3 +375,26 @@ def test_extraction_reads_time_from_the_turn(api, owner_subject, content, valid_
     record = MemoryRecord.objects.get(pk=stored[0]["record_id"])
     assert record.predicate == "home_city"
     assert record.valid_from.date() == valid_from
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text", ["Last month the user switched to a standing desk", "用户上个月开始用站立式办公桌"]
+)
+def test_without_a_cited_event_the_request_time_is_the_reference(api, text):
+    from django.utils import timezone
+
+    from memory.models import MemoryRecord
+
+    before = timezone.now()
+    result = _propose(api, text, [], assertion_kind="agent_inference", confidence=0.7)
+    after = timezone.now()
+    assert result["operation"] == "ADD", result
+    record = MemoryRecord.objects.get(pk=result["record_id"])
+    # the first day of the month before the request's
+    expected = {
+        (moment.year - (moment.month == 1), (moment.month - 2) % 12 + 1)
+        for moment in (before, after)
+    }
+    assert (record.valid_from.year, record.valid_from.month) in expected
+    assert record.valid_from.day == 1

@@ -328,8 +328,8 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         weeks = m["when"].count("下")
         monday = (now - timedelta(days=now.weekday()) + timedelta(weeks=weeks)).date()
         when = _day(now, monday + timedelta(days=5))
-        if when > now:
-            return when
+        # Said during the weekend it names: later that weekend.
+        return when if when > now else _shift(now, 1, "day")
     m = _zh_find(r"(?P<year>明|后)年(?:年)?(?P<part>底|末|终|初|中)", text)
     if m:  # 明年年底, 明年初
         year = now.year + (1 if m["year"] == "明" else 2)
@@ -646,8 +646,18 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         if m["end"]:
             return _add_months(now, 2) - timedelta(days=1)
         return _add_months(now, 1).replace(day=11 if m["mid"] else 1)
+    m = re.search(r"\bnext\s+(?P<wd>" + _EN_WEEKDAYS + r")\b", lowered)
+    if m:  # "next Monday": that day of the next calendar week
+        weekday = list(calendar.day_name).index(m["wd"].capitalize())
+        return _shift(now, 7 - now.weekday() + weekday, "day")
+    if re.search(r"\bthe\s+day\s+after\s+tomorrow\b", lowered):
+        return _shift(now, 2, "day")
+    if re.search(r"\btomorrow\b", lowered):
+        return _shift(now, 1, "day")
     m = re.search(r"\b(?P<which>this|next)\s+weekend\b", lowered)
     if m:
+        if m["which"] == "this" and now.weekday() >= 5:
+            return _shift(now, 1, "day")  # said during the weekend it names
         saturday = now + timedelta(days=(5 - now.weekday()) % 7 or 7)
         if m["which"] == "next" and now.weekday() < 5:
             saturday += timedelta(weeks=1)  # the weekend after this one
@@ -665,7 +675,12 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         month = _SEASON_START[m["season"]]
         return _day(now, date(now.year if month > now.month else now.year + 1, month, 1))
     m = re.search(rf"\b(?:in|during|this|later\s+in)\s+(?P<month>{_MONTHS})\b(?!\s+\d)", lowered)
-    if m and _MONTH_NUMBER[m["month"]] == now.month:
+    if (
+        m
+        and _MONTH_NUMBER[m["month"]] == now.month
+        and (_CHANGE_CUE.search(text) or _EN_FUTURE_VERB.search(text))
+        and not (_EN_PAST.search(text) and not _EN_FUTURE_VERB.search(text))
+    ):
         return _shift(now, 1, "day")  # the month it was said in: later this month
     if re.search(r"\bthe\s+week\s+after\s+next\b", text, re.IGNORECASE):
         return _day(now, (now - timedelta(days=now.weekday()) + timedelta(weeks=2)).date())
@@ -870,7 +885,7 @@ def _dateparser_future(text: str, now: datetime) -> datetime | None:
             continue
         if re.search(r"\b(?:hours?|minutes?|seconds?)\b", phrase.lower()):
             continue
-        if when > base + timedelta(hours=12):
+        if when.date() > base.date():  # a later day, however late it was said
             start = when.replace(hour=0, minute=0, second=0, microsecond=0)
             return start.replace(tzinfo=now.tzinfo)
     return None

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from memory.temporal import valid_time_hint
+from memory.temporal import TimeHint, valid_time_hint
 
 # A Wednesday; the test machine's clock is years later.
 SAID = datetime(2024, 11, 20, 9, 0, tzinfo=UTC)
@@ -398,3 +398,41 @@ def test_without_a_cited_event_the_request_time_is_the_reference(api, text):
     }
     assert (record.valid_from.year, record.valid_from.month) in expected
     assert record.valid_from.day == 1
+
+
+# --- any day of any year: past words give a start before it, future words one after -------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PAST_WORDS = [text for text, _ in PAST] + [t for t, kind, _ in AROUND_THE_WEEK if kind == "past"]
+FUTURE_WORDS = (
+    [text for text, _ in FUTURE + HOLIDAYS]
+    + [t for t, kind, _ in AROUND_THE_WEEK if kind == "future"]
+    + ["下周日我搬到温州", "the user will move to Cádiz on Sunday", "上海下个月我就搬过去了"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    said=st.datetimes(
+        min_value=datetime(1990, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC)
+    ),
+    past=st.sampled_from(PAST_WORDS),
+    future=st.sampled_from(FUTURE_WORDS),
+    held=st.sampled_from(UNDATED),
+    plain=st.sampled_from(NO_TIME + FALSE_FRIENDS),
+)
+def test_on_any_day_the_direction_holds(said, past, future, held, plain):
+    """Whatever day it was said on (month and year ends, leap days, Sundays, a holiday
+    itself): a past expression starts before it and within about three years, a future
+    one after it and within about two, an undated plan is held, and a non-time gives
+    nothing."""
+    hint = valid_time_hint(past, said, slot=False)
+    assert hint is not None and hint.kind == "past", (past, said, hint)
+    assert said.replace(year=said.year - 3, day=min(said.day, 28)) <= hint.start <= said
+    hint = valid_time_hint(future, said, slot=True)
+    assert hint is not None and hint.kind == "future", (future, said, hint)
+    assert said < hint.start <= said.replace(year=said.year + 2, day=min(said.day, 28))
+    assert valid_time_hint(held, said) == TimeHint("future_undated")
+    assert valid_time_hint(plain, said, slot=False) is None

@@ -63,7 +63,7 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     start = _holiday(text, now) or _zh_date(text, now) or _en_date(text, now)
     if start is not None:
         return TimeHint("future", start) if start > now else None
-    if _UNDATED_FUTURE.search(text):
+    if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):
         return TimeHint("future_undated")
     return None
 
@@ -142,13 +142,16 @@ _ZH_UNITS = {
     "年": "year",
 }
 _ZH_RELATIVE = re.compile(
-    rf"(?P<n>\d+|[{_ZH_NUM}]+)(?:来|多|几)?\s*(?P<unit>天|日|周|个?星期|个?礼拜|个多?月|年)"
+    rf"(?P<n>\d+|[{_ZH_NUM}]+|几)(?:来|多|几)?\s*(?P<unit>天|日|周|个?星期|个?礼拜|个多?月|年)"
     rf"(?:以?后|之后|过后|内)"
     # "还有十来天" / "再过两周": the amount left before it happens
     rf"|(?:还有|再过)\s*(?P<n2>\d+|[{_ZH_NUM}]+)(?:来|多|几)?\s*(?P<unit2>天|周|个?星期|个?礼拜|个多?月|年)"
 )
 _ZH_AGO = re.compile(
-    rf"(?P<n>\d+|[{_ZH_NUM}]+)(?:来|多|几)?\s*(?P<unit>天|日|周|个?星期|个?礼拜|个多?月|年)(?:以?前|之前)"
+    rf"(?P<n>\d+|[{_ZH_NUM}]+|几)(?:来|多|几)?\s*(?P<unit>天|日|周|个?星期|个?礼拜|个多?月|年)"
+    r"(?P<half>半)?(?:以?前|之前)"
+    # "前几天", "前两周": that many before
+    rf"|(?<![之以])前(?P<n2>几|[两三四五六七八九十]|\d+)(?P<unit2>天|日|周|个?星期|个?礼拜|个多?月|年)"
 )
 _ZH_HALF = re.compile(r"半(?:个)?(?P<unit>月|年)(?:以?后|之后)")
 _ZH_MONTH_DAY = re.compile(
@@ -232,11 +235,19 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
     """A start before it was said: "三周前", "上个月", "去年", "前天", "九月搬到了…"."""
     if not re.search(r"[\u4e00-\u9fff]", text):
         return None
+    since = _zh_since(text, now)
+    if since is not None:
+        return since
     m = _ZH_AGO.search(text)
     if m:
-        n = _zh_int(m["n"])
+        raw, unit = m["n"] or m["n2"], _ZH_UNITS[_zh_unit(m["unit"] or m["unit2"])]
+        n = _zh_int(raw) or (3 if raw == "几" else None)  # "几" is a few: three
+        if n and m["half"] and unit in ("year", "month"):
+            if unit == "year":  # "一年半前": a year and six months
+                return _back(now, n * 12 + 6, "month")
+            return _back(now, n * 30 + 15, "day")
         if n:
-            return _back(now, n, _ZH_UNITS[_zh_unit(m["unit"])])
+            return _back(now, n, unit)
     m = _ZH_HALF_AGO.search(text)
     if m:
         return _back(now, 6, "month") if m["unit"] == "年" else _back(now, 15, "day")
@@ -294,6 +305,24 @@ def _zh_past(text: str, now: datetime) -> datetime | None:
     return None
 
 
+def _zh_since(text: str, now: datetime) -> datetime | None:
+    """ "自从2019年…", "从2020年起就…", "从三月起我就一直…": it has held since then."""
+    m = re.search(
+        rf"(?P<since>自从?|从)\s*(?:(?P<year>\d{{4}})年)?(?:(?P<month>\d{{1,2}}|[{_ZH_NUM}]+)月份?)?",
+        text,
+    )
+    if not m or not (m["year"] or m["month"]):
+        return None
+    # "从三月起" alone is a plan; with 就 / 一直 / 已经 / 了 / 以来, or after 自从, it holds.
+    if m["since"] == "从" and not m["year"] and not re.search(r"就|一直|已经|了|以来", text):
+        return None
+    month = _zh_int(m["month"]) if m["month"] else 1
+    if not month or not 1 <= month <= 12:
+        return None
+    when = _day(now, date(int(m["year"]), month, 1)) if m["year"] else _latest_month(now, month)
+    return when if when <= now else None
+
+
 def _zh_date(text: str, now: datetime) -> datetime | None:
     if not re.search(r"[\u4e00-\u9fff]", text):
         return None
@@ -305,7 +334,8 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
             return None
     m = _ZH_RELATIVE.search(text)
     if m:
-        n = _zh_int(m["n"] or m["n2"])
+        raw = m["n"] or m["n2"]
+        n = _zh_int(raw) or (3 if raw == "几" else None)
         unit = _ZH_UNITS[_zh_unit(m["unit"] or m["unit2"])]
         if n:
             return _shift(now, n, unit)
@@ -351,9 +381,30 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         when = _day(now, monday + timedelta(days=_ZH_WEEKDAY.get(m["wd"] or "一", 0)))
         if when > now:
             return when
+    m = _zh_find(r"(?P<when>下{1,2}|这|本)个?月(?P<part>上旬|中旬|下旬|初|中|底|末)", text)
+    if m:  # 下个月中旬, 这个月底
+        first = _add_months(now, m["when"].count("下"))
+        if m["part"] in ("底", "末"):
+            when = _add_months(first, 1) - timedelta(days=1)
+        else:
+            when = first.replace(day=_ZH_MONTH_PARTS[m["part"]])
+        if when > now:
+            return when
     m = _zh_find(r"(?P<when>下{1,2})个?月(?!\d|[一二三四五六七八九十])", text)
     if m:
         return _add_months(now, len(m["when"]))
+    m = _zh_find(r"(?P<when>下{1,2})个?季度|第(?P<q>[一二三四1-4])季度|Q(?P<q2>[1-4])", text)
+    if m:  # 下个季度, 第三季度, Q3
+        if m["when"]:
+            quarter_start = (now.month - 1) // 3 * 3 + 1
+            return _add_months(_day(now, date(now.year, quarter_start, 1)), 3 * len(m["when"]))
+        q = (
+            "一二三四".find(m["q"]) + 1
+            if m["q"] and not m["q"].isdigit()
+            else int(m["q"] or m["q2"])
+        )
+        start = _day(now, date(now.year, 3 * q - 2, 1))
+        return start if start > now else _day(now, date(now.year + 1, 3 * q - 2, 1))
     m = _ZH_MONTH_PART.search(text)
     if m and not _ZH_PAST.search(text):
         month = _zh_int(m["month"])
@@ -423,7 +474,7 @@ _EN_END_OF = re.compile(
     re.IGNORECASE,
 )
 _EN_ABSOLUTE = re.compile(
-    rf"\b(?:on|from|starting|beginning|as\s+of|effective|in|by|after|before|until|around|early|mid|late)\s+(?:the\s+)?(?:(?:{_MONTHS})\b|\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b)",
+    rf"\b(?:on|from|starting|beginning|as\s+of|effective|in|by|after|before|until|around|early|mid|late)\s+(?:the\s+)?(?:(?:{_MONTHS})\b|\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b)",
     re.IGNORECASE,
 )
 _EN_FUTURE_VERB = re.compile(
@@ -518,6 +569,24 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         n = _en_int(m["n"])
         if n:
             return _back(now, n, m["unit"].lower())
+    m = re.search(
+        r"\b(?P<n>a|one|\d+)\s+(?P<unit>year|month)s?\s+and\s+a\s+half\s+ago\b", text, re.I
+    )
+    if m:  # "a year and a half ago"
+        n = _en_int(m["n"]) or 1
+        return (
+            _back(now, n * 12 + 6, "month")
+            if m["unit"].lower() == "year"
+            else _back(now, n * 30 + 15, "day")
+        )
+    m = re.search(
+        rf"\bsince\s+(?:(?P<month>{_MONTHS})\b\s*)?(?P<year>(?:19|20)\d\d)?\b", text, re.I
+    )
+    if m and (m["month"] or m["year"]):  # "since 2019", "since March": it holds from then
+        month = _MONTH_NUMBER[m["month"].lower()] if m["month"] else 1
+        when = _day(now, date(int(m["year"]), month, 1)) if m["year"] else _latest_month(now, month)
+        if when <= now:
+            return when
     lowered = text.lower()
     m = re.search(
         r"\b(?:(?:at|by|towards?|in)\s+the\s+(?P<end>end|start|beginning|middle)\s+of|"
@@ -597,6 +666,10 @@ _EN_FROM_NOW = re.compile(
     r"|\bin\s+(?P<n2>a|one|two|three)\s+(?P<unit2>fortnight)s?\b",
     re.IGNORECASE,
 )
+_EN_IN_SPAN = re.compile(
+    rf"\b(?:in|within)\s+(?P<n>{_EN_NUM})\s+(?P<unit>day|week|fortnight|month|year)s?\b",
+    re.IGNORECASE,
+)
 _EN_DAY_OF_MONTH = re.compile(
     rf"\b(?:(?P<on>on|from|starting|by)\s+)?(?:(?P<wd>{_EN_WEEKDAYS})\s*,?\s+)?the\s+"
     rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTHS})\b)",
@@ -646,6 +719,35 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         if m["end"]:
             return _add_months(now, 2) - timedelta(days=1)
         return _add_months(now, 1).replace(day=11 if m["mid"] else 1)
+    m = re.search(r"\b(?:on|from|by|starting|until)\s+(?P<a>\d{1,2})/(?P<b>\d{1,2})\b(?!/)", text)
+    if m:  # "on 9/15" (month first; "15/9" read day first)
+        a, b = int(m["a"]), int(m["b"])
+        month, day = (a, b) if a <= 12 else (b, a)
+        for year in (now.year, now.year + 1):
+            try:
+                when = _day(now, date(year, month, day))
+            except ValueError:
+                break
+            if when > now:
+                return when
+    m = _EN_IN_SPAN.search(text)
+    if m:  # "in a couple of weeks", "within ten days", "in a fortnight"
+        n = _en_int(m["n"])
+        unit = m["unit"].lower()
+        if n:
+            return _shift(now, 2 * n, "week") if unit == "fortnight" else _shift(now, n, unit)
+    m = re.search(r"\bnext\s+(?P<what>week|month|year)\b", lowered)
+    if m and not _EN_QUARTER.search(
+        text
+    ):  # next week: its Monday; next month, next year: their first day
+        if m["what"] == "week":
+            return _shift(now, 7 - now.weekday(), "day")
+        return _shift(now, 1, m["what"])
+    m = re.search(r"\bafter\s+(?:the\s+)?(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
+    if m:  # "after the summer": when the next season begins
+        month = _SEASON_START[m["season"]] % 12 + 3
+        year = now.year if month > now.month else now.year + 1
+        return _day(now, date(year, month, 1))
     m = re.search(r"\bnext\s+(?P<wd>" + _EN_WEEKDAYS + r")\b", lowered)
     if m:  # "next Monday": that day of the next calendar week
         weekday = list(calendar.day_name).index(m["wd"].capitalize())
@@ -705,6 +807,8 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
             if m["q"]
             else ["first", "second", "third", "fourth"].index(m["word"].lower()) + 1
         )
+        if re.search(r"\bof\s+next\s+year\b", text[m.end() :], re.IGNORECASE):
+            return _day(now, date(now.year + 1, 3 * q - 2, 1))
         start = _day(now, date(now.year, 3 * q - 2, 1))
         return start if start > now else _day(now, date(now.year + 1, 3 * q - 2, 1))
     return None
@@ -756,6 +860,8 @@ _HOLIDAYS: list[tuple[re.Pattern[str], object, int]] = [
     (
         re.compile(
             r"春节|过年|农历新年|大年初一|(?<=过完)年(?![底初末终中])|"
+            # "年后" on its own is after the Spring Festival ("三年后", "明年后" are not)
+            r"(?<![\d零〇一二两三四五六七八九十百几多半明今去前后每当那这同周新])年(?=以?后|过后)|"
             r"\b(?:chinese|lunar)\s+new\s+year\b|\bspring\s+festival\b",
             re.IGNORECASE,
         ),
@@ -903,6 +1009,13 @@ _UNDATED_FUTURE = re.compile(
     r"|(?:准备|打算|计划|要|将要|快要)(?:搬|搬家|换|去|加入|离开|调)"
     r"|会(?:搬|调到|跳槽|离职|入职)",
     re.IGNORECASE,
+)
+
+# "开学后我搬到…", "装修完以后用户换…": after an event with no date, a change not yet done.
+_ZH_AFTER_EVENT = re.compile(
+    r"^[^，,。；;0-9一二两三四五六七八九十几]{1,8}?(?:以后|之后|后|完)[，,]?\s*"
+    r"(?:我们|我|用户|他们|他|她)?(?:就|再|会|要|将|打算|准备)?"
+    r"(?:搬|换|调|加入|入职|离职|离开|去|转到|改用|开始)"
 )
 
 _CHANGE_CUE = re.compile(

@@ -112,6 +112,46 @@ def test_weekdays_weekends_and_the_current_month(text, kind, day):
     assert _hint(text, JUNE_10_2025, slot=False) == (kind, day)
 
 
+# Said on a Wednesday in August 2025: spans with "a few" and halves, "since", quarters,
+# seasons, numeric dates, and an event with no date before a change.
+AUG_20_2025 = datetime(2025, 8, 20, 10, 0, tzinfo=UTC)
+SPANS_AND_SINCE = [
+    ("前几天用户换了新工作", "past", date(2025, 8, 17)),
+    ("几个月前我搬到了贵阳", "past", date(2025, 5, 20)),
+    ("a year and a half ago I moved to Kraków", "past", date(2024, 2, 20)),
+    ("用户一年半前搬到了兰州", "past", date(2024, 2, 20)),
+    ("I have lived in Trieste since 2019", "past", date(2019, 1, 1)),
+    ("Since March I've been working at Tesco", "past", date(2025, 3, 1)),
+    ("我从2020年起就住在青岛", "past", date(2020, 1, 1)),
+    ("自从五月我一直在药房上班", "past", date(2025, 5, 1)),
+    ("年后我打算换工作", "future", date(2026, 2, 24)),  # Spring Festival 2026: 17 February
+    ("三年后我打算搬回国", "future", date(2028, 1, 1)),
+    ("下个季度起用户负责华东区", "future", date(2025, 10, 1)),
+    ("第一季度开始我调到销售部", "future", date(2026, 1, 1)),
+    (
+        "Starting in the second quarter of next year the user leads sales",
+        "future",
+        date(2026, 4, 1),
+    ),
+    ("In a couple of weeks I'm moving to Bruges", "future", date(2025, 9, 3)),
+    ("I'm relocating to Perth after the summer", "future", date(2025, 9, 1)),
+    ("I'm moving to Tours on 9/15", "future", date(2025, 9, 15)),
+    ("我下个月中旬搬到常州", "future", date(2025, 9, 11)),
+    ("I start the new job next week", "future", date(2025, 8, 25)),
+    ("开学后我搬到学校宿舍", "future_undated", None),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "day"), SPANS_AND_SINCE)
+def test_spans_since_quarters_and_seasons(text, kind, day):
+    assert _hint(text, AUG_20_2025) == (kind, day)
+
+
+@pytest.mark.parametrize("text", ["开学后我搬进了宿舍", "装修完以后我们换了沙发"])
+def test_a_change_after_an_undated_event_told_as_done_is_not_held(text):
+    assert _hint(text, AUG_20_2025) is None
+
+
 @pytest.mark.parametrize(
     "text", ["我周一到周五在公司上班", "I always go swimming on Friday", "用户每周五去健身房"]
 )

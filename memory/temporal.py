@@ -196,11 +196,12 @@ def _zh_starts(text: str) -> set[int]:
 
 
 def _zh_find(pattern: str, text: str) -> re.Match[str] | None:
-    """The first match of ``pattern`` that begins a word."""
+    """The first match of ``pattern`` that begins a word and is a time, not an attribute:
+    "下个季度的预算" (next quarter's budget) names no start."""
     starts = None
     for m in re.finditer(pattern, text):
         starts = _zh_starts(text) if starts is None else starts
-        if m.start() in starts:
+        if m.start() in starts and not text[m.end() : m.end() + 1] == "的":
             return m
     return None
 
@@ -466,7 +467,7 @@ _EN_RELATIVE = re.compile(
     rf"\b(?:in|within|after)\s+(?:{_EN_NUM})\s+(?:day|week|month|year)s?\b", re.IGNORECASE
 )
 _EN_NEXT = re.compile(
-    r"\b(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\btomorrow\b",
+    r"\b(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!['’]s)|\btomorrow\b(?!['’]s)",
     re.IGNORECASE,
 )
 _EN_END_OF = re.compile(
@@ -736,7 +737,7 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         unit = m["unit"].lower()
         if n:
             return _shift(now, 2 * n, "week") if unit == "fortnight" else _shift(now, n, unit)
-    m = re.search(r"\bnext\s+(?P<what>week|month|year)\b", lowered)
+    m = re.search(r"\bnext\s+(?P<what>week|month|year)\b(?!['’]s)", lowered)
     if m and not _EN_QUARTER.search(
         text
     ):  # next week: its Monday; next month, next year: their first day
@@ -754,7 +755,7 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         return _shift(now, 7 - now.weekday() + weekday, "day")
     if re.search(r"\bthe\s+day\s+after\s+tomorrow\b", lowered):
         return _shift(now, 2, "day")
-    if re.search(r"\btomorrow\b", lowered):
+    if re.search(r"\btomorrow\b(?!['’]s)", lowered):
         return _shift(now, 1, "day")
     m = re.search(r"\b(?P<which>this|next)\s+weekend\b", lowered)
     if m:
@@ -859,7 +860,7 @@ def _thanksgiving(year: int) -> date:
 _HOLIDAYS: list[tuple[re.Pattern[str], object, int]] = [
     (
         re.compile(
-            r"春节|过年|农历新年|大年初一|(?<=过完)年(?![底初末终中])|"
+            r"春节|过年|农历新年|大年初一|(?<=过完|过了)年(?![底初末终中])|"
             # "年后" on its own is after the Spring Festival ("三年后", "明年后" are not)
             r"(?<![\d零〇一二两三四五六七八九十百几多半明今去前后每当那这同周新])年(?=以?后|过后)|"
             r"\b(?:chinese|lunar)\s+new\s+year\b|\bspring\s+festival\b",
@@ -918,6 +919,12 @@ def _holiday(text: str, now: datetime) -> datetime | None:
     when "after" it begins."""
     for pattern, day_in, after_days in _HOLIDAYS:
         for m in pattern.finditer(text):
+            if (
+                m[0] == "年"
+                and not text[: m.start()].endswith(("过完", "过了"))
+                and not {m.start(), m.end()} <= _zh_starts(text)
+            ):
+                continue  # "年后" is the new year only when 年 is a word ("成年后" is not)
             before, rest = text[: m.start()], text[m.end() :]
             if _AFTER_EN.search(before) or _AFTER_ZH_BEFORE.search(before) or _AFTER_ZH.match(rest):
                 offset = after_days

@@ -125,6 +125,7 @@ SPANS_AND_SINCE = [
     ("我从2020年起就住在青岛", "past", date(2020, 1, 1)),
     ("自从五月我一直在药房上班", "past", date(2025, 5, 1)),
     ("年后我打算换工作", "future", date(2026, 2, 24)),  # Spring Festival 2026: 17 February
+    ("过了年用户就换工作", "future", date(2026, 2, 24)),
     ("三年后我打算搬回国", "future", date(2028, 1, 1)),
     ("下个季度起用户负责华东区", "future", date(2025, 10, 1)),
     ("第一季度开始我调到销售部", "future", date(2026, 1, 1)),
@@ -250,6 +251,12 @@ FALSE_FRIENDS = [
     "我晚上周末都在家",
     "用户看了一下月报",
     "用户每逢中秋都吃月饼",
+    # a time word that qualifies a thing is not a start
+    "用户负责下个季度的预算",
+    "我在准备下个月的考试",
+    "I'm preparing for next month's exam",
+    "The user reads tomorrow's agenda first",
+    "用户喜欢第三季度的报告",
 ]
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
 
@@ -55,6 +55,12 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     is true now, not from May."""
     if not text:
         return None
+    # Several sentences: the time is read where the change is ("我周日拉大提琴；等装修完
+    # 以后我要搬到青岛" is a plan with no date, not one for Sunday).
+    sentences = [part for part in re.split(r"[；;。！!？?\n]+", text) if part.strip()]
+    changing = [part for part in sentences if _CHANGE_CUE.search(part)]
+    if 0 < len(changing) < len(sentences):
+        text = "；".join(changing)
     past = _zh_past(text, now) or _en_past(text, now)
     if past is not None and past <= now:
         return TimeHint("past", past)
@@ -66,6 +72,19 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):
         return TimeHint("future_undated")
     return None
+
+
+def names_time(text: str) -> bool:
+    """Whether ``text`` (a phrase: "前几天", "Next week", "After Thanksgiving") names a time
+    this module reads, in either direction — extraction uses it to see past a time phrase
+    before the subject."""
+    if not text or not text.strip():
+        return False
+    now = datetime.now(UTC)
+    probes = (_zh_past, _en_past, _holiday, _zh_date, _en_date)
+    return any(probe(text, now) is not None for probe in probes) or bool(
+        _UNDATED_FUTURE.search(text) or _HOLIDAY_NAME.search(text)
+    )
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -371,6 +390,7 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         and not _HABITUAL.search(text)
         and not re.search(r"(?:周|星期|礼拜)[一二三四五六日天](?:到|至|和|或)", text)
         and not re.search(r"[上下这本]个?(?:周|星期|礼拜)", text)
+        and _CHANGE_CUE.search(text)  # "我周日拉大提琴" is a habit, not a date
     ):  # a bare weekday, "周五我搬到…": the next one
         weekday = _ZH_WEEKDAY[m["wd"]]
         return _shift(now, (weekday - now.weekday()) % 7 or 7, "day")
@@ -770,7 +790,11 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
         r"(?!\s*,?\s+the\s+\d)",
         lowered,
     )
-    if m and not _HABITUAL.search(text):  # "on Friday", "this Thursday": the next one
+    if (
+        m
+        and not _HABITUAL.search(text)
+        and (_CHANGE_CUE.search(text) or _EN_FUTURE_VERB.search(text))
+    ):  # "on Friday", "this Thursday": the next one
         weekday = list(calendar.day_name).index(m["wd"].capitalize())
         return _shift(now, (weekday - now.weekday()) % 7 or 7, "day")
     m = re.search(r"\bin\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
@@ -896,6 +920,16 @@ _HOLIDAYS: list[tuple[re.Pattern[str], object, int]] = [
     (re.compile(r"复活节|\beaster\b", re.IGNORECASE), _easter, 1),
     (re.compile(r"感恩节|\bthanksgiving\b", re.IGNORECASE), _thanksgiving, 1),
 ]
+# Any holiday named with "after"/"before"/"from" ("除夕前", "before Easter").
+_HOLIDAY_NAME = re.compile(
+    "(?:"
+    + "|".join(p.pattern for p, _, _ in _HOLIDAYS)
+    + r")\s*(?:节|假期|假)?\s*(?:以?[前后]|之[前后]|过后|起|开始)"
+    r"|\b(?:after|before|from|until|by|come|once)\s+(?:the\s+)?(?:"
+    + "|".join(p.pattern for p, _, _ in _HOLIDAYS)
+    + ")",
+    re.IGNORECASE,
+)
 # A habit is not a start: "I always visit my parents at Christmas", "每年春节都回老家".
 _HABITUAL = re.compile(
     r"\b(?:always|every|each|usually|normally|often|annually|tradition(?:ally)?)\b"

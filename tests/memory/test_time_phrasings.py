@@ -217,6 +217,9 @@ UNDATED = [
     "等我拿到签证以后就搬去多伦多",
     "孩子毕业后我们打算搬到大理",
     "总有一天我会搬去海边",
+    # the time of another sentence does not date the plan
+    "我周六学陶艺；等新房交钥匙以后我要搬到烟台",
+    "Tomorrow is my day off; once the sale closes I will move to Leeds",
 ]
 
 
@@ -257,6 +260,9 @@ FALSE_FRIENDS = [
     "I'm preparing for next month's exam",
     "The user reads tomorrow's agenda first",
     "用户喜欢第三季度的报告",
+    # a weekday with no change is a habit
+    "我周日拉大提琴",
+    "The user plays squash on Thursday",
 ]
 
 
@@ -396,6 +402,14 @@ def test_an_undated_plan_is_held(api, text):
         ("Two weeks ago I moved to Tallinn", date(2024, 11, 6)),
         ("我去年底搬到了南京", date(2023, 12, 1)),
         ("我住在成都", date(2024, 11, 20)),
+        # a time phrase before the subject, or between 我 and the verb
+        ("前几天我搬到了珠海", date(2024, 11, 17)),
+        ("我前几天搬到了珠海", date(2024, 11, 17)),
+        ("自从五月我就住在厦门", date(2024, 5, 1)),
+        ("年后我要搬到杭州", date(2025, 2, 5)),
+        ("Since 2019 I have lived in Trieste", date(2019, 1, 1)),
+        ("Next week I am moving to Rome", date(2024, 11, 25)),
+        ("A year and a half ago I moved to Krakow", date(2023, 5, 20)),
     ],
 )
 def test_extraction_reads_time_from_the_turn(api, owner_subject, content, valid_from):

@@ -142,8 +142,10 @@ def value_problem(predicate: str, value: object) -> str | None:
 # Trailing time phrases and clauses an extractor cuts off a place ("Hangzhou in June",
 # "上海了", "Berlin now, I think").
 _TRAILING_EN = re.compile(
-    r"\s+(?:in|on|at|by|from|since|until|around|after|before)\s+.*$|\s+(?:now|today|"
-    r"currently|recently|already|again|too|as\s+well|next\s+\w+|last\s+\w+|this\s+\w+)\b.*$",
+    r"\s+(?:in|on|at|by|from|since|until|around|after|before|for|during|over)\s+.*$|\s+(?:now|today|"
+    r"currently|recently|already|again|too|as\s+well|next\s+\w+|last\s+\w+|this\s+\w+|"
+    r"yesterday|earlier|(?:the\s+)?(?:day|week)\s+before|(?:a\s+couple\s+of|a\s+few|\w+)\s+"
+    r"(?:day|week|fortnight|month|year)s?\s+ago)\b.*$",
     re.IGNORECASE,
 )
 _TRAILING_ZH = re.compile(r"(?:了|啦|呢|吧|啊|去了|来了|住|生活|工作|居住|定居)+$")

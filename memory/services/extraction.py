@@ -45,7 +45,7 @@ from memory.models import (
 )
 from memory.predicates import clean_place
 from memory.services.writes import WriteOutcome, candidates_submit
-from memory.temporal import valid_time_hint
+from memory.temporal import names_time, valid_time_hint
 from memory.write_policy import Candidate, Intent
 
 logger = logging.getLogger(__name__)
@@ -82,10 +82,26 @@ _PREFERENCE = re.compile(
 # week, month or year named relative to now, a month, a span with 前/后, a season of the
 # year, a holiday (memory.temporal resolves it).
 _ZH_WHEN = (
-    r"(?:现在|目前|今天|昨天|前天|明天|后天|刚才|上|下|这|本)(?:个)?(?:周|星期|礼拜|月)?|"
-    r"(?:去|今|明|前)年(?:底|初)?|年底|年初|[上下]半年|\d{1,2}月(?:份|\d{1,2}[日号])?起?|"
+    r"(?:现在|目前|今天|大?前天|明天|大?后天|昨天|刚才|上上|下下|上|下|这|本)(?:个)?"
+    r"(?:周|星期|礼拜|月)?[一二三四五六日天]?|"
+    r"(?:去|今|明|前)年(?:年)?(?:底|初|末)?|年底|年初|[上下]半年|半个?(?:月|年)(?:以?前|以?后)|\d{1,2}月(?:份|\d{1,2}[日号])?起?|"
     r"[一二三四五六七八九十两\d]+(?:来|多)?(?:天|周|个?星期|个多?月|年)(?:以?前|之前|以?后|之后)|"
     r"过完(?:春节|年|中秋|国庆)|(?:春节|国庆|中秋|端午|元旦)(?:以?后|之后)"
+)
+
+# An optional lead-in in English: a clause ending in a comma ("In three weeks, …"), or a
+# time phrase before the subject ("Two weeks ago I moved to …", "Last month, I …");
+# memory.temporal resolves it.
+_EN_WHEN = (
+    r"(?:\w+|a\s+couple\s+of|a\s+few)\s+(?:day|week|fortnight|month|year)s?\s+ago|"
+    r"last\s+(?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|(?:the\s+day\s+before\s+)?yesterday|"
+    r"the\s+week\s+before\s+last|earlier\s+this\s+(?:week|month|year)|"
+    r"(?:at\s+the\s+end\s+of|late|early)\s+last\s+(?:year|month)"
+)
+_EN_LEAD = (
+    r"(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*|"
+    rf"(?:{_EN_WHEN})[,\s]+)?"
 )
 
 # Changes of state: (predicate, pattern with a ``value`` group).
@@ -94,15 +110,16 @@ _STATE: list[tuple[str, re.Pattern[str]]] = [
         "home_city",
         re.compile(
             # An optional lead-in naming when ("In three weeks, …", "年底…", "等…以后…").
-            r"^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
-            r"I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living)\s+in\s+(?P<value>.+)$"
-            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            rf"^{_EN_LEAD}"
+            r"I\s+(?:live|am\s+based|'m\s+based|am\s+living|'m\s+living|have\s+lived|'ve\s+lived|"
+            r"have\s+been\s+living|'ve\s+been\s+living)\s+in\s+(?P<value>.+)$"
+            rf"|^{_EN_LEAD}"
             r"I\s+(?:have\s+)?moved\s+to\s+(?P<value2>.+)$"
-            r"|^(?:(?:after|in|from|starting|next|by|at|on|once|when|this)\b[^,]{0,40},\s*)?"
+            rf"|^{_EN_LEAD}"
             r"I(?:'m|\s+am|'ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to|\s+plan\s+to)?\s+"
             r"(?:be\s+)?(?:moving|relocating|move|relocate)\s+to\s+(?P<value3>.+)$"
             rf"|^(?:(?:{_ZH_WHEN}|等.{{1,12}}?(?:以后|之后|后))[，,]?\s*)?"
-            rf"我(?:{_ZH_WHEN})?(?:要|将|会|准备|打算|已经|刚)?(?:住在|常驻|搬到了?|搬去了?|搬回)"
+            rf"我(?:{_ZH_WHEN})?(?:要|将|会|准备|打算|已经|刚|就|一直)*(?:住在|常驻|搬到了?|搬去了?|搬回了?)"
             r"(?P<value_zh>.+)$",
             re.IGNORECASE,
         ),
@@ -147,10 +164,35 @@ def _group(match: re.Match[str]) -> str:
     return ""
 
 
+# A phrase before the subject, or between 我 and the verb, that names a time
+# (memory.temporal.names_time): "前几天我搬到了…", "我前几天搬到了…", "Next week I'm moving
+# to …", "Since 2019 I have lived in …". The statement keeps it; the slot is read without it.
+_LEAD = re.compile(r"^(?P<lead>[^,，。]{1,40}?)[\s,，]*(?P<rest>(?:I\b|我).+)$")
+_MIDDLE = re.compile(
+    r"^(?P<subject>我)(?P<lead>[^，,。]{1,10}?)(?P<rest>(?:要|将|会|准备|打算|已经|刚|就)?"
+    r"(?:住在|常驻|搬到|搬去|搬回|搬来).+)$"
+)
+
+
+def _without_time(clause: str) -> str | None:
+    match = _LEAD.match(clause) or _MIDDLE.match(clause)
+    if match and names_time(match["lead"]):
+        return (match.groupdict().get("subject") or "") + match["rest"]
+    return None
+
+
 def _state(clause: str) -> tuple[str, str] | None:
     """(predicate, value) for a change of state. Predicates are the API's own
     (memory/predicates.py); a place is cut to the name ("Hangzhou in June, I live there
     now" → "Hangzhou"), and a value that is still not a name yields no slot at all."""
+    found = _state_of(clause)
+    if found is None:
+        bare = _without_time(clause)
+        found = _state_of(bare) if bare else None
+    return found
+
+
+def _state_of(clause: str) -> tuple[str, str] | None:
     for predicate, pattern in _STATE:
         match = pattern.match(clause)
         if match:

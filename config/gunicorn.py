@@ -33,6 +33,7 @@ limit_request_field_size = 65536
 
 
 def post_worker_init(worker):
+    switch_interval()
     if not os.environ.get("ENGRAM_SKIP_WARM_UP"):  # test servers that never recall
         from memory.recall import warm_up
 
@@ -44,6 +45,22 @@ def post_worker_init(worker):
     from memory.services.indexing import background_indexing_start
 
     background_indexing_start()
+
+
+def switch_interval():
+    """A web worker's interpreter hands the GIL over at least every
+    ``ENGRAM_RECALL_SWITCH_INTERVAL_MS`` (0: Python's own 5 ms): a question's embedding
+    runs on a pool thread beside the request thread and needs the GIL back to start and
+    to return, so with 5 ms it waits behind the request thread's Python each time
+    (docs/performance.md measures it). A gunicorn option, set per worker process, never
+    inside the product's code path."""
+    import sys
+
+    from django.conf import settings
+
+    milliseconds = settings.ENGRAM_RETRIEVAL["SWITCH_INTERVAL_MS"]
+    if milliseconds > 0:
+        sys.setswitchinterval(min(sys.getswitchinterval(), milliseconds / 1000))
 
 
 def on_starting(server):

@@ -19,15 +19,16 @@ and the first address that is not a trusted proxy is the client.
 from __future__ import annotations
 
 import ipaddress
-from functools import lru_cache
 
 from django.conf import settings
 from django.http import HttpRequest
 
+from core.process_state import memoized
+
 UNIX_PEER = "unix"
 
 
-@lru_cache(maxsize=8)
+@memoized("core.client_address._networks", maxsize=8)
 def _networks(proxies: tuple[str, ...]) -> tuple[tuple[ipaddress._BaseNetwork, ...], bool]:
     networks = tuple(ipaddress.ip_network(p, strict=False) for p in proxies if p and p != UNIX_PEER)
     return networks, UNIX_PEER in proxies

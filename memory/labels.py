@@ -68,9 +68,10 @@ STORES = {
     "recall_traces": _("records of which agent used what"),
     # Verified in the process that ran the deletion only; other processes never rank a
     # deleted vector (each recall checks the scope's rows) and drop it at their next
-    # recall for the user or when the scope is idle (memory.recall.vector_cache).
+    # recall for the user, or within VectorCache.bound() (memory.recall.accel.vector_cache).
     "recall_vector_cache": _(
-        "search vectors in this worker's memory (other workers never use a deleted one)"
+        "search vectors in this worker's memory (other workers never use a deleted one "
+        "and forget it within two minutes)"
     ),
     "exact_text": _("a search for the deleted text itself"),
 }

@@ -13,10 +13,11 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import rjieba
+
+from core.process_state import memoized
 
 _WORD = re.compile(r"\w", re.UNICODE)
 CJK_CLASS = "[\u3400-\u9fff\uf900-\ufaff]"
@@ -386,7 +387,7 @@ def refer_to_user(query: str, self_names: Iterable[str], others: Iterable[str] =
 _TONE_MARKS = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ", "aaaaeeeeiiiioooouuuuüüüünnnm")
 
 
-@lru_cache(maxsize=4096)
+@memoized("memory.lexical._readings", maxsize=4096)
 def _readings(char: str) -> frozenset[str]:
     """The toneless pinyin readings of one Chinese character ("曾" → {"ceng", "zeng"}); ü
     as romanised in names: u, v or yu ("吕" → Lu, Lv, Lyu)."""
@@ -402,7 +403,7 @@ def _readings(char: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=1)
+@memoized("memory.lexical._syllables", maxsize=1)
 def _syllables() -> frozenset[str]:
     """Every toneless pinyin syllable (about 400)."""
     from pypinyin.pinyin_dict import pinyin_dict

@@ -26,8 +26,9 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
+
+from core.process_state import memoized
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _is_cjk(ch: str) -> bool:
     )
 
 
-@lru_cache(maxsize=1)
+@memoized("memory.text_normalize._skeleton_table", maxsize=1)
 def _skeleton_table() -> dict[str, str]:
     """Non-ASCII letter -> the ASCII letter or digit it is confusable with (TR39 data)."""
     raw = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
@@ -120,7 +121,7 @@ def _remove(
     return [chars[i] for i in kept], [origin[i] for i in kept]
 
 
-@lru_cache(maxsize=512)
+@memoized("memory.text_normalize.detection_form", maxsize=512)
 def detection_form(text: str) -> DetectionText:
     """``text`` with obfuscation undone (see the module docstring); cached per text, since
     the write policy runs several detectors over the same candidate."""

@@ -28,16 +28,14 @@ def _language_reset() -> Iterator[None]:
     translation.deactivate()
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """pytest-django's, and before the test database is dropped (an open session stops
-    that), recall's second connection is closed: it belongs to its own thread
-    (memory.recall.side), which Django's own clean-up does not reach."""
+@pytest.fixture(autouse=True)
+def _process_state_reset() -> Iterator[None]:
+    """Each test starts with what a fresh process keeps (``core.process_state``): no
+    vectors, statistics or verdicts an earlier test left behind."""
     yield
-    from memory.recall import side
+    from core import process_state
 
-    with django_db_blocker.unblock():
-        side.close()
+    process_state.reset_all(pure_too=False)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ OpenMP thread, in this process) so recall can be read against that floor: at con
 1 ten bare embeddings follow each block of 30 recalls, so both are measured under the
 same conditions on a machine whose speed drifts. ``--churn N`` writes N new turns per
 subject before each block, as a conversation in progress would: the vectors each worker
-keeps of a subject (``memory.recall.vector_cache``) then lack the new ones and fetch them.
+keeps of a subject (``memory.recall.accel.vector_cache``) then lack the new ones and fetch them.
 """
 
 from __future__ import annotations

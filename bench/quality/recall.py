@@ -242,7 +242,7 @@ def run_hybrid(ctx, query, weights):
     from memory import embedders
     from memory.recall import RecallRequest, RecallScope, recall
 
-    embedders._query_cache._items.clear()
+    embedders._query_cache.clear()
     scope = RecallScope(
         tenant_id=uuid.UUID(ctx["tenant_id"]),
         subject_id=uuid.UUID(ctx["subjects"][query["subject"]]),
@@ -274,7 +274,7 @@ def run_vector(ctx, query, weights):
     from memory.models import MemoryEmbedding
     from memory.selectors import active_model_id
 
-    embedders._query_cache._items.clear()
+    embedders._query_cache.clear()
     t = time.perf_counter()
     model_id, vector = embedders.embed_query_cached(query["query"], active_model_id())
     distance = CosineDistance("vector", vector)

@@ -469,16 +469,29 @@ ENGRAM_RETRIEVAL = {
     # below, the exact scan is faster and exact (docs/performance.md, bench/perf/recall_perf.py).
     "VECTOR_EXACT_MAX": env.int("ENGRAM_RECALL_VECTOR_EXACT_MAX", default=20000),
     "HNSW_EF_SEARCH": env.int("ENGRAM_RECALL_HNSW_EF_SEARCH", default=100),
-    # Each process keeps the vectors of the scopes it recalled for lately, so an exact
-    # scan ranks them without a statement after the question is embedded
-    # (memory/recall/vector_cache.py): at most this many vectors in all (1.5 KB each at
-    # 384 dimensions; 0 turns it off), a scope unused this long dropped.
+    # Recall's speed-ups (memory/recall/accel/), each held to the reference's answers by
+    # tests/memory/test_recall_accel_equivalence.py; off, recall runs the reference.
+    # The vector cache: each process keeps the vectors of the scopes it recalled for
+    # lately, checked against the database's rows in every recall's own transaction, and
+    # ranks them in process instead of scanning after the question is embedded; at most
+    # VECTOR_CACHE_SIZE vectors in all (1.5 KB each at 384 dimensions), a scope dropped
+    # once it has not been checked for VECTOR_CACHE_SECONDS — so a deleted memory's
+    # vector leaves every process within 1.25 x that (it is never ranked after the
+    # deletion commits).
+    "VECTOR_CACHE": env.bool("ENGRAM_RECALL_VECTOR_CACHE", default=True),
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
-    "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=300.0),
-    # While a question is embedded on the pool thread, hand the GIL over at least this
-    # often (ms): Python's default 5 ms made a 28 ms embedding take 55 ms beside the
-    # request thread (docs/performance.md). It changes the whole process's interpreter
-    # setting; 0 leaves the interpreter alone.
+    "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=60.0),
+    # Queries compiled once per shape (core/sqltemplate.py).
+    "COMPILED_QUERIES": env.bool("ENGRAM_RECALL_COMPILED_QUERIES", default=True),
+    # The question's embedding starts before recall reads its context (after the
+    # request's checks), on the guess that it is the question as asked.
+    "EARLY_EMBEDDING": env.bool("ENGRAM_RECALL_EARLY_EMBEDDING", default=True),
+    # While the question is embedded, found statements are checked for instruction-like
+    # text, which the answer needs later.
+    "JUDGE_AHEAD": env.bool("ENGRAM_RECALL_JUDGE_AHEAD", default=True),
+    # gunicorn workers only (config/gunicorn.py): the interpreter hands the GIL over at
+    # least this often (ms), so the embedding thread is not kept waiting by the request
+    # thread's Python (docs/performance.md); 0 leaves Python's 5 ms.
     "SWITCH_INTERVAL_MS": env.float("ENGRAM_RECALL_SWITCH_INTERVAL_MS", default=0.5),
     "MAX_K": env.int("ENGRAM_RECALL_MAX_K", default=50),
     # Benchmarks and evaluation runs: recall writes no access statistics, so one run

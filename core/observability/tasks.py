@@ -15,9 +15,11 @@ from typing import Any
 from celery import signals
 
 from core.observability import logs, metrics, traces
+from core.process_state import Cache
 
 logger = logging.getLogger(__name__)
-_started: dict[str, float] = {}
+# When each running task started (one entry per task in flight, gone when it ends).
+_started: Cache[str, float] = Cache("tasks.started", max_items=10_000)
 
 
 def _task_name(sender: Any) -> str:
@@ -25,7 +27,7 @@ def _task_name(sender: Any) -> str:
 
 
 def _prerun(sender: Any = None, task_id: str = "", **_: Any) -> None:
-    _started[task_id] = time.perf_counter()
+    _started.put(task_id, time.perf_counter())
     logs.clear()
     logs.bind(task=_task_name(sender), task_id=task_id)
     traces.task_started(task_id, _task_name(sender), getattr(sender, "request", None))
@@ -34,7 +36,7 @@ def _prerun(sender: Any = None, task_id: str = "", **_: Any) -> None:
 def _postrun(sender: Any = None, task_id: str = "", state: str | None = None, **_: Any) -> None:
     name = _task_name(sender)
     metrics.TASK_RUNS.labels(name, metrics.code(state or "UNKNOWN")).inc()
-    started = _started.pop(task_id, None)
+    started = _started.pop(task_id)
     if started is not None:
         metrics.TASK_SECONDS.labels(name).observe(time.perf_counter() - started)
     traces.task_finished(task_id, state or "UNKNOWN")

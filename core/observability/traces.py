@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
+from core.process_state import Cache, Slot
+
 logger = logging.getLogger(__name__)
 
 try:  # the API is light and usually present; without it tracing is simply unavailable
@@ -33,17 +35,17 @@ try:  # the API is light and usually present; without it tracing is simply unava
 except ImportError:  # pragma: no cover - depends on the environment
     trace = None  # type: ignore[assignment]
 
-_enabled = False
+# Whether a tracer provider is installed (set once, at start-up).
+_ENABLED: Slot[bool] = Slot("traces.enabled", pure=True)
 
 
 def enabled() -> bool:
-    return _enabled
+    return bool(_ENABLED.peek())
 
 
 def configure(provider: Any = None) -> bool:
     """Install a tracer provider (``provider``, for tests, or one built from the
     environment). Returns whether tracing is on."""
-    global _enabled
     if trace is None:
         return False
     if provider is None:
@@ -56,7 +58,7 @@ def configure(provider: Any = None) -> bool:
     from django.db.backends.signals import connection_created
 
     connection_created.connect(install_db_wrapper, weak=False)
-    _enabled = True
+    _ENABLED.set(True)
     return True
 
 
@@ -91,7 +93,7 @@ def traced(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not _enabled:
+            if not enabled():
                 return fn(*args, **kwargs)
             with tracer().start_as_current_span(name):
                 return fn(*args, **kwargs)
@@ -103,7 +105,7 @@ def traced(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def span(name: str, **attributes: Any):
     """A span as a context manager, or a no-op when tracing is off."""
-    if not _enabled:
+    if not enabled():
         return nullcontext()
     return tracer().start_as_current_span(name, attributes=attributes)
 
@@ -112,7 +114,7 @@ def span(name: str, **attributes: Any):
 def http_span(method: str, headers: Mapping[str, str]) -> Iterator[Callable[[str, int], None]]:
     """Server span for one request, continuing the caller's ``traceparent``. Yields a
     function to call with the route name and status once they are known."""
-    if not _enabled:
+    if not enabled():
         yield lambda route, status: None
         return
     parent = propagate.extract({k.lower(): v for k, v in headers.items()})
@@ -130,17 +132,17 @@ def http_span(method: str, headers: Mapping[str, str]) -> Iterator[Callable[[str
 
 # --- Celery: propagate the trace through the message headers ------------------------------
 
-_task_tokens: dict[str, tuple[Any, Any]] = {}
+_task_tokens: Cache[str, tuple[Any, Any]] = Cache("traces.task_spans", max_items=10_000)
 
 
 def inject_headers(headers: dict[str, Any] | None = None, **_: Any) -> None:
     """``before_task_publish``: carry the current trace to the worker."""
-    if _enabled and headers is not None:
+    if enabled() and headers is not None:
         propagate.inject(headers)
 
 
 def task_started(task_id: str, name: str, request: Any) -> None:
-    if not _enabled:
+    if not enabled():
         return
     carrier = {
         key: value
@@ -152,11 +154,11 @@ def task_started(task_id: str, name: str, request: Any) -> None:
         f"celery.run {name}", context=parent, kind=trace.SpanKind.CONSUMER
     )
     token = otel_context.attach(trace.set_span_in_context(current))
-    _task_tokens[task_id] = (current, token)
+    _task_tokens.put(task_id, (current, token))
 
 
 def task_finished(task_id: str, state: str) -> None:
-    entry = _task_tokens.pop(task_id, None)
+    entry = _task_tokens.pop(task_id)
     if entry is None:
         return
     current, token = entry
@@ -177,7 +179,7 @@ def _header(request: Any, key: str) -> str | None:
 
 def db_wrapper(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
     """``connection.execute_wrapper``: one span per statement; the template only."""
-    if not _enabled:
+    if not enabled():
         return execute(sql, params, many, context)
     with tracer().start_as_current_span(
         "db.query",
@@ -193,5 +195,5 @@ def db_wrapper(execute: Callable, sql: str, params: Any, many: bool, context: di
 
 def install_db_wrapper(sender: Any = None, connection: Any = None, **_: Any) -> None:
     """``connection_created``: wrap every new connection's statements."""
-    if _enabled and connection is not None and db_wrapper not in connection.execute_wrappers:
+    if enabled() and connection is not None and db_wrapper not in connection.execute_wrappers:
         connection.execute_wrappers.append(db_wrapper)

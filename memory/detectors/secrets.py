@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+from core.process_state import memoized
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -186,7 +186,7 @@ class SecretSpan:
     code: str
 
 
-@lru_cache(maxsize=1)
+@memoized("memory.detectors.secrets._entropy_plugins", maxsize=1)
 def _entropy_plugins():
     # detect-secrets' entropy plugins score a token in their own charset; the plugins' own
     # line scan only looks at quoted strings, so tokens are scored directly.
@@ -203,7 +203,7 @@ def _entropy(token: str) -> float:
     return base64.calculate_shannon_entropy(token)
 
 
-@lru_cache(maxsize=1)
+@memoized("memory.detectors.secrets._format_plugins", maxsize=1)
 def _format_plugins() -> list:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 

@@ -42,15 +42,18 @@ One pipeline, in this order (read top to bottom):
 
 The question is embedded on a pool thread while steps 1–3 run everything that does not
 need it (the word routes, the records of what they found); only the vector and slot routes
-wait for it. It starts before recall reads its context — in the API, before the body is
-validated — as the question was asked, and is kept only if that is what recall embeds
-(``QueryVector.speculate``). Steps 1–3's queries are compiled once per request shape
-(``core.sqltemplate``), from the same ``scope_q`` and ``filter_q``. A process keeps the
-vectors of the scopes it recalled for lately (``vector_cache``), checked against the
-scope's embedding rows in each recall's own transaction, so the exact vector route ranks
-them in process instead of scanning after the embedding.
+wait for it.
 
-Then the trace (ids only) and the read's audit event are recorded (one statement) and
+Read the reference first: ``pipeline`` and the ``routes`` package (one module per route,
+each a function of one typed ``RouteQuery``) — one connection, the ORM or one SQL
+statement per route, nothing kept between requests but compiled SQL. The speed-ups live
+apart in ``accel`` (the vector cache; compiled SQL in ``core.sqltemplate``; the early
+embedding, ``QueryVector.speculate``, which starts only after the request's checks; judging
+ahead, ``pack.judge_ahead``), each behind an ``ENGRAM_RECALL_*`` setting, each held to the
+reference's answers (tests/memory/test_recall_accel_equivalence.py). Whatever a process
+keeps lives in ``core.process_state``.
+
+Then the trace (ids only) and the read's audit event are recorded and
 access statistics handed to the writer thread.
 Recall writes no record and no embedding: a found memory without a vector yet is
 reported as ``vector_pending``.
@@ -59,8 +62,8 @@ Weights are per tenant (tenant policy key ``recall_weights``); defaults were cho
 tuning half of the golden set in ``bench/`` (see bench/quality/recall.py).
 
 The modules read in pipeline order: ``scope`` (1–2), ``query`` (reading and embedding
-the question), ``routes`` (3; ``vector_cache`` for the vector route), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b), ``dedupe`` (6), ``pack``
-(7–8), ``trace``; ``pipeline`` runs them. ``recall()`` is the one entry point: the API,
+the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b),
+``dedupe`` (6), ``pack`` (7–8), ``trace``; ``pipeline`` runs them. ``recall()`` is the one entry point: the API,
 the console, management commands and the benchmarks call it the same way.
 """
 

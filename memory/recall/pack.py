@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import uuid
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.process_state import Cache
 from memory import lexical
 from memory.content_rules import find_injection
 from memory.models import AssertionKind, MemorySource, MemoryStatus
@@ -89,25 +89,13 @@ def item_for(
 
 # Verdicts of ``find_injection`` on statements recalled lately, keyed by a digest of the
 # text (the text itself is not kept): the same memories come back recall after recall,
-# and the check's nineteen patterns cost ~0.1 ms a statement.
-_VERDICTS: OrderedDict[bytes, bool] = OrderedDict()
-_VERDICTS_MAX = 4096
-_verdicts_lock = threading.Lock()
+# and the check runs many patterns over each statement.
+_VERDICTS: Cache[bytes, bool] = Cache("recall.instruction_verdicts", max_items=4096)
 
 
 def _instruction_like(statement: str) -> bool:
     key = hashlib.blake2b(statement.encode(), digest_size=16).digest()
-    with _verdicts_lock:
-        verdict = _VERDICTS.get(key)
-        if verdict is not None:
-            _VERDICTS.move_to_end(key)
-            return verdict
-    verdict = bool(find_injection(statement))
-    with _verdicts_lock:
-        _VERDICTS[key] = verdict
-        if len(_VERDICTS) > _VERDICTS_MAX:
-            _VERDICTS.popitem(last=False)
-    return verdict
+    return _VERDICTS.get_or_compute(key, lambda: bool(find_injection(statement)))
 
 
 def judge_ahead(records: Iterable[Any], until: Callable[[], bool]) -> None:

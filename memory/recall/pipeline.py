@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from time import perf_counter
 
+from django.conf import settings
 from django.utils import timezone
 
 from core.actor import Actor
@@ -26,7 +27,7 @@ from memory.recall.pack import (
 )
 from memory.recall.query import QueryVector, read_question
 from memory.recall.rank import fuse_and_rerank
-from memory.recall.routes import SlotKeys, run_routes, slot_keys
+from memory.recall.routes import RouteQuery, SlotKeys, run_routes, slot_keys
 from memory.recall.scope import (
     Eligible,
     RecallRequest,
@@ -94,15 +95,15 @@ def recall(
     and the API key's tenant), so recall does not open a savepoint and set and restore
     the tenant around its work (four round trips). Recall checks that it is so.
 
-    ``early``: the caller's ``QueryVector.speculate`` of the question, started before the
-    request was validated; recall uses it only if it is what recall would embed."""
+    ``early``: the caller's ``QueryVector.speculate`` of the question, started once the
+    request passed its checks; recall uses it only if it is what recall would embed."""
     started = perf_counter()
     now = timezone.now()
     as_of = request.as_of or now
-    # Embedding the question is the largest single cost (~15–25 ms on a CPU) and runs on
-    # another thread while the database work proceeds; only the vector and slot routes
-    # wait for it. It starts before the context is read, as the question was asked, when
-    # that is likely what recall embeds (``QueryVector.speculate``).
+    # Embedding the question is the largest single cost and runs on another thread while
+    # the database work proceeds; only the vector and slot routes wait for it. It starts
+    # before the context is read, as the question was asked, when that is likely what
+    # recall embeds (``QueryVector.speculate``, ENGRAM_RECALL_EARLY_EMBEDDING).
     early = early or QueryVector.speculate(request.query)
     with nullcontext() if in_tenant_transaction else tenant_context(scope.tenant_id):
         with recall_stage("scope"):
@@ -145,17 +146,21 @@ def recall(
             )
             with recall_stage("routes"):
                 candidates, pending = run_routes(
-                    eligible,
-                    scope,
-                    searched,
-                    weights,
-                    subject_ids,
-                    query_vector,
-                    keys,
-                    context.predicates,
-                    scope_names=question.scope_names,
-                    with_speakers=bool(question.speaker),
-                    while_embedding=judge_ahead,
+                    RouteQuery(
+                        eligible=eligible,
+                        scope=scope,
+                        request=searched,
+                        weights=weights,
+                        subject_ids=subject_ids,
+                        query_vector=query_vector,
+                        slot_keys=keys,
+                        predicates=context.predicates,
+                        scope_names=question.scope_names,
+                        with_speakers=bool(question.speaker),
+                    ),
+                    while_embedding=(
+                        judge_ahead if settings.ENGRAM_RETRIEVAL["JUDGE_AHEAD"] else None
+                    ),
                 )
             # 4–5. fusion, relevance gate and rerank.
             with recall_stage("rank"):

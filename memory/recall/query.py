@@ -5,8 +5,6 @@ language, whether it asks for the latest experiences — and embedding it, once.
 from __future__ import annotations
 
 import logging
-import sys
-import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -14,6 +12,7 @@ import numpy as np
 from django.conf import settings
 
 from core.observability.metrics import recall_stage
+from core.process_state import Slot
 from memory import lexical
 from memory.embedders import EmbedderError, embed_query_cached, typical_question
 from memory.recall.scope import RecallContext
@@ -78,6 +77,19 @@ def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
         return vector, typical_question(model_id, lexical.has_cjk(query))
 
 
+def _query_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
+
+
+# The threads questions are embedded on: created on first use, never before a fork.
+POOL: Slot[ThreadPoolExecutor] = Slot(
+    "recall.query_pool", _query_pool, close=lambda pool: pool.shutdown(wait=False), pure=True
+)
+# The model the last recall in this process embedded its question for (the active index
+# version's, the same for every tenant): what ``QueryVector.speculate`` assumes.
+LAST_MODEL_ID: Slot[str] = Slot("recall.last_model_id")
+
+
 class QueryVector:
     """The query's embedding, computed on a worker thread while the database routes run.
 
@@ -86,12 +98,6 @@ class QueryVector:
     the GIL for most of it, so it overlaps the time the request thread waits for
     PostgreSQL. If the embedder fails, recall goes on without the vector route
     (``failed``) rather than failing the request."""
-
-    _pool: ThreadPoolExecutor | None = None
-    _pool_lock = threading.Lock()
-    # The model the last recall in this process embedded its question for (the active
-    # index version's, the same for every tenant): what ``speculate`` assumes.
-    _last_model_id: str | None = None
 
     def __init__(self, model_id: str, future: Future, text: str) -> None:
         self.model_id = model_id
@@ -103,13 +109,13 @@ class QueryVector:
     def start(cls, query: str, model_id: str | None = None) -> QueryVector:
         if model_id is None:
             model_id = active_model_id()  # a database read: stays on the request thread
-        cls._last_model_id = model_id
+        LAST_MODEL_ID.set(model_id)
         return cls._submit(query, model_id)
 
     @classmethod
     def speculate(cls, query: str) -> QueryVector | None:
         """The question's embedding, started before recall has read its context (one
-        round trip, ~2–4 ms), on the guess that recall will embed the question as asked:
+        round trip), on the guess that recall will embed the question as asked:
         ``lexical.for_embedding(query)`` under the model the last recall used. Recall
         keeps it only if that is what it would embed (``serves``); otherwise it starts
         the right one and this one is dropped. The guess is not made when it would
@@ -118,6 +124,8 @@ class QueryVector:
         miss when the question names the subject themself ("Where does Olivia live?"
         becomes "Where does the user live?"). A shortcut: when it fails, recall embeds the
         question itself (``start``), so the failure never fails the request."""
+        if not settings.ENGRAM_RETRIEVAL["EARLY_EMBEDDING"]:
+            return None
         try:
             return cls._guess(query)
         except Exception as e:  # noqa: BLE001 - a speed-up must never fail the request
@@ -127,7 +135,7 @@ class QueryVector:
 
     @classmethod
     def _guess(cls, query: str) -> QueryVector | None:
-        model_id = cls._last_model_id
+        model_id = LAST_MODEL_ID.peek()
         if model_id is None or lexical.refer_to_user(query, (), ()) != query:
             return None
         return cls._submit(lexical.for_embedding(query), model_id)
@@ -142,17 +150,7 @@ class QueryVector:
 
     @classmethod
     def _submit(cls, query: str, model_id: str) -> QueryVector:
-        with cls._pool_lock:
-            if cls._pool is None:  # created on first use, never before a fork
-                cls._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
-                # The embedding releases the GIL while it computes, but must take it back
-                # to start and to return; with the default 5 ms switch interval it waits
-                # that long each time the request thread is running Python, which made a
-                # 28 ms embedding take 55 ms on the pool thread (docs/performance.md).
-                switch = settings.ENGRAM_RETRIEVAL["SWITCH_INTERVAL_MS"] / 1000
-                if switch > 0:
-                    sys.setswitchinterval(min(sys.getswitchinterval(), switch))
-        return cls(model_id, cls._pool.submit(embed_question, query, model_id), query)
+        return cls(model_id, POOL.get().submit(embed_question, query, model_id), query)
 
     def done(self) -> bool:
         """The embedding is computed (or failed): ``result`` will not wait."""
@@ -179,7 +177,7 @@ def warm_up() -> None:
     try:
         model_id = active_model_id()
         embed_query_cached("warm-up", model_id)
-        QueryVector._last_model_id = model_id  # the first recall's question starts early
+        LAST_MODEL_ID.set(model_id)  # the first recall's question starts early
         for cjk in (False, True):
             typical_question(model_id, cjk)
         lexical.hanzi_spellings("Wang Fang", "王芳")

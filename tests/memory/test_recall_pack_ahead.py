@@ -5,7 +5,6 @@ needs is ready when it is packed, and nothing else changes."""
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from types import SimpleNamespace
 
 from memory.recall import pack
@@ -27,7 +26,7 @@ def test_found_statements_are_checked_while_the_question_is_embedded(
 
     real_find = pack.find_injection
     monkeypatch.setattr(recall_query, "embed_question", slow)
-    monkeypatch.setattr(pack, "_VERDICTS", OrderedDict())
+    pack._VERDICTS.clear()
     monkeypatch.setattr(pack, "find_injection", lambda text: events.append(text) or real_find(text))
     result = recall(read_agent.agent, owner_subject, "Which seats does the user prefer on flights?")
     assert ids(result)[0] == fact.record_id
@@ -46,7 +45,7 @@ def _statement(outcome) -> str:
 
 def test_judging_ahead_stops_when_the_embedding_is_done(monkeypatch):
     checked: list[str] = []
-    monkeypatch.setattr(pack, "_VERDICTS", OrderedDict())
+    pack._VERDICTS.clear()
     monkeypatch.setattr(pack, "find_injection", lambda text: checked.append(text) or [])
     records = [SimpleNamespace(statement=f"User note {i}") for i in range(5)]
     pack.judge_ahead(records, until=lambda: len(checked) >= 2)

@@ -21,7 +21,8 @@ from core.tenancy import tenant_context
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc, MemoryStatus
 from memory.models.records import RECALL_ELIGIBILITY_FIELDS
-from memory.recall.routes import _scope_statistics, route_exact, route_lexical
+from memory.recall.routes import route_exact, route_lexical
+from memory.recall.routes.common import scope_statistics as _scope_statistics
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
 from tests.helpers.conversation import converse
 from tests.helpers.retrieval import (
@@ -42,7 +43,7 @@ def lexical_path(request, monkeypatch):
     matches through the full-text indexes (``engram_search_docs_held``): the tests
     that take this fixture run both ways."""
     if request.param == "full-text indexes":
-        monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
+        monkeypatch.setattr("memory.recall.routes.common.LEXICAL_INDEX_FROM", 0)
     return request.param
 
 
@@ -332,7 +333,7 @@ def test_the_index_path_finds_and_scores_what_the_scope_path_does(
     remember(same_tenant_user[1], "User kayaks on the lake too", embed=False)
     question = "Who paddles a kayak on the lake?"
     by_scope = _lexical_hits(read_agent.agent, owner_subject, question, scores=True)
-    monkeypatch.setattr("memory.recall.routes._LEXICAL_INDEX_FROM", 0)
+    monkeypatch.setattr("memory.recall.routes.common.LEXICAL_INDEX_FROM", 0)
     by_index = _lexical_hits(read_agent.agent, owner_subject, question, scores=True)
     assert by_index == by_scope and len(by_scope) == 2
 

@@ -1,4 +1,4 @@
-"""The vectors recall keeps in process memory (``memory.recall.vector_cache``): used only
+"""The vectors recall keeps in process memory (``memory.recall.accel.vector_cache``): used only
 when the database holds exactly those rows for the scope, brought up to date by fetching
 only what changed, never ranking a deleted or replaced vector, bounded in size and time,
 and never carried into a forked child."""
@@ -17,10 +17,12 @@ from django.utils import timezone
 from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
 from memory.models import MemoryEmbedding
-from memory.recall import QueryVector, RecallRequest, RecallScope, routes
-from memory.recall.routes import VectorScope, route_vector, scope_vectors
+from memory.recall import QueryVector, RecallRequest, RecallScope
+from memory.recall.accel import cached_scan
+from memory.recall.accel.cached_scan import route_vector_cached, scope_vectors
+from memory.recall.accel.vector_cache import ScopeVectors, VectorCache, cache
+from memory.recall.routes import VectorScope, route_vector
 from memory.recall.scope import Eligible
-from memory.recall.vector_cache import ScopeVectors, VectorCache, cache
 from memory.selectors import active_model_id
 from tests.helpers.lifecycle import erase
 from tests.helpers.retrieval import PURPOSE, embed_as, ids, recall, remember_many
@@ -37,9 +39,11 @@ def _vector_hits(subject, model_id, vectors, n=10):
     scope = RecallScope(subject.tenant_id, subject.id, None, "internal")
     now = timezone.now()
     eligible = Eligible.of(scope, RecallRequest(query=QUERY, purpose=PURPOSE), as_of=now, now=now)
-    hits, _ = route_vector(
-        eligible, _vector_scope(subject, model_id), QueryVector.start(QUERY), n, None, vectors
-    )
+    vector_scope, query_vector = _vector_scope(subject, model_id), QueryVector.start(QUERY)
+    if vectors is None:  # not cached whole: the reference's scan
+        hits, _ = route_vector(eligible, vector_scope, query_vector, n)
+    else:
+        hits, _ = route_vector_cached(eligible, vector_scope, query_vector, n, None, vectors)
     return [rid for rid, _ in hits]
 
 
@@ -68,9 +72,9 @@ def test_a_second_recall_ranks_the_kept_vectors_without_reading_them(owner_subje
             warm = scope_vectors(_vector_scope(owner_subject, model_id))
     assert sorted(cold.record_ids) == sorted(rids)
     # Cold: the rows themselves, once. Warm: only their ids, which match.
-    assert ["SELECT id, record_id, vector" in s for s in _statements(first)][-1]
+    assert ["SELECT id, record_id, vector_send(vector)" in s for s in _statements(first)][-1]
     [check] = [s for s in _statements(second) if "int8send" in s]
-    assert not [s for s in _statements(second) if "SELECT id, record_id, vector" in s]
+    assert not [s for s in _statements(second) if "SELECT id, record_id, vector_send(vector)" in s]
     assert warm is cold and check
 
 
@@ -81,15 +85,15 @@ def test_a_new_vector_is_fetched_alone_and_found(owner_subject, seats, monkeypat
     [newest] = remember_many(owner_subject, ["User's newest seat note"])
     embed_as([newest], [q], model_id)  # the question itself: the best match
     fetched = []
-    original = routes.binary_rows
+    original = cached_scan._rows
 
     def spy(sql, params):
         rows = original(sql, params)
-        if "SELECT id, record_id, vector" in sql:
+        if "SELECT id, record_id, vector_send(vector)" in sql:
             fetched.append([rid for _, rid, _ in rows])
         return rows
 
-    monkeypatch.setattr(routes, "binary_rows", spy)
+    monkeypatch.setattr(cached_scan, "_rows", spy)
     with tenant_context(owner_subject.tenant_id):
         vectors = scope_vectors(_vector_scope(owner_subject, model_id))
     assert fetched == [[newest]]
@@ -164,7 +168,7 @@ def test_a_cold_scope_fills_over_several_recalls_and_answers_alike(
     """With at most two rows fetched per recall, five vectors take three recalls to keep
     whole; until then the route scans in SQL — the same answer every time."""
     model_id, _, rids = seats
-    monkeypatch.setattr(routes, "VECTOR_FETCH_MAX", 2)
+    monkeypatch.setattr(cached_scan, "VECTOR_FETCH_MAX", 2)
     answers = []
     for expected_whole in (False, False, True, True):
         with tenant_context(owner_subject.tenant_id):

@@ -13,8 +13,8 @@ from django.utils import timezone
 from core.tenancy import tenant_context
 from memory.embedders import embed_query_cached
 from memory.recall import QueryVector, RecallRequest, RecallScope
-from memory.recall.routes import VectorScope
-from memory.recall.routes import route_vector as _route_vector
+from memory.recall.accel import cached_scan
+from memory.recall.routes import VectorScope, route_vector
 from memory.recall.scope import Eligible
 from memory.selectors import active_model_id
 from tests.helpers.retrieval import (
@@ -28,6 +28,19 @@ from tests.helpers.retrieval import (
 )
 
 QUERY = "Which seat does the user want on a plane?"
+
+
+def _route_vector(
+    eligible, vector_scope, query_vector, n, slot_keys=None, vectors=None, searchable=None
+):
+    """The reference's scan, or — given the scope's cached ``vectors`` — the cached route,
+    with the searchable ids read ahead (``searchable``) or probed after ranking."""
+    if vectors is None:
+        return route_vector(eligible, vector_scope, query_vector, n, slot_keys)
+    allowed = vectors.rows_of(searchable) if searchable is not None else None
+    return cached_scan.route_vector_cached(
+        eligible, vector_scope, query_vector, n, slot_keys, vectors, allowed
+    )
 
 
 @pytest.fixture
@@ -107,7 +120,7 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
     record, so the answer is still the best searchable by margin and nothing out of reach
     comes back — in SQL (scanned), and ranked in process from the cached vectors, with the
     searchable ids read ahead or probed in rank order after ranking."""
-    from memory.recall import routes
+    from memory.recall.routes import vector as routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
     rng = np.random.default_rng(11)
@@ -124,7 +137,7 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
     )
     monkeypatch.setattr(routes, "_VECTOR_FIRST", 2)
     if path == "cached-probed":
-        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 0)
+        monkeypatch.setattr(cached_scan, "SEARCHABLE_READ_AHEAD_MAX", 0)
     scope = RecallScope(
         owner_subject.tenant_id, owner_subject.id, read_agent.agent.id, read_agent.agent.clearance
     )
@@ -136,8 +149,8 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
         assert not vector_scope.approximate and vector_scope.size == 12
-        vectors = routes.scope_vectors(vector_scope) if path != "scanned" else None
-        searchable = routes.searchable_ids(eligible, vector_scope) if vectors else None
+        vectors = cached_scan.scope_vectors(vector_scope) if path != "scanned" else None
+        searchable = cached_scan.searchable_ids(eligible, vector_scope) if vectors else None
         if path == "cached-ids-read-ahead":
             assert searchable == {near, far}
         else:
@@ -170,7 +183,7 @@ def test_the_exact_scan_finds_the_best_searchable_even_behind_many_that_are_not(
 def test_ids_are_read_ahead_only_for_an_exact_scan_of_a_small_scope(
     read_agent, owner_subject, monkeypatch, settings
 ):
-    from memory.recall import routes
+    from memory.recall.routes import vector as routes
 
     remember_many(owner_subject, ["User likes tea", "User likes chess", "User likes rain"])
     scope = RecallScope(
@@ -180,17 +193,17 @@ def test_ids_are_read_ahead_only_for_an_exact_scan_of_a_small_scope(
     with tenant_context(owner_subject.tenant_id):
         eligible = Eligible.of(scope, RecallRequest(query="x", purpose=PURPOSE), as_of=now, now=now)
         small = routes.VectorScope(scope.tenant_id, (owner_subject.id,), "m", False, 3)
-        assert len(routes.searchable_ids(eligible, small)) == 3
-        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 2)
-        assert routes.searchable_ids(eligible, small) is None
+        assert len(cached_scan.searchable_ids(eligible, small)) == 3
+        monkeypatch.setattr(cached_scan, "SEARCHABLE_READ_AHEAD_MAX", 2)
+        assert cached_scan.searchable_ids(eligible, small) is None
         approximate = routes.VectorScope(scope.tenant_id, (owner_subject.id,), "m", True, 1)
-        assert routes.searchable_ids(eligible, approximate) is None
+        assert cached_scan.searchable_ids(eligible, approximate) is None
 
 
 def test_the_query_vector_reaches_pgvector_exactly(db):
     """The query goes to PostgreSQL as text: every float32 comes back bit for bit, from
     the smallest to the largest magnitudes an embedding can hold."""
-    from memory.recall.routes import _vector_text
+    from memory.recall.routes.vector import vector_text as _vector_text
 
     rng = np.random.default_rng(5)
     with connection.cursor() as cursor:
@@ -239,10 +252,9 @@ def test_cached_vectors_rank_as_the_scan_does(read_agent, owner_subject, monkeyp
     """The cached vectors are ranked in process as the exact scan ranks them in
     PostgreSQL: the same records in the same order (ties by record id), the same margins
     and similarities to float precision, for every n."""
-    from memory.recall import routes
 
     if not read_ahead:
-        monkeypatch.setattr(routes, "SEARCHABLE_READ_AHEAD_MAX", 0)
+        monkeypatch.setattr(cached_scan, "SEARCHABLE_READ_AHEAD_MAX", 0)
     model_id, q = embed_query_cached(QUERY, active_model_id())
     rng = np.random.default_rng(3)
     records = remember_many(owner_subject, [f"User's seat note {i}" for i in range(40)])
@@ -254,9 +266,9 @@ def test_cached_vectors_rank_as_the_scan_does(read_agent, owner_subject, monkeyp
     with tenant_context(owner_subject.tenant_id):
         query_vector = QueryVector.start(QUERY)
         vector_scope = VectorScope.of(scope, [owner_subject.id], query_vector.model_id)
-        cached = routes.scope_vectors(vector_scope)
+        cached = cached_scan.scope_vectors(vector_scope)
         assert sorted(cached.record_ids) == sorted(records)
-        searchable = routes.searchable_ids(eligible, vector_scope)
+        searchable = cached_scan.searchable_ids(eligible, vector_scope)
         assert (searchable is not None) == read_ahead
         for n in (1, 4, 10, 40, 60):
             ranked = _route_vector(
@@ -276,11 +288,10 @@ def test_cached_vectors_rank_as_the_scan_does(read_agent, owner_subject, monkeyp
 def test_cached_vectors_are_the_stored_floats_of_this_scope_and_model_only(
     read_agent, owner_subject, same_tenant_user, other_tenant_user
 ):
-    """Binary transfer loses nothing (every float32 as stored), and the cache holds the
+    """The binary send form loses nothing (every float32 as stored), and the cache holds the
     vectors of the scope's subjects under its model only: not another subject's, another
     tenant's or another model's. Another purpose's vector is in the scope (its record is
     not searchable: the route's filter, not the cache, keeps it out)."""
-    from memory.recall import routes
 
     model_id, q = embed_query_cached(QUERY, active_model_id())
     rng = np.random.default_rng(9)
@@ -300,38 +311,9 @@ def test_cached_vectors_are_the_stored_floats_of_this_scope_and_model_only(
     with tenant_context(owner_subject.tenant_id):
         vector_scope = VectorScope.of(scope, [owner_subject.id], model_id)
         assert vector_scope.size == 4  # the billing memory's vector is in scope, not searchable
-        cached = routes.scope_vectors(vector_scope)
-        assert routes.searchable_ids(eligible, vector_scope) == set(mine)
+        cached = cached_scan.scope_vectors(vector_scope)
+        assert cached_scan.searchable_ids(eligible, vector_scope) == set(mine)
     assert set(cached.record_ids) == {*mine, billing.record_id}
     by_id = dict(zip(cached.record_ids, cached.vectors, strict=True))
     for rid, stored in zip(mine, exact, strict=True):
         assert np.array_equal(by_id[rid], stored)
-
-
-def test_binary_rows_run_in_the_transaction_through_the_connections_wrappers(
-    owner_subject, other_tenant_user
-):
-    """``binary_rows`` uses the request's connection and transaction (row-level security
-    and the tenant apply), passes the execute wrappers, is logged when queries are, and
-    raises Django's errors."""
-    from django.db import DatabaseError
-
-    from core.sqltemplate import binary_rows
-
-    remember(owner_subject, "User likes tea")
-    remember(other_tenant_user[1], "Someone likes tea")
-    seen = []
-
-    def wrapper(execute, sql, params, many, context):
-        seen.append(sql)
-        return execute(sql, params, many, context)
-
-    sql = "SELECT count(*), %s::text FROM memory_memoryrecord"
-    with tenant_context(owner_subject.tenant_id), connection.execute_wrapper(wrapper):
-        with CaptureQueriesContext(connection) as logged:
-            assert binary_rows(sql, ["x"]) == [(1, "x")]
-        assert seen == [sql] and logged.captured_queries[-1]["sql"] == sql
-        with pytest.raises(DatabaseError):
-            binary_rows("SELECT no_such_column FROM memory_memoryrecord", [])
-    with tenant_context(None):
-        assert binary_rows(sql, ["y"]) == [(0, "y")]

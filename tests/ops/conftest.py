@@ -34,7 +34,7 @@ def tracing():
         provider = sdk.TracerProvider()
         provider.add_span_processor(SimpleSpanProcessor(_SPANS))
         assert traces.configure(provider)
-    traces._enabled = True
+    traces._ENABLED.set(True)
     _SPANS.clear()
     yield _SPANS
-    traces._enabled = False
+    traces._ENABLED.set(False)

@@ -91,7 +91,7 @@ def test_a_task_continues_the_trace_of_the_request_that_enqueued_it(spans):
 
 
 def test_off_means_no_spans_and_no_headers(spans):
-    traces._enabled = False
+    traces._ENABLED.set(False)
     headers: dict = {}
     traces.inject_headers(headers=headers)
     with traces.span("nothing"):

@@ -1,10 +1,10 @@
 """A scope's vectors kept in process memory, so the vector route ranks them without a
-scan after the question is embedded.
+scan after the question is embedded (``cached_scan``; ``ENGRAM_RECALL_VECTOR_CACHE``).
 
-The exact scan of a subject's vectors has to wait for the question's embedding, and at
-5,000 memories it took ~8 ms after it (reading ~1,000 pages of 1.5 KB vectors); reading
-them ahead costs more than the embedding leaves (~30 ms for 5,000 in binary). A web
-worker that recalls for a subject again within minutes can keep them instead.
+The exact scan of a subject's vectors has to wait for the question's embedding, and at a
+few thousand memories it reads more pages than anything else recall does; reading them
+ahead costs more than the embedding leaves. A web worker that recalls for a subject
+again within minutes can keep them instead.
 
 What makes it exact — a cached vector is used only where the database says it is the
 scope's vector at that moment:
@@ -13,27 +13,27 @@ scope's vector at that moment:
   it, ``MemoryEmbedding.Meta.triggers``); a changed vector is a new row with a new id
   (ids come from a sequence and are never reused);
 - every recall reads the ids of the scope's embedding rows in its own transaction (one
-  index-only scan: ~0.6 ms at 600, ~2 ms at 5,000) while the question is embedded. The
-  cached rows are used only when their ids are exactly those; otherwise rows the database
-  no longer holds are dropped and the missing ones fetched (``routes.VECTOR_FETCH_MAX``
-  per recall, so a cold 20,000-vector scope fills over several recalls and is scanned by
-  SQL until then);
+  index-only scan) while the question is embedded. The cached rows are used only when
+  their ids are exactly those; otherwise rows the database no longer holds are dropped
+  and the missing ones fetched (``cached_scan.VECTOR_FETCH_MAX`` per recall, so a cold
+  large scope fills over several recalls and is scanned by SQL until then);
 - which of those records this request may return is still decided by the database, as
   for the scan: the searchable ids read ahead (small scopes) or a probe of the ranked
-  records after ranking (``routes.route_vector``).
+  records after ranking.
 
-So a deleted or re-embedded memory's vector is never ranked after its deletion commits,
-and it leaves this process's memory at the next recall for that scope, when the deletion
-workflow runs in this process (``derived_stores``), or at the latest about 1¼ ×
-``ENGRAM_RECALL_VECTOR_CACHE_SECONDS`` after the scope was last used here (a sweeper
-thread drops idle scopes). Only vectors and ids are kept: no text. The cache is per
-process, bounded by ``ENGRAM_RECALL_VECTOR_CACHE_SIZE`` vectors in all (least recently
-used scopes go first; a growing scope's storage holds up to a quarter more), created after
-a fork and emptied in a forked child."""
+So a deleted or re-embedded memory's vector is never ranked after its deletion commits.
+It leaves a process's memory at that process's next recall for the scope, at once in
+the process that ran the deletion workflow (``derived_stores``), and in every process at
+the latest 1¼ × ``ENGRAM_RECALL_VECTOR_CACHE_SECONDS`` after the deletion: a scope is
+kept only as long as recalls keep checking it, and a sweeper thread drops one unchecked
+for that long (tests/memory/test_vector_cache_bound.py watches it leave another
+process). Only vectors and ids are kept: no text. The cache is per process,
+bounded by ``ENGRAM_RECALL_VECTOR_CACHE_SIZE`` vectors in all (least recently used
+scopes go first; a growing scope's storage holds up to a quarter more), registered in
+``core.process_state``, and emptied in a forked child."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import uuid
@@ -43,6 +43,8 @@ from time import monotonic
 
 import numpy as np
 from django.conf import settings
+
+from core.process_state import register
 
 # pgvector's binary form of a vector (``vector_send``): int16 dimensions, int16 unused,
 # then the floats, big-endian.
@@ -232,6 +234,8 @@ def decode_ids(packed: bytes) -> np.ndarray:
 
 
 ScopeKey = tuple[uuid.UUID, tuple[uuid.UUID, ...], str]
+# The longest ENGRAM_RECALL_VECTOR_CACHE_SECONDS honoured.
+MAX_SECONDS = 90.0
 
 
 class VectorCache:
@@ -251,7 +255,18 @@ class VectorCache:
 
     @staticmethod
     def seconds() -> float:
-        return float(settings.ENGRAM_RETRIEVAL["VECTOR_CACHE_SECONDS"])
+        # Capped so that the bound stays within what the deletion receipt promises
+        # ("within two minutes", memory/labels.py).
+        return min(float(settings.ENGRAM_RETRIEVAL["VECTOR_CACHE_SECONDS"]), MAX_SECONDS)
+
+    def sweep_every(self) -> float:
+        return max(0.1, self.seconds() / 4)
+
+    def bound(self) -> float:
+        """How long after a deletion commits a deleted memory's vector can still sit in
+        this process's memory, at most (never ranked meanwhile): a scope not checked for
+        ``seconds`` is dropped at the next sweep."""
+        return self.seconds() + self.sweep_every()
 
     def get(self, key: ScopeKey) -> ScopeVectors | None:
         with self._lock:
@@ -277,6 +292,11 @@ class VectorCache:
                     target=self._sweep_forever, name="engram-vector-cache", daemon=True
                 )
                 self._sweeper.start()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._held = 0
 
     def discard(self, key: ScopeKey) -> None:
         with self._lock:
@@ -326,7 +346,7 @@ class VectorCache:
 
     def _sweep_forever(self) -> None:
         while True:
-            time.sleep(max(1.0, self.seconds() / 4))
+            time.sleep(self.sweep_every())
             self.sweep()
 
     def _after_fork_in_child(self) -> None:
@@ -338,4 +358,11 @@ class VectorCache:
 
 
 cache = VectorCache()
-os.register_at_fork(after_in_child=cache._after_fork_in_child)
+register(
+    "recall.vector_cache",
+    cache.clear,
+    lambda: (
+        f"{cache.held()} of at most {cache.size()} vectors, a scope idle {cache.seconds():g} s dropped"
+    ),
+    cache._after_fork_in_child,
+)

@@ -1,0 +1,16 @@
+"""Recall's speed-ups, each apart from the reference it speeds up (``memory.recall.routes``
+and the pipeline), each behind a setting, each held to the reference's answers by
+``tests/memory/test_recall_accel_equivalence.py``; docs/performance.md has what each saves.
+
+- ``vector_cache`` + ``cached_scan`` (``ENGRAM_RECALL_VECTOR_CACHE``): a scope's vectors
+  kept in process memory, checked against the database's rows in each recall's own
+  transaction, ranked in process instead of scanned after the question is embedded.
+- compiled SQL (``ENGRAM_RECALL_COMPILED_QUERIES``, ``core.sqltemplate``): a route's
+  queryset compiled once per shape and run again with other values.
+- the early embedding (``ENGRAM_RECALL_EARLY_EMBEDDING``, ``QueryVector.speculate``): the
+  question's embedding starts once the request has passed its checks, before recall
+  reads its context.
+- judging ahead (``ENGRAM_RECALL_JUDGE_AHEAD``, ``pack.judge_ahead``): while the question
+  is embedded, the found statements are checked for instruction-like text.
+
+Each keeps its state in ``core.process_state``."""

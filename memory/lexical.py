@@ -479,20 +479,110 @@ _OTHERS_ZH = (
 )
 _OTHER_EN = re.compile(rf"\b(?:{_OTHERS_EN})\b", re.IGNORECASE)
 _OTHER_ZH = re.compile(_OTHERS_ZH)
-# In English the relation names the sentence's subject when it comes with a name
-# ("Cousin Gideon Shaw", "client Pia Schulte"), a possessive ("my neighbour's dog"), in
-# parentheses ("Greta Holm (cousin)") or as an apposition ("Noor Aziz, the user's school
-# friend, …") — and early: "Met Colm about the launch; a friend came too" is the user's.
-_OTHER_EN_SUBJECT = re.compile(
-    rf"^(?:\W*\w+\W+){{0,5}}?(?:"
-    rf"(?i:{_OTHERS_EN})\s+[A-Z][a-z]|"  # Cousin Gideon (the name stays capitalised)
-    rf"(?i:{_OTHERS_EN})'s?\s|"  # my neighbour's dog
-    rf"\((?:[\w\s-]*\s)?(?i:{_OTHERS_EN})\)|"  # Greta Holm (cousin)
-    rf"(?i:user's|my|his|her|their)\s+(?:[\w-]+\s+)?(?i:{_OTHERS_EN})\b"  # the user's school friend
-    rf")"
+# English: a relation names the statement's subject when it stands in the subject phrase
+# (the words before the first clause's verb, an apposition or parenthesis after the
+# opening name included) and points at one person: with a possessive ("my", "their",
+# "the user's", "a neighbour's"), a name, a parenthesis, or "of the user". A statement
+# that opens with its verb ("Met …", "Prefers …") or with the user ("I", "User", "The
+# user") is the user's, whoever it mentions later: "lent my colleague a ladder".
+_CLAUSE_END = re.compile(r"[;:!?]|\s[-–—]\s|\.\s|,\s(?:and|but|so|while)\s")
+_EN_TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[(),]")
+_AUXILIARIES = frozenset(
+    "is are was were be been am has have had will would can could shall should may might "
+    "must does did do isn't aren't wasn't weren't hasn't haven't hadn't won't can't "
+    "doesn't didn't don't".split()
 )
-# In Chinese: the relation opens the statement ("邻居孟凡宇…", "客户杜若溪的…") or stands in
-# parentheses after a name ("秦雅楠（邻居）…"); "和同事打羽毛球" later on is the user's.
+_DETERMINERS = frozenset("a an the this that these those my your his her its our their".split())
+_POSSESSIVES = frozenset("my his her our their your".split())
+_USER_SUBJECTS = frozenset("i i'm i've i'd i'll we user".split())
+_RELATION_EN = re.compile(rf"^(?:{_OTHERS_EN})(?:'s|’s|')?$", re.IGNORECASE)
+
+
+# English's common irregular past tenses: a verb the -ed/-s ending does not show.
+_IRREGULAR_PAST = frozenset(
+    "went took gave got made came saw knew thought told found left felt brought bought began "
+    "kept held wrote stood heard meant met ran paid sat spoke led grew lost fell sent built "
+    "drew broke spent drove taught caught sold won chose ate drank flew forgot hid rode sang "
+    "slept swam threw woke wore became".split()
+)
+
+
+def _verb(token: str, previous: str) -> bool:
+    lowered = token.lower()
+    if lowered in _AUXILIARIES or lowered in _IRREGULAR_PAST:
+        return True
+    return (
+        token[:1].islower()
+        and bool(re.search(r"(?:[^s'’]s|ed)$", lowered))
+        and previous.lower() not in _DETERMINERS
+        and not _RELATION_EN.match(token)
+    )
+
+
+def _subject_phrase(statement: str) -> list[str]:
+    """The words of the first clause's subject (see above); [] when the clause opens
+    with its verb or with the user."""
+    clause = _CLAUSE_END.split(statement, maxsplit=1)[0]
+    tokens = _EN_TOKEN.findall(clause)
+    words = [t for t in tokens if t not in "(),"]
+    if not words:
+        return []
+    first, second = words[0].lower(), (words[1] if len(words) > 1 else "")
+    if first in _USER_SUBJECTS or (first == "the" and second.lower() == "user"):
+        return []
+    if first in _IRREGULAR_PAST or (
+        first not in _DETERMINERS
+        and not _RELATION_EN.match(words[0])
+        and re.search(r"(?:s|ed)$", first)
+        and second[:1].islower()
+    ):
+        return []  # opens with its verb: "Prefers to …", "Visited a mentor …"
+    phrase: list[str] = []
+    k = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if token in "(,":
+            # A parenthesis, or an apposition after the opening words up to its closing
+            # comma, belongs to the subject ("X (neighbour)", "X, a client of the user,").
+            close = ")" if token == "(" else ","
+            end = tokens.index(close, k + 1) if close in tokens[k + 1 :] else -1
+            if not phrase or end < 0:
+                break
+            phrase += [t for t in tokens[k + 1 : end] if t not in "(),"]
+            k = end + 1
+            continue
+        if token == ")" or (phrase and _verb(token, phrase[-1])):
+            break
+        phrase.append(token)
+        k += 1
+    return phrase
+
+
+def _about_other_en(statement: str) -> bool:
+    phrase = _subject_phrase(statement)
+    lowered = [w.lower() for w in phrase]
+    for k, word in enumerate(phrase):
+        if not _RELATION_EN.match(word):
+            continue
+        before = lowered[max(0, k - 3) : k]
+        # A name beside it ("teammate Oskar"), or the name the phrase opens with when the
+        # relation follows in a parenthesis or an apposition ("X Y, a client of …").
+        named = (k + 1 < len(phrase) and phrase[k + 1][:1].isupper()) or (
+            k > 0 and phrase[0][:1].isupper() and lowered[0] not in _DETERMINERS
+        )
+        if (
+            word.lower().endswith(("'s", "’s", "'"))
+            or any(w in _POSSESSIVES or w.endswith(("'s", "’s")) for w in before)
+            or named
+            or lowered[k + 1 : k + 4][:2] == ["of", "the"]
+        ):
+            return True
+    return False
+
+
+# In Chinese: the relation opens the statement, the subject's place ("邻居老周…", "用户的
+# 客户某某的…"), or stands in parentheses after a name ("某某（邻居）…"); "和同事打羽毛球"
+# later on is the user's.
 _OTHER_ZH_SUBJECT = re.compile(
     rf"^\W*(?:用户的|我的|他的|她的)?(?:前|老)?(?:{_OTHERS_ZH})|"
     rf"^\W*{CJK_CLASS}{{2,4}}[（(](?:前|老)?(?:{_OTHERS_ZH})[)）]"
@@ -504,7 +594,7 @@ def about_someone_else(statement: str) -> bool:
     """Whether a memory states a fact about someone other than the user — a friend,
     colleague, client, neighbour or relative outside the immediate family named as the
     statement's subject."""
-    return bool(_OTHER_EN_SUBJECT.search(statement) or _OTHER_ZH_SUBJECT.search(statement))
+    return _about_other_en(statement) or bool(_OTHER_ZH_SUBJECT.search(statement))
 
 
 def mentions_someone_else(query: str) -> bool:

@@ -92,7 +92,7 @@ class DatabaseCollector(Collector):
         from core.tenancy import tenant_context
         from governance.selectors import QUARANTINE_STATUSES
         from memory.models import DeadLetter, DeletionRequest, DeletionStatus, MemoryRecord
-        from memory.services.indexing import index_lag_of
+        from memory.services.index_maintenance import index_lag_of
 
         queues = GaugeMetricFamily(
             "engram_review_queue_size",

@@ -157,7 +157,12 @@ class Cache(Generic[K, V]):
             return len(self._items)
 
     def __iter__(self) -> Iterator[K]:
+        """The keys held now (an expired one is dropped, not given)."""
         with self._lock:
+            if self.seconds is not None:
+                now = monotonic()
+                for key in [k for k, (at, _) in self._items.items() if now - at >= self.seconds]:
+                    del self._items[key]
             return iter(list(self._items))
 
     def _describe(self) -> str:

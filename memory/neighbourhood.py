@@ -13,7 +13,7 @@ context when it is held back: the source of a memory that is quarantined, waitin
 confirmation or deleted, or of one more sensitive than the memory it would describe.
 
 Derived rows built with a context remember its event (``context_event_id``), so erasing
-that event rebuilds them without it (``memory.services.indexing.context_rows_rebuild``).
+that event rebuilds them without it (``memory.services.index_maintenance.context_rows_rebuild``).
 """
 
 from __future__ import annotations

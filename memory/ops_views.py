@@ -21,7 +21,7 @@ from core.database import database_state
 from core.jobs import celery_app
 from memory.models import DeadLetter, DeletionRequest, DeletionStatus, TaskOutcome, TaskRun
 from memory.selectors import embedding_index_list, index_lag_detail
-from memory.services.indexing import index_lag_of
+from memory.services.index_maintenance import index_lag_of
 
 logger = logging.getLogger(__name__)
 

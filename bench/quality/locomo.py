@@ -210,7 +210,7 @@ def ingest(port: int, name: str, conv: dict, creds: dict) -> dict[str, str]:
 
 def build_index(tenant_id: uuid.UUID) -> int:
     """Embed every record still missing a vector (what the background embedder does)."""
-    from memory.services.indexing import reindex
+    from memory.services.index_maintenance import reindex
 
     return reindex(tenant_id=tenant_id, lexical_docs=False).embeddings
 

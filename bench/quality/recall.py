@@ -107,7 +107,7 @@ def load(data: dict) -> dict:
     from core.actor import Actor
     from core.codes import Operation
     from memory.models import MemoryRecord, MemoryStatus
-    from memory.services.indexing import reindex
+    from memory.services.index_maintenance import reindex
     from memory.services.subjects import subject_get_or_create
     from memory.services.writes import candidates_submit
     from memory.write_policy import Candidate, Intent

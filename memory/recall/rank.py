@@ -17,7 +17,7 @@ import re
 import uuid
 from datetime import datetime
 
-from memory import lexical
+from memory import relations
 from memory.models import MemoryType
 from memory.recall.signals import RANKINGS, Candidate, load_records
 from memory.recall.weights import RecallWeights
@@ -85,7 +85,7 @@ def fuse_and_rerank(
     for c in related:
         if c.record is None:
             c.record = records[c.id]
-        if not about_others and lexical.about_someone_else(c.record.statement):
+        if not about_others and relations.about_someone_else(c.record.statement):
             # "Cousin Ana lives in Porto" is no answer to where the user lives.
             c.signals.about_someone_else = True
     # Answer only if some memory clearly answers (otherwise abstain: an empty result is

@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from core.actor import Actor
 from memory.models import MemoryEmbedding, MemorySearchDoc, RecallTrace
-from memory.services.indexing import context_rows_rebuild
+from memory.services.index_maintenance import context_rows_rebuild
 
 
 @dataclass

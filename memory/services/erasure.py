@@ -14,7 +14,7 @@ from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent
-from memory.services.indexing import derived_rows_erase
+from memory.services.index_maintenance import derived_rows_erase
 
 _CONTENT_TRIGGER = "memory.MemoryRecord:memory_content_immutable"
 _EVENT_TRIGGER = "memory.SourceEvent:source_event_append_only"

@@ -34,7 +34,8 @@ from memory.models import (
     MemoryRecord,
 )
 from memory.selectors import active_model_id
-from memory.services.indexing import EMBEDDABLE_STATUSES, _embed_missing
+from memory.services.index_maintenance import _embed_missing
+from memory.services.indexing import EMBEDDABLE_STATUSES
 from memory.services.reindex_drift import DEFAULT_GOLDEN, golden_drift
 
 logger = logging.getLogger(__name__)

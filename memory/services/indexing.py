@@ -44,10 +44,8 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -57,6 +55,7 @@ from django.utils import timezone
 
 from accounts.models import Sensitivity
 from core import jobs
+from core.process_state import Cache
 from core.tenancy import tenant_context, tenant_ids
 from memory import lexical
 from memory.content_rules import find_secrets
@@ -68,23 +67,40 @@ from memory.services.background import BatchingThread
 
 logger = logging.getLogger(__name__)
 
+
 EMBED_BATCH = 32
+
+
 BACKGROUND_BATCH = 8
+
+
 # Pauses before trying a failed batch again (the background thread and the sweep; a
 # Celery task has Celery's own retries). While the database is unavailable only these; for
 # any other error, then each record alone.
 RETRY_DELAYS = (1.0, 3.0, 10.0)
+
+
 # What one embedding call (and one commit) may cover, in characters, each text counted at
 # most WINDOW_CHARS: an English text of that length fills the model's window (memory.
 # embedders.WINDOW_TOKENS), beyond it the rest is not read. About four windows.
 WINDOW_CHARS = 2000
+
+
 BATCH_TEXT_BUDGET = 4 * WINDOW_CHARS
+
+
 # A record that failed alone is not tried again for this long (by this process).
 FAILED_ITEM_SECONDS = 600.0
+
+
 # The sweep: at most this many pending records per tenant and model per run.
 SWEEP_LIMIT = 500
+
+
 # pg_try_advisory_lock key of the sweep (one at a time across every process).
 SWEEP_LOCK_KEY = 0x656E6772616D01  # "engram" + 1
+
+
 # Statuses whose records are embedded: what recall can return now (active) or when asked
 # about the past (known_at: superseded, retracted, expired, archived versions).
 EMBEDDABLE_STATUSES = (
@@ -94,9 +110,6 @@ EMBEDDABLE_STATUSES = (
     MemoryStatus.EXPIRED,
     MemoryStatus.ARCHIVED,
 )
-
-
-# --- lexical --------------------------------------------------------------------------
 
 
 def _search_doc(record: MemoryRecord, context: Context | None = None) -> MemorySearchDoc:
@@ -167,9 +180,6 @@ def _celery_batch_add(record: MemoryRecord) -> None:
         connection._engram_embed_batch = batch
         transaction.on_commit(flush, robust=True)
     batch["ids"].setdefault(record.tenant_id, []).append(record.id)
-
-
-# --- embeddings -----------------------------------------------------------------------
 
 
 def embedding_text(record: MemoryRecord, context: Context | None = None) -> str:
@@ -279,24 +289,18 @@ def _embed_resilient(ids, embedder, tenant_id, retry_delays: Sequence[float]) ->
     return stored
 
 
-# Records that failed alone, and until when this process leaves them alone.
-_failed: dict[uuid.UUID, float] = {}
-_failed_lock = threading.Lock()
+# Records that failed alone: this process leaves them alone for FAILED_ITEM_SECONDS.
+_failed: Cache[uuid.UUID, bool] = Cache(
+    "indexing.failed_records", max_items=10_000, seconds=FAILED_ITEM_SECONDS
+)
 
 
 def _failed_item(record_id: uuid.UUID) -> None:
-    with _failed_lock:
-        _failed[record_id] = time.monotonic() + FAILED_ITEM_SECONDS
-        while len(_failed) > 10_000:
-            _failed.pop(next(iter(_failed)))
+    _failed.put(record_id, True)
 
 
 def _failing_now() -> list[uuid.UUID]:
-    now = time.monotonic()
-    with _failed_lock:
-        for record_id in [r for r, until in _failed.items() if until <= now]:
-            del _failed[record_id]
-        return list(_failed)
+    return list(_failed)
 
 
 def _atomic(tenant_id: uuid.UUID | None):
@@ -390,16 +394,6 @@ def _store_vectors(records, vectors, contexts, model_id: str, tenant_id) -> int:
     return len(rows)
 
 
-# Lock order with the write path, so that the indexer and a writer never deadlock. A
-# writer locks the subject row (FOR NO KEY UPDATE), then that subject's records. Inserting
-# a vector takes KEY SHARE locks on the rows it references (record, subject): KEY SHARE
-# never conflicts with NO KEY UPDATE, and all the subjects are locked first, in id order,
-# so the indexer never holds a record while waiting for a subject. The bookkeeping update
-# skips records a writer holds (they are marked by the next index run) instead of waiting
-# for them, so the indexer never waits for a writer while holding anything the writer
-# needs.
-
-
 def _subjects_key_share(subject_ids: Sequence[uuid.UUID]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -450,134 +444,6 @@ def unembedded_record_ids(
     else:
         pending = pending.order_by("-recorded_at")
     return list(pending.values_list("id", flat=True)[:limit])
-
-
-# --- rebuild and erase ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReindexResult:
-    search_docs: int
-    embeddings: int
-    model_id: str
-
-
-def reindex(
-    *,
-    tenant_id: uuid.UUID | None = None,
-    lexical_docs: bool = True,
-    embeddings: bool = True,
-    batch_size: int = 500,
-) -> ReindexResult:
-    """Rebuild derived indexes from the records (all tenants, or one). Lexical docs are
-    rewritten; embeddings are added for records missing one under the active index
-    version's model (a model change is built side by side: ``index_versions``).
-    Works tenant by tenant, one short transaction per batch, inside tenant_context."""
-    from accounts.models import Tenant
-
-    tenant_ids = [tenant_id] if tenant_id else list(Tenant.objects.values_list("id", flat=True))
-    model_id = active_model_id()
-    docs = vectors = 0
-    for tid in tenant_ids:
-        if lexical_docs:
-            docs += _rewrite_search_docs(tid, batch_size)
-            if embeddings:
-                _drop_vectors_of_another_context(tid, model_id)
-        if embeddings:
-            vectors += _embed_missing(tid, model_id, batch_size)
-    return ReindexResult(search_docs=docs, embeddings=vectors, model_id=model_id)
-
-
-def _drop_vectors_of_another_context(tenant_id: uuid.UUID, model_id: str) -> int:
-    """Vectors embedded with another conversation context than the lexical doc now has
-    (built before contexts existed, or before a turn was erased) are dropped, so the
-    re-index embeds them again with the right one."""
-    with tenant_context(tenant_id), connection.cursor() as cursor:
-        cursor.execute(
-            """DELETE FROM memory_memoryembedding e
-                 USING memory_memorysearchdoc d
-                WHERE d.record_id = e.record_id AND e.tenant_id = %s AND e.model_id = %s
-                  AND e.context_event_id IS DISTINCT FROM d.context_event_id""",
-            [tenant_id, model_id],
-        )
-        return cursor.rowcount
-
-
-def _rewrite_search_docs(tenant_id: uuid.UUID, batch_size: int) -> int:
-    written = 0
-    last: uuid.UUID | None = None
-    while True:
-        with tenant_context(tenant_id):
-            qs = (
-                MemoryRecord.objects.filter(tenant_id=tenant_id)
-                .exclude(status=MemoryStatus.DELETED)
-                .order_by("id")
-            )
-            page = list((qs.filter(id__gt=last) if last else qs)[:batch_size])
-            if not page:
-                return written
-            written += search_docs_write(page)
-        last = page[-1].id
-
-
-def _embed_missing(
-    tenant_id: uuid.UUID,
-    model_id: str,
-    batch_size: int,
-    on_batch: Callable[[int], None] | None = None,
-) -> int:
-    """Embed every record of ``tenant_id`` missing a ``model_id`` vector, in id order,
-    each batch of ``EMBED_BATCH`` committed on its own (resumable: a rerun starts where
-    this one stopped; a record that cannot be embedded is passed, not waited on)."""
-    stored_total = 0
-    after = uuid.UUID(int=0)
-    while True:
-        with tenant_context(tenant_id):
-            pending = unembedded_record_ids(
-                Q(tenant_id=tenant_id), model_id=model_id, limit=batch_size, after=after
-            )
-        if not pending:
-            return stored_total
-        after = pending[-1]
-        for start in range(0, len(pending), EMBED_BATCH):
-            stored = index_pending_records(
-                pending[start : start + EMBED_BATCH], tenant_id=tenant_id, model_ids=[model_id]
-            )
-            stored_total += stored
-            if on_batch is not None and stored:
-                on_batch(stored)
-
-
-def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
-    """Delete every derived row of ``record_ids`` (embeddings, lexical docs). Called by
-    erasure in the same transaction as the tombstone."""
-    emb, _ = MemoryEmbedding.objects.filter(record_id__in=record_ids).delete()
-    docs, _ = MemorySearchDoc.objects.filter(record_id__in=record_ids).delete()
-    return emb + docs
-
-
-def context_rows_rebuild(tenant_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> int:
-    """Erasing a turn also erases it as another memory's context: the lexical docs built
-    with it are rewritten now (with the turn before it, if any, as the new context) and
-    the vectors embedded with it are dropped and queued for embedding again (until then
-    the memory is found by its words: ``vector_pending``). Called by erasure after the
-    events are gone, in the same transaction; returns how many rows were rebuilt."""
-    if not event_ids:
-        return 0
-    in_tenant = Q(tenant_id=tenant_id, context_event_id__in=list(event_ids))
-    doc_ids = list(MemorySearchDoc.objects.filter(in_tenant).values_list("record_id", flat=True))
-    vector_ids = set(MemoryEmbedding.objects.filter(in_tenant).values_list("record_id", flat=True))
-    dropped, _ = MemoryEmbedding.objects.filter(in_tenant).delete()
-    # Their words would otherwise wait for the rewrite below: blank them first.
-    MemorySearchDoc.objects.filter(in_tenant).update(context_text="", context_event_id=None)
-    rewritten = search_docs_write(list(MemoryRecord.objects.filter(id__in=doc_ids)))
-    if vector_ids:
-        ids = [str(i) for i in sorted(vector_ids)]
-        transaction.on_commit(lambda: jobs.enqueue("memory.index_records", str(tenant_id), ids))
-    return dropped + rewritten
-
-
-# --- the after-commit embedding queue and the sweep -------------------------------------
 
 
 EMBED_THREAD_NICE = 15
@@ -700,33 +566,3 @@ def background_indexing_start() -> None:
 
 def embed_queue_join() -> None:
     _embed_queue.join()
-
-
-@dataclass(frozen=True)
-class IndexLag:
-    records: int
-    # recorded_at of the oldest record still waiting, or None
-    oldest: datetime | None
-
-    @property
-    def age_seconds(self) -> float:
-        """How long the oldest waiting record has waited (0 with none)."""
-        if self.oldest is None:
-            return 0.0
-        return max(0.0, (timezone.now() - self.oldest).total_seconds())
-
-
-def index_lag_of(tenant_id) -> IndexLag:
-    """Records of ``tenant_id`` still waiting for a vector from the model recall serves,
-    and the oldest one's record time. Runs in the caller's tenant context."""
-    from django.db.models import Count, Min
-
-    found = _pending(Q(tenant_id=tenant_id), active_model_id()).aggregate(
-        n=Count("id"), oldest=Min("recorded_at")
-    )
-    return IndexLag(records=found["n"], oldest=found["oldest"])
-
-
-def index_lag(tenant_id) -> int:
-    """How many records of ``tenant_id`` still wait for a vector (``index_lag_of``)."""
-    return index_lag_of(tenant_id).records

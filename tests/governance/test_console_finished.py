@@ -205,7 +205,8 @@ def test_an_old_key_offers_no_rotate_and_a_new_key_a_copy_slot(tenant_admin, wri
 
 def test_index_lag_says_stuck_only_when_nothing_moves(tenant_admin, owner, write_agent):
     from memory.selectors import index_lag_detail
-    from memory.services.indexing import index_lag_of, index_pending_records
+    from memory.services.index_maintenance import index_lag_of
+    from memory.services.indexing import index_pending_records
 
     def detail(tenant_id, now=None):
         return index_lag_detail(tenant_id=tenant_id, oldest=index_lag_of(tenant_id).oldest, now=now)

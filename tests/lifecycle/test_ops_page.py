@@ -68,7 +68,7 @@ def test_tenant_admin_sees_their_tenants_figures_only(figures, tenant_admin):
     # Index lag: this tenant's embeddable records still without a vector (tests embed
     # nothing in the background), counted under the tenant's row-level security.
     from core.tenancy import tenant_context
-    from memory.services.indexing import index_lag
+    from memory.services.index_maintenance import index_lag
 
     tenant_id = tenant_admin[0].memberships.first().tenant_id
     with tenant_context(tenant_id):

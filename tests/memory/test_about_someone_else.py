@@ -1,4 +1,4 @@
-"""Facts about someone else, told by where the relation stands (``lexical.about_someone_else``):
+"""Facts about someone else, told by where the relation stands (``relations.about_someone_else``):
 in the statement's subject — with a possessive, a name, a parenthesis or "of the user" —
 it is another person's fact; as the object of the user's own clause it is the user's.
 Phrasings of our own, in both languages, written before the rule."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory import lexical
+from memory import relations
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ from memory import lexical
     ],
 )
 def test_a_relation_in_the_subject_is_someone_elses_fact(statement):
-    assert lexical.about_someone_else(statement)
+    assert relations.about_someone_else(statement)
 
 
 @pytest.mark.parametrize(
@@ -49,4 +49,4 @@ def test_a_relation_in_the_subject_is_someone_elses_fact(statement):
     ],
 )
 def test_a_relation_elsewhere_leaves_the_fact_the_users(statement):
-    assert not lexical.about_someone_else(statement)
+    assert not relations.about_someone_else(statement)

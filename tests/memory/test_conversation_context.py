@@ -13,7 +13,8 @@ from memory import lexical
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, SourceEvent
 from memory.neighbourhood import preceding_turns
 from memory.services.deletion import deletion_request_create, deletion_request_run
-from memory.services.indexing import index_pending_records, reindex
+from memory.services.index_maintenance import reindex
+from memory.services.indexing import index_pending_records
 from tests.helpers.conversation import converse
 from tests.helpers.retrieval import PURPOSE, ids, recall, remember, trigram_route
 

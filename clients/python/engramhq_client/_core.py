@@ -26,12 +26,13 @@ from typing import Any, TypeVar
 import httpx
 
 from engramhq_client import models as m
+from engramhq_client._queued import FlushReport as FlushReport
+from engramhq_client._queued import QueuedWrite as QueuedWrite
+from engramhq_client._queued import _replay_counts_as_done as _replay_counts_as_done
 from engramhq_client.errors import (
-    EngramAPIError,
     EngramUnavailable,
     IdempotencyConflict,
     InvalidInput,
-    NotFound,
     RateLimited,
     api_error,
 )
@@ -40,67 +41,18 @@ from engramhq_client.resilience import CircuitBreaker, RetryPolicy, Timeouts
 
 logger = logging.getLogger("engramhq_client")
 
+
 T = TypeVar("T")
+
+
 SUBJECT_HEADER = "X-Engram-Subject-Token"
+
+
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
 # Refresh a subject token this long before it expires.
 TOKEN_REFRESH_MARGIN_SECONDS = 60
-
-
-@dataclass(frozen=True)
-class QueuedWrite:
-    """A write Engram could not take now; it is in the outbox under ``key`` and will be sent
-    when the service is back (``flush_outbox()``, or automatically before the next write
-    and after a successful recall). It reads like a decision that has not been made yet:
-    ``operation`` is ``"QUEUED"``, ``reason_code`` says why (``connect_error``,
-    ``timeout``, ``circuit_open``, …), ``accepted`` is False and ``results``/``decisions``
-    are empty, so code written for the answer keeps working while Engram is down."""
-
-    key: str
-    op: str
-    reason: str
-    queued: bool = True
-    operation: str = "QUEUED"
-    record_id: None = None
-    target_id: None = None
-
-    @property
-    def reason_code(self) -> str:
-        return self.reason
-
-    @property
-    def message(self) -> str:
-        return (
-            f"Engram is unreachable right now ({self.reason}); the write is queued in the "
-            f"outbox (key {self.key}) and will be sent when it is back."
-        )
-
-    @property
-    def accepted(self) -> bool:
-        return False
-
-    @property
-    def findings(self) -> list[str]:
-        return []
-
-    @property
-    def results(self) -> list[Any]:
-        return []
-
-    @property
-    def decisions(self) -> list[Any]:
-        return []
-
-    @property
-    def events(self) -> list[Any]:
-        return []
-
-
-@dataclass(frozen=True)
-class FlushReport:
-    sent: int
-    failed: int
-    remaining: int
 
 
 @dataclass(frozen=True)
@@ -127,6 +79,7 @@ class _Call:
 _deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "engramhq_deadline", default=None
 )
+
 
 # Operations whose replay carries the outbox key as Idempotency-Key.
 KEYED_OPS = frozenset({"candidates_submit", "conversation_turn", "memory_slots_write"})
@@ -365,9 +318,6 @@ class _TokenCache:
             self._tokens.pop((kind, external_id), None)
 
 
-# --- operations shared by the sync and async clients ----------------------------------
-
-
 def _events_call(events: list[m.Event | dict[str, Any]]) -> _Call:
     # Idempotent by client_event_id: a resend after a lost answer stores nothing twice.
     body = {"events": [_as_json(e) for e in events]}
@@ -529,11 +479,6 @@ def _raise_event_conflicts(results: list[m.EventResult], batch: Any) -> None:
         raise err
 
 
-def _replay_counts_as_done(entry_op: str, err: EngramAPIError) -> bool:
-    # A delete replayed after it had been applied finds nothing: the goal is reached.
-    return entry_op == "memory_delete" and isinstance(err, NotFound)
-
-
 def _subject_token_call(external_id: str, subject_kind: str) -> _Call:
     body = m.SubjectTokenRequest(external_id=external_id, subject_kind=subject_kind)
     return _Call(
@@ -608,78 +553,3 @@ def _feedback_call(trace_id: str, used_record_ids: list[str], helpful: bool | No
 
 def _get_memory_call(record_id: str) -> _Call:
     return _Call("memory_retrieve", "GET", _record_path(record_id), idempotent=True)
-
-
-def _first_result(result: Any) -> Any:
-    """``remember``'s answer: the one candidate's decision, or the QueuedWrite."""
-    return result if isinstance(result, QueuedWrite) else result.results[0]
-
-
-class _SubjectBase:
-    """A handle acting for one subject: the token, the outbox key, and the outbox
-    bookkeeping both transports share (sending is theirs)."""
-
-    client: Any
-
-    def __init__(
-        self,
-        client: Any,
-        token_provider: Callable[[], Any],
-        subject_key: str,
-        on_token_rejected: Callable[[], None] | None = None,
-    ) -> None:
-        self.client = client
-        self._token = token_provider
-        self.subject_key = subject_key
-        self._on_token_rejected = on_token_rejected
-
-    def _token_refreshed(self, err: EngramAPIError) -> bool:
-        """An expired token: drop it, so the caller asks once more with a fresh one."""
-        if err.code == "expired_subject_token" and self._on_token_rejected is not None:
-            self._on_token_rejected()
-            return True
-        return False
-
-    def _has_queue(self) -> bool:
-        outbox = self.client.outbox
-        return bool(outbox.has_pending(self.subject_key) and outbox.count(self.subject_key))
-
-    def _still_queued(self) -> bool:
-        return bool(self.client.outbox.count(self.subject_key))
-
-    def _queue(self, call: _Call, reason: str) -> QueuedWrite:
-        key = self.client.outbox.put(
-            subject_key=self.subject_key,
-            op=call.op,
-            method=call.method,
-            path=call.path,
-            body=call.body,
-            key=call.idempotency_key,
-        )
-        if reason == "outbox_not_empty":
-            logger.info("engram %s queued behind earlier writes (key %s)", call.op, key)
-        else:
-            logger.warning("engram %s queued in outbox (key %s, %s)", call.op, key, reason)
-        return QueuedWrite(key, call.op, reason)
-
-    def _replay_sent(self, entry: Any) -> None:
-        self.client.outbox.done(entry.id)
-        logger.info("engram outbox entry %s sent (%s)", entry.key, entry.op)
-
-    def _replay_refused(self, entry: Any, err: EngramAPIError) -> bool:
-        """A queued write Engram refused on replay: True when that still counts as sent
-        (see ``_replay_counts_as_done``), else it is kept as failed with its code."""
-        outbox = self.client.outbox
-        if _replay_counts_as_done(entry.op, err):
-            outbox.done(entry.id)
-            return True
-        outbox.fail(entry.id, err.code)
-        logger.warning("engram outbox entry %s refused on replay: %s", entry.key, err.code)
-        return False
-
-    def _flush_report(self, sent: int, failed: int) -> FlushReport:
-        return FlushReport(sent, failed, self.client.outbox.count(self.subject_key))
-
-    def _flush_after_read(self) -> bool:
-        outbox = self.client.outbox
-        return outbox is not None and outbox.has_pending(self.subject_key)

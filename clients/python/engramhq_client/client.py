@@ -54,11 +54,11 @@ from engramhq_client._core import (
     _slots_write_call,
     _subject_key_from_token,
     _subject_token_call,
-    _SubjectBase,
     _supersede_call,
     _TokenCache,
     logger,
 )
+from engramhq_client._subject import _SubjectBase
 from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
 

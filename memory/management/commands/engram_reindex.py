@@ -24,13 +24,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Tenant
 from memory.models import EmbeddingIndex
+from memory.services.index_maintenance import reindex
 from memory.services.index_versions import (
     IndexVersionError,
     index_version_build,
     index_version_prune,
     index_version_switch,
 )
-from memory.services.indexing import reindex
 
 BAR_WIDTH = 30
 

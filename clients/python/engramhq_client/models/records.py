@@ -1,12 +1,5 @@
-"""Typed request and response models, written by hand from ``/api/v1/schema``.
-
-``SCHEMA_COMPONENTS`` maps each model to its OpenAPI component; the test
-``tests/clients/test_models_schema.py`` fails when a field is added, removed or changes
-requiredness on either side, so these cannot drift from the server silently.
-
-Conventions: ids and date-times stay strings (UUID / ISO 8601) exactly as on the wire;
-request fields left ``None`` are omitted so the server's defaults apply.
-"""
+"""The API's shapes for events, candidates, recall, records, procedures and subjects, as
+frozen dataclasses (``_Model``) that read their JSON and write theirs."""
 
 from __future__ import annotations
 
@@ -15,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T", bound="_Model")
+
 
 _REQUIRED = object()
 
@@ -58,9 +52,6 @@ class _Model:
                 value = [v.to_json() if isinstance(v, _Model) else v for v in value]
             out[f.name] = value
         return out
-
-
-# --- requests -------------------------------------------------------------------------
 
 
 @dataclass
@@ -172,9 +163,6 @@ class SubjectEraseRequest(_Model):
 class SubjectTokenRequest(_Model):
     external_id: str
     subject_kind: str | None = None
-
-
-# --- responses ------------------------------------------------------------------------
 
 
 @dataclass
@@ -438,185 +426,3 @@ class ConversationResult(_Model):
     @property
     def results(self) -> list[ConversationDecision]:
         return self.decisions
-
-
-@dataclass
-class MemoryAuthor(_Model):
-    kind: str  # agent | user | system
-    id: str | None
-
-
-@dataclass
-class MemoryVersion(_Model):
-    id: str
-    memory_type: str
-    namespace: str
-    predicate: str
-    statement: str
-    value: Any
-    cardinality: str
-    assertion_kind: str
-    confidence: float
-    status: str
-    status_reason: str
-    valid_from: str
-    valid_to: str | None
-    recorded_at: str
-    superseded_at: str | None
-    supersedes_id: str | None
-    lineage_id: str
-    purpose: str
-    sensitivity: str
-    consent_basis: str
-    evidence_count: int
-    expires_at: str | None
-    source_uri: str
-    source_event_ids: list[str]
-    author: MemoryAuthor
-    _nested: ClassVar[dict[str, type]] = {"author": MemoryAuthor}
-
-
-@dataclass
-class MemoryPeriod(_Model):
-    record_id: str
-    valid_from: str
-    valid_to: str | None
-    when: str  # past | now | future
-    status: str
-
-
-@dataclass
-class MemoryChange(_Model):
-    recorded_at: str
-    reason_code: str
-    author: MemoryAuthor
-    versions: list[MemoryPeriod]
-    _nested: ClassVar[dict[str, type]] = {"author": MemoryAuthor, "versions": MemoryPeriod}
-
-
-@dataclass
-class MemoryHistory(_Model):
-    """Every version of one memory, with both timelines: ``periods`` (valid time: what is
-    believed true when) and ``changes`` (record time: what Engram believed when)."""
-
-    record_id: str
-    lineage_id: str
-    current_id: str | None
-    versions: list[MemoryVersion]
-    periods: list[MemoryPeriod]
-    changes: list[MemoryChange]
-    _nested: ClassVar[dict[str, type]] = {
-        "versions": MemoryVersion,
-        "periods": MemoryPeriod,
-        "changes": MemoryChange,
-    }
-
-
-@dataclass
-class SlotWrite(_Model):
-    """A put (or, with ``delete=True``, a delete) of the memory in one slot: a namespace
-    and a predicate. Engram decides against the slot as it is when the write arrives."""
-
-    namespace: str
-    predicate: str
-    assertion_kind: str
-    delete: bool | None = None
-    statement: str | None = None
-    value: Any = None
-    memory_type: str | None = None
-    confidence: float | None = None
-    purpose: str | None = None
-    consent_basis: str | None = None
-    sensitivity: str | None = None
-    importance: float | None = None
-    expires_at: str | None = None
-    valid_from: str | None = None
-    _send_null: ClassVar[tuple[str, ...]] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        if not self.delete:
-            out.setdefault("value", None)  # a put of None is a value, not "absent"
-        return out
-
-
-@dataclass
-class SlotRef(_Model):
-    namespace: str
-    predicate: str
-
-
-@dataclass
-class SlotWriteBatchRequest(_Model):
-    writes: list[SlotWrite]
-
-
-@dataclass
-class SlotLookupRequest(_Model):
-    slots: list[SlotRef]
-    refresh_ttl_seconds: int | None = None
-
-
-@dataclass
-class SlotLookupResult(_Model):
-    slot: SlotRef
-    record: MemoryRecord | None
-    _nested: ClassVar[dict[str, type]] = {"slot": SlotRef, "record": MemoryRecord}
-
-
-@dataclass
-class SlotLookupOutput(_Model):
-    results: list[SlotLookupResult]
-    _nested: ClassVar[dict[str, type]] = {"results": SlotLookupResult}
-
-
-@dataclass
-class ApiErrorBody(_Model):
-    code: str
-    message: str
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-# Model -> OpenAPI component it mirrors (checked by tests/clients/test_models_schema.py).
-SCHEMA_COMPONENTS: dict[type, str] = {
-    Event: "EventInputRequest",
-    Candidate: "CandidateInputRequest",
-    RecallRequest: "RecallInputRequest",
-    RecallFeedback: "RecallFeedbackInputRequest",
-    SupersedeRequest: "MemorySupersedeInputRequest",
-    RetractRequest: "MemoryRetractInputRequest",
-    ChangeRequestInput: "ProcedureChangeRequestInputRequest",
-    SubjectTokenRequest: "SubjectTokenInputRequest",
-    SubjectEraseRequest: "SubjectEraseInputRequest",
-    SubjectErasure: "SubjectEraseOutput",
-    EventResult: "EventResult",
-    EventBatchResult: "EventBatchOutput",
-    CandidateResult: "CandidateResult",
-    CandidateBatchResult: "CandidateBatchOutput",
-    MemoryRecord: "MemoryRecordOutput",
-    MemoryPage: "MemoryListOutput",
-    RecallSource: "RecallSourceOutput",
-    RecallItem: "RecallItemOutput",
-    ContextPack: "RecallOutput",
-    RecallFeedbackResult: "RecallFeedbackOutput",
-    Procedure: "ProcedureOutput",
-    ChangeRequest: "ProcedureChangeRequestOutput",
-    ChangeRequestStatus: "ProcedureChangeRequestStatusOutput",
-    SubjectToken: "SubjectTokenOutput",
-    ApiErrorBody: "Error",
-    Message: "ConversationMessageInputRequest",
-    ConversationTurnRequest: "ConversationTurnInputRequest",
-    ConversationDecision: "ConversationDecision",
-    ConversationResult: "ConversationTurnOutput",
-    MemoryAuthor: "MemoryAuthorOutput",
-    MemoryVersion: "MemoryVersionOutput",
-    MemoryPeriod: "MemoryPeriodOutput",
-    MemoryChange: "MemoryChangeOutput",
-    MemoryHistory: "MemoryHistoryOutput",
-    SlotWrite: "SlotWriteInputRequest",
-    SlotRef: "SlotInputRequest",
-    SlotWriteBatchRequest: "SlotWriteBatchInputRequest",
-    SlotLookupRequest: "SlotLookupInputRequest",
-    SlotLookupResult: "SlotLookupResult",
-    SlotLookupOutput: "SlotLookupOutput",
-}

@@ -16,7 +16,6 @@ the signed-in user's tenant (``request.tenant_id``), so row-level security appli
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -33,23 +32,14 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from core.actor import Actor
 from core.codes import ReasonCode
 from memory.forms import (
-    AgentAccessForm,
     BulkForm,
     CorrectForm,
-    EraseAllForm,
-    ImportForm,
     MemoryFilterForm,
     RememberForm,
-    WithdrawConsentForm,
 )
-from memory.labels import receipt_sentence
 from memory.models import (
-    AgentAccess,
-    DeletionScope,
-    DeletionStatus,
     MemoryRecord,
     MemoryStatus,
     Subject,
@@ -71,22 +61,23 @@ from memory.selectors import (
     memory_usage_for_user,
     memory_waiting_for_user,
     memory_write_reasons,
-    subject_erasure_preview,
 )
 from memory.services import user_memory
-from memory.services.deletion import subject_erase
 from memory.services.user_memory import reason_text
 from memory.timeline import memory_timelines
+from memory.views.account import memory_agent_access as memory_agent_access
+from memory.views.account import memory_consent_give as memory_consent_give
+from memory.views.account import memory_consent_withdraw as memory_consent_withdraw
+from memory.views.account import memory_erase_all as memory_erase_all
+from memory.views.account import memory_erase_receipt as memory_erase_receipt
+from memory.views.account import memory_pause as memory_pause
+from memory.views.account import memory_settings as memory_settings
+from memory.views.common import _subject
+from memory.views.transfer import export_csv as export_csv
+from memory.views.transfer import export_json as export_json
+from memory.views.transfer import memory_import as memory_import
 
 PAGE_SIZE = 20
-
-
-def _subject(request: HttpRequest) -> Subject:
-    """The user's own subject in their active tenant, created on first need; 404 for a
-    signed-in user who belongs to no tenant."""
-    if request.tenant_id is None:
-        raise Http404("not a member of any tenant")
-    return user_memory.user_subject_ensure(user=request.user, tenant_id=request.tenant_id)
 
 
 def _record(subject: Subject, record_id: uuid.UUID) -> MemoryRecord:
@@ -141,9 +132,6 @@ def landing(request: HttpRequest) -> HttpResponse:
     if roles & {Role.REVIEWER, Role.ADMIN}:
         return redirect("governance:home")
     return redirect("memory-list")
-
-
-# --- list --------------------------------------------------------------------------------
 
 
 def _list_context(request: HttpRequest, subject: Subject, params: QueryDict) -> dict[str, Any]:
@@ -253,9 +241,6 @@ def _row_response(
         **extra,
     }
     return render(request, "memory/list.html#row_update", context)
-
-
-# --- detail ------------------------------------------------------------------------------
 
 
 # What a change did, for the "what Engram believed when" list, keyed by the reason code the
@@ -374,9 +359,6 @@ def memory_detail(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
 LONG_STATEMENT = 140
 
 
-# --- remember ----------------------------------------------------------------------------
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def memory_remember(request: HttpRequest) -> HttpResponse:
@@ -394,9 +376,6 @@ def memory_remember(request: HttpRequest) -> HttpResponse:
     else:
         form = RememberForm()
     return render(request, "memory/remember.html", {"form": form, "result": result})
-
-
-# --- correct -----------------------------------------------------------------------------
 
 
 @login_required
@@ -432,9 +411,6 @@ def memory_correct(request: HttpRequest, record_id: uuid.UUID) -> HttpResponse:
     if request.htmx:
         return render(request, "memory/correct.html#correct_form", context)
     return render(request, "memory/correct.html", context)
-
-
-# --- confirm, archive, delete and undo ---------------------------------------------------
 
 
 def _return_to(request: HttpRequest, default: str) -> str:
@@ -601,248 +577,3 @@ def memory_bulk(request: HttpRequest) -> HttpResponse:
             % {"n": archived},
         )
     return redirect(_return_to(request, reverse("memory-list")))
-
-
-# --- export and import -------------------------------------------------------------------
-
-
-def _export_filename(ext: str) -> str:
-    return f"engram-my-memories-{timezone.now():%Y%m%d}.{ext}"
-
-
-@login_required
-@require_GET
-def export_json(request: HttpRequest) -> HttpResponse:
-    subject = _subject(request)
-    data = user_memory.subject_export(user=request.user, subject=subject)
-    response = HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{_export_filename("json")}"'
-    return response
-
-
-@login_required
-@require_GET
-def export_csv(request: HttpRequest) -> HttpResponse:
-    subject = _subject(request)
-    text = user_memory.subject_export_csv(user=request.user, subject=subject)
-    # A byte-order mark lets spreadsheet programs read the Chinese text as UTF-8.
-    response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_export_filename("csv")}"'
-    return response
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def memory_import(request: HttpRequest) -> HttpResponse:
-    """Import from ChatGPT (a pasted list), Mem0 / OpenMemory or Engram (a JSON file):
-    every item goes through the write policy; the page then lists what was kept, what
-    waits for the user's confirmation and what was refused, each with the reason."""
-    subject = _subject(request)
-    results = None
-    if request.method == "POST":
-        form = ImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            results = user_memory.memories_import(
-                user=request.user,
-                subject=subject,
-                items=form.cleaned_data["items"],
-                source=form.cleaned_data["source"],
-                purpose=form.cleaned_data["purpose"],
-            )
-    else:
-        form = ImportForm()
-    summary = None
-    if results is not None:
-        summary = {
-            "kept": [r for r in results if r.kept],
-            "waiting": [r for r in results if r.waiting],
-            "refused": [r for r in results if not r.kept and not r.waiting],
-        }
-    return render(
-        request,
-        "memory/import.html",
-        {"form": form, "summary": summary, "subject": subject},
-        status=400 if request.method == "POST" and not form.is_valid() else 200,
-    )
-
-
-# --- settings: pause, consent, agents ----------------------------------------------------
-
-
-@login_required
-@require_GET
-def memory_settings(request: HttpRequest) -> HttpResponse:
-    subject = _subject(request)
-    return render(
-        request,
-        "memory/settings.html",
-        {
-            "subject": subject,
-            "counts": memory_counts_for_user(subject=subject),
-            "agents": memory_agents_for_user(subject=subject),
-        },
-    )
-
-
-@login_required
-@require_POST
-def memory_pause(request: HttpRequest) -> HttpResponse:
-    subject = _subject(request)
-    paused = request.POST.get("paused") == "1"
-    user_memory.subject_memory_pause_set(user=request.user, subject=subject, paused=paused)
-    messages.success(
-        request,
-        _("Memory is paused. Nothing new is remembered until you resume it.")
-        if paused
-        else _("Memory is on again."),
-    )
-    return redirect("memory-settings")
-
-
-@login_required
-@require_POST
-def memory_agent_access(request: HttpRequest) -> HttpResponse:
-    """Pause, resume, revoke or allow again one agent's access to the user's memories.
-    Revoking asks once more first."""
-    subject = _subject(request)
-    form = AgentAccessForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Pick an agent and what to do."))
-        return redirect("memory-settings")
-    access = form.cleaned_data["access"]
-    agents = {a["agent"].id: a for a in memory_agents_for_user(subject=subject)}
-    from accounts.models import Agent
-
-    agent = Agent.objects.filter(tenant_id=subject.tenant_id, id=form.cleaned_data["agent"]).first()
-    if agent is None:
-        raise Http404("no such agent")
-    if access == AgentAccess.REVOKED and not form.cleaned_data["confirmed"]:
-        return render(
-            request,
-            "memory/agent_revoke_confirm.html",
-            {"agent": agent, "usage": agents.get(agent.id)},
-        )
-    user_memory.subject_agent_access_set(
-        user=request.user,
-        subject=subject,
-        agent_id=agent.id,
-        state=None if access == "allowed" else access,
-    )
-    texts = {
-        AgentAccess.PAUSED: _("“%(name)s” is paused: it cannot read or add to your memories."),
-        AgentAccess.REVOKED: _("Access revoked: “%(name)s” can no longer use your memories."),
-        "allowed": _("“%(name)s” may use your memories again."),
-    }
-    messages.success(request, texts[access] % {"name": agent.name})
-    return redirect(reverse("memory-settings") + "#agents")
-
-
-@login_required
-@require_POST
-def memory_consent_withdraw(request: HttpRequest) -> HttpResponse:
-    """Withdraw consent, after a second step that shows what it does."""
-    subject = _subject(request)
-    form = WithdrawConsentForm(request.POST)
-    form.is_valid()
-    if not form.cleaned_data.get("confirmed"):
-        return render(
-            request,
-            "memory/withdraw_confirm.html",
-            {"subject": subject, "counts": memory_counts_for_user(subject=subject)},
-        )
-    erase = form.cleaned_data.get("erase_everything", False)
-    erased = user_memory.subject_consent_withdraw(
-        user=request.user, subject=subject, erase_everything=erase
-    )
-    message = _(
-        "You have withdrawn consent. Agents can no longer recall anything about you and "
-        "nothing new is remembered."
-    )
-    if erase:
-        message += " " + ngettext(
-            "%(n)d memory was deleted.", "%(n)d memories were deleted.", erased
-        ) % {"n": erased}
-    messages.success(request, message)
-    return redirect("memory-settings")
-
-
-@login_required
-@require_POST
-def memory_consent_give(request: HttpRequest) -> HttpResponse:
-    subject = _subject(request)
-    user_memory.subject_consent_give(user=request.user, subject=subject)
-    messages.success(request, _("Thank you. Memories may be written again from now on."))
-    return redirect("memory-settings")
-
-
-# --- delete everything, and the receipts -------------------------------------------------
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def memory_erase_all(request: HttpRequest) -> HttpResponse:
-    """Show what goes (counts per kind), require the ticked confirmation, then start the
-    subject-wide deletion workflow and show its receipt."""
-    subject = _subject(request)
-    form = EraseAllForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        # The one erasure workflow (also behind consent withdrawal with erasure, the API and
-        # engram_delete_subject); it runs as a job, and the receipt page follows it.
-        deletion = subject_erase(
-            actor=Actor.user(request.user.pk, subject.tenant_id), subject=subject, run_now=False
-        )
-        return redirect("memory-erase-receipt", request_id=deletion.id)
-    return render(
-        request,
-        "memory/erase_all.html",
-        {"form": form, "preview": subject_erasure_preview(subject=subject), "subject": subject},
-        status=400 if request.method == "POST" else 200,
-    )
-
-
-@login_required
-@require_GET
-def memory_erase_receipt(request: HttpRequest, request_id: uuid.UUID) -> HttpResponse:
-    """The receipt of a deletion — one memory, or everything — : what goes, the few
-    seconds to undo a single delete, then what was removed from which store and what the
-    verification still found (nothing, when it worked). While it waits or runs, htmx
-    polls this fragment; without JavaScript a refresh link does the same."""
-    subject = _subject(request)
-    user_memory.deletions_run_due_for_user(subject=subject)
-    deletion = deletion_request_get_for_user(subject=subject, request_id=request_id)
-    if deletion is None:
-        raise Http404("no such deletion")
-    receipt = deletion.receipt or {}
-    verification = deletion.verification or {}
-    pending = None
-    if deletion.status == DeletionStatus.PENDING and deletion.run_after is not None:
-        pending = next(
-            (
-                p
-                for p in deletions_pending_for_user(subject=subject)
-                if p["request"].id == deletion.id
-            ),
-            None,
-        )
-    context = {
-        "deletion": deletion,
-        "one_memory": deletion.scope == DeletionScope.MEMORY,
-        "pending": pending,
-        "seconds_left": max(0, int((deletion.run_after - timezone.now()).total_seconds()))
-        if deletion.run_after
-        else 0,
-        "cancelled": deletion.status == DeletionStatus.CANCELLED,
-        "done": deletion.status == DeletionStatus.DONE,
-        "finished": deletion.status
-        in (DeletionStatus.DONE, DeletionStatus.FAILED, DeletionStatus.CANCELLED),
-        "summary": receipt_sentence(receipt),
-        "stores": [(name, n) for name, n in receipt.items() if n],
-        "still_found": [(name, n) for name, n in verification.items() if n],
-        "checked": len(verification),
-        "versions": receipt.get("record_versions", 0),
-        "events": receipt.get("source_events", 0),
-    }
-    template = "memory/erase_receipt.html#receipt" if request.htmx else "memory/erase_receipt.html"
-    return render(request, template, context)

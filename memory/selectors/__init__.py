@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from django.db.models import Case, CharField, Count, IntegerField, Max, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from core.codes import AuditAction, ReasonCode
+from core.codes import ReasonCode
 from memory.models import (
     AssertionKind,
     EmbeddingIndex,
@@ -22,6 +22,14 @@ from memory.models import (
     SubjectAgentAccess,
     SubjectKind,
 )
+from memory.selectors.overview import deletion_request_get_for_user as deletion_request_get_for_user
+from memory.selectors.overview import deletions_pending_for_user as deletions_pending_for_user
+from memory.selectors.overview import memory_agents_for_user as memory_agents_for_user
+from memory.selectors.overview import memory_recall_days_for_user as memory_recall_days_for_user
+from memory.selectors.overview import memory_topic_counts_for_user as memory_topic_counts_for_user
+from memory.selectors.overview import memory_usage_for_user as memory_usage_for_user
+from memory.selectors.overview import memory_waiting_for_user as memory_waiting_for_user
+from memory.selectors.overview import memory_write_reasons as memory_write_reasons
 
 # Statuses a record can be looked up in by an agent (deleted ones are gone for every route).
 AGENT_VISIBLE_STATUSES = (
@@ -31,6 +39,8 @@ AGENT_VISIBLE_STATUSES = (
     MemoryStatus.EXPIRED,
     MemoryStatus.ARCHIVED,
 )
+
+
 # A memory its user deleted is hidden at once, also while its erasure waits for the undo
 # time (its versions are archived with this reason until then).
 BEING_DELETED = Q(status=MemoryStatus.ARCHIVED, status_reason=ReasonCode.DELETION_PENDING)
@@ -87,24 +97,33 @@ def events_resolve_client_ids(
     )
 
 
-# --- the end user's own pages ("Manage my memories") ------------------------------------
-#
-# The signed-in user reaches their memories only through their own Subject: every query
-# below starts from it, so a record id from another user (same tenant or not) is simply
-# not found — the page answers 404, never 403, and never says whether the id exists.
-
 # Statuses a user can filter by on their own page (deleted records are tombstones: gone).
 USER_VISIBLE_STATUSES = tuple(s for s in MemoryStatus.values if s != MemoryStatus.DELETED)
+
 
 # What the list shows, as buckets: every record that is not deleted lies in exactly one, so
 # the counts of every page (list, filter, "delete everything", settings) add up the same.
 SHOW_CURRENT = "active"  # in force now or planned: what the default list shows
+
+
 SHOW_WAITING = "waiting"  # held for the user's confirmation or for review
+
+
 SHOW_EARLIER = "earlier"  # history: replaced, marked wrong, expired, or no longer true
+
+
 SHOW_ARCHIVED = "archived"  # kept but not used by agents (by the user, or by forgetting)
+
+
 SHOW_DELETING = "deleting"  # deleted by the user, still undoable for a few seconds
+
+
 SHOW_BUCKETS = (SHOW_CURRENT, SHOW_WAITING, SHOW_EARLIER, SHOW_ARCHIVED, SHOW_DELETING)
+
+
 WAITING_STATUSES = (MemoryStatus.PENDING_CONFIRMATION, MemoryStatus.QUARANTINED)
+
+
 EARLIER_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.RETRACTED, MemoryStatus.EXPIRED)
 
 
@@ -138,7 +157,11 @@ def subject_for_user(*, user, tenant_id: uuid.UUID | None = None) -> Subject | N
 
 # Who wrote a memory, as the list's filter names it.
 ORIGIN_ME = "me"  # said by me (on these pages or to an agent, as my explicit words)
+
+
 ORIGIN_AGENTS = "agents"  # created by an agent (inferred, from tools, or proposed)
+
+
 SORT_NEWEST, SORT_OLDEST, SORT_RELEVANCE = "newest", "oldest", "relevance"
 
 
@@ -338,9 +361,6 @@ def memory_recalls_for_user(*, record: MemoryRecord, limit: int = 50) -> list[di
     ]
 
 
-# --- embedding index versions (global, no tenant) --------------------------------------
-
-
 def embedding_index_list() -> list[EmbeddingIndex]:
     """Every index version, the active one first, then building, then retired."""
     order = {EmbeddingIndexStatus.ACTIVE: 0, EmbeddingIndexStatus.BUILDING: 1}
@@ -401,9 +421,6 @@ def indexing_model_ids() -> list[str]:
     return [active, *(m for m in building if m != active)]
 
 
-# --- the end user's own overview pages ---------------------------------------------------
-
-
 def subject_erasure_preview(*, subject: Subject) -> dict[str, int]:
     """What "delete everything" would remove, in the same counts the list shows
     (``memory_counts_for_user``): current memories by kind, earlier versions, memories
@@ -421,186 +438,6 @@ def subject_erasure_preview(*, subject: Subject) -> dict[str, int]:
         "total": counts["total"],
         "events": SourceEvent.objects.filter(tenant_id=subject.tenant_id, subject=subject).count(),
     }
-
-
-def memory_usage_for_user(*, subject: Subject) -> dict:
-    """The list's one-line summary: how many memories are current, how many agents wrote
-    or used them, and when the oldest current one was recorded."""
-    current = MemoryRecord.objects.current().filter(tenant_id=subject.tenant_id, subject=subject)
-    oldest = current.order_by("recorded_at").values_list("recorded_at", flat=True).first()
-    return {
-        "memories": current.count(),
-        "agents": len(memory_agents_for_user(subject=subject)),
-        "oldest": oldest,
-    }
-
-
-def memory_agents_for_user(*, subject: Subject) -> list[dict]:
-    """The agents that wrote or used the user's memories (or whose access the user
-    changed), each with how many current memories it wrote, when it last used one, and
-    the access the user gives it (``None``: as its key allows; ``paused``; ``revoked``)."""
-    from accounts.models import Agent
-
-    tenant_id = subject.tenant_id
-    wrote = dict(
-        MemoryRecord.objects.current()
-        .filter(tenant_id=tenant_id, subject=subject, created_by_agent__isnull=False)
-        .order_by()
-        .values_list("created_by_agent_id")
-        .annotate(n=Count("id"))
-    )
-    used = dict(
-        RecallTrace.objects.filter(tenant_id=tenant_id, subject=subject, agent__isnull=False)
-        .order_by()
-        .values_list("agent_id")
-        .annotate(last=Max("created_at"))
-    )
-    access = dict(
-        SubjectAgentAccess.objects.filter(tenant_id=tenant_id, subject=subject).values_list(
-            "agent_id", "state"
-        )
-    )
-    wrote_any = set(
-        MemoryRecord.objects.filter(tenant_id=tenant_id, subject=subject)
-        .exclude(created_by_agent__isnull=True)
-        .order_by()
-        .values_list("created_by_agent_id", flat=True)
-        .distinct()
-    )
-    ids = set(wrote) | set(used) | set(access) | wrote_any
-    agents = Agent.objects.filter(tenant_id=tenant_id, id__in=ids).order_by("name")
-    return [
-        {
-            "agent": agent,
-            "memories": wrote.get(agent.id, 0),
-            "last_used": used.get(agent.id),
-            "access": access.get(agent.id),
-        }
-        for agent in agents
-    ]
-
-
-def memory_waiting_for_user(*, subject: Subject, limit: int = 20) -> dict:
-    """What waits for the user, for the banner: memories an agent proposed that are
-    kept only if the user confirms them, and changes planned for the future."""
-    now = timezone.now()
-    records = MemoryRecord.objects.filter(tenant_id=subject.tenant_id, subject=subject)
-    pending = records.filter(status=MemoryStatus.PENDING_CONFIRMATION).order_by("-recorded_at")
-    future = records.current().filter(valid_from__gt=now).order_by("valid_from")
-    return {
-        "pending": list(pending[:limit]),
-        "pending_count": pending.count(),
-        "future": list(future[:limit]),
-        "future_count": future.count(),
-    }
-
-
-def deletions_pending_for_user(*, subject: Subject) -> list[dict]:
-    """The user's deletes that can still be undone, each with what it deletes (the
-    memory's current text, still kept until the erasure runs) and when it runs."""
-    from memory.models import DeletionRequest, DeletionStatus
-
-    requests = list(
-        DeletionRequest.objects.filter(
-            tenant_id=subject.tenant_id,
-            subject_id=subject.id,
-            status=DeletionStatus.PENDING,
-            run_after__isnull=False,
-        ).order_by("run_after")
-    )
-    held = {
-        str(r.id): r
-        for r in MemoryRecord.objects.filter(
-            tenant_id=subject.tenant_id,
-            id__in=[i for d in requests for i in d.held],
-        )
-    }
-    out = []
-    for request in requests:
-        records = [held[i] for i in request.held if i in held]
-        out.append(
-            {
-                "request": request,
-                "statement": records[0].statement if records else "",
-                "record_ids": [str(r.id) for r in records],
-            }
-        )
-    return out
-
-
-def memory_write_reasons(*, record: MemoryRecord) -> dict[uuid.UUID, str]:
-    """Why each version of ``record``'s memory was written: the write policy's reason code
-    from the audit log (``memory.write``), by record id. A version keeps its own status
-    reason only while open; the audit row keeps why it was written."""
-    from core.models import AuditEvent
-
-    versions = MemoryRecord.objects.filter(
-        tenant_id=record.tenant_id, subject_id=record.subject_id, lineage_id=record.lineage_id
-    ).values_list("id", flat=True)
-    rows = (
-        AuditEvent.objects.filter(
-            tenant_id=record.tenant_id,
-            record_id__in=list(versions),
-            action=AuditAction.MEMORY_WRITE,
-        )
-        .order_by("occurred_at", "id")
-        .values_list("record_id", "reason_code")
-    )
-    reasons: dict[uuid.UUID, str] = {}
-    for record_id, reason in rows:
-        reasons.setdefault(record_id, reason)
-    return reasons
-
-
-def deletion_request_get_for_user(*, subject: Subject, request_id: uuid.UUID):
-    """One of the user's own deletion requests (its receipt), or None."""
-    from memory.models import DeletionRequest
-
-    return DeletionRequest.objects.filter(
-        tenant_id=subject.tenant_id, subject_id=subject.id, id=request_id
-    ).first()
-
-
-def memory_topic_counts_for_user(*, subject: Subject) -> list[tuple[str, int]]:
-    """Current (active, valid now) memories per topic, largest first."""
-    rows = (
-        MemoryRecord.objects.current()
-        .filter(tenant_id=subject.tenant_id, subject=subject)
-        .order_by()
-        .values_list("namespace")
-        .annotate(n=Count("lineage_id", distinct=True))
-    )
-    return sorted(rows, key=lambda r: (-r[1], r[0]))
-
-
-def memory_recall_days_for_user(*, subject: Subject, days: int = 14) -> dict:
-    """Which agents recalled the user's memories on each of the last ``days`` days:
-    ``{"days": [date…], "agents": {name: [count per day]}}`` (trace counts, no text)."""
-    from datetime import timedelta
-
-    from django.db.models.functions import TruncDate
-
-    today = timezone.localdate()
-    first = today - timedelta(days=days - 1)
-    rows = (
-        RecallTrace.objects.filter(
-            tenant_id=subject.tenant_id,
-            subject=subject,
-            created_at__date__gte=first,
-        )
-        .annotate(day=TruncDate("created_at"))
-        .order_by()
-        .values_list("agent__name", "day")
-        .annotate(n=Count("id"))
-    )
-    dates = [first + timedelta(days=i) for i in range(days)]
-    agents: dict[str, list[int]] = {}
-    for name, day, n in rows:
-        series = agents.setdefault(name or "—", [0] * days)
-        index = (day - first).days
-        if 0 <= index < days:
-            series[index] += n
-    return {"days": dates, "agents": agents}
 
 
 def memory_list_for_agent(

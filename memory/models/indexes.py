@@ -60,8 +60,7 @@ class MemorySearchDoc(models.Model):
     # Copies of the record's columns that recall's eligibility filter reads
     # (``RECALL_ELIGIBILITY_FIELDS``, same names, so ``memory.recall.scope.eligible_q``
     # applies to a doc as to its record): the lexical route filters its matches here
-    # instead of joining every match to its record (a 50,000-turn subject: 16 ms instead
-    # of 36). Written only by the database — the trigger below copies them from the record
+    # instead of joining every match to its record, which dominates for a large subject. Written only by the database — the trigger below copies them from the record
     # on every insert and update of the doc, and the record's own trigger sends each
     # change — so whatever the application sets here is overwritten. NULL (no record) is
     # never eligible.

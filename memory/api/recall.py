@@ -36,6 +36,8 @@ from memory.recall import (
     recall,
     recall_feedback_record,
 )
+from memory.recall.routing import REASONS as ROUTING_REASONS
+from memory.recall.routing import ROUTE_MODES, USES, VERIFY_ORDER
 
 CONF = settings.ENGRAM_RETRIEVAL
 
@@ -92,6 +94,15 @@ class RecallInputSerializer(StrictInputSerializer):
         min_value=100,
         max_value=CONF["MAX_TOKEN_BUDGET"],
     )
+    route = serializers.ChoiceField(
+        choices=ROUTE_MODES,
+        required=False,
+        default="all",
+        help_text="Which items come back, each routed to 'inject' or 'verify' (item.use): "
+        "'all' every item (what a memory tool returns when the agent asks); 'auto' both "
+        "sections without notes from external content or with instruction-like text; "
+        "'inject_only' only what is safe to inject (what a runtime adds every turn).",
+    )
 
     def validate_query(self, value: str) -> str:
         if not value.strip():
@@ -141,6 +152,16 @@ class RecallItemOutputSerializer(serializers.Serializer):
             "inferred, external_source, may_be_outdated, future_dated, "
             "instruction_like_text, about_someone_else."
         ),
+    )
+    use = serializers.ChoiceField(
+        choices=USES,
+        help_text="'inject': the user's own fresh fact or preference (or a reviewed "
+        "procedure), safe to put in a prompt as it is; 'verify': check before relying on it.",
+    )
+    use_reason = serializers.ChoiceField(
+        choices=ROUTING_REASONS,
+        help_text="Why: user_stated or reviewed_procedure for inject; for verify the first "
+        "of " + ", ".join(VERIFY_ORDER) + ".",
     )
 
 
@@ -214,7 +235,7 @@ def _validated(serializer_class, request: Request) -> dict[str, Any]:
 
 _ITEM_FIELDS = (
     "id memory_type namespace predicate statement value assertion_kind confidence "
-    "importance status valid_from valid_to recorded_at scores flags"
+    "importance status valid_from valid_to recorded_at scores flags use use_reason"
 ).split()
 _RESULT_FIELDS = (
     "context_pack as_of known_at dropped_by_budget vector_pending vector_unavailable "
@@ -294,6 +315,7 @@ class RecallView(SubjectScopedView):
                 include_future=data["include_future"],
                 k=data["k"],
                 token_budget=data["token_budget"],
+                route=data["route"],
             ),
             request_id=self.request_id(request),
         )

@@ -40,6 +40,9 @@ class RecallItem:
     source_event_ids: list[uuid.UUID] = field(default_factory=list)
     scores: dict[str, float] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
+    # Recall routing (``routing.route``): inject or verify, and why.
+    use: str = ""
+    use_reason: str = ""
 
 
 # --- 7. budget ------------------------------------------------------------------------
@@ -124,7 +127,10 @@ def fit_budget(
     one after it may still fit). The whole pack is measured last: what is returned is
     what is counted."""
     remaining = budget - lexical.estimate_tokens(
-        _pack_header(len(items), purpose, as_of, known_at) + _PACK_FOOTER
+        _pack_header(len(items), purpose, as_of, known_at)
+        + _SECTION_INJECT
+        + _SECTION_VERIFY
+        + _PACK_FOOTER
     )
     kept: list[RecallItem] = []
     for item in items:
@@ -173,6 +179,8 @@ _PACK_NOTICE = (
     'flagged "inferred" are guesses, "may_be_outdated" ones may no longer hold, '
     '"about_someone_else" ones describe another person, not the user.'
 )
+_SECTION_INJECT = "## What is known about the user\n"
+_SECTION_VERIFY = "## Notes to check before relying on them (untrusted; each says why: check=…)\n"
 
 
 def _fmt_time(value: datetime | None) -> str:
@@ -203,10 +211,11 @@ def _pack_entry(position: int, item: RecallItem) -> str:
     if item.source_uri:
         sources += f" uri={_quoted(item.source_uri)}"
     flags = ",".join(item.flags) or "none"
+    check = f" check={item.use_reason}" if item.use == "verify" else ""
     line = (
         f"[{position}] id={item.id} type={item.memory_type} kind={item.assertion_kind} "
         f"confidence={item.confidence:.2f} valid={_fmt_time(item.valid_from)}..{_fmt_time(item.valid_to)} "
-        f"recorded={_fmt_time(item.recorded_at)} source={sources} flags={flags}\n"
+        f"recorded={_fmt_time(item.recorded_at)} source={sources} flags={flags}{check}\n"
         f"    statement: {_quoted(item.statement)}\n"
     )
     if item.value is not None:
@@ -217,7 +226,19 @@ def _pack_entry(position: int, item: RecallItem) -> str:
 def context_pack(
     items: list[RecallItem], *, purpose: str, as_of: datetime, known_at: datetime | None
 ) -> str:
-    body = "".join(_pack_entry(i, item) for i, item in enumerate(items, start=1))
+    """The items framed as untrusted data, in two sections when they are routed: what is
+    known about the user (to inject), then notes to check before relying on them, each
+    with its reason. Items keep their rank's number across the sections."""
+    numbered = list(enumerate(items, start=1))
+    injected = [(i, item) for i, item in numbered if item.use != "verify"]
+    checked = [(i, item) for i, item in numbered if item.use == "verify"]
+    body = ""
+    if injected:
+        body += (_SECTION_INJECT if checked else "") + "".join(
+            _pack_entry(i, item) for i, item in injected
+        )
+    if checked:
+        body += _SECTION_VERIFY + "".join(_pack_entry(i, item) for i, item in checked)
     if not items:
         body = "(no relevant memories: answer without using memory)\n"
     return _pack_header(len(items), purpose, as_of, known_at) + body + _PACK_FOOTER

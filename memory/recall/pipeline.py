@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.actor import Actor
 from core.observability.metrics import recall_stage
 from core.tenancy import tenant_context
+from memory.models import MemoryRecord, MemoryStatus
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
 from memory.recall.pack import (
@@ -28,6 +29,7 @@ from memory.recall.pack import (
 from memory.recall.query import QueryVector, read_question
 from memory.recall.rank import fuse_and_rerank
 from memory.recall.routes import RouteQuery, SlotKeys, run_routes, slot_keys
+from memory.recall.routing import Facts, RoutingThresholds, returned, route
 from memory.recall.scope import (
     Eligible,
     RecallRequest,
@@ -37,8 +39,72 @@ from memory.recall.scope import (
     recall_context,
     scope_q,
 )
+from memory.recall.signals import Candidate
 from memory.recall.trace import record_recall
 from memory.recall.weights import RecallWeights
+
+# How far down the ranking a route that leaves items out (auto, inject_only) looks, in
+# multiples of k.
+_ROUTED_DEPTH = 3
+
+
+def _thresholds(tenant_policy: dict) -> RoutingThresholds:
+    try:
+        return RoutingThresholds.from_policy(tenant_policy)
+    except (TypeError, ValueError):
+        # A malformed tenant setting must not break recall: the defaults apply (the
+        # console validates the setting when it is saved).
+        return RoutingThresholds()
+
+
+def routed_items(
+    deduped: list[Candidate],
+    request: RecallRequest,
+    *,
+    as_of: datetime,
+    weights: RecallWeights,
+    thresholds: RoutingThresholds,
+    procedures_subject_id: uuid.UUID | None,
+) -> list[RecallItem]:
+    """The top ``request.k`` items, in rank order, each routed (``routing.route``), of
+    those ``request.route`` returns."""
+    conflicted = pending_slots([c.record for c in deduped])
+    top: list[RecallItem] = []
+    for c in deduped:
+        if len(top) == request.k:
+            break
+        item = item_for(c, request, as_of=as_of, weights=weights)
+        record = c.record
+        routed = route(
+            item,
+            Facts(
+                sensitivity=record.sensitivity,
+                reviewed_procedure=procedures_subject_id is not None
+                and record.subject_id == procedures_subject_id,
+                open_conflict=(record.subject_id, record.namespace, record.predicate) in conflicted,
+            ),
+            as_of=as_of,
+            thresholds=thresholds,
+        )
+        item.use, item.use_reason = routed.use, routed.reason
+        if returned(routed, request.route):
+            top.append(item)
+    return top
+
+
+def pending_slots(records: list) -> set[tuple]:
+    """The slots (subject, namespace, predicate) of ``records`` that hold a value pending
+    the user's confirmation: an open conflict. One query, none without predicates."""
+    predicates = {r.predicate for r in records if r.predicate}
+    if not predicates:
+        return set()
+    return set(
+        MemoryRecord.objects.filter(
+            subject_id__in={r.subject_id for r in records},
+            predicate__in=predicates,
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        ).values_list("subject_id", "namespace", "predicate")
+    )
 
 
 class SubjectKindRefused(Exception):
@@ -176,15 +242,27 @@ def recall(
             ranked, reranker, rerank_error = model_rerank(
                 ranked, question.searched, weights=weights
             )
-            # 6. one value per slot, one version per lineage, no near-duplicates.
+            # 6. one value per slot, one version per lineage, no near-duplicates. A route
+            #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):
-                deduped = dedupe(ranked, as_of=as_of, limit=request.k)
+                deduped = dedupe(
+                    ranked,
+                    as_of=as_of,
+                    limit=request.k if request.route == "all" else _ROUTED_DEPTH * request.k,
+                )
+            # 6b. routing: each item is injected or verified (``routing``); the route asked
+            #     for chooses which come back.
             # 7. the top k that fit the token budget, measured with their sources as the
             #    pack shows them.
             with recall_stage("pack"):
-                top = [
-                    item_for(c, request, as_of=as_of, weights=weights) for c in deduped[: request.k]
-                ]
+                top = routed_items(
+                    deduped,
+                    request,
+                    as_of=as_of,
+                    weights=weights,
+                    thresholds=_thresholds(context.tenant_policy),
+                    procedures_subject_id=procedures_subject_id,
+                )
                 attach_sources(top, {c.id: c.record for c in deduped})
                 items, dropped = fit_budget(
                     top,

@@ -62,6 +62,8 @@ class RecallRequest:
     include_future: bool = False
     k: int = 10
     token_budget: int = 1500
+    # Which routed items come back (``routing.ROUTE_MODES``): all, auto or inject_only.
+    route: str = "all"
 
 
 # --- 1. scope -------------------------------------------------------------------------

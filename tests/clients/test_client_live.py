@@ -383,3 +383,42 @@ def test_async_client_session_with_outage(live_engram, keys, tmp_path):
                 await alice.list_memories(limit=0)
 
     asyncio.run(session())
+
+
+def test_recall_routes_through_the_client(live_engram, keys):
+    """The client sends ``route`` and reads each item's ``use``: an inject-only recall
+    (what a runtime adds every turn) has none of the notes to check; a full one has them,
+    with their reasons."""
+    with client(live_engram, keys) as c:
+        carol = c.for_user("carol-routing")
+        carol.submit_candidates(
+            [
+                Candidate(
+                    "semantic",
+                    "assistant/profile",
+                    "User keeps sourdough starter in the fridge",
+                    "user_explicit",
+                    1.0,
+                    "personalization",
+                    "explicit_consent",
+                ),
+                Candidate(
+                    "semantic",
+                    "assistant/profile",
+                    "User probably bakes sourdough on weekends",
+                    "agent_inference",
+                    0.9,
+                    "personalization",
+                    "legitimate_interest",
+                ),
+            ]
+        )
+        full = carol.recall("What does the user do with sourdough?", "personalization", route="all")
+        assert {i.use for i in full.items} == {"inject", "verify"}
+        assert [i.use_reason for i in full.to_verify] == ["inferred"]
+        assert "## Notes to check" in full.context_pack
+        only = carol.recall(
+            "What does the user do with sourdough?", "personalization", route="inject_only"
+        )
+        assert only.items and only.to_verify == []
+        assert [i.id for i in only.injected] == [i.id for i in full.injected]

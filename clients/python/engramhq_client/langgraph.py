@@ -181,6 +181,7 @@ class EngramStore(BaseStore):
         confidence: float = 0.8,
         consent_basis: str = "legitimate_interest",
         recall_token_budget: int = 2000,
+        recall_route: str = "all",
         ttl: TTLConfig | None = None,
     ) -> None:
         self.client = client
@@ -194,6 +195,10 @@ class EngramStore(BaseStore):
         self.confidence = confidence
         self.consent_basis = consent_basis
         self.recall_token_budget = recall_token_budget
+        # Which routed memories a search by query returns: "all" (what a memory tool
+        # shows when the agent asks), or "inject_only" for a store whose search results
+        # go into every prompt as they are.
+        self.recall_route = recall_route
         self.ttl_config = ttl
         self.degraded = False
         self.degraded_reason = ""
@@ -438,6 +443,7 @@ class EngramStore(BaseStore):
                     namespaces=[engram_ns],
                     k=min(50, max(wanted * 3, 10)),
                     token_budget=self.recall_token_budget,
+                    route=self.recall_route,
                 )
                 if pack.degraded:
                     raise EngramUnavailable(pack.degraded_reason)

@@ -1091,6 +1091,14 @@ export interface components {
             k?: number;
             /** @description Default when omitted: 1500. */
             token_budget?: number;
+            /**
+             * @description Which items come back, each routed to 'inject' or 'verify' (item.use): 'all' every item (what a memory tool returns when the agent asks); 'auto' both sections without notes from external content or with instruction-like text; 'inject_only' only what is safe to inject (what a runtime adds every turn).
+             *
+             *     * `all` - all
+             *     * `auto` - auto
+             *     * `inject_only` - inject_only Default when omitted: "all".
+             */
+            route?: components["schemas"]["RouteEnum"];
         };
         RecallItemOutput: {
             /** Format: uuid */
@@ -1131,6 +1139,32 @@ export interface components {
             };
             /** @description inferred, external_source, may_be_outdated, future_dated, instruction_like_text, about_someone_else. */
             flags: string[];
+            /**
+             * @description 'inject': the user's own fresh fact or preference (or a reviewed procedure), safe to put in a prompt as it is; 'verify': check before relying on it.
+             *
+             *     * `inject` - inject
+             *     * `verify` - verify
+             */
+            use: components["schemas"]["UseEnum"];
+            /**
+             * @description Why: user_stated or reviewed_procedure for inject; for verify the first of untrusted_source, instruction_like, sensitive, about_someone_else, open_conflict, opinion, inferred, tool_derived, unreviewed_procedure, not_a_fact, old, low_confidence.
+             *
+             *     * `user_stated` - user_stated
+             *     * `reviewed_procedure` - reviewed_procedure
+             *     * `untrusted_source` - untrusted_source
+             *     * `instruction_like` - instruction_like
+             *     * `sensitive` - sensitive
+             *     * `about_someone_else` - about_someone_else
+             *     * `open_conflict` - open_conflict
+             *     * `opinion` - opinion
+             *     * `inferred` - inferred
+             *     * `tool_derived` - tool_derived
+             *     * `unreviewed_procedure` - unreviewed_procedure
+             *     * `not_a_fact` - not_a_fact
+             *     * `old` - old
+             *     * `low_confidence` - low_confidence
+             */
+            use_reason: components["schemas"]["UseReasonEnum"];
         };
         RecallOutput: {
             /**
@@ -1179,6 +1213,13 @@ export interface components {
          * @enum {string}
          */
         RoleEnum: "user" | "assistant" | "tool" | "system" | "external";
+        /**
+         * @description * `all` - all
+         *     * `auto` - auto
+         *     * `inject_only` - inject_only
+         * @enum {string}
+         */
+        RouteEnum: "all" | "auto" | "inject_only";
         /**
          * @description * `public` - public
          *     * `internal` - internal
@@ -1333,6 +1374,30 @@ export interface components {
             /** @description Seconds until the token expires. */
             expires_in: number;
         };
+        /**
+         * @description * `inject` - inject
+         *     * `verify` - verify
+         * @enum {string}
+         */
+        UseEnum: "inject" | "verify";
+        /**
+         * @description * `user_stated` - user_stated
+         *     * `reviewed_procedure` - reviewed_procedure
+         *     * `untrusted_source` - untrusted_source
+         *     * `instruction_like` - instruction_like
+         *     * `sensitive` - sensitive
+         *     * `about_someone_else` - about_someone_else
+         *     * `open_conflict` - open_conflict
+         *     * `opinion` - opinion
+         *     * `inferred` - inferred
+         *     * `tool_derived` - tool_derived
+         *     * `unreviewed_procedure` - unreviewed_procedure
+         *     * `not_a_fact` - not_a_fact
+         *     * `old` - old
+         *     * `low_confidence` - low_confidence
+         * @enum {string}
+         */
+        UseReasonEnum: "user_stated" | "reviewed_procedure" | "untrusted_source" | "instruction_like" | "sensitive" | "about_someone_else" | "open_conflict" | "opinion" | "inferred" | "tool_derived" | "unreviewed_procedure" | "not_a_fact" | "old" | "low_confidence";
         /**
          * @description * `past` - past
          *     * `now` - now

@@ -111,6 +111,9 @@ class RecallRequest(_Model):
     include_future: bool | None = None
     k: int | None = None
     token_budget: int | None = None
+    # all (every item, each with its use), auto (without notes from external content or
+    # with instruction-like text) or inject_only (only what is safe to inject).
+    route: str | None = None
 
 
 @dataclass
@@ -245,9 +248,11 @@ class RecallSource(_Model):
 
 @dataclass
 class RecallItem(_Model):
-    """One recalled memory. Every field has a default and fields this client does not
-    know (``use``: inject or verify, say, from a newer server) are kept in ``extra``, so a
-    reshaped answer still parses."""
+    """One recalled memory. ``use`` says how to use it: ``inject`` (the user's own fresh
+    fact or preference, or a reviewed procedure: safe in a prompt as it is) or ``verify``
+    (check before relying on it), and ``use_reason`` why. Every field has a default and
+    fields this client does not know are kept in ``extra``, so a reshaped answer still
+    parses."""
 
     id: str = ""
     memory_type: str = ""
@@ -265,15 +270,11 @@ class RecallItem(_Model):
     source: RecallSource = field(default_factory=RecallSource)
     scores: dict[str, float] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
+    use: str = ""
+    use_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     _nested: ClassVar[dict[str, type]] = {"source": RecallSource}
     _client_only: ClassVar[tuple[str, ...]] = ("extra",)
-
-    @property
-    def use(self) -> str | None:
-        """How the server routes it (``inject`` or ``verify``) when it says so."""
-        value = self.extra.get("use")
-        return value if isinstance(value, str) else None
 
 
 @dataclass
@@ -306,6 +307,16 @@ class ContextPack(_Model):
     @classmethod
     def degraded_empty(cls, reason: str) -> ContextPack:
         return cls(empty_reason="engram_unavailable", degraded=True, degraded_reason=reason)
+
+    @property
+    def injected(self) -> list[RecallItem]:
+        """The items safe to inject as they are (``use == "inject"``)."""
+        return [i for i in self.items if i.use == "inject"]
+
+    @property
+    def to_verify(self) -> list[RecallItem]:
+        """The items to check before relying on them, each with its ``use_reason``."""
+        return [i for i in self.items if i.use == "verify"]
 
 
 @dataclass

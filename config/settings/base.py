@@ -481,6 +481,8 @@ ENGRAM_RETRIEVAL = {
     "VECTOR_CACHE": env.bool("ENGRAM_RECALL_VECTOR_CACHE", default=True),
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
     "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=60.0),
+    # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
+    "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).
     "COMPILED_QUERIES": env.bool("ENGRAM_RECALL_COMPILED_QUERIES", default=True),
     # The question's embedding starts before recall reads its context (after the

@@ -46,10 +46,10 @@ wait for it.
 
 Read the reference first: ``pipeline`` and the ``routes`` package (one module per route,
 each a function of one typed ``RouteQuery``) — one connection, the ORM or one SQL
-statement per route, nothing kept between requests but a large scope's counts (30 s,
-``routes.common.STATISTICS``). The speed-ups live apart in ``accel`` (the vector cache; compiled SQL in ``core.sqltemplate``; the early
-embedding, ``QueryVector.speculate``, which starts only after the request's checks; judging
-ahead, ``pack.judge_ahead``), each behind an ``ENGRAM_RECALL_*`` setting, each held to the
+statement per route, no state kept between requests. The speed-ups live apart in
+``accel`` (the vector cache; compiled SQL in ``core.sqltemplate``; the early embedding,
+``QueryVector.speculate``, which starts only after the request's checks; judging ahead,
+``pack.judge_ahead``), each behind an ``ENGRAM_RECALL_*`` setting, each held to the
 reference's answers (tests/memory/test_recall_accel_equivalence.py). Whatever a process
 keeps lives in ``core.process_state``.
 

@@ -1,7 +1,7 @@
 """Every speed-up of recall (``memory.recall.accel``) gives the reference's answers.
 
 The reference is recall with every speed-up off (``ENGRAM_RECALL_VECTOR_CACHE``,
-``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``). On a generated corpus
+``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``, ``…_SCOPE_COUNTS``). On a generated corpus
 in both languages — facts, single-valued slots that change (supersedes), memories for
 another purpose and another person's — each speed-up alone, and all of them together,
 must return the same ranked ids for every question; then memories are deleted and slots
@@ -20,7 +20,7 @@ from memory.recall.query import LAST_MODEL_ID
 from tests.helpers.lifecycle import erase
 from tests.helpers.retrieval import recall, remember
 
-SPEED_UPS = ("VECTOR_CACHE", "COMPILED_QUERIES", "EARLY_EMBEDDING", "JUDGE_AHEAD")
+SPEED_UPS = ("VECTOR_CACHE", "COMPILED_QUERIES", "EARLY_EMBEDDING", "JUDGE_AHEAD", "SCOPE_COUNTS")
 
 # Vocabulary of its own (not the golden sets', not LoCoMo's).
 EN_THINGS = ["kayak", "sourdough", "cello", "bonsai", "telescope", "chess club", "pottery wheel"]
@@ -89,8 +89,11 @@ CONFIGURATIONS = [frozenset()] + [frozenset({s}) for s in SPEED_UPS] + [frozense
 
 @pytest.mark.parametrize("seed", [3, 17])
 def test_every_speed_up_answers_as_the_reference(
-    read_agent, owner_subject, same_tenant_user, settings, seed
+    read_agent, owner_subject, same_tenant_user, settings, monkeypatch, seed
 ):
+    # Every scope counts as large here, so its counts are kept (SCOPE_COUNTS) and the
+    # second round runs on the first round's counts.
+    monkeypatch.setattr("memory.recall.routes.common.STATISTICS_KEPT_FROM", 0)
     rng = random.Random(seed)
     written = _corpus(owner_subject, same_tenant_user[1], rng)
     LAST_MODEL_ID.set(configured_model_id())  # so the early embedding is tried at once

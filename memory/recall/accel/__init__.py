@@ -12,5 +12,7 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   reads its context.
 - judging ahead (``ENGRAM_RECALL_JUDGE_AHEAD``, ``pack.judge_ahead``): while the question
   is embedded, the found statements are checked for instruction-like text.
+- a large scope's counts kept 30 s (``ENGRAM_RECALL_SCOPE_COUNTS``,
+  ``routes.common.kept_a_while``): BM25's statistics and the vector count.
 
 Each keeps its state in ``core.process_state``."""

@@ -14,9 +14,8 @@ composes them and credits their hits to the candidates (``signals.Candidates``).
 - ``recency``  the latest experiences, for questions that ask for them.
 
 This is the reference: one connection, the ORM or one SQL statement per route, nothing
-kept between requests but a large scope's counts (``common.STATISTICS``). The speed-ups
-beside it live in ``memory.recall.accel``, each behind a setting and held to the same
-answers.
+kept between requests. The speed-ups beside it live in ``memory.recall.accel``, each
+behind a setting and held to the same answers.
 
 Recall writes nothing here: a found memory without a vector yet (the embedding queue
 lags) is counted as ``vector_pending``, never embedded on the request path."""

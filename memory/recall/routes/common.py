@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Avg, Count, F, Func, Q, QuerySet
 
 from core.process_state import Cache
@@ -59,8 +60,11 @@ STATISTICS = Cache("recall.scope_statistics", max_items=10_000, seconds=30.0)
 
 
 def kept_a_while(key: tuple, count: Callable[[], Any], size: Callable[[Any], int]) -> Any:
-    """``count()``, or what it gave for ``key`` lately (``STATISTICS``' seconds) when that
-    was a large scope's (``size`` of it at least ``STATISTICS_KEPT_FROM``)."""
+    """``count()``, or — a speed-up, ``ENGRAM_RECALL_SCOPE_COUNTS`` — what it gave for
+    ``key`` lately (``STATISTICS``' seconds) when that was a large scope's (``size`` of it
+    at least ``STATISTICS_KEPT_FROM``)."""
+    if not settings.ENGRAM_RETRIEVAL["SCOPE_COUNTS"]:
+        return count()
     held = STATISTICS.get(key)
     if held is not None:
         return held

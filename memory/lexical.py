@@ -108,7 +108,7 @@ def trigram_text(*, statement: str, predicate: str, value: Any) -> str:
 
 
 def name_words(names: Iterable[str]) -> frozenset[str]:
-    """The lowercased words of people's names ("Caroline", "Wang Fang" -> wang, fang)."""
+    """The lowercased words of people's names ("Ada", "Wang Fang" -> ada, wang, fang)."""
     return frozenset(
         w.lower() for n in names if isinstance(n, str) for w in segment(n) if len(w) >= 2
     )
@@ -355,7 +355,7 @@ def refer_to_user(query: str, self_names: Iterable[str], others: Iterable[str] =
     one person.
 
     ``others``: the other people of the subject's conversations (speakers of its events).
-    A question that names one of them ("What did Caroline realise after her race?") is
+    A question that names one of them ("What did Ada realise after her race?") is
     about that person: its pronouns refer to them, not to the user, and stay."""
     replacement = "用户" if has_cjk(query) else "the user"
     out = query

@@ -11,8 +11,8 @@ import rjieba
 from memory.lexical import CJK_CLASS, has_cjk
 
 # Relations to people outside the user's immediate family. A memory whose subject is one
-# of them ("Cousin Gideon lives in Porto", "邻居孟凡宇的爱好是攀岩", "Greta Holm (cousin) was
-# born on 7 March") states a fact about *that* person, which a question about the user
+# of them ("Cousin Ada lives in Porto", "邻居老周的爱好是攀岩", "Ida Berg (cousin) was
+# born in March") states a fact about *that* person, which a question about the user
 # must not take for the user's own: e5 scores "my colleague's cat is called Mochi" as
 # high as "my cat is called Mochi". Immediate family (partner, children, parents,
 # siblings) is left out: "哥哥名叫子辰" and "has two daughters" are facts about the user's
@@ -151,7 +151,7 @@ def about_someone_else(statement: str) -> bool:
 def mentions_someone_else(query: str) -> bool:
     """Whether a question (already read with ``refer_to_user``, so the user's own names
     are "the user") is about another person: it names a relation ("my cousin", "同事") or
-    a person ("Greta Holm", a word the segmenter tags as a person's name). It errs
+    a person ("Ida Berg", a word the segmenter tags as a person's name). It errs
     towards yes (any two capitalised words, "New York" too): a yes only switches off the
     demotion of facts about other people."""
     if _OTHER_EN.search(query) or _OTHER_ZH.search(query) or _LATIN_FULL_NAME.search(query):

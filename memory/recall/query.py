@@ -40,8 +40,8 @@ class Question:
     # It names another person or a relation: facts about other people may answer it.
     about_others: bool
     # The one person of the subject's conversations the question is about, when it names
-    # exactly one of several speakers and not the subject themself ("What did Caroline
-    # realise after her race?" between Caroline and Melanie): what that person said must
+    # exactly one of several speakers and not the subject themself ("What did Ada
+    # realise after her race?" between Ada and Bea): what that person said must
     # answer it (``rank.scope_to_speaker``). Empty otherwise, and for Chinese questions,
     # where a name's characters can run into other words.
     speaker: str = ""

@@ -152,8 +152,8 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
     """A question about one speaker is answered by what that speaker said. Abstain when
     the speaker's best statement ranks far below (under ``named_speaker_share`` of the
     fused relevance of) the best turn of another speaker: the question then most likely
-    names the wrong person ("What did Caroline realise after her charity race?" when
-    Melanie ran it). A turn in which the speaker asks something does not count as their
+    names the wrong person ("What did Ada realise after her charity race?" when Bea
+    ran it). A turn in which the speaker asks something does not count as their
     statement: the words of "What got you into running?" are the asker's, the facts are
     the one's who answers. Otherwise the speaker's own turns rank above the others'
     (``named_speaker``); the others' come along as context.

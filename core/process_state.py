@@ -99,7 +99,13 @@ class Cache(Generic[K, V]):
     kept at most ``seconds`` (None: until dropped), behind one lock."""
 
     def __init__(
-        self, name: str, *, max_items: int, seconds: float | None = None, pure: bool = False
+        self,
+        name: str,
+        *,
+        max_items: int,
+        seconds: float | None = None,
+        pure: bool = False,
+        kept_in_child: bool = False,
     ) -> None:
         if max_items < 1:
             raise ValueError("a cache holds at least one item")
@@ -108,10 +114,16 @@ class Cache(Generic[K, V]):
         self.seconds = seconds
         self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
         self._lock = threading.Lock()
-        register(name, self.clear, self._describe, self._forget, pure=pure)
+        # ``kept_in_child``: what it holds is true in a forked child too (a server the
+        # parent started); only the lock is new there.
+        after_fork = self._new_lock if kept_in_child else self._forget
+        register(name, self.clear, self._describe, after_fork, pure=pure)
 
     def _forget(self) -> None:
         self._items = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _new_lock(self) -> None:
         self._lock = threading.Lock()
 
     def get(self, key: K, default: V | None = None) -> V | None:
@@ -185,13 +197,17 @@ class Slot(Generic[V]):
         *,
         close: Callable[[V], None] | None = None,
         pure: bool = False,
+        kept_in_child: bool = False,
     ) -> None:
         self.name = name
         self._create = create
         self._close = close
         self._value: V | None = None
         self._lock = threading.Lock()
-        register(name, self.reset, self._describe, self._forget, pure=pure)
+        # ``kept_in_child``: the value holds in a forked child too (a setting made at
+        # start-up, not a thread or a connection); only the lock is new there.
+        after_fork = self._new_lock if kept_in_child else self._forget
+        register(name, self.reset, self._describe, after_fork, pure=pure)
 
     def get(self) -> V:
         with self._lock:
@@ -217,6 +233,9 @@ class Slot(Generic[V]):
 
     def _forget(self) -> None:
         self._value = None
+        self._lock = threading.Lock()
+
+    def _new_lock(self) -> None:
         self._lock = threading.Lock()
 
     def _describe(self) -> str:

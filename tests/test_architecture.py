@@ -220,3 +220,26 @@ def test_every_registered_entry_is_bounded_and_resets():
     assert len(pack._VERDICTS) == 1
     process_state.reset_all()
     assert len(pack._VERDICTS) == 0
+
+
+def test_a_forked_child_keeps_only_what_holds_there():
+    """In a forked child a cache of this process's work starts empty, while what describes
+    the world outside (a server the parent started, a setting made at start-up) is kept."""
+    import os
+
+    from core.process_state import Cache, Slot
+
+    work = Cache("test.fork.work", max_items=4)
+    outside = Cache("test.fork.outside", max_items=4, kept_in_child=True)
+    setting = Slot("test.fork.setting", kept_in_child=True)
+    work.put("k", 1)
+    outside.put("k", 2)
+    setting.set(True)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child reports what it holds, and leaves at once
+        os.write(write, f"{len(work)},{outside.get('k')},{setting.peek()}".encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 100).decode() == "0,2,True"
+    assert len(work) == 1  # the parent's own is untouched

@@ -466,9 +466,10 @@ def _unavailable(data_dir: Path, state: SupervisorState) -> EmbeddedPostgresUnav
 
 
 # The server this process attached to, per data directory (the lock keeps a check and a
-# start together).
+# start together). A web worker forked from the process that started it knows it too, so
+# a postmaster that dies later is restarted (and counted) rather than started afresh.
 _attached: Cache[Path, EmbeddedServer] = Cache(
-    "embedded_postgres.attached", max_items=64, pure=True
+    "embedded_postgres.attached", max_items=64, pure=True, kept_in_child=True
 )
 
 

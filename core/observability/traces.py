@@ -36,7 +36,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     trace = None  # type: ignore[assignment]
 
 # Whether a tracer provider is installed (set once, at start-up).
-_ENABLED: Slot[bool] = Slot("traces.enabled", pure=True)
+_ENABLED: Slot[bool] = Slot("traces.enabled", pure=True, kept_in_child=True)
 
 
 def enabled() -> bool:

@@ -63,8 +63,9 @@ def register(
     """Register state kept elsewhere (an object with its own lock and bound): ``reset``
     empties it, ``describe`` says its bound and how full it is, ``after_fork`` (default:
     ``reset``) empties it in a forked child without taking a lock a parent's thread may
-    have held; ``pure``: it holds results of a pure function of their keys (compiled
-    SQL), which no request can change. One name, one entry."""
+    have held; ``pure``: nothing a request or a test can change is in it (compiled SQL,
+    an embedder, a thread pool, a setting made at start-up), so tests keep it from one
+    test to the next. One name, one entry."""
     with _REGISTRY_LOCK:
         if name in _REGISTRY:
             raise ValueError(f"process state {name!r} is registered twice")
@@ -85,8 +86,8 @@ def reset(name: str) -> None:
 
 
 def reset_all(*, pure_too: bool = True) -> None:
-    """Empty every entry: what a fresh process holds. ``pure_too=False`` keeps the results
-    of pure functions (what tests do between tests: no test can change those)."""
+    """Empty every entry: what a fresh process holds. ``pure_too=False`` keeps the
+    ``pure`` ones (what tests do between tests: no test can change those)."""
     with _REGISTRY_LOCK:
         held = list(_REGISTRY.values())
     for entry in held:

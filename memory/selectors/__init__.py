@@ -97,6 +97,11 @@ def events_resolve_client_ids(
     )
 
 
+# The end user's own pages ("Manage my memories"): the signed-in user reaches their
+# memories only through their own Subject. Every query below starts from it, so a record id
+# from another user (same tenant or not) is simply not found — the page answers 404, never
+# 403, and never says whether the id exists.
+
 # Statuses a user can filter by on their own page (deleted records are tombstones: gone).
 USER_VISIBLE_STATUSES = tuple(s for s in MemoryStatus.values if s != MemoryStatus.DELETED)
 
@@ -387,7 +392,7 @@ INDEX_STUCK_AFTER_MINUTES = 10
 
 def index_lag_detail(*, tenant_id: uuid.UUID, oldest, now=None) -> dict:
     """For the operations page, beside the index lag's count and the age of the oldest
-    record still waiting (``oldest``, its record time; ``indexing.index_lag_of``): when
+    record still waiting (``oldest``, its record time; ``index_maintenance.index_lag_of``): when
     the tenant's last vector was written, and whether that looks stuck — the oldest has
     waited, and no vector was written, for longer than ``INDEX_STUCK_AFTER_MINUTES``."""
     from datetime import timedelta

@@ -394,6 +394,16 @@ def _store_vectors(records, vectors, contexts, model_id: str, tenant_id) -> int:
     return len(rows)
 
 
+# Lock order with the write path, so that the indexer and a writer never deadlock. A
+# writer locks the subject row (FOR NO KEY UPDATE), then that subject's records. Inserting
+# a vector takes KEY SHARE locks on the rows it references (record, subject): KEY SHARE
+# never conflicts with NO KEY UPDATE, and all the subjects are locked first, in id order,
+# so the indexer never holds a record while waiting for a subject. The bookkeeping update
+# skips records a writer holds (they are marked by the next index run) instead of waiting
+# for them, so the indexer never waits for a writer while holding anything the writer
+# needs.
+
+
 def _subjects_key_share(subject_ids: Sequence[uuid.UUID]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(

@@ -373,7 +373,9 @@ def _csv_cell(value: Any) -> str:
 
 def subject_export_csv(*, user, subject: Subject) -> str:
     """The user's memories as a spreadsheet: one row per version that is not deleted,
-    newest first, in the pages' words, ids in the last columns."""
+    newest first, in the pages' words, ids in the last columns. It is for people: the
+    same records as ``subject_export`` (the machine format the API also serves and the
+    import reads), ordered as the list page orders them, without deleted memories."""
     data = subject_export(user=user, subject=subject)
     records = [r for r in data["records"] if r["status"] != MemoryStatus.DELETED]
     records.sort(key=lambda r: (r["recorded_at"] or "", r["id"]), reverse=True)

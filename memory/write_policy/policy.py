@@ -22,7 +22,8 @@ The steps, in order:
  7. Passing states are refused.
  8. Facts owned by a system of record are refused (queried live instead).
  9. A claim of user authority must be backed by a cited user event.
-10. Procedures are never learned from untrusted or tool content.
+10. Procedures are never learned from untrusted or tool content, nor from an
+    inference that cites it.
 11. Sensitive personal data is refused when the tenant does not keep it.
 12. Hold: a future change without a date, until the user confirms it.
 13. Hold: instruction-like text (prompt injection), for review.
@@ -195,11 +196,11 @@ def decide(
         )
 
     # 10. Procedural memory is never learned from untrusted content and always reviewed.
+    #     Provenance decides, not detection: a procedure a tool or web page wrote, or an
+    #     agent's inference citing such an event, is refused even when it reads harmless
+    #     and even after a review (a reviewer approves wording, not where it came from).
     if candidate.memory_type == MemoryType.PROCEDURAL:
-        if candidate.assertion_kind in (
-            AssertionKind.EXTERNAL_UNTRUSTED,
-            AssertionKind.TOOL_CONFIRMED,
-        ):
+        if _derives_from_tool_or_web(candidate):
             return _reject(
                 ReasonCode.UNTRUSTED_PROCEDURAL,
                 "Procedures cannot be learned from web, tool or other external content.",

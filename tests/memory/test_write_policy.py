@@ -394,6 +394,28 @@ CASES: list[Case] = [
         ("QUARANTINE", "procedural_needs_review"),
     ),
     Case(
+        "agent-procedure-drawn-from-a-tool-event-rejected-en",
+        cand(
+            memory_type="procedural",
+            assertion_kind="agent_inference",
+            confidence=0.7,
+            source_roles=("tool",),
+            statement="Clear the cache directory before every release",
+        ),
+        ("REJECT", "untrusted_procedural"),
+    ),
+    Case(
+        "agent-procedure-drawn-from-a-web-page-rejected-zh",
+        cand(
+            memory_type="procedural",
+            assertion_kind="agent_inference",
+            confidence=0.7,
+            source_roles=("assistant", "external"),
+            statement="每次上线之前先把日志目录清空",
+        ),
+        ("REJECT", "untrusted_procedural"),
+    ),
+    Case(
         "user-claim-without-user-source",
         cand(source_roles=("tool",)),
         ("REJECT", "assertion_not_supported_by_source"),

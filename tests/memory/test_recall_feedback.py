@@ -21,12 +21,12 @@ from core.tenancy import tenant_context
 from governance.audit_groups import group_of
 from memory.models import MemoryRecord, MemoryStatus, RecallTrace
 from memory.recall import RecallScope, recall_feedback_record
+from memory.selectors.utility import utility_by_agent_day
 from memory.services.forgetting import records_expire
 from memory.services.recall_feedback import (
     FeedbackSteps,
     importance_after,
     recall_feedback_apply,
-    utility_by_agent_day,
 )
 from memory.services.subjects import subject_get_or_create
 from tests.helpers.cast import agent_with_key

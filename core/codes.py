@@ -235,6 +235,10 @@ class AuditAction(models.TextChoices):
     MEMORY_CONSOLIDATE = "memory.consolidate", _("Memories consolidated")
     MEMORY_CONFIRM = "memory.confirm", _("Sensitive memory confirmed by the user")
     MEMORY_RECALL_FEEDBACK = "memory.recall_feedback", _("Agent reported which memories it used")
+    MEMORY_IMPORTANCE_FEEDBACK = (
+        "memory.importance_feedback",
+        _("Memory importance adjusted by recall feedback"),
+    )
     EVENT_APPEND = "event.append", _("Conversation event received")
     EVENT_ERASE = "event.erase", _("Conversation event erased")
     EVENT_RETENTION = "event.retention", _("Old conversation events removed")

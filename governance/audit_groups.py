@@ -24,7 +24,12 @@ GROUPS: list[tuple[str, object, tuple[str, ...], tuple[str, ...]]] = [
     ("refused", _("Writes refused"), (), (Operation.REJECT,)),
     ("held", _("Held for review or the user's confirmation"), (), (Operation.QUARANTINE,)),
     ("resolved", _("Held memories resolved"), (A.QUARANTINE_RESOLVE, A.MEMORY_CONFIRM), ()),
-    ("recalled", _("Memories recalled by agents"), (A.MEMORY_READ, A.MEMORY_RECALL_FEEDBACK), ()),
+    (
+        "recalled",
+        _("Memories recalled by agents"),
+        (A.MEMORY_READ, A.MEMORY_RECALL_FEEDBACK, A.MEMORY_IMPORTANCE_FEEDBACK),
+        (),
+    ),
     (
         "deleted",
         _("Deletions"),

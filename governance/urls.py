@@ -40,4 +40,5 @@ urlpatterns = [
     path("admin/agents", views.admin_agents, name="admin-agents"),
     path("admin/members", views.admin_members, name="admin-members"),
     path("admin/policy", views.admin_policy, name="admin-policy"),
+    path("utility/", views.utility, name="utility"),
 ]

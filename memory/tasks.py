@@ -381,3 +381,24 @@ def build_index(model_id: str, switch: bool = False, max_drift: float | None = N
             logger.warning("index version %s not switched: %s", model_id, e.code)
             result["refused"] = e.code
     return result
+
+
+# --- recall feedback into importance ----------------------------------------------------
+
+
+@shared_task(bind=True, name="memory.recall_feedback_apply")
+def recall_feedback_apply(self, tenant_id: str, trace_id: str) -> None:
+    """Fold one recall's feedback into its memories' importance
+    (memory.services.recall_feedback); once per trace, as its feedback is given once."""
+    from memory.services.recall_feedback import recall_feedback_apply as apply
+
+    tid = uuid.UUID(tenant_id)
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=f"feedback:{trace_id}",
+        object_ids=[trace_id],
+        body=lambda: apply(
+            actor=Actor.system(tid, "feedback"), tenant_id=tid, trace_id=uuid.UUID(trace_id)
+        ),
+    )

@@ -30,7 +30,10 @@ memory, not a model. With ``--llm-url`` an OpenAI-compatible chat model reads in
 Reported per agent: accuracy over the probes (an abstention is right when nothing should
 be known, e.g. after the deletion), context tokens per turn (CJK characters and words,
 an approximation of a tokenizer), memory latency per turn, and pollution rate: the share of
-probe contexts holding a wrong, stale, secret, deleted, transient or someone-else fact.
+probe contexts holding a wrong, stale, secret, deleted, transient or someone-else fact;
+for the memory agents also the utility rate (recalled items the answer used — those naming
+the value answered — reported to Engram with ``report_use``) and the items' inject/verify
+split.
 Writes docs/experiment_20_turns.md (table) and docs/experiment_20_turns.svg (plot), and
 replaces the table in README.md (between its ``experiment_20_turns`` markers; ``--no-readme``
 leaves it). Installs the Python client (clients/python) into the running interpreter when
@@ -57,6 +60,7 @@ if str(ROOT) not in sys.path:
 from bench.quality.experiment_report import (  # noqa: E402
     PROBE_AFTER,
     AgentResult,
+    machine,
     svg,
     table,
 )
@@ -385,7 +389,8 @@ class EngramAgent:
         return "\n".join([pack.context_pack, turn.text])
 
     def context(self, question: str) -> str:
-        return self.subject.recall(question, PURPOSE, k=3, token_budget=400).context_pack
+        self.pack = self.subject.recall(question, PURPOSE, k=3, token_budget=400)
+        return self.pack.context_pack
 
 
 class EngramCompactAgent:
@@ -413,10 +418,25 @@ class EngramCompactAgent:
         return "\n".join(filter(None, [self.render(pack), turn.text]))
 
     def context(self, question: str) -> str:
-        return self.render(self.subject.recall(question, PURPOSE, k=3, token_budget=400))
+        self.pack = self.subject.recall(question, PURPOSE, k=3, token_budget=400)
+        return self.render(self.pack)
 
 
 # --- the run --------------------------------------------------------------------------------
+
+
+def report_use(agent: Any, res: AgentResult, probe: Probe, answer: str | None) -> None:
+    """The agent states what its answer used: the recalled items that name the value it
+    answered (any of its spellings). Reported to Engram (the utility rate, the feedback
+    into ranking) and tallied with the items' inject/verify routing."""
+    pack, agent.pack = agent.pack, None
+    spellings = [s.lower() for s, v in probe.values.items() if answer is not None and v == answer]
+    used = [i.id for i in pack.items if any(s in i.statement.lower() for s in spellings)]
+    agent.subject.report_use(pack, used_ids=used)
+    res.recalled += len(pack.items)
+    res.used += len(used)
+    for item in pack.items:
+        res.routed[item.use] = res.routed.get(item.use, 0) + 1
 
 
 def run_experiment(
@@ -456,6 +476,8 @@ def run_experiment(
                 for kind in kinds:
                     res.pollution_kinds[kind] = res.pollution_kinds.get(kind, 0) + 1
                 res.answers.append((n, probe.name, truth, answer))
+                if getattr(agent, "pack", None) is not None:
+                    report_use(agent, res, probe, answer)
             res.correct += right
             res.probes += asked
             res.accuracy_at[n] = right / asked if asked else 0.0
@@ -505,23 +527,6 @@ def ensure_client() -> None:
     )
     importlib.invalidate_caches()
     importlib.import_module("engramhq_client")
-
-
-def machine() -> str:
-    """Where the figures come from: date, CPU model, cores and load at the end of the run."""
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (
-        f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} vCPU, load {load:.1f} at the end "
-        "of the run"
-    )
 
 
 def update_readme(readme: Path, generated: str) -> bool:

@@ -3,8 +3,11 @@ tally, the console table and the SVG chart."""
 
 from __future__ import annotations
 
+import os
 import statistics
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 PROBE_AFTER = (5, 10, 15, 20)
 
@@ -20,6 +23,11 @@ class AgentResult:
     turn_latency_ms: list[float] = field(default_factory=list)
     accuracy_at: dict[int, float] = field(default_factory=dict)
     answers: list[tuple[int, str, str | None, str | None]] = field(default_factory=list)
+    # Memory agents: items their probe recalls returned, those the answer used (reported
+    # to Engram as recall feedback), and the items by routing (inject / verify).
+    recalled: int = 0
+    used: int = 0
+    routed: dict[str, int] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
@@ -28,6 +36,16 @@ class AgentResult:
     @property
     def pollution_rate(self) -> float:
         return self.polluted / self.probes if self.probes else 0.0
+
+    def utility(self) -> str:
+        if not self.recalled:
+            return "—"
+        return f"{self.used / self.recalled:.2f} ({self.used}/{self.recalled})"
+
+    def split(self) -> str:
+        if not self.recalled:
+            return "—"
+        return f"{self.routed.get('inject', 0)} / {self.routed.get('verify', 0)}"
 
 
 def _p(values: list[float], q: float) -> float:
@@ -40,7 +58,8 @@ def _p(values: list[float], q: float) -> float:
 def table(results: list[AgentResult]) -> str:
     head = (
         "| agent | accuracy | after 5 / 10 / 15 / 20 | context tokens per turn (mean, turn 20) "
-        "| memory latency per turn p50 / p95 | pollution rate |\n|---|---|---|---|---|---|\n"
+        "| memory latency per turn p50 / p95 | pollution rate | utility (used / recalled) "
+        "| inject / verify |\n|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     for r in results:
@@ -50,7 +69,8 @@ def table(results: list[AgentResult]) -> str:
             f"| {r.name} | {r.accuracy:.2f} ({r.correct}/{r.probes}) | {at} "
             f"| {statistics.mean(r.turn_tokens):.0f}, {r.turn_tokens[-1]} "
             f"| {_p(r.turn_latency_ms, 0.5):.1f} / {_p(r.turn_latency_ms, 0.95):.1f} ms "
-            f"| {r.pollution_rate:.2f} ({r.polluted}/{r.probes}{': ' + kinds if kinds else ''}) |"
+            f"| {r.pollution_rate:.2f} ({r.polluted}/{r.probes}{': ' + kinds if kinds else ''}) "
+            f"| {r.utility()} | {r.split()} |"
         )
     return head + "\n".join(rows) + "\n"
 
@@ -137,3 +157,20 @@ def svg(results: list[AgentResult]) -> str:
         out.append(f'<text x="{x + 16}" y="{y}">{r.name}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def machine() -> str:
+    """Where the figures come from: date, CPU model, cores and load at the end of the run."""
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (
+        f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} vCPU, load {load:.1f} at the end "
+        "of the run"
+    )

@@ -530,3 +530,15 @@ ENGRAM_REINDEX = {
     "DRIFT_SAMPLE": env.int("ENGRAM_REINDEX_DRIFT_SAMPLE", default=80),
     "MAX_DRIFT": env.float("ENGRAM_REINDEX_MAX_DRIFT", default=0.05),
 }
+
+# --- Recall feedback into ranking (memory/services/recall_feedback.py) ---------------------
+ENGRAM_FEEDBACK = {
+    # A memory an agent reports as used gains STEP_UP importance, up to CAP; one returned
+    # UNUSED_AFTER reported recalls in a row without use loses STEP_DOWN per further such
+    # recall, down to FLOOR. Importance written above CAP or below FLOOR is left as it is.
+    "STEP_UP": env.float("ENGRAM_FEEDBACK_STEP_UP", default=0.05),
+    "STEP_DOWN": env.float("ENGRAM_FEEDBACK_STEP_DOWN", default=0.05),
+    "CAP": env.float("ENGRAM_FEEDBACK_CAP", default=0.9),
+    "FLOOR": env.float("ENGRAM_FEEDBACK_FLOOR", default=0.1),
+    "UNUSED_AFTER": env.int("ENGRAM_FEEDBACK_UNUSED_AFTER", default=5),
+}

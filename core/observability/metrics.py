@@ -123,6 +123,12 @@ HTTP_SECONDS = Histogram(
     ["route"],
     buckets=LATENCY_BUCKETS,
 )
+RECALL_FEEDBACK_ITEMS = Counter(
+    "engram_recall_feedback_items_total",
+    "Items of recalls an agent reported on, by outcome (used or unused): the utility rate "
+    "is used / (used + unused).",
+    ["outcome"],
+)
 REPLICA_READS = Counter(
     "engram_replica_reads_total",
     "Read blocks by the database they went to (replica or primary) and why.",
@@ -138,6 +144,11 @@ def observe_write_decisions(decisions: Iterable[tuple[str, str]]) -> None:
 
 def observe_deletion(scope: str, status: str) -> None:
     DELETION_REQUESTS.labels(code(scope), code(status)).inc()
+
+
+def observe_recall_feedback(*, used: int, unused: int) -> None:
+    RECALL_FEEDBACK_ITEMS.labels("used").inc(used)
+    RECALL_FEEDBACK_ITEMS.labels("unused").inc(unused)
 
 
 def observe_rate_limited(scope: str) -> None:

@@ -28,6 +28,7 @@ from .procedures import (
     procedure_rollback,
     procedure_version,
 )
+from .utility import utility
 
 __all__ = [
     "Console",
@@ -48,4 +49,5 @@ __all__ = [
     "quarantine_list",
     "quarantine_resolve",
     "tenant_switch",
+    "utility",
 ]

@@ -16,7 +16,7 @@ from accounts.permissions import HasReadScope
 from core.api import ApiError
 from core.db_router import replica_reads
 from core.observability import metrics
-from core.serializers import StrictInputSerializer
+from core.serializers import ErrorSerializer, StrictInputSerializer
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import (
     ERRORS,
@@ -28,6 +28,8 @@ from memory.api.views import (
 )
 from memory.models import AssertionKind, MemoryStatus, MemoryType, Subject
 from memory.recall import (
+    RecallFeedbackConflict,
+    RecallFeedbackUnknownIds,
     RecallRequest,
     RecallResult,
     RecallScope,
@@ -327,9 +329,13 @@ class RecallFeedbackView(SubjectScopedView):
     @extend_schema(
         operation_id="recall_feedback",
         summary="Report which recalled memories were used and whether they helped",
+        description="Once per recall, by the agent that recalled: the same report again "
+        "answers 200 and changes nothing; a different one is a 409. Every used id must be "
+        "one the recall returned (else 400 unknown_record_ids). Another subject's or "
+        "agent's recall is a 404.",
         parameters=[SUBJECT_HEADER],
         request=RecallFeedbackInputSerializer,
-        responses={200: RecallFeedbackOutputSerializer, **ERRORS},
+        responses={200: RecallFeedbackOutputSerializer, 409: ErrorSerializer, **ERRORS},
     )
     def post(self, request: Request, trace_id: uuid.UUID) -> Response:
         scope = _scope(self, request)
@@ -346,10 +352,24 @@ class RecallFeedbackView(SubjectScopedView):
             raise ApiError(
                 "not_found", "No such recall for this subject.", status_code=404
             ) from None
+        except RecallFeedbackUnknownIds as e:
+            raise ApiError(
+                "unknown_record_ids",
+                "These ids were not returned by this recall.",
+                extra={"record_ids": [str(i) for i in e.record_ids]},
+            ) from None
+        except RecallFeedbackConflict:
+            raise ApiError(
+                "feedback_conflict",
+                "This recall already has different feedback; the first report stands.",
+                status_code=409,
+            ) from None
         return Response(
-            {
-                "trace_id": trace.id,
-                "used_record_ids": trace.used_record_ids,
-                "helpful": trace.helpful,
-            }
+            RecallFeedbackOutputSerializer(
+                {
+                    "trace_id": trace.id,
+                    "used_record_ids": trace.used_record_ids,
+                    "helpful": trace.helpful,
+                }
+            ).data
         )

@@ -231,6 +231,10 @@ class MemoryRecord(models.Model):
     evidence_count = models.PositiveIntegerField(default=1)
     access_count = models.PositiveIntegerField(default=0)
     last_accessed_at = models.DateTimeField(null=True, blank=True)
+    # Recall feedback (memory.services.recall_feedback): how often an agent said it used
+    # this memory, and how many reported recalls in a row returned it without use.
+    feedback_used_count = models.PositiveIntegerField(default=0)
+    feedback_unused_streak = models.PositiveIntegerField(default=0)
     # Index versions: which extractor wrote it and which embedding model indexed it.
     extractor_version = models.CharField(max_length=64, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True)

@@ -72,7 +72,13 @@ from memory.recall.pipeline import RecallResult, SubjectKindRefused, recall
 from memory.recall.query import QueryVector, warm_up
 from memory.recall.routes import ROUTES
 from memory.recall.scope import RecallRequest, RecallScope
-from memory.recall.trace import RecallTraceNotFound, query_fingerprint, recall_feedback_record
+from memory.recall.trace import (
+    RecallFeedbackConflict,
+    RecallFeedbackUnknownIds,
+    RecallTraceNotFound,
+    query_fingerprint,
+    recall_feedback_record,
+)
 from memory.recall.weights import RecallWeights
 
 __all__ = [
@@ -82,6 +88,8 @@ __all__ = [
     "RecallRequest",
     "RecallResult",
     "RecallScope",
+    "RecallFeedbackConflict",
+    "RecallFeedbackUnknownIds",
     "RecallTraceNotFound",
     "RecallWeights",
     "SubjectKindRefused",

@@ -19,6 +19,7 @@ from memory.models import RecallTrace
 from memory.recall.pack import RecallItem
 from memory.recall.scope import RecallRequest, RecallScope
 from memory.services.access_stats import access_recorded
+from memory.services.recall_feedback import recall_feedback_recorded
 
 
 def query_fingerprint(query: str) -> str:
@@ -75,6 +76,18 @@ class RecallTraceNotFound(Exception):
     pass
 
 
+class RecallFeedbackUnknownIds(Exception):
+    """Used ids the trace never returned: the agent cannot report memories it did not get."""
+
+    def __init__(self, record_ids: list[uuid.UUID]) -> None:
+        super().__init__(record_ids)
+        self.record_ids = record_ids
+
+
+class RecallFeedbackConflict(Exception):
+    """The trace already has different feedback: the first report stands."""
+
+
 def recall_feedback_record(
     *,
     actor: Actor,
@@ -83,18 +96,34 @@ def recall_feedback_record(
     used_record_ids: list[uuid.UUID],
     helpful: bool | None,
 ) -> RecallTrace:
-    """The agent reports which of a recall's ids it used and whether they helped. Only ids
-    the trace returned are kept (an agent cannot mark memories it never received)."""
+    """The agent that recalled reports which of the recall's ids it used and whether they
+    helped, once. The same report again changes nothing (a retry after a lost answer); a
+    different one is refused (``RecallFeedbackConflict``), so the utility rate and the
+    importance feedback count each recall once. Another subject's or another agent's
+    recall is not found; an id the recall did not return is refused."""
+    used = list(dict.fromkeys(used_record_ids))
     with tenant_context(scope.tenant_id):
         trace = (
             RecallTrace.objects.select_for_update()
-            .filter(tenant_id=scope.tenant_id, subject_id=scope.subject_id, id=trace_id)
+            .filter(
+                tenant_id=scope.tenant_id,
+                subject_id=scope.subject_id,
+                agent_id=scope.agent_id,
+                id=trace_id,
+            )
             .first()
         )
         if trace is None:
             raise RecallTraceNotFound(trace_id)
         returned = set(trace.record_ids)
-        trace.used_record_ids = [i for i in dict.fromkeys(used_record_ids) if i in returned]
+        unknown = [i for i in used if i not in returned]
+        if unknown:
+            raise RecallFeedbackUnknownIds(unknown)
+        if trace.feedback_at is not None:
+            if set(trace.used_record_ids) == set(used) and trace.helpful == helpful:
+                return trace
+            raise RecallFeedbackConflict(trace_id)
+        trace.used_record_ids = used
         trace.helpful = helpful
         trace.feedback_at = timezone.now()
         trace.save(update_fields=["used_record_ids", "helpful", "feedback_at"])
@@ -108,4 +137,5 @@ def recall_feedback_record(
                 "helpful": helpful,
             },
         )
+        recall_feedback_recorded(trace)
     return trace

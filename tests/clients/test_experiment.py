@@ -64,6 +64,10 @@ def test_the_experiment_runs_against_engram(live_engram, keys):
         kinds = results[name].pollution_kinds
         assert not {"secret", "stale", "deleted", "transient"} & set(kinds), (name, kinds)
         assert results[name].accuracy > results["no_memory"].accuracy
+        # Each probe recall's use was reported: a utility rate and the inject/verify split.
+        r = results[name]
+        assert r.recalled > 0 and 0 < r.used <= r.recalled
+        assert sum(r.routed.values()) == r.recalled and set(r.routed) <= {"inject", "verify"}
     assert "| engram |" in table(list(results.values()))
     assert svg(list(results.values())).startswith("<svg")
 

@@ -29,6 +29,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def server_params(live_engram: EngramServer, keys: AgentKeys, outbox: str) -> StdioServerParameters:
     env = {
         "PATH": os.environ.get("PATH", ""),
+        # A checkout's client ahead of the installed one, when the run puts it there.
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
         "ENGRAM_URL": live_engram.url,
         "ENGRAM_API_KEY": keys.write_key,
         "ENGRAM_ADMIN_API_KEY": keys.admin_key,
@@ -77,6 +79,7 @@ def test_mcp_session_over_stdio(live_engram, keys, tmp_path):
             assert set(tools) == {
                 "remember",
                 "recall",
+                "report_use",
                 "forget",
                 "list_memories",
                 "propose_procedure_change",
@@ -99,6 +102,12 @@ def test_mcp_session_over_stdio(live_engram, keys, tmp_path):
 
             pack = text(await mcp.call_tool("recall", {"query": "window seats flights"}))
             assert "window seats" in pack
+            used = text(
+                await mcp.call_tool("report_use", {"answer": "You prefer window seats on flights."})
+            )
+            assert used.startswith("Reported 1 of "), used
+            again = text(await mcp.call_tool("report_use", {"answer": "window seats"}))
+            assert again == "Nothing recalled to report on."
             listing = text(await mcp.call_tool("list_memories", {}))
             assert seen["record_id"] in listing and "hunter2" not in listing
             resource = await mcp.read_resource("engram://memories")

@@ -201,14 +201,18 @@ def test_other_tenants_agent_sees_only_its_own_subjects(
     assert response.json()["items"] == []
 
 
-def test_feedback_keeps_only_returned_ids(reader, owner_subject):
+def test_feedback_names_only_returned_ids(reader, owner_subject):
     fact = remember(owner_subject, "User prefers aisle seats")
     body = reader.post_json(URL, {"query": "aisle seat", "purpose": PURPOSE}).json()
     trace_id = body["trace_id"]
     stranger = str(uuid.uuid4())
-    response = reader.post_json(
+    refused = reader.post_json(
         f"{URL}/{trace_id}/feedback",
         {"used_record_ids": [str(fact.record_id), stranger], "helpful": True},
+    )
+    assert _is_error(refused, 400, "unknown_record_ids")["extra"]["record_ids"] == [stranger]
+    response = reader.post_json(
+        f"{URL}/{trace_id}/feedback", {"used_record_ids": [str(fact.record_id)], "helpful": True}
     )
     assert response.status_code == 200, response.content
     assert response.json()["used_record_ids"] == [str(fact.record_id)]

@@ -45,6 +45,7 @@ from engramhq_client._core import (
 )
 from engramhq_client._subject import _first_result, _SubjectBase
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.use import used_record_ids
 
 
 class AsyncEngramClient(_Base):
@@ -315,6 +316,16 @@ class AsyncSubjectClient(_SubjectBase):
         except EngramUnavailable as e:
             logger.warning("engram recall feedback not sent: %s", e.reason)
             return None
+
+    async def report_use(
+        self,
+        recall_result: m.ContextPack,
+        answer_text: str | None = None,
+        used_ids: list[str] | None = None,
+        helpful: bool | None = None,
+    ) -> m.RecallFeedbackResult | None:
+        used = used_record_ids(recall_result, answer_text, used_ids)
+        return await self.recall_feedback(recall_result.trace_id, used, helpful)
 
     async def get_memory(self, record_id: str) -> m.MemoryRecord:
         return m.MemoryRecord.from_json(await self._request(_get_memory_call(record_id)))

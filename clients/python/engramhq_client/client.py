@@ -60,6 +60,7 @@ from engramhq_client._core import (
 from engramhq_client._subject import _first_result, _SubjectBase
 from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
+from engramhq_client.use import used_record_ids
 
 __all__ = [
     "AsyncEngramClient",
@@ -363,6 +364,19 @@ class SubjectClient(_SubjectBase):
         except EngramUnavailable as e:
             logger.warning("engram recall feedback not sent: %s", e.reason)
             return None
+
+    def report_use(
+        self,
+        recall_result: m.ContextPack,
+        answer_text: str | None = None,
+        used_ids: list[str] | None = None,
+        helpful: bool | None = None,
+    ) -> m.RecallFeedbackResult | None:
+        """After the model answers: report which items of ``recall_result`` it used, as
+        stated (``used_ids``) or as the items whose statements ``answer_text`` overlaps
+        (engramhq_client.use). Once per recall; best effort like ``recall_feedback``."""
+        used = used_record_ids(recall_result, answer_text, used_ids)
+        return self.recall_feedback(recall_result.trace_id, used, helpful)
 
     def get_memory(self, record_id: str) -> m.MemoryRecord:
         return m.MemoryRecord.from_json(self._request(_get_memory_call(record_id)))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.api import conversation, portability, recall, slots, subject_tokens, views
+from memory.api import conversation, portability, recall, slots, subject_tokens, views, working
 
 urlpatterns = [
     path(
@@ -41,5 +41,20 @@ urlpatterns = [
         "recall/<uuid:trace_id>/feedback",
         recall.RecallFeedbackView.as_view(),
         name="api-recall-feedback",
+    ),
+    path(
+        "threads/<str:thread_id>/working",
+        working.WorkingListView.as_view(),
+        name="api-working-list",
+    ),
+    path(
+        "threads/<str:thread_id>/working/<str:key>",
+        working.WorkingKeyView.as_view(),
+        name="api-working-key",
+    ),
+    path(
+        "threads/<str:thread_id>/close",
+        working.ThreadCloseView.as_view(),
+        name="api-thread-close",
     ),
 ]

@@ -62,7 +62,9 @@ from memory.services.erasure_stores import (
     _erase_links,
     _erase_records,
     _erase_summaries,
+    _erase_thread_closures,
     _erase_weakened,
+    _erase_working_memory,
     _find_cases,
     _find_dead_letters,
     _find_decay,
@@ -71,6 +73,8 @@ from memory.services.erasure_stores import (
     _find_links,
     _find_records,
     _find_summaries,
+    _find_thread_closures,
+    _find_working_memory,
 )
 
 logger = logging.getLogger(__name__)
@@ -232,6 +236,8 @@ for _store in (
     DerivedStore("memory_source_links", _erase_links, _find_links),
     DerivedStore("source_events", _erase_events, _find_events),
     *RETRIEVAL_STORES,
+    DerivedStore("working_memory", _erase_working_memory, _find_working_memory),
+    DerivedStore("thread_closures", _erase_thread_closures, _find_thread_closures),
 ):
     register_store(_store)
 

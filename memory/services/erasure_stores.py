@@ -213,3 +213,44 @@ def _erase_idempotency_answers(t: ErasureTarget) -> int:
 
 def _find_idempotency_answers(t: ErasureTarget) -> int:
     return _idempotency_answers(t).count()
+
+
+def _erase_working_memory(t: ErasureTarget) -> int:
+    """Working memory (``memory.working``: Redis or its UNLOGGED table) holds the subject's
+    current task state, never cited by a memory or an event: erasing the subject drops
+    all of it; narrower requests have nothing there to reach."""
+    from memory.working.service import working_subject_drop
+
+    if not t.whole_subject:
+        return 0
+    return working_subject_drop(tenant_id=t.tenant_id, subject_id=t.subject_id)
+
+
+def _find_working_memory(t: ErasureTarget) -> int:
+    from memory.working.service import working_subject_count
+
+    if not t.whole_subject:
+        return 0
+    return working_subject_count(tenant_id=t.tenant_id, subject_id=t.subject_id)
+
+
+def _thread_closures(t: ErasureTarget):
+    """What closing a thread answered (ids and reason codes): the whole subject's, or
+    those naming an erased record."""
+    from memory.models import ThreadClosure
+
+    rows = ThreadClosure.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        return rows
+    query = Q(pk__in=[])
+    for record_id in t.record_ids:
+        query |= Q(result__record_ids__contains=[str(record_id)])
+    return rows.filter(query)
+
+
+def _erase_thread_closures(t: ErasureTarget) -> int:
+    return _thread_closures(t).delete()[0]
+
+
+def _find_thread_closures(t: ErasureTarget) -> int:
+    return _thread_closures(t).count()

@@ -61,6 +61,7 @@ from memory.services.erasure_stores import (
     _erase_idempotency_answers,
     _erase_links,
     _erase_records,
+    _erase_session_summaries,
     _erase_summaries,
     _erase_thread_closures,
     _erase_weakened,
@@ -72,6 +73,7 @@ from memory.services.erasure_stores import (
     _find_idempotency_answers,
     _find_links,
     _find_records,
+    _find_session_summaries,
     _find_summaries,
     _find_thread_closures,
     _find_working_memory,
@@ -228,6 +230,7 @@ def _texts_still_supported(t: ErasureTarget) -> None:
 for _store in (
     DerivedStore("record_versions", _erase_records, _find_records),
     DerivedStore("re_derived_records", _erase_weakened, lambda t: 0),
+    DerivedStore("session_summaries", _erase_session_summaries, _find_session_summaries),
     DerivedStore("summaries", _erase_summaries, _find_summaries),
     DerivedStore("cases", _erase_cases, _find_cases),
     DerivedStore("decay_scores", _erase_decay, _find_decay),

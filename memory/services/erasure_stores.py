@@ -254,3 +254,37 @@ def _erase_thread_closures(t: ErasureTarget) -> int:
 
 def _find_thread_closures(t: ErasureTarget) -> int:
     return _thread_closures(t).count()
+
+
+def _session_summaries(t: ErasureTarget):
+    """Session summaries (``memory.services.session_summary``) that cite an erased event
+    and keep other support: they quote the thread's turns, so losing one event erases
+    the whole summary (re-summarising is left to the next close)."""
+    from memory.services.session_summary import SOURCE_URI_PREFIX
+
+    return MemoryRecord.objects.filter(
+        tenant_id=t.tenant_id,
+        id__in=t.weakened_record_ids,
+        source_uri__startswith=SOURCE_URI_PREFIX,
+    ).exclude(status=MemoryStatus.DELETED, statement="")
+
+
+def _erase_session_summaries(t: ErasureTarget) -> int:
+    assert t.actor is not None
+    ids = set(_session_summaries(t).values_list("id", flat=True))
+    if not ids:
+        return 0
+    erased = memory_records_erase(
+        actor=t.actor,
+        tenant_id=t.tenant_id,
+        record_ids=sorted(ids),
+        reason_code=ReasonCode.SOURCE_DELETED,
+        request_id=t.request_id,
+    )
+    # Later stores (links, indexes, traces) key on the erased ids.
+    t.record_ids |= set(erased)
+    return len(erased)
+
+
+def _find_session_summaries(t: ErasureTarget) -> int:
+    return _session_summaries(t).count()

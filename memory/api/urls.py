@@ -42,18 +42,20 @@ urlpatterns = [
         recall.RecallFeedbackView.as_view(),
         name="api-recall-feedback",
     ),
+    # A thread id may hold '/' (as event thread ids may): the key route comes first, so
+    # ".../working/<key>" is always a key, never a thread named "…/working".
     path(
-        "threads/<str:thread_id>/working",
-        working.WorkingListView.as_view(),
-        name="api-working-list",
-    ),
-    path(
-        "threads/<str:thread_id>/working/<str:key>",
+        "threads/<path:thread_id>/working/<str:key>",
         working.WorkingKeyView.as_view(),
         name="api-working-key",
     ),
     path(
-        "threads/<str:thread_id>/close",
+        "threads/<path:thread_id>/working",
+        working.WorkingListView.as_view(),
+        name="api-working-list",
+    ),
+    path(
+        "threads/<path:thread_id>/close",
         working.ThreadCloseView.as_view(),
         name="api-thread-close",
     ),

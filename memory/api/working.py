@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,7 +38,7 @@ THREAD_PARAM = OpenApiParameter(
     "thread_id",
     str,
     OpenApiParameter.PATH,
-    description="Your thread (conversation) id: 1-200 letters, digits or . _ : @ -.",
+    description="Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events).",
 )
 KEY_PARAM = OpenApiParameter(
     "key",
@@ -185,6 +185,27 @@ class WorkingKeyView(SubjectScopedView):
 # --- closing a thread ---------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "description": "A working memory key of the thread."},
+            {
+                "type": "object",
+                "required": ["statement"],
+                "additionalProperties": False,
+                "properties": {
+                    "statement": {"type": "string"},
+                    "type": {"type": "string", "enum": ["semantic", "episodic"]},
+                    "assertion_kind": {"type": "string", "enum": list(AssertionKind.values)},
+                    "source_event_ids": {
+                        "type": "array",
+                        "items": {"type": "string", "format": "uuid"},
+                    },
+                },
+            },
+        ]
+    }
+)
 class KeepItemSerializer(serializers.Field):
     """A working memory key (string), or ``{"statement", "type", …}``."""
 

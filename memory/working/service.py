@@ -29,9 +29,10 @@ from memory.working.store import Entry, Scope, ThreadFull, canonical_bytes, work
 
 logger = logging.getLogger(__name__)
 
-# Letters (any script), digits and ``. _ : @ -``; no '/', spaces or control characters,
-# so a thread id and a key are each one URL path segment and one unambiguous store key.
-THREAD_ID_RE = re.compile(r"^[^\W][\w.:@-]{0,199}$")
+# Letters (any script), digits and ``. _ : @ -``, no spaces or control characters; a
+# thread id may also hold '/' between its parts (as event thread ids may), a key is one
+# URL path segment.
+THREAD_ID_RE = re.compile(r"^[^\W_](?:[\w.:@-]|/(?!/))*$")
 KEY_RE = re.compile(r"^[^\W][\w.:@-]{0,127}$")
 
 
@@ -65,11 +66,11 @@ def limits() -> Limits:
 
 
 def check_thread_id(thread_id: str) -> None:
-    if not THREAD_ID_RE.match(thread_id):
+    if len(thread_id) > 200 or not THREAD_ID_RE.match(thread_id) or thread_id.endswith("/"):
         raise WorkingRefused(
             "invalid_thread_id",
-            "A thread id is 1 to 200 letters, digits or . _ : @ - (starting with a letter "
-            "or digit).",
+            "A thread id is 1 to 200 letters, digits or . _ : @ - / (starting with a letter "
+            "or digit, no empty part).",
             400,
             {"max_length": 200},
         )

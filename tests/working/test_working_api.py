@@ -53,6 +53,12 @@ def test_put_get_list_delete_and_overwrite(api, wm_store):
     assert_error(api.delete(url(key="plan")), 404, "not_found")
     # Threads are apart: another thread of the same subject sees nothing of t1.
     assert api.get(url("t2")).json()["results"] == []
+    # A thread id may have parts ("conversation/42"), as event thread ids may; a key named
+    # like a route word is still a key.
+    assert put(api, "working", "nested", thread="conv/42").status_code == 200
+    assert api.get(url("conv/42", "working")).json()["value"] == "nested"
+    assert [e["key"] for e in api.get(url("conv/42")).json()["results"]] == ["working"]
+    assert api.get(url("conv")).json()["results"] == []
 
 
 def test_expired_values_are_never_returned(api, wm_store):
@@ -121,6 +127,8 @@ def test_scopes_and_credentials(read_agent, owner_subject, wm_store, api):
         (url(key="k" * 129), {"value": 1}, "invalid_working_key"),
         (url(key=".hidden"), {"value": 1}, "invalid_working_key"),
         (url(thread="t" * 201, key="k"), {"value": 1}, "invalid_thread_id"),
+        (url(thread="a//b", key="k"), {"value": 1}, "invalid_thread_id"),
+        (url(thread="a b", key="k"), {"value": 1}, "invalid_thread_id"),
         (url(key="k"), {"ttl_seconds": 5}, "invalid_input"),
         (url(key="k"), {"value": 1, "extra": 2}, "invalid_input"),
         (url(key="k"), {"value": 1, "ttl_seconds": "soon"}, "invalid_input"),

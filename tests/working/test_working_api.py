@@ -267,3 +267,14 @@ def test_broker_redis_is_used_when_no_working_memory_url(settings):
     assert isinstance(working_store(), RedisStore)
     settings.ENGRAM_WORKING_MEMORY = {**settings.ENGRAM_WORKING_MEMORY, "URL": "postgres"}
     assert isinstance(working_store(), PostgresStore)
+
+
+def test_export_leaves_working_memory_out(api, owner_subject, wm_store, tenant):
+    marker = "wombat-cerulean-5520"
+    assert put(api, "note", f"draft {marker}").status_code == 200
+    remember(owner_subject, "User prefers tea over coffee", embed=False)
+    gateway = agent_with_key(tenant, "export-gateway", ["admin"])
+    response = gateway.client(owner_subject).get("/api/v1/subject/export")
+    assert response.status_code == 200, response.content
+    assert "tea over coffee" in response.content.decode()
+    assert marker not in response.content.decode()

@@ -192,9 +192,20 @@ def working_put(
     return entry
 
 
+def _withdrawn(subject: Subject) -> bool:
+    """After a withdrawal nothing is read back, even what a failed drop left behind
+    (``working_subject_drop`` runs at the withdrawal; this drops it again)."""
+    if subject.consent_withdrawn_at is None:
+        return False
+    working_store().drop_subject(subject.tenant_id, subject.id)
+    return True
+
+
 def working_get(*, subject: Subject, thread_id: str, key: str) -> Entry | None:
     scope = _scope(subject, thread_id)
     check_key(key)
+    if _withdrawn(subject):
+        return None
     return working_store().get(scope, key)
 
 
@@ -205,7 +216,10 @@ def working_delete(*, subject: Subject, thread_id: str, key: str) -> bool:
 
 
 def working_list(*, subject: Subject, thread_id: str) -> list[Entry]:
-    return working_store().list(_scope(subject, thread_id))
+    scope = _scope(subject, thread_id)
+    if _withdrawn(subject):
+        return []
+    return working_store().list(scope)
 
 
 def working_thread_drop(*, subject: Subject, thread_id: str) -> int:
@@ -213,10 +227,25 @@ def working_thread_drop(*, subject: Subject, thread_id: str) -> int:
 
 
 def working_subject_drop(*, tenant_id: uuid.UUID, subject_id: uuid.UUID) -> int:
-    """Every thread of the subject (consent withdrawn, erasure). Returns values dropped."""
+    """Every thread of the subject (erasure). Returns values dropped; a store error
+    raises (the deletion job retries, and its verification would see what is left)."""
     dropped = working_store().drop_subject(tenant_id, subject_id)
     logger.info("working memory dropped", extra={"subject_id": str(subject_id), "n": dropped})
     return dropped
+
+
+def working_subject_drop_on_withdrawal(*, tenant_id: uuid.UUID, subject_id: uuid.UUID) -> None:
+    """Consent withdrawn: drop it now. The withdrawal itself is already committed and must
+    stand even if the store is unreachable; then reads stay empty (``_withdrawn``) and
+    drop it when the store answers, and the time-to-live ends it in any case."""
+    from redis.exceptions import RedisError
+
+    try:
+        working_subject_drop(tenant_id=tenant_id, subject_id=subject_id)
+    except (RedisError, OSError):
+        logger.warning(
+            "working memory not dropped at withdrawal", extra={"subject_id": str(subject_id)}
+        )
 
 
 def working_subject_count(*, tenant_id: uuid.UUID, subject_id: uuid.UUID) -> int:

@@ -250,10 +250,11 @@ def test_postgres_store_is_unlogged_and_expired_rows_are_purged(api, tenant, set
     assert put(api, "new", 2, ttl_seconds=600).status_code == 200
     time.sleep(1.2)
     from core.tenancy import tenant_context
-    from memory.working.store import postgres_purge_expired
+    from memory.tasks import working_memory_purge_tenant
 
+    # The beat job's per-tenant task, run as a worker runs it (tenant context, run_job).
+    working_memory_purge_tenant.apply(args=(str(tenant.id),)).get()
     with tenant_context(tenant.id):
-        assert postgres_purge_expired(tenant.id) == 1
         assert list(WorkingMemoryEntry.objects.values_list("key", flat=True)) == ["new"]
 
 
@@ -278,3 +279,28 @@ def test_export_leaves_working_memory_out(api, owner_subject, wm_store, tenant):
     assert response.status_code == 200, response.content
     assert "tea over coffee" in response.content.decode()
     assert marker not in response.content.decode()
+
+
+def test_withdrawal_stands_when_redis_is_down_and_nothing_is_read_back(api, owner, settings):
+    """The withdrawal commits even if the store cannot be reached; afterwards reads
+    return nothing and drop what was left once the store answers."""
+    user, subject = owner
+    from tests.working.conftest import REDIS_URL
+
+    settings.ENGRAM_WORKING_MEMORY = {**settings.ENGRAM_WORKING_MEMORY, "URL": REDIS_URL}
+    assert put(api, "plan", "draft").status_code == 200
+    settings.ENGRAM_WORKING_MEMORY = {
+        **settings.ENGRAM_WORKING_MEMORY,
+        "URL": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+    }
+    subject_consent_withdraw(user=user, subject=subject, erase_everything=False)
+    subject.refresh_from_db()
+    assert subject.consent_withdrawn_at is not None
+    settings.ENGRAM_WORKING_MEMORY = {**settings.ENGRAM_WORKING_MEMORY, "URL": REDIS_URL}
+    assert_error(api.get(url(key="plan")), 404)
+    assert api.get(url()).json()["results"] == []
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    assert not list(client.scan_iter(match=f"engram:wm:{subject.tenant_id}:{subject.id}:*"))
+    client.close()

@@ -291,7 +291,7 @@ class ThreadCloseView(SubjectScopedView):
             check_thread_id(thread_id)
         except WorkingRefused as exc:
             raise _refused(exc) from None
-        data = _validated(ThreadCloseInputSerializer, request, allow_empty=True)
+        data = _validated(ThreadCloseInputSerializer, request)
         try:
             result = thread_close(
                 actor=self.actor(request),

@@ -99,7 +99,7 @@ __all__ = [
     "ThreadClosure",
     "ThreadSummary",
     "TsTzRange",
-    "believed_q",
     "WorkingMemoryEntry",
+    "believed_q",
     "valid_q",
 ]

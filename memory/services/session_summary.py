@@ -47,12 +47,15 @@ MAX_SUMMARY_CHARS = 2000
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{2,}")
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9'’-]*(?:\s+[A-Z][A-Za-z0-9'’-]*)*")
 _LATIN_IN_CJK = re.compile(
-    r"(?<=[\u3400-\u9fff])\s*([A-Za-z][\w.+-]*)|([A-Za-z][\w.+-]*)\s*(?=[\u3400-\u9fff])"
+    r"(?<=[\u3400-\u9fff])\s*([A-Za-z][A-Za-z0-9.+-]*)"
+    r"|([A-Za-z][A-Za-z0-9.+-]*)\s*(?=[\u3400-\u9fff])"
 )
 _QUOTED = re.compile(r"[“「《\"]([^”」》\"]{1,40})[”」》\"]")
 _FIGURE = re.compile(r"\d")
+# The pronoun "I" and its contractions are capitalised but name no one.
+_FIRST_PERSON = re.compile(r"^I(?:['’][a-z]+)?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*)([A-Z][\w'’-]*)")
 
 
@@ -67,10 +70,10 @@ def entities(text: str) -> list[str]:
     openers = {m.group(1) for m in _SENTENCE_START.finditer(text)}
     for m in _CAPITALISED.finditer(text):
         name = m.group(0).strip()
-        if name not in openers and name != "I":
+        if name not in openers and not _FIRST_PERSON.match(name):
             found.append(name)
     for m in _LATIN_IN_CJK.finditer(text):
-        found.append((m.group(1) or m.group(2)).strip())
+        found.append((m.group(1) or m.group(2)).strip().rstrip(".-"))
     found += [m.group(1).strip() for m in _QUOTED.finditer(text)]
     unique: list[str] = []
     for name in found:

@@ -301,3 +301,27 @@ def test_a_failing_model_falls_back_to_the_extractive_summary(
     assert body["summary_writer"] == "extractive"
     summary = MemoryRecord.objects.get(pk=body["summary"]["record_id"])
     assert summary.statement.startswith("Session ")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Yes, I'm meeting Maria at Blue Bottle in Oakland.", ["Maria", "Blue Bottle", "Oakland"]),
+        ("我在用Python写《数据分析》的脚本，和小王一起。", ["Python", "数据分析"]),
+        ("「深圳」的项目下周开始", ["深圳"]),
+        ("ok", []),
+    ],
+)
+def test_entities_are_found_by_shape_in_both_languages(text, expected):
+    from memory.services.session_summary import entities
+
+    assert entities(text) == expected
+
+
+def test_acknowledgements_and_passing_states_are_never_salient():
+    from memory.services.session_summary import MIN_SALIENCE, salience
+
+    for text in ("ok", "好的", "thanks!", "嗯嗯"):
+        assert salience(text) < MIN_SALIENCE, text
+    for text in ("I'm comparing flights to Lisbon for May.", "我最近在读《三体》。"):
+        assert salience(text) >= MIN_SALIENCE, text

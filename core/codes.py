@@ -314,6 +314,16 @@ class ErrorCode(enum.StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     PROCEDURE_CHANGE_REQUIRES_REVIEW = "procedure_change_requires_review"
+    # Working memory and closing a thread (memory/working/, memory/api/working.py); a
+    # paused user's or a secret put is refused with the write policy's own reason code.
+    INVALID_THREAD_ID = "invalid_thread_id"
+    INVALID_WORKING_KEY = "invalid_working_key"
+    INVALID_TTL = "invalid_ttl"
+    VALUE_TOO_LARGE = "value_too_large"
+    THREAD_FULL = "thread_full"
+    UNKNOWN_WORKING_KEY = "unknown_working_key"
+    MEMORY_PAUSED = "memory_paused"
+    SECRET_DETECTED = "secret_detected"
     # Procedures and governance (governance/services).
     STALE_BASE_VERSION = "stale_base_version"
     NO_CHANGE = "no_change"

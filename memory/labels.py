@@ -74,6 +74,10 @@ STORES = {
         "and forget it within two minutes)"
     ),
     "exact_text": _("a search for the deleted text itself"),
+    # memory/working/ and closing a thread (docs/working-memory.md).
+    "session_summaries": _("session summaries that quoted the deleted conversation"),
+    "working_memory": _("working memory of current tasks"),
+    "thread_closures": _("answers kept for closed conversations"),
 }
 
 ACTOR_TYPES = {

@@ -402,3 +402,27 @@ def recall_feedback_apply(self, tenant_id: str, trace_id: str) -> None:
             actor=Actor.system(tid, "feedback"), tenant_id=tid, trace_id=uuid.UUID(trace_id)
         ),
     )
+
+
+# --- working memory (memory/working/) ---------------------------------------------------
+
+
+@shared_task(bind=True, name="memory.working_memory_purge_tenant")
+def working_memory_purge_tenant(self, tenant_id: str) -> None:
+    """Expired working memory rows of the PostgreSQL store (reads never return them;
+    Redis expires its own keys)."""
+    from memory.working.store import postgres_purge_expired
+
+    _run_periodic(
+        self,
+        tenant_id,
+        "working_memory_purge",
+        600,
+        lambda *, actor, tenant_id: postgres_purge_expired(tenant_id),
+        "working_memory",
+    )
+
+
+@shared_task(name="memory.working_memory_purge_all")
+def working_memory_purge_all() -> int:
+    return _fan_out(working_memory_purge_tenant)

@@ -542,3 +542,25 @@ ENGRAM_FEEDBACK = {
     "FLOOR": env.float("ENGRAM_FEEDBACK_FLOOR", default=0.1),
     "UNUSED_AFTER": env.int("ENGRAM_FEEDBACK_UNUSED_AFTER", default=5),
 }
+
+# --- Working memory (memory/working/, docs/working-memory.md) ---------------------------
+ENGRAM_WORKING_MEMORY = {
+    # Where it lives: a redis:// (or rediss://) URL; "postgres" for the UNLOGGED table;
+    # unset: the broker's Redis when CELERY_BROKER_URL is a Redis URL, else the table.
+    "URL": env("ENGRAM_WORKING_MEMORY_URL", default=""),
+    "DEFAULT_TTL_SECONDS": env.int("ENGRAM_WORKING_MEMORY_TTL_SECONDS", default=3600),
+    "MAX_TTL_SECONDS": env.int("ENGRAM_WORKING_MEMORY_MAX_TTL_SECONDS", default=7 * 86400),
+    "MAX_VALUE_BYTES": env.int("ENGRAM_WORKING_MEMORY_MAX_VALUE_BYTES", default=64 * 1024),
+    "MAX_THREAD_BYTES": env.int("ENGRAM_WORKING_MEMORY_MAX_THREAD_BYTES", default=1024 * 1024),
+    # Closing a thread writes a session summary: extractive offline, or by any
+    # OpenAI-compatible chat completions endpoint when this is set.
+    "SUMMARY_MODEL_URL": env("ENGRAM_SUMMARY_MODEL_URL", default=""),
+    "SUMMARY_MODEL": env("ENGRAM_SUMMARY_MODEL", default="gpt-4o-mini"),
+    "SUMMARY_MODEL_API_KEY": env("ENGRAM_SUMMARY_MODEL_API_KEY", default=""),
+    "SUMMARY_TIMEOUT_SECONDS": env.float("ENGRAM_SUMMARY_TIMEOUT", default=10.0),
+    "SUMMARY_NAMESPACE": env("ENGRAM_SUMMARY_NAMESPACE", default="assistant/sessions"),
+}
+CELERY_BEAT_SCHEDULE["working-memory-expired"] = {
+    "task": "memory.working_memory_purge_all",
+    "schedule": 600.0,
+}

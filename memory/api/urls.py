@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.api import conversation, portability, recall, slots, subject_tokens, views
+from memory.api import conversation, portability, recall, slots, subject_tokens, views, working
 
 urlpatterns = [
     path(
@@ -41,5 +41,22 @@ urlpatterns = [
         "recall/<uuid:trace_id>/feedback",
         recall.RecallFeedbackView.as_view(),
         name="api-recall-feedback",
+    ),
+    # A thread id may hold '/' (as event thread ids may): the key route comes first, so
+    # ".../working/<key>" is always a key, never a thread named "…/working".
+    path(
+        "threads/<path:thread_id>/working/<str:key>",
+        working.WorkingKeyView.as_view(),
+        name="api-working-key",
+    ),
+    path(
+        "threads/<path:thread_id>/working",
+        working.WorkingListView.as_view(),
+        name="api-working-list",
+    ),
+    path(
+        "threads/<path:thread_id>/close",
+        working.ThreadCloseView.as_view(),
+        name="api-thread-close",
     ),
 ]

@@ -1,11 +1,10 @@
-"""Per-record recall feedback counters (memory.services.recall_feedback). Depends on 0021:
-working memory's 0022 is developed alongside; the integrator rechains this one."""
+"""Per-record recall feedback counters (memory.services.recall_feedback)."""
 
 from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memory", "0021_harden_security_definers")]
+    dependencies = [("memory", "0022_working_memory")]
 
     operations = [
         migrations.AddField(

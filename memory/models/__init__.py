@@ -59,6 +59,7 @@ from .subjects import (
     SubjectAgentAccess,
     SubjectKind,
 )
+from .working import ThreadClosure, WorkingMemoryEntry
 
 __all__ = [
     "EMBEDDING_DIMENSIONS",
@@ -95,8 +96,10 @@ __all__ = [
     "SubjectKind",
     "TaskOutcome",
     "TaskRun",
+    "ThreadClosure",
     "ThreadSummary",
     "TsTzRange",
+    "WorkingMemoryEntry",
     "believed_q",
     "valid_q",
 ]

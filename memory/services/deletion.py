@@ -61,8 +61,11 @@ from memory.services.erasure_stores import (
     _erase_idempotency_answers,
     _erase_links,
     _erase_records,
+    _erase_session_summaries,
     _erase_summaries,
+    _erase_thread_closures,
     _erase_weakened,
+    _erase_working_memory,
     _find_cases,
     _find_dead_letters,
     _find_decay,
@@ -70,7 +73,10 @@ from memory.services.erasure_stores import (
     _find_idempotency_answers,
     _find_links,
     _find_records,
+    _find_session_summaries,
     _find_summaries,
+    _find_thread_closures,
+    _find_working_memory,
 )
 
 logger = logging.getLogger(__name__)
@@ -224,6 +230,7 @@ def _texts_still_supported(t: ErasureTarget) -> None:
 for _store in (
     DerivedStore("record_versions", _erase_records, _find_records),
     DerivedStore("re_derived_records", _erase_weakened, lambda t: 0),
+    DerivedStore("session_summaries", _erase_session_summaries, _find_session_summaries),
     DerivedStore("summaries", _erase_summaries, _find_summaries),
     DerivedStore("cases", _erase_cases, _find_cases),
     DerivedStore("decay_scores", _erase_decay, _find_decay),
@@ -232,6 +239,8 @@ for _store in (
     DerivedStore("memory_source_links", _erase_links, _find_links),
     DerivedStore("source_events", _erase_events, _find_events),
     *RETRIEVAL_STORES,
+    DerivedStore("working_memory", _erase_working_memory, _find_working_memory),
+    DerivedStore("thread_closures", _erase_thread_closures, _find_thread_closures),
 ):
     register_store(_store)
 

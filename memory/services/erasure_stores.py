@@ -213,3 +213,78 @@ def _erase_idempotency_answers(t: ErasureTarget) -> int:
 
 def _find_idempotency_answers(t: ErasureTarget) -> int:
     return _idempotency_answers(t).count()
+
+
+def _erase_working_memory(t: ErasureTarget) -> int:
+    """Working memory (``memory.working``: Redis or its UNLOGGED table) holds the subject's
+    current task state, never cited by a memory or an event: erasing the subject drops
+    all of it; narrower requests have nothing there to reach."""
+    from memory.working.service import working_subject_drop
+
+    if not t.whole_subject:
+        return 0
+    return working_subject_drop(tenant_id=t.tenant_id, subject_id=t.subject_id)
+
+
+def _find_working_memory(t: ErasureTarget) -> int:
+    from memory.working.service import working_subject_count
+
+    if not t.whole_subject:
+        return 0
+    return working_subject_count(tenant_id=t.tenant_id, subject_id=t.subject_id)
+
+
+def _thread_closures(t: ErasureTarget):
+    """What closing a thread answered (ids and reason codes): the whole subject's, or
+    those naming an erased record."""
+    from memory.models import ThreadClosure
+
+    rows = ThreadClosure.objects.filter(tenant_id=t.tenant_id, subject_id=t.subject_id)
+    if t.whole_subject:
+        return rows
+    query = Q(pk__in=[])
+    for record_id in t.record_ids:
+        query |= Q(result__record_ids__contains=[str(record_id)])
+    return rows.filter(query)
+
+
+def _erase_thread_closures(t: ErasureTarget) -> int:
+    return _thread_closures(t).delete()[0]
+
+
+def _find_thread_closures(t: ErasureTarget) -> int:
+    return _thread_closures(t).count()
+
+
+def _session_summaries(t: ErasureTarget):
+    """Session summaries (``memory.services.session_summary``) that cite an erased event
+    and keep other support: they quote the thread's turns, so losing one event erases
+    the whole summary (re-summarising is left to the next close)."""
+    from memory.services.session_summary import SOURCE_URI_PREFIX
+
+    return MemoryRecord.objects.filter(
+        tenant_id=t.tenant_id,
+        id__in=t.weakened_record_ids,
+        source_uri__startswith=SOURCE_URI_PREFIX,
+    ).exclude(status=MemoryStatus.DELETED, statement="")
+
+
+def _erase_session_summaries(t: ErasureTarget) -> int:
+    assert t.actor is not None
+    ids = set(_session_summaries(t).values_list("id", flat=True))
+    if not ids:
+        return 0
+    erased = memory_records_erase(
+        actor=t.actor,
+        tenant_id=t.tenant_id,
+        record_ids=sorted(ids),
+        reason_code=ReasonCode.SOURCE_DELETED,
+        request_id=t.request_id,
+    )
+    # Later stores (links, indexes, traces) key on the erased ids.
+    t.record_ids |= set(erased)
+    return len(erased)
+
+
+def _find_session_summaries(t: ErasureTarget) -> int:
+    return _session_summaries(t).count()

@@ -167,6 +167,10 @@ def subject_consent_withdraw(*, user, subject: Subject, erase_everything: bool) 
             subject_id=subject.pk,
             extra={"erase_everything": erase_everything},
         )
+    # Working memory is not kept past a withdrawal, whatever the user chose for memories.
+    from memory.working.service import working_subject_drop_on_withdrawal
+
+    working_subject_drop_on_withdrawal(tenant_id=subject.tenant_id, subject_id=subject.pk)
     if not erase_everything:
         return 0
     return subject_memories_erase_all(user=user, subject=locked)

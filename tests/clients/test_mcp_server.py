@@ -83,6 +83,12 @@ def test_mcp_session_over_stdio(live_engram, keys, tmp_path):
                 "forget",
                 "list_memories",
                 "propose_procedure_change",
+                # Working memory (engramhq_client/mcp_working.py).
+                "working_put",
+                "working_get",
+                "working_delete",
+                "working_list",
+                "close_thread",
             }
             for tool in tools.values():
                 names = set(tool.input_schema.get("properties", {}))

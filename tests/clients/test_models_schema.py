@@ -62,6 +62,11 @@ def test_every_operation_has_a_client_method():
         "conversation_turn": (SubjectClient, "add"),
         "memory_slots_write": (SubjectClient, "put_slots"),
         "memory_slots_lookup": (SubjectClient, "get_slots"),
+        "working_put": (SubjectClient, "working_put"),
+        "working_get": (SubjectClient, "working_get"),
+        "working_delete": (SubjectClient, "working_delete"),
+        "working_list": (SubjectClient, "working_list"),
+        "thread_close": (SubjectClient, "close_thread"),
     }
     assert operations == set(implemented), "a new API operation needs a client method"
     twins = {SubjectClient: AsyncSubjectClient, EngramClient: AsyncEngramClient}

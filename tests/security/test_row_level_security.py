@@ -115,6 +115,21 @@ def _lifecycle_rows(tenant, subject) -> None:
     TaskRun.objects.create(tenant=tenant, task_name="t", key="k", outcome="succeeded")
     DeadLetter.objects.create(tenant=tenant, task_name="t", error_class="E", attempts=4)
     ThreadSummary.objects.create(tenant=tenant, subject=subject, thread_id="th")
+    # Working memory's PostgreSQL store and a closed thread (memory/working/).
+    from django.utils import timezone
+
+    from memory.models import ThreadClosure, WorkingMemoryEntry
+
+    WorkingMemoryEntry.objects.create(
+        tenant=tenant,
+        subject=subject,
+        thread_id="th",
+        key="k",
+        value=1,
+        size_bytes=1,
+        expires_at=timezone.now() + timezone.timedelta(hours=1),
+    )
+    ThreadClosure.objects.create(tenant=tenant, subject=subject, thread_id="th")
     MemoryCase.objects.create(tenant=tenant, subject=subject, namespace="n", problem="p")
     MemoryDecay.objects.create(tenant=tenant, record=record, score=0.5)
     DeletionRequest.objects.create(

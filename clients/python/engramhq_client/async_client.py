@@ -44,6 +44,7 @@ from engramhq_client._core import (
     logger,
 )
 from engramhq_client._subject import _first_result, _SubjectBase
+from engramhq_client._working import _AsyncWorkingMixin
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
 from engramhq_client.use import used_record_ids
 
@@ -172,7 +173,7 @@ class AsyncEngramClient(_Base):
         return await self.for_user(user_id).add(messages, thread_id=thread_id)
 
 
-class AsyncSubjectClient(_SubjectBase):
+class AsyncSubjectClient(_SubjectBase, _AsyncWorkingMixin):
     """The async client acting for one subject; same behaviour as
     :class:`~engramhq_client.client.SubjectClient`."""
 

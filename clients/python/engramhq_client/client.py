@@ -58,6 +58,7 @@ from engramhq_client._core import (
     logger,
 )
 from engramhq_client._subject import _first_result, _SubjectBase
+from engramhq_client._working import _WorkingMixin
 from engramhq_client.async_client import AsyncEngramClient, AsyncSubjectClient
 from engramhq_client.errors import EngramAPIError, EngramUnavailable
 from engramhq_client.use import used_record_ids
@@ -195,7 +196,7 @@ class EngramClient(_Base):
         return self.for_user(user_id).add(messages, thread_id=thread_id)
 
 
-class SubjectClient(_SubjectBase):
+class SubjectClient(_SubjectBase, _WorkingMixin):
     """The sync client acting for one subject. Reads degrade, writes queue (see module)."""
 
     client: EngramClient

@@ -5,7 +5,8 @@ Tools: ``remember`` (a candidate through the write policy; the decision in words
 ``recall`` (the untrusted-data context pack), ``report_use`` (after answering: which
 recalled memories the answer used), ``forget`` (by id, or by a description that
 first resolves to ids to confirm), ``list_memories``, ``propose_procedure_change`` (opens a
-change request; only a human reviewer approves). Resource: ``engram://memories``, the
+change request; only a human reviewer approves), and the working memory tools
+(``working_put/get/delete/list``, ``close_thread``: ``mcp_working``). Resource: ``engram://memories``, the
 subject's current memories (read-only JSON).
 
 Credentials and the subject come from the environment or a TOML config file, never from
@@ -364,6 +365,9 @@ def build_server(settings: Settings) -> MCPServer:
             ensure_ascii=False,
         )
 
+    from engramhq_client.mcp_working import add_working_tools
+
+    add_working_tools(server, subject, api_errors)
     return server
 
 

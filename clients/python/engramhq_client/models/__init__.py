@@ -54,6 +54,10 @@ from engramhq_client.models.records import SubjectTokenRequest as SubjectTokenRe
 from engramhq_client.models.records import SupersedeRequest as SupersedeRequest
 from engramhq_client.models.records import T as T
 from engramhq_client.models.records import _Model as _Model
+from engramhq_client.models.working import KeptResult as KeptResult
+from engramhq_client.models.working import ThreadClosed as ThreadClosed
+from engramhq_client.models.working import WorkingEntry as WorkingEntry
+from engramhq_client.models.working import WorkingList as WorkingList
 
 # Model -> OpenAPI component it mirrors (checked by tests/clients/test_models_schema.py).
 SCHEMA_COMPONENTS: dict[type, str] = {
@@ -97,4 +101,8 @@ SCHEMA_COMPONENTS: dict[type, str] = {
     SlotLookupRequest: "SlotLookupInputRequest",
     SlotLookupResult: "SlotLookupResult",
     SlotLookupOutput: "SlotLookupOutput",
+    WorkingEntry: "WorkingEntryOutput",
+    WorkingList: "WorkingListOutput",
+    KeptResult: "KeptResult",
+    ThreadClosed: "ThreadCloseOutput",
 }

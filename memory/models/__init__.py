@@ -33,6 +33,15 @@ from .lifecycle import (
     TaskRun,
     ThreadSummary,
 )
+from .quality import (
+    CanaryResult,
+    FindingKind,
+    FindingSeverity,
+    FindingStatus,
+    InspectionRun,
+    QualityFinding,
+    RetrievalCanary,
+)
 from .records import (
     MEMORY_CONTENT_FIELDS,
     NEVER_BELIEVED,
@@ -61,6 +70,13 @@ from .subjects import (
 )
 
 __all__ = [
+    "CanaryResult",
+    "FindingKind",
+    "FindingSeverity",
+    "FindingStatus",
+    "InspectionRun",
+    "QualityFinding",
+    "RetrievalCanary",
     "EMBEDDING_DIMENSIONS",
     "MEMORY_CONTENT_FIELDS",
     "NEVER_BELIEVED",

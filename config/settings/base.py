@@ -402,6 +402,8 @@ CELERY_BEAT_SCHEDULE = {
     "due-deletions": {"task": "memory.due_deletions_all", "schedule": 60.0},
     # Records still without a vector (a lost or failed indexing job): embedded by the sweep.
     "index-sweep": {"task": "memory.index_sweep", "schedule": 60.0},
+    # Duplicates, stale values, low value, index health and canaries, per tenant, daily.
+    "quality-inspection": {"task": "memory.quality_inspect_all", "schedule": 86400.0},
 }
 ENGRAM_LIFECYCLE = {
     # Attempts per job before it goes to the dead-letter table, and the first retry delay.

@@ -521,3 +521,39 @@ def test_findings_refuse_an_unknown_status_shape(tenant):
             QualityFinding.objects.create(
                 tenant=tenant, run=run, kind=FindingKind.LOW_VALUE, resolved_at=timezone.now()
             )
+
+
+# --- the command and the beat job -------------------------------------------------------
+
+
+def test_engram_inspect_command(tenant, other_tenant, owner_subject):
+    import json
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    _background(owner_subject)
+    remember(owner_subject, DUPLICATE[0])
+    remember(owner_subject, DUPLICATE[1])
+    out, err = StringIO(), StringIO()
+    call_command("engram_inspect", "--tenant", tenant.slug, "--json", stdout=out, stderr=err)
+    [run] = json.loads(out.getvalue())
+    assert run["tenant_id"] == str(tenant.id) and run["findings"] == {"near_duplicate": 1}
+    assert "near_duplicates: 1" in err.getvalue() and "Python" not in err.getvalue()
+    with pytest.raises(CommandError):
+        call_command("engram_inspect", "--tenant", "no-such-tenant", stdout=out, stderr=err)
+
+
+def test_the_beat_job_inspects_every_tenant(tenant, other_tenant, settings):
+    from memory.models import InspectionRun
+    from memory.tasks import quality_inspect_all, quality_vacuum
+
+    assert settings.CELERY_BEAT_SCHEDULE["quality-inspection"]["task"] == (
+        "memory.quality_inspect_all"
+    )
+    assert quality_inspect_all() >= 2
+    for t in (tenant, other_tenant):
+        with tenant_context(t.id):
+            assert InspectionRun.objects.filter(tenant=t, trigger="beat").count() == 1
+    # Inside a transaction (this test's), VACUUM cannot run: the job says so.
+    assert quality_vacuum() is False

@@ -121,3 +121,13 @@ def index_bloat(stats: dict[str, int] | None = None) -> list[Found]:
             {**stats, "dead_ratio": round(ratio, 4)},
         )
     ]
+
+
+def vector_table_vacuum() -> bool:
+    """Run ``VACUUM (ANALYZE)`` on the vector table; False when inside a transaction
+    (VACUUM cannot run there: the caller is a background job, never a request)."""
+    if not connection.get_autocommit() or connection.in_atomic_block:
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM (ANALYZE) {VECTOR_TABLE}")
+    return True

@@ -40,4 +40,16 @@ urlpatterns = [
     path("admin/agents", views.admin_agents, name="admin-agents"),
     path("admin/members", views.admin_members, name="admin-members"),
     path("admin/policy", views.admin_policy, name="admin-policy"),
+    path("quality/", views.quality, name="quality"),
+    path(
+        "quality/findings/<int:finding_id>/apply",
+        views.quality_finding_apply,
+        name="quality-finding-apply",
+    ),
+    path("quality/canaries", views.quality_canary_add, name="quality-canary-add"),
+    path(
+        "quality/canaries/<uuid:canary_id>/remove",
+        views.quality_canary_remove,
+        name="quality-canary-remove",
+    ),
 ]

@@ -557,3 +557,26 @@ def test_the_beat_job_inspects_every_tenant(tenant, other_tenant, settings):
             assert InspectionRun.objects.filter(tenant=t, trigger="beat").count() == 1
     # Inside a transaction (this test's), VACUUM cannot run: the job says so.
     assert quality_vacuum() is False
+
+
+def test_findings_and_canary_recall_are_metrics(tenant, owner_subject, tenant_admin):
+    from tests.helpers.metrics import scrape
+
+    ids = _background(owner_subject)
+    remember(owner_subject, DUPLICATE[0])
+    remember(owner_subject, DUPLICATE[1])
+    with tenant_context(tenant.id):
+        canary_add(
+            actor=_admin(tenant, tenant_admin),
+            tenant_id=tenant.id,
+            query="which seat does the user like on flights?",
+            expected_record_ids=[ids[1], ids[3]],
+            k=1,
+        )
+    inspect(tenant)
+    samples = scrape()
+    assert samples[("engram_quality_findings_open", (("kind", "near_duplicate"),))] == 1
+    assert samples[("engram_quality_findings_open", (("kind", "canary_miss"),))] == 1
+    assert samples[("engram_quality_findings_open", (("kind", "low_value"),))] == 0
+    assert samples[("engram_quality_canary_recall_min", ())] == 0.5
+    assert samples[("engram_quality_canaries", ())] == 1

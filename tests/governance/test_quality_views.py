@@ -85,6 +85,7 @@ def test_the_report_shows_findings_charts_and_nav(tenant_admin, inspected):
     page = _client(tenant_admin[0]).get(URL).content.decode()
     assert f'id="finding-{inspected.pk}"' in page
     assert DUPLICATE[1] in page  # the admin sees the statements to judge the merge
+    assert page.count('<span class="badge">kept</span>') == 1  # and which one a merge keeps
     assert 'data-chart="findings-by-kind"' in page
     assert 'value="merge"' in page and 'value="dismiss"' in page
     assert 'href="/console/quality/"' in page and 'aria-current="page"' in page

@@ -39,6 +39,15 @@ from tests.helpers.retrieval import BACKGROUND, embed_as, remember
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _no_installation_bloat(settings):
+    """The vector table's dead rows are the whole test database's (every rolled-back test
+    leaves some): findings here must come from what each test plants. The bloat detector
+    is tested with planted statistics."""
+    settings.ENGRAM_QUALITY = {**settings.ENGRAM_QUALITY, "BLOAT_MIN_DEAD": 10**12}
+
+
 DUPLICATE = (
     "User prefers Python scripts for data work",
     "For data work, the user likes writing Python scripts",
@@ -201,7 +210,8 @@ def test_vectors_from_an_old_model_are_found(tenant, owner_subject):
     assert finding.detail["models"] == {"retired/model-v0": 3}
 
 
-def test_vector_table_bloat_is_found():
+def test_vector_table_bloat_is_found(settings):
+    settings.ENGRAM_QUALITY = {**settings.ENGRAM_QUALITY, "BLOAT_MIN_DEAD": 1000}
     stats = vector_table_stats()
     assert stats is not None and {"live", "dead", "index_bytes"} <= set(stats)
     [finding] = index_bloat({"live": 6000, "dead": 4000, "index_bytes": 1, "last_vacuum": 0})

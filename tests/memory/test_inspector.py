@@ -24,6 +24,7 @@ from memory.models import (
     MemoryRecord,
     MemoryStatus,
     QualityFinding,
+    RetrievalCanary,
 )
 from memory.services.inspector import (
     QualityError,
@@ -590,3 +591,44 @@ def test_findings_and_canary_recall_are_metrics(tenant, owner_subject, tenant_ad
     assert samples[("engram_quality_findings_open", (("kind", "low_value"),))] == 0
     assert samples[("engram_quality_canary_recall_min", ())] == 0.5
     assert samples[("engram_quality_canaries", ())] == 1
+
+
+# --- erasure reaches the inspector's rows -----------------------------------------------
+
+
+def test_erasing_a_memory_removes_findings_and_canaries_naming_it(
+    tenant, owner_subject, tenant_admin, same_tenant_user
+):
+    from tests.helpers.lifecycle import erase
+
+    ids = _background(owner_subject)
+    remember(owner_subject, DUPLICATE[0])
+    fold = remember(owner_subject, DUPLICATE[1]).record_id
+    bob = same_tenant_user[1]
+    bob_record = remember(bob, BACKGROUND[2]).record_id
+    with tenant_context(tenant.id):
+        admin = _admin(tenant, tenant_admin)
+        named = canary_add(
+            actor=admin, tenant_id=tenant.id, query="Python 脚本", expected_record_ids=[fold], k=1
+        )
+        other = canary_add(
+            actor=admin, tenant_id=tenant.id, query="seat", expected_record_ids=[ids[1]], k=1
+        )
+        bobs = canary_add(
+            actor=admin, tenant_id=tenant.id, query="books", expected_record_ids=[bob_record]
+        )
+    inspect(tenant)
+    assert len(findings(tenant, FindingKind.NEAR_DUPLICATE)) == 1
+    with tenant_context(tenant.id):
+        lineage = MemoryRecord.objects.get(pk=fold).lineage_id
+    request = erase(owner_subject, "memory", lineage)
+    assert request.receipt["quality_inspector"] >= 2  # the finding and the canary
+    assert request.verification["quality_inspector"] == 0
+    with tenant_context(tenant.id):
+        left = set(RetrievalCanary.objects.values_list("id", flat=True))
+    assert left == {other.id, bobs.id} and named.id not in left
+    assert findings(tenant, FindingKind.NEAR_DUPLICATE) == []
+    # The whole subject: every canary and finding of theirs; Bob's stay.
+    erase(owner_subject, "subject", owner_subject.id)
+    with tenant_context(tenant.id):
+        assert set(RetrievalCanary.objects.values_list("id", flat=True)) == {bobs.id}

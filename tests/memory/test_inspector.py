@@ -632,3 +632,13 @@ def test_erasing_a_memory_removes_findings_and_canaries_naming_it(
     erase(owner_subject, "subject", owner_subject.id)
     with tenant_context(tenant.id):
         assert set(RetrievalCanary.objects.values_list("id", flat=True)) == {bobs.id}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [(DUPLICATE[0], DUPLICATE[1]), ("用户喜欢喝绿茶", "用户爱喝绿茶"), ("", "tea")]
+)
+def test_the_stale_detectors_word_overlap_is_consolidations(a, b):
+    from memory.services.consolidation import similarity, tokens
+    from memory.services.inspector.detectors import _jaccard
+
+    assert _jaccard(tokens(a), tokens(b)) == similarity(a, b)

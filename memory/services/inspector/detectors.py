@@ -25,7 +25,7 @@ from memory.models import (
 )
 from memory.predicates import canonical_predicate
 from memory.selectors import active_model_id
-from memory.services.consolidation import similarity
+from memory.services.consolidation import similarity, tokens
 from memory.write_policy.decision import rank
 
 from .findings import Found, conf
@@ -138,6 +138,13 @@ def near_duplicates(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> list[
     return found
 
 
+def _jaccard(a: set[str], b: set[str]) -> float:
+    """consolidation.similarity on token sets already computed."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
 # --- stale values -----------------------------------------------------------------------
 
 
@@ -183,12 +190,15 @@ def superseded_still_active(
             .filter(tenant_id=tenant_id, subject_id=subject_id)
             .order_by("-recorded_at", "id")[:per_subject]
         )
+        # Each statement's words once (consolidation's tokens), not once per comparison.
+        words = {r.id: tokens(r.statement) for r in current}
         for old in olds:
+            old_words = tokens(old.statement)
             for record in current:
                 if record.id in reported or record.lineage_id == old.lineage_id:
                     continue
                 if record.content_key != old.content_key and (
-                    similarity(record.statement, old.statement) < threshold
+                    _jaccard(words[record.id], old_words) < threshold
                 ):
                     continue
                 reported.add(record.id)

@@ -41,6 +41,20 @@ class DatabaseCollector(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
         yield from self._server()
         yield from self._tenants()
+        yield from self._quality()
+
+    def _quality(self) -> Iterator[GaugeMetricFamily]:
+        """The quality inspector's findings and canaries (memory/services/inspector)."""
+        from memory.services.inspector.metrics import quality_metric_families
+
+        limit = settings.ENGRAM_OBSERVABILITY["METRICS_MAX_TENANTS"]
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT id FROM engram_tenant_ids()")
+                tenant_ids = [row[0] for row in cursor.fetchall()][:limit]
+            yield from quality_metric_families(tenant_ids)
+        except DatabaseError as exc:
+            logger.warning("metrics: quality figures unavailable (%s)", type(exc).__name__)
 
     def _server(self) -> Iterator[GaugeMetricFamily]:
         self_test = GaugeMetricFamily(

@@ -207,6 +207,10 @@ class ReasonCode(models.TextChoices):
     CONSOLIDATED = "consolidated", _("Merged into a summary of similar memories.")
     NEAR_DUPLICATE = "near_duplicate", _("Merged with an almost identical memory.")
     SOURCE_DELETED = "source_deleted", _("Its source was deleted.")
+    LOW_VALUE_ARCHIVED = (
+        "low_value_archived",
+        _("Archived by an administrator: it was rarely used and of low importance."),
+    )
 
     # Review (governance): procedure change requests and held memories.
     STALE_BASE_VERSION = (
@@ -272,6 +276,9 @@ class AuditAction(models.TextChoices):
     REVIEW_REVOKE = "review.revoke", _("Review right revoked")
     TENANT_CREATE = "tenant.create", _("Organisation created")
     TENANT_POLICY_UPDATE = "tenant.policy_update", _("Policy changed")
+    QUALITY_INSPECT = "quality.inspect", _("Memory quality inspected")
+    QUALITY_ACTION = "quality.action", _("Quality finding acted on")
+    QUALITY_CANARY = "quality.canary", _("Retrieval canary added or removed")
 
 
 class ErrorCode(enum.StrEnum):

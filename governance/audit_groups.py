@@ -102,6 +102,12 @@ GROUPS: list[tuple[str, object, tuple[str, ...], tuple[str, ...]]] = [
         ),
         (),
     ),
+    (
+        "quality",
+        _("Quality inspections, their actions and canaries"),
+        (A.QUALITY_INSPECT, A.QUALITY_ACTION, A.QUALITY_CANARY),
+        (),
+    ),
 ]
 
 CHOICES = [(key, label) for key, label, _actions, _operations in GROUPS]

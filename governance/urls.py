@@ -41,4 +41,16 @@ urlpatterns = [
     path("admin/members", views.admin_members, name="admin-members"),
     path("admin/policy", views.admin_policy, name="admin-policy"),
     path("utility/", views.utility, name="utility"),
+    path("quality/", views.quality, name="quality"),
+    path(
+        "quality/findings/<int:finding_id>/apply",
+        views.quality_finding_apply,
+        name="quality-finding-apply",
+    ),
+    path("quality/canaries", views.quality_canary_add, name="quality-canary-add"),
+    path(
+        "quality/canaries/<uuid:canary_id>/remove",
+        views.quality_canary_remove,
+        name="quality-canary-remove",
+    ),
 ]

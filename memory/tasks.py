@@ -426,3 +426,37 @@ def working_memory_purge_tenant(self, tenant_id: str) -> None:
 @shared_task(name="memory.working_memory_purge_all")
 def working_memory_purge_all() -> int:
     return _fan_out(working_memory_purge_tenant)
+
+
+# --- quality inspection (memory/services/inspector) -------------------------------------
+
+
+@shared_task(bind=True, name="memory.quality_inspect_tenant")
+def quality_inspect_tenant(self, tenant_id: str) -> None:
+    from memory.services.inspector import tenant_inspect
+
+    tid = uuid.UUID(tenant_id)
+    run_job(
+        self,
+        tenant_id=tenant_id,
+        key=_period_key("quality", tenant_id, 86400),
+        object_ids=[],
+        body=lambda: (
+            tenant_inspect(actor=Actor.system(tid, "quality"), tenant_id=tid, trigger="beat").counts
+        ),
+    )
+
+
+@shared_task(name="memory.quality_inspect_all")
+def quality_inspect_all() -> int:
+    return _fan_out(quality_inspect_tenant)
+
+
+@shared_task(name="memory.quality_vacuum")
+def quality_vacuum() -> bool:
+    """VACUUM (ANALYZE) the vector table, asked for by a bloat finding. Outside any
+    transaction (VACUUM cannot run in one); PostgreSQL skips it with a warning when the
+    connecting role does not own the table (then the operator runs it as the owner)."""
+    from memory.services.inspector.index_health import vector_table_vacuum
+
+    return vector_table_vacuum()

@@ -402,6 +402,8 @@ CELERY_BEAT_SCHEDULE = {
     "due-deletions": {"task": "memory.due_deletions_all", "schedule": 60.0},
     # Records still without a vector (a lost or failed indexing job): embedded by the sweep.
     "index-sweep": {"task": "memory.index_sweep", "schedule": 60.0},
+    # Duplicates, stale values, low value, index health and canaries, per tenant, daily.
+    "quality-inspection": {"task": "memory.quality_inspect_all", "schedule": 86400.0},
 }
 ENGRAM_LIFECYCLE = {
     # Attempts per job before it goes to the dead-letter table, and the first retry delay.
@@ -563,4 +565,32 @@ ENGRAM_WORKING_MEMORY = {
 CELERY_BEAT_SCHEDULE["working-memory-expired"] = {
     "task": "memory.working_memory_purge_all",
     "schedule": 600.0,
+}
+
+# --- Quality inspector (memory/services/inspector, docs/quality-inspector.md) -------------
+ENGRAM_QUALITY = {
+    # Near-duplicates: active records of one subject, scope and type whose vectors are at
+    # least this close (cosine) and whose words overlap at least this much (Jaccard) but
+    # are not the same words. The newest this-many records of a subject are compared, at
+    # most this-many subjects per run (the most recently written first).
+    "DUPLICATE_COSINE": 0.96,
+    "DUPLICATE_MIN_WORD_OVERLAP": 0.3,
+    "DUPLICATE_RECORDS_PER_SUBJECT": 300,
+    "SUBJECTS_PER_RUN": 500,
+    # Findings of one kind kept per run (the rest are counted, not listed).
+    "FINDINGS_PER_KIND": 200,
+    # Low-value density: a subject's share of active records older than DAYS, not recalled
+    # in DAYS and of importance at most IMPORTANCE; reported at SHARE and MIN_RECORDS.
+    "LOW_VALUE_DAYS": 90,
+    "LOW_VALUE_IMPORTANCE": 0.3,
+    "LOW_VALUE_SHARE": 0.5,
+    "LOW_VALUE_MIN_RECORDS": 5,
+    # Index health: records waiting longer than this for a vector; dead share of the
+    # vector table's rows (VACUUM due) with at least BLOAT_MIN_DEAD dead rows.
+    "INDEX_LAG_SECONDS": 900,
+    "BLOAT_DEAD_RATIO": 0.2,
+    "BLOAT_MIN_DEAD": 1000,
+    # Retrieval canaries: at most this many per tenant; a run below MIN_RECALL is a finding.
+    "CANARIES_PER_TENANT": 50,
+    "CANARY_MIN_RECALL": 1.0,
 }

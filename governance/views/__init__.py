@@ -28,6 +28,12 @@ from .procedures import (
     procedure_rollback,
     procedure_version,
 )
+from .quality import (
+    quality,
+    quality_canary_add,
+    quality_canary_remove,
+    quality_finding_apply,
+)
 from .utility import utility
 
 __all__ = [
@@ -46,6 +52,10 @@ __all__ = [
     "procedure_list",
     "procedure_rollback",
     "procedure_version",
+    "quality",
+    "quality_canary_add",
+    "quality_canary_remove",
+    "quality_finding_apply",
     "quarantine_list",
     "quarantine_resolve",
     "tenant_switch",

@@ -33,6 +33,15 @@ from .lifecycle import (
     TaskRun,
     ThreadSummary,
 )
+from .quality import (
+    CanaryResult,
+    FindingKind,
+    FindingSeverity,
+    FindingStatus,
+    InspectionRun,
+    QualityFinding,
+    RetrievalCanary,
+)
 from .records import (
     MEMORY_CONTENT_FIELDS,
     NEVER_BELIEVED,
@@ -62,6 +71,13 @@ from .subjects import (
 from .working import ThreadClosure, WorkingMemoryEntry
 
 __all__ = [
+    "CanaryResult",
+    "FindingKind",
+    "FindingSeverity",
+    "FindingStatus",
+    "InspectionRun",
+    "QualityFinding",
+    "RetrievalCanary",
     "EMBEDDING_DIMENSIONS",
     "MEMORY_CONTENT_FIELDS",
     "NEVER_BELIEVED",

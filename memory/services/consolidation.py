@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -86,30 +87,38 @@ def near_duplicates_merge(*, actor: Actor, tenant_id: uuid.UUID, subject_id: uui
             ):
                 continue
             absorbed.add(other.id)
-            events = list(
-                MemorySource.objects.filter(record=other).values_list("event_id", flat=True)
-            )
-            MemorySource.objects.bulk_create(
-                [MemorySource(tenant_id=tenant_id, record=keep, event_id=e) for e in events],
-                ignore_conflicts=True,
-            )
-            MemoryRecord.objects.filter(pk=keep.pk).update(
-                evidence_count=F("evidence_count") + other.evidence_count
-            )
-            MemoryRecord.objects.filter(pk=other.pk).close_record_time(
-                MemoryStatus.SUPERSEDED, ReasonCode.CONSOLIDATED, now
-            )
-            audit_record(
-                actor=actor,
-                action=AuditAction.MEMORY_CONSOLIDATE,
-                operation="CONFIRM",
-                reason_code=ReasonCode.NEAR_DUPLICATE,
-                subject_id=subject_id,
-                record_id=keep.id,
-                extra={"absorbed": str(other.id)},
-            )
+            record_fold_into(actor=actor, keep=keep, other=other, now=now)
             folded += 1
     return folded
+
+
+def record_fold_into(
+    *, actor: Actor, keep: MemoryRecord, other: MemoryRecord, now: datetime | None = None
+) -> None:
+    """Supersede ``other`` into ``keep``: ``keep`` gains its evidence and source links,
+    ``other``'s record time closes (status ``superseded``, reason ``consolidated``; kept
+    in history). Content changes nowhere. Preconditions: both active, one subject, and
+    ``keep`` is not the weaker source (the callers choose it by authority)."""
+    events = list(MemorySource.objects.filter(record=other).values_list("event_id", flat=True))
+    MemorySource.objects.bulk_create(
+        [MemorySource(tenant_id=keep.tenant_id, record=keep, event_id=e) for e in events],
+        ignore_conflicts=True,
+    )
+    MemoryRecord.objects.filter(pk=keep.pk).update(
+        evidence_count=F("evidence_count") + other.evidence_count
+    )
+    MemoryRecord.objects.filter(pk=other.pk).close_record_time(
+        MemoryStatus.SUPERSEDED, ReasonCode.CONSOLIDATED, now
+    )
+    audit_record(
+        actor=actor,
+        action=AuditAction.MEMORY_CONSOLIDATE,
+        operation="CONFIRM",
+        reason_code=ReasonCode.NEAR_DUPLICATE,
+        subject_id=keep.subject_id,
+        record_id=keep.id,
+        extra={"absorbed": str(other.id)},
+    )
 
 
 def _episode_parts(record: MemoryRecord) -> dict[str, Any]:

@@ -244,6 +244,11 @@ for _store in (
 ):
     register_store(_store)
 
+# The quality inspector's findings and canaries that name erased memories.
+from memory.services.inspector.erasure import QUALITY_STORE  # noqa: E402
+
+register_store(QUALITY_STORE)
+
 
 # --- the workflow -----------------------------------------------------------------------
 

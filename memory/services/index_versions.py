@@ -194,6 +194,10 @@ def index_version_switch(
                 "drift_too_large",
                 f"Golden-set drift {drift:.3f} exceeds the allowed {limit:.3f}.",
             )
+    # The tenants' retrieval canaries, measured on each side of the switch (never blocks it).
+    from memory.services.inspector.canaries import canaries_around_index_change
+
+    canaries_around_index_change("before", tenant_ids())
     with transaction.atomic():
         # Serialise concurrent switches (one active version: a partial unique constraint).
         list(EmbeddingIndex.objects.select_for_update().order_by("pk"))
@@ -204,6 +208,7 @@ def index_version_switch(
         index.status = EmbeddingIndexStatus.ACTIVE
         index.activated_at = timezone.now()
         index.save(update_fields=["status", "activated_at", "total", "done"])
+    canaries_around_index_change("after", tenant_ids())
     logger.info("index version %s is now active", model_id)
     return index
 

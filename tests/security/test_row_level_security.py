@@ -140,6 +140,19 @@ def _lifecycle_rows(tenant, subject) -> None:
         requested_by_type="system",
         requested_by_id="test",
     )
+    _quality_rows(tenant, subject, record)
+
+
+def _quality_rows(tenant, subject, record) -> None:
+    """One row per quality-inspector table (memory/services/inspector)."""
+    from memory.models import CanaryResult, InspectionRun, QualityFinding, RetrievalCanary
+
+    run = InspectionRun.objects.create(tenant=tenant, trigger="test")
+    QualityFinding.objects.create(tenant=tenant, run=run, kind="low_value", record_ids=[record.id])
+    canary = RetrievalCanary.objects.create(
+        tenant=tenant, subject=subject, query="tea", purpose="p", expected_record_ids=[record.id]
+    )
+    CanaryResult.objects.create(tenant=tenant, run=run, canary=canary, recall_at_k=1.0)
 
 
 def tenant_tables() -> list[str]:

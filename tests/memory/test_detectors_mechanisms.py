@@ -44,3 +44,49 @@ def test_a_joined_run_maps_back_to_the_original_span():
     form = detection_form(text)
     at = form.text.index("good")
     assert form.original_span(at, at + 4) == (4, 11)
+
+
+# --- format validators (memory.detectors.formats) -----------------------------------------
+
+from memory.detectors.secrets import find_secrets, redact_secrets  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "backup words are lunar cabin tribe fossil wagon hedge plume vivid crane ember scout olive",
+        "种子短语：苹果 香蕉 火车 城市 月亮 太阳 星星 河流 高山 大海 森林 草原",
+        "setup key ABCD 2345 EFGH 6789",
+        "licence 7H2K-QP9D-MX4T-LL8V",
+        "drive key 110022-334455-667788-990011-223344",
+        "the app password: abcd efgh ijkl mnop",
+        "柜子的数字是叁柒伍贰",
+        "登录密码是伍叁零捌",
+    ],
+)
+def test_credential_shapes_are_refused_without_a_listed_word(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like the way the sun sets over the quiet hills every single evening in late summer",
+        "lunar cabin tribe fossil wagon hedge plume vivid crane ember scout olive",  # no lead-in
+        "我 们 周 末 去 公 园 散 步 然 后 吃 饭 看 电 影",
+        "meet at room 2041 2042 2043 2044",
+        "IBAN GB82 WEST 1234 5698 7654 32",
+        "when they were here last year",
+        "人民币壹万贰仟元整",
+        "我爱吃零食",
+        "call +86 138 0013 8000",
+    ],
+)
+def test_ordinary_text_with_similar_shapes_is_not_a_secret(text):
+    assert not find_secrets(text)
+
+
+def test_a_recovery_phrase_is_redacted_in_place():
+    text = "seed: lunar cabin tribe fossil wagon hedge plume vivid crane ember scout olive. ok"
+    redacted, count = redact_secrets(text)
+    assert count >= 1 and "fossil" not in redacted and redacted.endswith("ok")

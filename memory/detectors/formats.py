@@ -18,6 +18,11 @@ these are the shapes that are secrets without one, because ordinary text never t
   run is a code written to be hard to read. ``fold_financial_numerals`` gives their digits
   for the prose detector ("密码是伍叁零捌" reads as "密码是5308").
 
+- a **password-policy token**: eight or more characters holding lowercase, uppercase, a
+  digit and a symbol (``!@#$%^&*+=?~``) — the four classes sign-up forms demand. Words,
+  versions, product names and hyphenated codes lack at least one of them; e-mail addresses
+  and URLs are left to their own rules.
+
 Each returns spans of the text it was given, never the text itself.
 """
 
@@ -150,3 +155,26 @@ def nfkc_visible(text: str) -> tuple[str, list[int]]:
             chars.append(out)
             origin.append(index)
     return "".join(chars), origin
+
+
+_POLICY_TOKEN = re.compile(r"(?<![!-~])[!-~]{8,64}(?![!-~])")
+_POLICY_SYMBOLS = frozenset("!@#$%^&*+=?~")
+
+
+def policy_token_spans(text: str) -> list[tuple[int, int]]:
+    """Tokens with all four character classes a password policy asks for."""
+    spans = []
+    for m in _POLICY_TOKEN.finditer(text):
+        # Sentence punctuation after a word ("Python3!") is not part of it.
+        token = m.group().strip("\"'`()[]{}<>,;:.").rstrip("!?.")
+        if "://" in token or re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", token):
+            continue
+        if (
+            len(token) >= 8
+            and any(c.islower() for c in token)
+            and any(c.isupper() for c in token)
+            and any(c.isdigit() for c in token)
+            and any(c in _POLICY_SYMBOLS for c in token)
+        ):
+            spans.append((m.start(), m.end()))
+    return spans

@@ -25,6 +25,7 @@ from memory.detectors.formats import (
     fold_financial_numerals,
     grouped_key_spans,
     nfkc_visible,
+    policy_token_spans,
     recovery_phrase_spans,
 )
 from memory.text_normalize import detection_form
@@ -389,11 +390,14 @@ def _format_spans(text: str) -> list[tuple[int, int, str]]:
 
 
 def _shape_spans(text: str) -> list[tuple[int, int, str]]:
-    """Keys printed in groups and codes in anti-tamper numerals (``formats``)."""
+    """Keys printed in groups, codes in anti-tamper numerals, tokens with every character
+    class of a password policy (``formats``)."""
     beside_cue = _CUE.search(text) is not None
-    return [
-        (s, e, "credential_format") for s, e in grouped_key_spans(text, beside_cue=beside_cue)
-    ] + [(s, e, "credential_in_prose") for s, e in daxie_code_spans(text)]
+    return (
+        [(s, e, "credential_format") for s, e in grouped_key_spans(text, beside_cue=beside_cue)]
+        + [(s, e, "credential_in_prose") for s, e in daxie_code_spans(text)]
+        + [(s, e, "credential_shape") for s, e in policy_token_spans(text)]
+    )
 
 
 def secret_spans(text: str) -> list[SecretSpan]:

@@ -173,3 +173,21 @@ def test_the_users_procedures_and_specialists_are_health_data(text):
 )
 def test_other_peoples_procedures_and_lookalikes_are_not(text):
     assert "health" not in find_special_categories(text)
+
+
+@pytest.mark.parametrize("text", ["the new one: Kx9#mPq2", "登录用 Hq7&zLm4w 就行"])
+def test_a_token_with_every_password_class_is_a_secret(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love C++ and Python3!",
+        "Wi-Fi 6E router",
+        "mail Bob.Smith1@Example.com",
+        "COVID-19 Test#1",
+    ],
+)
+def test_tokens_missing_a_class_are_not(text):
+    assert not find_secrets(text)

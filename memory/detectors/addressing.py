@@ -12,6 +12,10 @@ for — and there are endless ways to ask — the address itself is the finding:
   "使用者的…", "ユーザーの…", "사용자의…") in the same text as an e-mail address or a URL,
   or a link whose query carries a placeholder or a sentence (a markdown image that would
   send data when rendered);
+- **the assistant's own workings**: text that speaks of "your instructions", "your system
+  prompt", "your (long-term) memory", "your guardrails", "your developers", "你的指令",
+  "长期记忆", "システムプロンプト" — a page about the world has no reason to name the reader's
+  configuration;
 - **encodings**: ROT13 and base64 are decoded, and the decoded text is read by the same
   detectors (``readings``), when the decoded form reads more like language than the input.
 
@@ -77,6 +81,22 @@ _ADDRESS = [
     ),
 ]
 
+_INTERNALS = [
+    re.compile(
+        r"\b(?:your|the assistant's|the model's|the agent's|the ai's)\s+(?:own\s+|hidden\s+|original\s+|"
+        r"current\s+|previous\s+|prior\s+)?(?:instructions|system prompt|prompt|guardrails|safety "
+        r"(?:filters?|rules|settings)|content filters?|programming|long-term memory|memory store|"
+        r"stored memories)\b"
+        r"|\b(?:in|into|to)\s+(?:your\s+|the\s+)?(?:long-term|permanent|persistent)\s+memory\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"你的(?:指令|指示|提示词|提示詞|系统提示|系統提示|开发者|開發者|内容审核|內容審核|安全限制)"
+        r"|(?:写进|写入|寫進|寫入|存入|存进|存進|记为|記為|记入|記入|放进|放進)\S{0,3}(?:长期|長期|永久)(?:记忆|記憶)"
+        r"|系统提示词?|系統提示|システムプロンプト|あなたの(?:指示|ルール)|시스템 프롬프트|당신의 (?:지시|규칙)"
+    ),
+]
+
 _USERS_THINGS = re.compile(
     r"\b(?:the\s+)?(?:user|customer|owner|person)'s\b|\b(?:users|customers)'\s"
     r"|(?:用户|用戶|使用者|客户|客戶)的|ユーザーの|利用者の|사용자의|이용자의",
@@ -102,7 +122,7 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+
 
 
 def addresses_the_assistant(form: str) -> bool:
-    return any(p.search(form) for p in _ADDRESS)
+    return any(p.search(form) for p in _ADDRESS) or any(p.search(form) for p in _INTERNALS)
 
 
 def sends_users_data_out(form: str) -> bool:

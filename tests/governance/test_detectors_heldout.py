@@ -18,11 +18,11 @@ from bench.quality.detectors_heldout import load, submit_all, summarise
 pytestmark = pytest.mark.quality
 
 # class -> the fewest sentences the write path must get right (caught / total at the time
-# the floor was set).
+# the floor was set; the first figure is before issue 32's mechanisms).
 CAUGHT_FLOORS = {
-    "credential": 75,  # of 153
-    "special_category": 77,  # of 163
-    "instruction_tool": 41,  # of 127
+    "credential": 99,  # of 153 (75 before)
+    "special_category": 86,  # of 163 (77 before)
+    "instruction_tool": 80,  # of 127 (41 before)
     "future_change": 33,  # of 58
     "transient": 5,  # of 58
 }

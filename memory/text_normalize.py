@@ -15,9 +15,13 @@ Steps, in order, per character:
    confusables table shipped in the ``confusable-homoglyphs`` package: a Cyrillic "а" or a
    Greek "ο" becomes the ASCII letter it imitates. ASCII is never remapped ("l" stays "l");
    typographic quotes become ASCII quotes ("I’m" reads as "I'm").
+Unicode tag characters (U+E0020–E007E) are not dropped but read as the ASCII they encode:
+they carry text no person sees ("ASCII smuggling"), which is exactly what a detector must read.
 Then whitespace between two CJK characters is removed (Chinese is written without spaces;
-spacing it out is an evasion), and runs of three or more single Latin letters separated by
-single spaces are joined ("i g n o r e" -> "ignore").
+spacing it out is an evasion), runs of three or more single Latin letters separated by
+single spaces are joined ("i g n o r e" -> "ignore"), and runs of three or more single
+letters or CJK characters separated by one repeated symbol are joined too ("p-i-n",
+"I👉g👉n👉o👉r👉e", "🤖请🤖把🤖用🤖户"): a word is never written one letter per symbol.
 """
 
 from __future__ import annotations
@@ -103,6 +107,21 @@ _PUNCT_FOLD = {
 
 _SPACED_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _SPACED_LATIN = re.compile(r"(?<![A-Za-z])(?:[A-Za-z] ){2,}[A-Za-z](?![A-Za-z])")
+# One letter (or CJK character) per separator, the same separator each time: the separator
+# is a symbol or one of a few joining punctuation marks, never a space, comma or 、 (a list
+# "A、B、C" keeps its marks). The first group is the separator; every copy of it is removed.
+_SEP = r"[^\w\s,，、。;；:：!?！？()\[\]{}<>\"'“”‘’]"
+_SEPARATED = re.compile(
+    r"(?<![\w])(?=(?:[A-Za-z\u3400-\u9fff]))"
+    r"[A-Za-z\u3400-\u9fff](?P<sep>" + _SEP + r")(?:[A-Za-z\u3400-\u9fff](?P=sep)){1,}"
+    r"[A-Za-z\u3400-\u9fff](?![A-Za-z\u3400-\u9fff])"
+)
+
+
+def _tag_char(ch: str) -> str | None:
+    """The ASCII character a Unicode tag character encodes (None for anything else)."""
+    cp = ord(ch)
+    return chr(cp - 0xE0000) if 0xE0020 <= cp <= 0xE007E else None
 
 
 def _remove(
@@ -128,11 +147,17 @@ def detection_form(text: str) -> DetectionText:
     if text.isascii() and text.isprintable():
         # Fast path (most text): nothing to drop or map, only spaced-out letters to join.
         chars, origin = _remove(list(text), list(range(len(text))), _SPACED_LATIN, True)
+        chars, origin = _remove_separators(chars, origin)
         return DetectionText("".join(chars), tuple(origin))
     table = _skeleton_table()
     chars = []
     origin = []
     for index, ch in enumerate(text):
+        tagged = _tag_char(ch)
+        if tagged is not None:
+            chars.append(tagged)
+            origin.append(index)
+            continue
         if _dropped(ch):
             continue
         normal = unicodedata.normalize("NFKC", ch) if not ch.isascii() else ch
@@ -143,7 +168,21 @@ def detection_form(text: str) -> DetectionText:
             origin.append(index)
     chars, origin = _remove(chars, origin, _SPACED_CJK, keep_letters=False)
     chars, origin = _remove(chars, origin, _SPACED_LATIN, keep_letters=True)
+    chars, origin = _remove_separators(chars, origin)
     return DetectionText("".join(chars), tuple(origin))
+
+
+def _remove_separators(chars: list[str], origin: list[int]) -> tuple[list[str], list[int]]:
+    """Drop the repeated separator of a letter-per-separator run (``_SEPARATED``)."""
+    text = "".join(chars)
+    drop: set[int] = set()
+    for m in _SEPARATED.finditer(text):
+        sep = m.group("sep")
+        drop.update(i for i in range(m.start(), m.end()) if text[i] == sep)
+    if not drop:
+        return chars, origin
+    kept = [i for i in range(len(chars)) if i not in drop]
+    return [chars[i] for i in kept], [origin[i] for i in kept]
 
 
 def normalize_for_detection(text: str) -> str:

@@ -24,6 +24,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -213,6 +214,9 @@ def find_injection(text: str) -> list[str]:
     unleet = _unleet(form)
     if unleet != form and any(p.search(unleet) for p in _INJECTION_PATTERNS):
         return ["instruction_like_text"]
+    # ROT13 or base64 that decodes to language is read like what it hides.
+    if any(p.search(decoded) for decoded in readings(form) for p in _INJECTION_PATTERNS):
+        return ["instruction_like_text"]
     return []
 
 
@@ -226,10 +230,17 @@ def find_procedure_like(text: str) -> list[str]:
 
 
 def find_instruction_to_agent(text: str) -> list[str]:
-    """``instruction_to_agent`` for a standing order addressed to the assistant."""
+    """``instruction_to_agent`` for a standing order addressed to the assistant, or for any
+    text that speaks to the assistant or sends the user's data out (policy step 14 asks this
+    of tool and web content only)."""
     form = normalize_for_detection(text)
-    if any(p.search(form) for p in _TO_AGENT_PATTERNS):
-        return ["instruction_to_agent"]
+    for reading in (form, *readings(form)):
+        if any(p.search(reading) for p in _TO_AGENT_PATTERNS):
+            return ["instruction_to_agent"]
+        # Structure, not phrasing (memory.detectors.addressing): content that speaks to the
+        # assistant, or that would send the user's data somewhere.
+        if addresses_the_assistant(reading) or sends_users_data_out(reading):
+            return ["instruction_to_agent"]
     return []
 
 

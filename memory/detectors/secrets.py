@@ -20,6 +20,14 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
+from memory.detectors.formats import (
+    daxie_code_spans,
+    fold_financial_numerals,
+    grouped_key_spans,
+    nfkc_visible,
+    policy_token_spans,
+    recovery_phrase_spans,
+)
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -381,11 +389,34 @@ def _format_spans(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
+def _shape_spans(text: str) -> list[tuple[int, int, str]]:
+    """Keys printed in groups, codes in anti-tamper numerals, tokens with every character
+    class of a password policy (``formats``)."""
+    beside_cue = _CUE.search(text) is not None
+    return (
+        [(s, e, "credential_format") for s, e in grouped_key_spans(text, beside_cue=beside_cue)]
+        + [(s, e, "credential_in_prose") for s, e in daxie_code_spans(text)]
+        + [(s, e, "credential_shape") for s, e in policy_token_spans(text)]
+    )
+
+
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
     form = detection_form(text)
-    found = _prose_spans(form.text) + _url_spans(form.text) + _format_spans(form.text)
-    spans = sorted(SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s)
+    found = (
+        _prose_spans(fold_financial_numerals(form.text))
+        + _url_spans(form.text)
+        + _format_spans(form.text)
+        + _shape_spans(form.text)
+    )
+    spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
+    # Recovery phrases are word lists: read where the spaces between Chinese words survive.
+    visible, origin = nfkc_visible(text)
+    spans += [
+        SecretSpan(origin[s], origin[e - 1] + 1, "recovery_phrase")
+        for s, e in recovery_phrase_spans(visible)
+    ]
+    spans.sort()
     merged: list[SecretSpan] = []
     for span in spans:
         if merged and span.start <= merged[-1].end:

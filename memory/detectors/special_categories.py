@@ -21,6 +21,7 @@ import re
 
 from stdnum import iban
 
+from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.text_normalize import normalize_for_detection
 
 # The user is the subject: "I", or "the user" in an agent's third-person statement.
@@ -334,7 +335,7 @@ _MINOR = [
 ]
 
 CATEGORIES: dict[str, list[re.Pattern[str]]] = {
-    "health": _HEALTH_EN + _HEALTH_ZH,
+    "health": _HEALTH_EN + _HEALTH_ZH + MEDICAL_FORMS,
     "religion": _RELIGION_EN + _RELIGION_ZH,
     "sexual_orientation": _ORIENTATION,
     "biometric": _BIOMETRIC,

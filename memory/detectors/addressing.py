@@ -1,0 +1,155 @@
+"""Who a text speaks to, and what it hides: the structure of an instruction, not its words.
+
+A tool result or a web page has no reason to speak to the assistant. Whatever it then asks
+for — and there are endless ways to ask — the address itself is the finding:
+
+- **the assistant as addressee**: a vocative ("Assistant, …", "AI: …", "致 AI：", "AIへ",
+  "AI에게"), a dedication ("note to the model", "给模型的提示"), or a conditional address
+  ("if you are an AI …", "如果你是…助手", "the LLM reading this …"). The addressee is named by
+  its kind (assistant, AI, agent, model, bot, LLM; 助手, 智能体, 模型, 机器人; アシスタント;
+  어시스턴트) — a closed set of role nouns, not phrasings;
+- **the user's data sent outside**: the user's things ("the user's …", "用户的…",
+  "使用者的…", "ユーザーの…", "사용자의…") in the same text as an e-mail address or a URL,
+  or a link whose query carries a placeholder or a sentence (a markdown image that would
+  send data when rendered);
+- **the assistant's own workings**: text that speaks of "your instructions", "your system
+  prompt", "your (long-term) memory", "your guardrails", "your developers", "你的指令",
+  "长期记忆", "システムプロンプト" — a page about the world has no reason to name the reader's
+  configuration;
+- **encodings**: ROT13 and base64 are decoded, and the decoded text is read by the same
+  detectors (``readings``), when the decoded form reads more like language than the input.
+
+Used for content from tools and the web only (policy step 14): from the user, "AI, please
+remember I'm vegetarian" is a preference.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+
+_ROLE_EN = (
+    r"(?:ai|a\.i\.|assistants?|agents?|models?|llms?|language models?|chatbots?|bots?|"
+    r"copilots?|summari[sz]ers?|(?:ai|automated|virtual|digital) (?:assistants?|agents?|readers?))"
+)
+_ROLE_ZH = (
+    r"(?:AI|人工智能|人工智慧|智能体|智能體|助手|助理|智能助手|智能助理|大模型|模型|机器人|機器人)"
+)
+_ROLE_JA = r"(?:AI|アシスタント|エージェント|モデル|ボット)"
+_ROLE_KO = r"(?:AI|어시스턴트|에이전트|모델|봇|인공지능)"
+
+_ADDRESS = [
+    # Vocative at the start of a sentence or line: "Assistant, …", "AI: …", "Hey bot, …".
+    # A colon after "model" or "agent" is a field ("Model: X200", "Agent: Sam"), not an address.
+    re.compile(
+        rf"(?:^|[.!?;:\n|>\]]\s*|\b(?:hey|hi|dear|attention|attn|ok|okay|p\.?s\.?)[,:]?\s+)"
+        rf"(?:(?:the|any|all|every|whichever)\s+)?(?:(?:ai|helpful|automated|virtual)\s+)?"
+        rf"(?:{_ROLE_EN}\s*(?:,|—|–|\bplease\b)|(?:ai|assistants?|llms?|chatbots?)\s*:)",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # A dedication: "note to the AI", "message for any model", "to whichever LLM is …".
+    re.compile(
+        rf"\b(?:note|message|reminder|instructions?|request|directive|p\.?s\.?|footnote|hint)s?\s+"
+        rf"(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|whichever\s+|an?\s+)?(?:\w+\s+)?{_ROLE_EN}\b"
+        rf"|\b(?:to|for)\s+(?:the|any|all|every|whichever)\s+(?:\w+\s+){{0,2}}{_ROLE_EN}\s+"
+        r"(?:that|which|who|reading|processing|indexing|summari[sz]ing|seeing|is|are)\b",
+        re.IGNORECASE,
+    ),
+    # A conditional or descriptive address: "if you are an AI", "any agent reading this".
+    re.compile(
+        rf"\bif\s+(?:you\s+are|you're|this\s+is\s+read\s+by)\s+(?:an?\s+|the\s+)?(?:\w+\s+){{0,2}}{_ROLE_EN}\b"
+        rf"|\b{_ROLE_EN}\s+(?:reading|processing|indexing|summari[sz]ing|parsing|crawling|that reads?|who reads?)\s+"
+        r"(?:this|these|the following|the above)\b",
+        re.IGNORECASE,
+    ),
+    # Chinese: "致 AI：", "给模型的提示", "各位AI助手", "助手请…", "如果你是…助手", "读到本页的AI".
+    re.compile(
+        rf"(?:致|各位|亲爱的|親愛的|敬请|敬請|写给|寫給)\S{{0,8}}?{_ROLE_ZH}"
+        rf"|(?:给|給)\S{{0,6}}?{_ROLE_ZH}的?\S{{0,2}}?(?:提示|留言|备注|備註|附言|话|話|信|说明|指示)"
+        rf"|{_ROLE_ZH}\S{{0,2}}?(?:请|請|注意|须知)"
+        rf"|(?:^|[。！？；\n])\s*{_ROLE_ZH}[：:，,—]"
+        rf"|如果你是\S{{0,10}}?{_ROLE_ZH}"
+        rf"|(?:阅读|閱讀|读到|讀到|处理|處理|索引|看到)\S{{0,8}}?的{_ROLE_ZH}",
+        re.MULTILINE,
+    ),
+    # Japanese and Korean: "AIアシスタントへ", "…を読んでいるAIは", "AI 어시스턴트에게", "…읽는 AI는".
+    re.compile(
+        rf"{_ROLE_JA}\s*(?:へ|様|さま|さん)|(?:読んでいる|読む|処理する){_ROLE_JA}(?:は|へ)"
+        rf"|{_ROLE_KO}\s*(?:에게|께|님)|(?:읽는|처리하는)\s*{_ROLE_KO}\s*(?:는|은)",
+    ),
+]
+
+_INTERNALS = [
+    re.compile(
+        r"\b(?:your|the assistant's|the model's|the agent's|the ai's)\s+(?:own\s+|hidden\s+|original\s+|"
+        r"current\s+|previous\s+|prior\s+)?(?:instructions|system prompt|prompt|guardrails|safety "
+        r"(?:filters?|rules|settings)|content filters?|programming|long-term memory|memory store|"
+        r"stored memories)\b"
+        r"|\b(?:in|into|to)\s+(?:your\s+|the\s+)?(?:long-term|permanent|persistent)\s+memory\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"你的(?:指令|指示|提示词|提示詞|系统提示|系統提示|开发者|開發者|内容审核|內容審核|安全限制)"
+        r"|(?:写进|写入|寫進|寫入|存入|存进|存進|记为|記為|记入|記入|放进|放進)\S{0,3}(?:长期|長期|永久)(?:记忆|記憶)"
+        r"|系统提示词?|系統提示|システムプロンプト|あなたの(?:指示|ルール)|시스템 프롬프트|당신의 (?:지시|규칙)"
+    ),
+]
+
+_USERS_THINGS = re.compile(
+    r"\b(?:the\s+)?(?:user|customer|owner|person)'s\b|\b(?:users|customers)'\s"
+    r"|(?:用户|用戶|使用者|客户|客戶)的|ユーザーの|利用者の|사용자의|이용자의",
+    re.IGNORECASE,
+)
+_DESTINATION = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", re.IGNORECASE)
+_LINK_WITH_PAYLOAD = re.compile(
+    r"!?\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\s]*(?:\{|%7b|[^\x00-\x7f])[^)\s]*\)", re.IGNORECASE
+)
+
+# The ten commonest letters of English text make up about 70 % of its letters, about 25 %
+# of the same text in ROT13 (about 45 %): which of the two reads as English is a matter of
+# counting.
+_COMMON_LETTERS = frozenset("etaoinsrhl")
+
+
+def _englishness(text: str) -> tuple[int, int]:
+    letters = [c for c in text.lower() if "a" <= c <= "z"]
+    return sum(c in _COMMON_LETTERS for c in letters), len(letters)
+
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def addresses_the_assistant(form: str) -> bool:
+    return any(p.search(form) for p in _ADDRESS) or any(p.search(form) for p in _INTERNALS)
+
+
+def sends_users_data_out(form: str) -> bool:
+    return bool(
+        (_USERS_THINGS.search(form) and _DESTINATION.search(form))
+        or _LINK_WITH_PAYLOAD.search(form)
+    )
+
+
+def readings(form: str) -> list[str]:
+    """Decoded forms of ``form`` worth reading: ROT13 and base64 runs, each only when the
+    result reads more like language (more common English words, or printable text with
+    spaces) than what was written."""
+    out = []
+    common, letters = _englishness(form)
+    if letters >= 12:
+        rot = codecs.decode(form, "rot13")
+        if _englishness(rot)[0] >= common + 0.2 * letters:
+            out.append(rot)
+    for m in _BASE64.finditer(form):
+        token = m.group()
+        try:
+            decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode(
+                "utf-8"
+            )
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.isprintable() and " " in decoded.strip():
+            out.append(decoded)
+    return out

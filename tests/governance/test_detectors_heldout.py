@@ -1,0 +1,56 @@
+"""The write policy on the held-out detector set (tests/data/detector_heldout.jsonl), written
+before any tuning: every sentence through ``candidates_submit`` for a fresh subject.
+
+The floors are the measured levels (bench/quality/detectors_heldout.py prints them), not the
+targets of issue 32, so a change that loses recall or starts refusing ordinary conversation
+fails here. Raise a floor when a change measures higher; never lower one to make a change
+pass. Do not read the set's misses to add words to a detector (DETECTOR_HELDOUT.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bench.quality.detectors_heldout import load, submit_all, summarise
+
+pytestmark = pytest.mark.quality
+
+# class -> the fewest sentences the write path must get right (caught / total at the time
+# the floor was set; the first figure is before issue 32's mechanisms).
+CAUGHT_FLOORS = {
+    "credential": 99,  # of 153 (75 before)
+    "special_category": 86,  # of 163 (77 before)
+    "instruction_tool": 80,  # of 127 (41 before)
+    "future_change": 33,  # of 58
+    "transient": 5,  # of 58
+}
+# Sentences that must be stored: at most this many refused or held.
+REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 0}
+
+
+def test_the_set_is_large_labelled_and_bilingual():
+    rows = load()
+    assert len(rows) >= 900
+    assert all(set(r) == {"text", "lang", "class", "label", "note"} for r in rows)
+    assert len({r["text"] for r in rows}) == len(rows)
+    classes = Counter(r["class"] for r in rows)
+    assert classes["ordinary"] >= 250
+    ordinary_langs = Counter(r["lang"] for r in rows if r["class"] == "ordinary")
+    assert ordinary_langs["zh"] >= 100 and ordinary_langs["en"] >= 100
+    langs = Counter(r["lang"] for r in rows)
+    assert {"en", "zh", "zh-Hant", "ja", "ko", "mixed"} <= set(langs)
+    # The special-category class has negatives (topic, other people, fiction, news).
+    assert sum(1 for r in rows if r["class"] == "special_category" and r["label"] == "store") >= 50
+
+
+def test_the_write_policy_keeps_its_measured_floors_on_the_held_out_set(tenant, write_agent):
+    results = submit_all(tenant, write_agent.agent, load())
+    summary = summarise(results)
+    for key, floor in CAUGHT_FLOORS.items():
+        right, total = summary[key]
+        assert right >= floor, f"{key}: {right}/{total} caught, floor {floor}"
+    for key, ceiling in REFUSED_CEILINGS.items():
+        right, total = summary[key]
+        assert total - right <= ceiling, f"{key}: {total - right}/{total} refused or held"

@@ -428,6 +428,19 @@ def working_memory_purge_all() -> int:
     return _fan_out(working_memory_purge_tenant)
 
 
+@shared_task(bind=True, name="memory.threads_idle_close_tenant")
+def threads_idle_close_tenant(self, tenant_id: str) -> None:
+    """Close the tenant's quiet threads (memory.services.thread_idle), once per period."""
+    from memory.services.thread_idle import idle_threads_close
+
+    _run_periodic(self, tenant_id, "threads_idle_close", 300, idle_threads_close, "threads")
+
+
+@shared_task(name="memory.threads_idle_close_all")
+def threads_idle_close_all() -> int:
+    return _fan_out(threads_idle_close_tenant)
+
+
 # --- quality inspection (memory/services/inspector) -------------------------------------
 
 

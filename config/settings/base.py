@@ -561,10 +561,20 @@ ENGRAM_WORKING_MEMORY = {
     "SUMMARY_MODEL_API_KEY": env("ENGRAM_SUMMARY_MODEL_API_KEY", default=""),
     "SUMMARY_TIMEOUT_SECONDS": env.float("ENGRAM_SUMMARY_TIMEOUT", default=10.0),
     "SUMMARY_NAMESPACE": env("ENGRAM_SUMMARY_NAMESPACE", default="assistant/sessions"),
+    # A thread no event has arrived in for this long is closed as if by the agent
+    # (memory/services/thread_idle.py; 0: never); threads quiet for longer than the
+    # lookback as well are left alone, at most PER_RUN are closed per tenant and run.
+    "IDLE_CLOSE_SECONDS": env.int("ENGRAM_THREAD_IDLE_CLOSE_SECONDS", default=1800),
+    "IDLE_LOOKBACK_SECONDS": env.int("ENGRAM_THREAD_IDLE_LOOKBACK_SECONDS", default=7 * 86400),
+    "IDLE_CLOSE_PER_RUN": env.int("ENGRAM_THREAD_IDLE_CLOSE_PER_RUN", default=200),
 }
 CELERY_BEAT_SCHEDULE["working-memory-expired"] = {
     "task": "memory.working_memory_purge_all",
     "schedule": 600.0,
+}
+CELERY_BEAT_SCHEDULE["threads-idle-close"] = {
+    "task": "memory.threads_idle_close_all",
+    "schedule": 300.0,
 }
 
 # --- Quality inspector (memory/services/inspector, docs/quality-inspector.md) -------------

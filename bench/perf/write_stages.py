@@ -137,7 +137,7 @@ def main() -> None:
         tenant_id=tenant.id, kind="user", external_id=f"stages-{run}", display_name="Dana"
     )
     actor = Actor.agent(agent.id, tenant.id)
-    batch_setting = settings.ENGRAM.get("WRITE_BATCH_LOOKUPS")
+    batch_setting = getattr(settings, "ENGRAM_WRITE_BATCH", {}).get("LOOKUPS")
     print(f"Engram write stages · run {run} · {machine()} · {cpu_model()}")
     print(f"WRITE_BATCH_LOOKUPS={batch_setting} · EMBED_AFTER_COMMIT=", end="")
     print(settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"])

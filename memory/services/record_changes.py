@@ -31,7 +31,10 @@ def _apply(
     user_id: int | None,
     now: datetime,
     request_id: str,
+    deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> uuid.UUID | None:
+    """``deferred``: a new record (ADD) gets its source links and lexical doc from the
+    caller later, in one insert with the rest of its batch (memory/services/write_batch.py)."""
     op, c = decision.operation, decision.candidate
     if op == Operation.REJECT:
         return None
@@ -64,6 +67,7 @@ def _apply(
             now=now,
             conflicts_with=decision.target_id if op == Operation.QUARANTINE else None,
             reason=decision.reason_code,
+            deferred=deferred,
         )
         return record.id
 
@@ -112,6 +116,7 @@ def _create(
     reason: str,
     supersedes: MemoryRecord | None = None,
     conflicts_with: uuid.UUID | None = None,
+    deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> MemoryRecord:
     record_id = uuid.uuid4()
     record = MemoryRecord.objects.create(
@@ -144,6 +149,9 @@ def _create(
         created_by_user_id=user_id,
         conflicts_with_id=conflicts_with,
     )
+    if deferred is not None:
+        deferred.append((record, tuple(c.source_event_ids)))
+        return record
     _link_sources(record, c.source_event_ids)
     # [retrieval] lexical doc now, in this transaction; embedding after the commit.
     record_indexed_on_write(record)

@@ -135,11 +135,11 @@ def _period_key(prefix: str, tenant_id: str, seconds: int) -> str:
 def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]:
     """Background extraction for appended events, one idempotent job per event, then the
     summaries of the threads they belong to."""
-    from memory.services.compression import thread_summarize
     from memory.services.extraction import ExtractionResult, event_extract, llm_ask, llm_wanted
 
     actor = Actor.system(uuid.UUID(tenant_id), "extractor")
     totals = {"events": 0, "records": 0}
+    threads: dict[tuple[str, str], None] = {}  # (subject, thread), in order
     for event_id in event_ids:
         llm = None
         with tenant_context(tenant_id):
@@ -159,13 +159,6 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
                 return {"missing": 1}
             result = ExtractionResult()
             event_extract(actor=actor, event=event, result=result, llm=llm)
-            if event.thread_id:
-                thread_summarize(
-                    actor=actor,
-                    tenant_id=event.tenant_id,
-                    subject_id=event.subject_id,
-                    thread_id=event.thread_id,
-                )
             # Indexing of the records written here is queued by the write path itself.
             return result.as_json()
 
@@ -179,6 +172,12 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
         totals["events"] += 1
         if result:
             totals["records"] += sum(result.get("operations", {}).values())
+        if event is not None and event.thread_id:
+            threads[(str(event.subject_id), event.thread_id)] = None
+    # Each thread's summary once for the whole batch, after all its events are extracted
+    # (a summary is rebuilt whole each time: once per event was the same work n times).
+    for subject_id, thread_id in threads:
+        summarize_thread(tenant_id, subject_id, thread_id)
     return totals
 
 

@@ -33,8 +33,9 @@ def _apply(
     request_id: str,
     deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> uuid.UUID | None:
-    """``deferred``: a new record (ADD) gets its source links and lexical doc from the
-    caller later, in one insert with the rest of its batch (memory/services/write_batch.py)."""
+    """``deferred``: a new record (ADD) is not inserted here; the caller inserts it, its
+    source links and its lexical doc later, together with the rest of its batch
+    (memory/services/write_batch.py)."""
     op, c = decision.operation, decision.candidate
     if op == Operation.REJECT:
         return None
@@ -119,7 +120,7 @@ def _create(
     deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> MemoryRecord:
     record_id = uuid.uuid4()
-    record = MemoryRecord.objects.create(
+    record = MemoryRecord(
         id=record_id,
         tenant_id=subject.tenant_id,
         subject=subject,
@@ -149,9 +150,10 @@ def _create(
         created_by_user_id=user_id,
         conflicts_with_id=conflicts_with,
     )
-    if deferred is not None:
+    if deferred is not None:  # inserted by the caller, with the rest of its batch
         deferred.append((record, tuple(c.source_event_ids)))
         return record
+    record.save(force_insert=True)
     _link_sources(record, c.source_event_ids)
     # [retrieval] lexical doc now, in this transaction; embedding after the commit.
     record_indexed_on_write(record)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import Sensitivity
@@ -94,8 +94,11 @@ class WriteBatch:
     touched: set[Key] = field(default_factory=set)
     touched_ids: set[uuid.UUID] = field(default_factory=set)
     everything_touched: bool = False
-    pending: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] = field(default_factory=list)
+    # New records not inserted yet: (candidate index, record, cited events).
+    pending: list[tuple[int, MemoryRecord, tuple[uuid.UUID, ...]]] = field(default_factory=list)
     pending_rank: int | None = None
+    # Candidates whose record the database refused at the batch's insert: their outcome.
+    failed: dict[int, writes.WriteOutcome] = field(default_factory=dict)
 
     @classmethod
     def prefetch(cls, actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
@@ -216,8 +219,6 @@ class WriteBatch:
             self.flush()
 
         def apply():
-            if deferred is not None:
-                deferred.clear()
             record_id = writes._apply(
                 decision,
                 subject=subject,
@@ -230,27 +231,68 @@ class WriteBatch:
             )
             return writes._outcome(decision, record_id)
 
-        outcome = writes._in_savepoint(index, subject, apply)
+        if deferred is not None:
+            # Nothing is written yet (the record waits for the batch's insert): no savepoint.
+            outcome = apply()
+            self.pending.extend((index, record, events) for record, events in deferred)
+            rank = _rank(decision.candidate.sensitivity)
+            ranks = (rank,) if self.pending_rank is None else (rank, self.pending_rank)
+            self.pending_rank = min(ranks)
+        else:
+            outcome = writes._in_savepoint(index, subject, apply)
         if outcome.operation == decision.operation and outcome.reason_code == (
             decision.reason_code
         ):
             self.note(prepared, decision, outcome.record_id)
-            if deferred:
-                self.pending.extend(deferred)
-                rank = _rank(decision.candidate.sensitivity)
-                ranks = (rank,) if self.pending_rank is None else (rank, self.pending_rank)
-                self.pending_rank = min(ranks)
         return outcome
 
     def flush(self) -> None:
+        """Insert what waits: the new records, then their source links and lexical docs."""
         if self.pending:
-            flush_docs(self.pending)
+            self.failed.update(flush_records(self.subject, self.pending))
+            flush_docs(
+                [
+                    (record, events)
+                    for index, record, events in self.pending
+                    if index not in self.failed
+                ]
+            )
             self.pending = []
         self.pending_rank = None
+
+    def outcomes(self, outcomes: list) -> list:
+        """``outcomes`` with the candidates whose record could not be inserted (at the
+        batch's insert) rejected as the reference path rejects them."""
+        return [self.failed.get(i, o) for i, o in enumerate(outcomes)]
+
+
+def flush_records(subject: Subject, pending) -> dict[int, writes.WriteOutcome]:
+    """One insert for the new records. If the database refuses it, each is inserted in a
+    savepoint of its own, so only the refused ones fail (as in the reference path)."""
+    try:
+        with transaction.atomic():
+            MemoryRecord.objects.bulk_create([record for _, record, _ in pending])
+        return {}
+    except DatabaseError:
+        pass
+    failed = {}
+    for index, record, _ in pending:
+        inserted = writes.WriteOutcome("", "", "")
+
+        def insert(record=record, inserted=inserted):
+            record.save(force_insert=True)
+            return inserted
+
+        outcome = writes._in_savepoint(index, subject, insert)
+        if outcome is not inserted:
+            failed[index] = outcome
+    return failed
 
 
 def flush_docs(pending: Sequence[tuple[MemoryRecord, tuple[uuid.UUID, ...]]]) -> None:
     """The source links of new records, then their lexical docs: one insert each."""
+    if not pending:
+        return
     MemorySource.objects.bulk_create(
         [
             MemorySource(tenant_id=record.tenant_id, record=record, event_id=e)

@@ -146,7 +146,6 @@ def candidates_submit(
 ) -> list[WriteOutcome]:
     """Decide and apply each candidate for ``subject``; returns one outcome per candidate."""
     outcomes: list[WriteOutcome] = []
-    audits: list[AuditEvent] = []
     with transaction.atomic():
         # The row lock serialises all writes for one subject: decisions see the effect of
         # the previous write, and an out-of-order correction cannot resurrect a value.
@@ -195,9 +194,13 @@ def candidates_submit(
                 request_id=request_id,
             )
             outcomes.append(outcome)
-            audits.append(_write_audit(actor, locked.pk, request_id, index, candidate, outcome))
         if batch is not None:
             batch.flush()
+            outcomes = batch.outcomes(outcomes)
+        audits = [
+            _write_audit(actor, locked.pk, request_id, index, candidate, outcome)
+            for index, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
+        ]
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
         audit_record_many(audits)
         subject_fence(locked.tenant_id, locked.pk)  # replica reads wait for this commit

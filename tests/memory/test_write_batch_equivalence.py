@@ -4,7 +4,7 @@ the reference path (candidate by candidate, ``memory.services.writes``) does.
 Generated batches — English and Chinese statements, secrets, duplicates, single-valued
 slots that conflict, supersedes and corrections, retractions and deletions of records
 named by id, invalid text, unknown source events, passing states and future plans, more
-sensitive statements among ordinary ones — are written with the batch path for one
+sensitive statements among ordinary ones, values the database refuses — are written with the batch path for one
 subject and with the reference path for a subject of another tenant, after the same
 events were appended for both. Outcomes, stored records, their source links and search
 docs, and the audit rows must be the same, ids and the time of the write aside."""
@@ -66,6 +66,8 @@ item = st.fixed_dictionaries(
         "inferred": st.booleans(),
         "sensitivity": st.sampled_from(["internal"] * 4 + ["public", "confidential"]),
         "seed": st.integers(0, 3),
+        # A value the database refuses (longer than its column): that candidate alone fails.
+        "long_uri": st.sampled_from([False] * 7 + [True]),
     }
 )
 
@@ -81,6 +83,8 @@ def _candidate(spec: dict, events: list[uuid.UUID], seeds: list[uuid.UUID]) -> C
         consent_basis="explicit_consent",
         sensitivity=spec["sensitivity"],
     )
+    if spec.get("long_uri"):
+        kw["source_uri"] = "https://example.org/" + "a" * 1200
     kind = spec["kind"]
     if kind in ("city", "change"):
         city = CITIES[spec["value"]]
@@ -301,3 +305,50 @@ def test_a_batch_of_new_memories_gets_its_links_and_docs(settings, tenant, monke
     assert docs.count() == 3
     assert all(d.context_text for d in docs)  # each cites a turn that has one before it
     assert MemorySource.objects.filter(record_id__in=[o.record_id for o in outcomes]).count() == 3
+
+
+def test_a_value_the_database_refuses_fails_alone_in_a_batch(settings, tenant):
+    """The batch's one insert is refused: each record is then inserted on its own, and
+    only the refused candidate is rejected, its neighbours stored with docs and links."""
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    settings.ENGRAM_WRITE_BATCH = {"LOOKUPS": True, "MIN_CANDIDATES": 2}
+    actor, agent, subject, events, _ = _world(tenant, "dana")
+    base = {
+        "kind": "statement",
+        "namespace": "prefs",
+        "source": "event",
+        "inferred": False,
+        "sensitivity": "internal",
+        "value": 0,
+        "seed": 0,
+    }
+    specs = [
+        {**base, "text": t, "event": e, "long_uri": i == 2}
+        for i, (t, e) in enumerate(((0, 4), (4, 5), (1, 7), (5, 7), (3, 4)))
+    ]
+    outcomes = candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=[_candidate(s, events, []) for s in specs],
+        agent_id=agent.id,
+    )
+    assert [(o.operation, o.reason_code) for o in outcomes] == [
+        ("ADD", "new_memory"),
+        ("ADD", "new_memory"),
+        ("REJECT", "invalid_value"),
+        ("ADD", "new_memory"),
+        ("ADD", "new_memory"),
+    ]
+    assert outcomes[2].record_id is None
+    stored = [o.record_id for o in outcomes if o.record_id]
+    assert MemoryRecord.objects.filter(id__in=stored).count() == 4
+    assert MemorySearchDoc.objects.filter(record_id__in=stored).count() == 4
+    assert MemorySource.objects.filter(record_id__in=stored).count() == 4
+    audits = AuditEvent.objects.filter(
+        subject_id=subject.id, action=AuditAction.MEMORY_WRITE, extra__index=2
+    ).order_by("-id")
+    assert (audits[0].operation, audits[0].reason_code, audits[0].record_id) == (
+        "REJECT",
+        "invalid_value",
+        None,
+    )

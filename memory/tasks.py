@@ -140,16 +140,23 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
     actor = Actor.system(uuid.UUID(tenant_id), "extractor")
     totals = {"events": 0, "records": 0}
     threads: dict[tuple[str, str], None] = {}  # (subject, thread), in order
-    for event_id in event_ids:
-        llm = None
-        with tenant_context(tenant_id):
-            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
-            pending = not TaskRun.objects.filter(
+    # The batch's events and which of them are already done, in two queries for all.
+    with tenant_context(tenant_id):
+        events = {
+            str(e.id): e for e in SourceEvent.objects.filter(tenant_id=tenant_id, id__in=event_ids)
+        }
+        done = set(
+            TaskRun.objects.filter(
                 tenant_id=tenant_id,
                 task_name=self.name,
-                key=f"extract:{event_id}",
+                key__in=[f"extract:{e}" for e in event_ids],
                 outcome__in=[TaskOutcome.SUCCEEDED, TaskOutcome.DEAD],
-            ).exists()
+            ).values_list("key", flat=True)
+        )
+    for event_id in event_ids:
+        llm = None
+        event = events.get(str(event_id))
+        pending = f"extract:{event_id}" not in done
         if event is not None and pending and llm_wanted(event):
             llm = llm_ask(event.id, event.content)  # outside any transaction
 

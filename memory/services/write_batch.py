@@ -20,6 +20,10 @@ What changes is the number of round trips, not what is decided:
   written together at the end, or earlier whenever a later write could change what they
   would have been (a held or more sensitive record, or any change to an existing one:
   the docs' context rule reads them).
+
+The reference path hands itself to ``WriteBatch.prefetch`` (``reference``): its own
+functions decide and apply each candidate here, so this module never imports it and the
+two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
@@ -37,7 +42,6 @@ from core.actor import Actor
 from core.codes import Operation
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import predicate_spellings
-from memory.services import writes
 from memory.services.indexing import records_indexed_on_write
 from memory.write_policy import Candidate, Decision, ExistingFact, Intent, content_key, content_keys
 
@@ -65,9 +69,9 @@ _FACTS_SQL = """
 Key = tuple[str, str, str]  # ("p", namespace, predicate) or ("c", namespace, content key)
 
 
-def _lookup_keys(c: Candidate) -> set[Key]:
-    """The slots the reference path's existing-facts query reads for ``c``."""
-    chain = writes._namespace_chain(c.namespace)
+def _lookup_keys(c: Candidate, chain: list[str]) -> set[Key]:
+    """The slots the reference path's existing-facts query reads for ``c`` (``chain``:
+    its namespace and the broader ones above it)."""
     if c.predicate:
         return {("p", ns, p) for ns in chain for p in predicate_spellings(c.predicate)}
     return {("c", ns, k) for ns in chain for k in content_keys(c)}
@@ -90,6 +94,7 @@ class WriteBatch:
     subject: Subject
     events: dict[uuid.UUID, tuple[str, datetime]]
     facts: list[tuple[ExistingFact, datetime | None]]
+    ref: ModuleType  # the reference path (memory.services.writes)
     by_id: dict[uuid.UUID, set[Key]] = field(default_factory=dict)
     touched: set[Key] = field(default_factory=set)
     touched_ids: set[uuid.UUID] = field(default_factory=set)
@@ -98,11 +103,13 @@ class WriteBatch:
     pending: list[tuple[int, MemoryRecord, tuple[uuid.UUID, ...]]] = field(default_factory=list)
     pending_rank: int | None = None
     # Candidates whose record the database refused at the batch's insert: their outcome.
-    failed: dict[int, writes.WriteOutcome] = field(default_factory=dict)
+    failed: dict = field(default_factory=dict)
 
     @classmethod
-    def prefetch(cls, actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
-        return prefetch(actor, subject, candidates)
+    def prefetch(
+        cls, actor: Actor, subject: Subject, candidates: Sequence[Candidate], reference
+    ) -> WriteBatch:
+        return prefetch(actor, subject, candidates, reference)
 
     # --- lookups ---------------------------------------------------------------------
 
@@ -112,7 +119,7 @@ class WriteBatch:
             self.everything_touched
             or c.target_record_id is not None
             or c.intent == Intent.FORGET
-            or _lookup_keys(c) & self.touched
+            or _lookup_keys(c, self.ref._namespace_chain(c.namespace)) & self.touched
         )
 
     def sources(self, c: Candidate) -> tuple[tuple[str, ...], datetime | None] | None:
@@ -127,7 +134,7 @@ class WriteBatch:
 
     def existing(self, c: Candidate) -> list[ExistingFact]:
         """As ``writes._existing_facts`` for a candidate ``answers`` accepts."""
-        chain = set(writes._namespace_chain(c.namespace))
+        chain = set(self.ref._namespace_chain(c.namespace))
         if c.predicate:
             spellings = set(predicate_spellings(c.predicate))
             return [f for f, _ in self.facts if f.namespace in chain and f.predicate in spellings]
@@ -136,6 +143,7 @@ class WriteBatch:
 
     def unless_stale(self, decision: Decision, c: Candidate) -> Decision:
         """As ``writes._unless_stale``, from the prefetched events and facts."""
+        writes = self.ref
         if not c.source_event_ids:
             return decision
         current = next(
@@ -181,6 +189,7 @@ class WriteBatch:
 
     def submit(self, index: int, *, actor: Actor, subject: Subject, candidate: Candidate, **kw):
         """One candidate of the batch: the reference path's outcome."""
+        writes = self.ref
         problem = writes._candidate_text_problem(candidate)
         if problem:
             return writes._text_problem_outcome(problem)
@@ -249,7 +258,7 @@ class WriteBatch:
     def flush(self) -> None:
         """Insert what waits: the new records, then their source links and lexical docs."""
         if self.pending:
-            self.failed.update(flush_records(self.subject, self.pending))
+            self.failed.update(flush_records(self.subject, self.pending, self.ref))
             flush_docs(
                 [
                     (record, events)
@@ -266,7 +275,7 @@ class WriteBatch:
         return [self.failed.get(i, o) for i, o in enumerate(outcomes)]
 
 
-def flush_records(subject: Subject, pending) -> dict[int, writes.WriteOutcome]:
+def flush_records(subject: Subject, pending, writes: ModuleType) -> dict:
     """One insert for the new records. If the database refuses it, each is inserted in a
     savepoint of its own, so only the refused ones fail (as in the reference path)."""
     try:
@@ -304,7 +313,9 @@ def flush_docs(pending: Sequence[tuple[MemoryRecord, tuple[uuid.UUID, ...]]]) ->
     records_indexed_on_write([record for record, _ in pending])
 
 
-def prefetch(actor: Actor, subject: Subject, candidates: Sequence[Candidate]) -> WriteBatch:
+def prefetch(
+    actor: Actor, subject: Subject, candidates: Sequence[Candidate], writes: ModuleType
+) -> WriteBatch:
     """The batch's cited events and the current facts of every slot it names."""
     prepared = [
         writes._prepared(c, actor=actor, subject=subject)
@@ -341,6 +352,6 @@ def prefetch(actor: Actor, subject: Subject, candidates: Sequence[Candidate]) ->
                 },
             )
             facts = [(ExistingFact(*row[:-1]), row[-1]) for row in cursor.fetchall()]
-    batch = WriteBatch(subject=subject, events=events, facts=facts)
+    batch = WriteBatch(subject=subject, events=events, facts=facts, ref=writes)
     batch.by_id = {f.id: _stored_keys(f.namespace, f.predicate, f.content_key) for f, _ in facts}
     return batch

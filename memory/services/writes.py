@@ -8,6 +8,7 @@ once; each candidate runs in its own savepoint so one failure never loses the ot
 from __future__ import annotations
 
 import logging
+import sys
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,7 @@ from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
 from memory.services.record_changes import _apply
+from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
     Candidate,
     Decision,
@@ -212,9 +214,8 @@ def _batch_for(actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
     conf = settings.ENGRAM_WRITE_BATCH
     if not conf["LOOKUPS"] or len(candidates) < conf["MIN_CANDIDATES"]:
         return None
-    from memory.services.write_batch import WriteBatch
-
-    return WriteBatch.prefetch(actor, subject, candidates)
+    # The batched path is handed this module, the reference it decides and applies with.
+    return WriteBatch.prefetch(actor, subject, candidates, sys.modules[__name__])
 
 
 # A deadlock or serialisation failure is Engram's own concurrency (e.g. an indexer holding

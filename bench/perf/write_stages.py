@@ -44,7 +44,8 @@ CANDIDATE_STAGES = (
     ("memory.services.writes", "_sources", "cited events lookup"),
     ("memory.services.writes", "_existing_facts", "slot lookup (existing facts)"),
     ("memory.services.writes", "decide", "policy engine (detectors, time words)"),
-    ("memory.write_policy.policy", "valid_time_hint", "  of it: time words (dateparser)"),
+    ("memory.write_policy.policy", "valid_time_hint", "  of it: time words"),
+    ("memory.temporal", "_dateparser_future", "    of it: dateparser calls"),
     ("memory.content_rules", "find_secrets", "  of it: secret scan"),
     ("memory.services.writes", "_unless_stale", "ordering check (stale change)"),
     ("memory.services.writes", "_apply", "apply decision (inserts)"),
@@ -62,6 +63,7 @@ EVENT_STAGES = (
     ("memory.services.events", "_fingerprint", "fingerprint"),
     ("memory.services.events", "_consent_state", "consent lookup"),
     ("memory.services.events", "audit_record", "audit row"),
+    ("memory.services.extraction", "event_extract", "extraction of one event (eager)"),
 )
 
 _TABLE = re.compile(r'(?:INTO|FROM|UPDATE)\s+"?([a-z_]+)"?', re.IGNORECASE)

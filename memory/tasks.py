@@ -23,7 +23,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -116,6 +116,67 @@ def run_job(
             raise task.retry(exc=exc, countdown=backoff, max_retries=max_retries + 1) from exc
 
 
+def run_jobs_together(
+    task: Any, *, tenant_id: str, bodies: dict[str, Callable[[], dict[str, Any] | None]]
+) -> tuple[dict[str, dict[str, Any] | None], list[str]]:
+    """``run_job`` for many keys in one transaction: their task-run rows are written and
+    locked in two statements and marked done in one, each body in a savepoint of its own.
+    Returns each key's result (None: done before) and the keys whose body failed, which
+    the caller hands to ``run_job`` one by one (its retries and dead-lettering)."""
+    results: dict[str, dict[str, Any] | None] = {}
+    failed: list[str] = []
+    try:
+        with tenant_context(tenant_id):
+            TaskRun.objects.bulk_create(
+                [
+                    TaskRun(
+                        tenant_id=tenant_id,
+                        task_name=task.name,
+                        key=key,
+                        outcome=TaskOutcome.RUNNING,
+                    )
+                    for key in bodies
+                ],
+                ignore_conflicts=True,
+            )
+            runs = {
+                run.key: run
+                for run in TaskRun.objects.select_for_update().filter(
+                    tenant_id=tenant_id, task_name=task.name, key__in=list(bodies)
+                )
+            }
+            finished = []
+            for key, body in bodies.items():
+                run = runs[key]
+                if run.outcome in (TaskOutcome.SUCCEEDED, TaskOutcome.DEAD):
+                    results[key] = None
+                    continue
+                try:
+                    with transaction.atomic():
+                        result = body() or {}
+                except Exception as exc:  # noqa: BLE001 — run_job takes it from here
+                    logger.warning("task %s key %s failed: %s", task.name, key, type(exc).__name__)
+                    failed.append(key)
+                    continue
+                results[key] = result
+                run.outcome, run.attempts, run.error_class = (
+                    TaskOutcome.SUCCEEDED,
+                    run.attempts + 1,
+                    "",
+                )
+                run.result, run.finished_at = result, timezone.now()
+                finished.append(run)
+            TaskRun.objects.bulk_update(
+                finished, ["outcome", "attempts", "error_class", "result", "finished_at"]
+            )
+    except Exception as exc:  # noqa: BLE001 — the batch's transaction is gone: one by one
+        if not connection.in_atomic_block and not connection.is_usable():
+            connection.close()
+        logger.warning("task %s: batch failed (%s), one by one", task.name, type(exc).__name__)
+        return {}, list(bodies)
+    return results, failed
+
+
 def _tenant_ids() -> list[str]:
     """All tenants, for the periodic fan-out (a SECURITY DEFINER lookup: ids only)."""
     with connection.cursor() as cursor:
@@ -133,23 +194,31 @@ def _period_key(prefix: str, tenant_id: str, seconds: int) -> str:
 
 @shared_task(bind=True, name="memory.extract_events")
 def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]:
-    """Background extraction for appended events, one idempotent job per event, then the
-    summaries of the threads they belong to."""
-    from memory.services.compression import thread_summarize
+    """Background extraction for appended events, one idempotent job per event (run
+    together in one transaction), then the summaries of the threads they belong to."""
     from memory.services.extraction import ExtractionResult, event_extract, llm_ask, llm_wanted
 
     actor = Actor.system(uuid.UUID(tenant_id), "extractor")
     totals = {"events": 0, "records": 0}
-    for event_id in event_ids:
-        llm = None
-        with tenant_context(tenant_id):
-            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
-            pending = not TaskRun.objects.filter(
+    threads: dict[tuple[str, str], None] = {}  # (subject, thread), in order
+    # The batch's events and which of them are already done, in two queries for all.
+    with tenant_context(tenant_id):
+        events = {
+            str(e.id): e for e in SourceEvent.objects.filter(tenant_id=tenant_id, id__in=event_ids)
+        }
+        done = set(
+            TaskRun.objects.filter(
                 tenant_id=tenant_id,
                 task_name=self.name,
-                key=f"extract:{event_id}",
+                key__in=[f"extract:{e}" for e in event_ids],
                 outcome__in=[TaskOutcome.SUCCEEDED, TaskOutcome.DEAD],
-            ).exists()
+            ).values_list("key", flat=True)
+        )
+    bodies: dict[str, Callable[[], dict[str, Any]]] = {}
+    for event_id in event_ids:
+        llm = None
+        event = events.get(str(event_id))
+        pending = f"extract:{event_id}" not in done
         if event is not None and pending and llm_wanted(event):
             llm = llm_ask(event.id, event.content)  # outside any transaction
 
@@ -159,26 +228,26 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
                 return {"missing": 1}
             result = ExtractionResult()
             event_extract(actor=actor, event=event, result=result, llm=llm)
-            if event.thread_id:
-                thread_summarize(
-                    actor=actor,
-                    tenant_id=event.tenant_id,
-                    subject_id=event.subject_id,
-                    thread_id=event.thread_id,
-                )
             # Indexing of the records written here is queued by the write path itself.
             return result.as_json()
 
-        result = run_job(
-            self,
-            tenant_id=tenant_id,
-            key=f"extract:{event_id}",
-            object_ids=[event_id],
-            body=body,
+        bodies[f"extract:{event_id}"] = body
+        if event is not None and event.thread_id:
+            threads[(str(event.subject_id), event.thread_id)] = None
+    # One transaction for the batch's jobs; a job that fails runs again alone (run_job).
+    results, failed = run_jobs_together(self, tenant_id=tenant_id, bodies=bodies)
+    for key in failed:
+        results[key] = run_job(
+            self, tenant_id=tenant_id, key=key, object_ids=[key.split(":", 1)[1]], body=bodies[key]
         )
+    for result in results.values():
         totals["events"] += 1
         if result:
             totals["records"] += sum(result.get("operations", {}).values())
+    # Each thread's summary once for the whole batch, after all its events are extracted
+    # (a summary is rebuilt whole each time: once per event was the same work n times).
+    for subject_id, thread_id in threads:
+        summarize_thread(tenant_id, subject_id, thread_id)
     return totals
 
 

@@ -26,6 +26,12 @@ OpenMP thread, in this process) so recall can be read against that floor: at con
 same conditions on a machine whose speed drifts. ``--churn N`` writes N new turns per
 subject before each block, as a conversation in progress would: the vectors each worker
 keeps of a subject (``memory.recall.accel.vector_cache``) then lack the new ones and fetch them.
+
+``--questions locomo-dev --questions-dir /path/to/locomo-dev``: ask LoCoMo's own questions
+(the ``qa`` of every conversation in the folder, shuffled once; names, typos, numbers
+and long questions included) instead of the generated ones, at any scale; the bare
+embedding is then measured on the same questions. Each question is asked once while
+they last (the query cache never hits), then they repeat, which the report says.
 """
 
 from __future__ import annotations
@@ -76,8 +82,9 @@ from bench.perf.recall_corpus import per_subject_context_file as per_subject_con
 from bench.perf.recall_corpus import post_recall as post_recall  # noqa: E402
 
 
-def bare_embedding_ms(n: int, first: int = 0) -> list[float]:
-    """The query embedding alone, as a web worker computes it (one OpenMP thread)."""
+def bare_embedding_ms(n: int, first: int = 0, questions: list[str] | None = None) -> list[float]:
+    """The query embedding alone, as a web worker computes it (one OpenMP thread);
+    ``questions``: of these (LoCoMo's), else generated ones."""
     from memory.embedders import get_embedder
 
     embedder = get_embedder()
@@ -85,8 +92,9 @@ def bare_embedding_ms(n: int, first: int = 0) -> list[float]:
     embedder.embed_query("warm-up")
     out = []
     for i in range(first, first + n):
+        question = questions[i % len(questions)] if questions else conversation_question(rng, i)
         t0 = time.perf_counter()
-        embedder.embed_query(conversation_question(rng, i))
+        embedder.embed_query(question)
         out.append((time.perf_counter() - t0) * 1000)
     return sorted(out)
 
@@ -108,13 +116,33 @@ def run_beside_bare(
         latencies += lat
         seconds += secs
         errors += errs
-        bare += bare_embedding_ms(10, first)
+        bare += bare_embedding_ms(10, first, ctx.get("questions"))
     return sorted(latencies), seconds, errors, sorted(bare)
 
 
 def start_server(port: int, workers: int) -> Server:
     """gunicorn (sync workers, production settings) on the bench database, loopback only."""
     return Server(workers, port=port, bench_db=settings.DATABASES["default"]["NAME"]).start()
+
+
+def locomo_questions(folder: Path) -> list[str]:
+    """Every question of the LoCoMo-format conversations in ``folder``, shuffled once."""
+    questions = [
+        qa["question"]
+        for path in sorted(folder.glob("*.json"))
+        for qa in json.loads(path.read_text()).get("qa", [])
+        if qa.get("question")
+    ]
+    if not questions:
+        raise SystemExit(f"no LoCoMo questions in {folder}")
+    random.Random(39).shuffle(questions)
+    return questions
+
+
+def next_question(ctx: dict) -> str:
+    """The next real question; counts how many were asked (repeats once all were)."""
+    asked = ctx["asked"] = ctx.get("asked", 0) + 1
+    return ctx["questions"][(asked - 1) % len(ctx["questions"])]
 
 
 def perf_question(rng: random.Random, i: int | str) -> str:
@@ -150,7 +178,9 @@ def run(
         token = subject_token_issue(
             tenant_id=uuid.UUID(t["id"]), agent_id=uuid.UUID(t["agent"]), subject_id=uuid.UUID(s)
         )
-        if ctx.get("conversation"):
+        if ctx.get("questions"):
+            query = next_question(ctx)
+        elif ctx.get("conversation"):
             query = conversation_question(rng, concurrency * 100_000 + i)
         else:
             query = perf_question(rng, f"{concurrency}-{i}")
@@ -269,7 +299,20 @@ def main() -> None:
         default=0,
         help="also time N recalls in process, stage by stage and route by route",
     )
+    parser.add_argument(
+        "--questions",
+        choices=["generated", "locomo-dev"],
+        default="generated",
+        help="locomo-dev: LoCoMo's own questions from --questions-dir",
+    )
+    parser.add_argument(
+        "--questions-dir",
+        type=Path,
+        default=Path(os.environ.get("ENGRAM_LOCOMO_DEV", "")),
+        help="folder of LoCoMo-format conversations (or ENGRAM_LOCOMO_DEV)",
+    )
     args = parser.parse_args()
+    questions = locomo_questions(args.questions_dir) if args.questions == "locomo-dev" else None
     old = connection.creation.create_test_db(
         verbosity=0, autoclobber=True, keepdb=args.keepdb, serialize=False
     )
@@ -288,6 +331,8 @@ def main() -> None:
                 f"{TENANTS * SUBJECTS * PER_SUBJECT} memories ready"
                 f" in {time.perf_counter() - t:.0f}s"
             )
+        if questions:
+            ctx["questions"] = questions
         steady_state()
         connection.close()
         if args.omp_threads:
@@ -311,8 +356,13 @@ def main() -> None:
                 f"throughput={len(lat) / seconds:.1f} req/s"
             )
             lines.append(histogram(lat))
+        if questions:
+            lines.append(
+                f"questions: LoCoMo dev ({len(questions)} distinct), {ctx.get('asked', 0)} asked"
+                + (" (some repeated)" if ctx.get("asked", 0) > len(questions) else "")
+            )
         if args.memories_per_subject:
-            emb = bare or bare_embedding_ms(100)
+            emb = bare or bare_embedding_ms(100, questions=questions)
             where = "between the blocks of recalls" if bare else "after the recalls"
             lines.append(
                 f"bare query embedding (this process, {where}, n={len(emb)}):"
@@ -323,12 +373,14 @@ def main() -> None:
             from bench.perf.stages import profile
 
             ask = conversation_question if ctx.get("conversation") else perf_question
+            if questions:
+                ask = lambda rng, i: questions[i % len(questions)]  # noqa: E731
             lines.append(profile(ctx, args.stages, ask, PURPOSE))
         text = "\n".join(lines)
         print(text)
         (ROOT / "bench" / "results").mkdir(exist_ok=True)
         name = (
-            f"recall_perf_{args.memories_per_subject}.txt"
+            f"recall_perf_{args.memories_per_subject}{'_locomo' if questions else ''}.txt"
             if args.memories_per_subject
             else "recall_perf.txt"
         )

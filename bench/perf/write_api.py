@@ -2,9 +2,15 @@
 PostgreSQL by default).
 
     .venv/bin/python bench/perf/write_api.py [--single 300] [--batches 20] [--workers 2]
+                                             [--ingest /path/to/locomo-folder] [--skip-writes]
 
 Measures: single-candidate submission latency p50/p95; accepted candidates per second in
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
+``--ingest``: LoCoMo-format conversations ingested as ``bench/quality/locomo.py`` does
+(per 100 turns, their events, then one candidate per turn citing its event; one client
+per conversation, up to ``--workers`` at once): turns per second, events and candidates
+timed apart. Without a broker the events' extraction runs in the request, as in the
+embedded default. The load average is printed with each figure.
 Embedding runs after the commit: by default elsewhere (as with Celery workers); ``--embed
 thread`` measures the embedded default, where the web worker's own thread embeds.
 Targets the write path was built against (docs/performance.md; not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -33,6 +40,7 @@ from bench._harness import (  # noqa: E402
     progress,
     summary,
 )
+from bench.perf.write_stages import cpu_model  # noqa: E402
 
 TOPICS = [
     "deploy windows",
@@ -81,79 +89,176 @@ def main() -> None:
         help="none: embeddings are computed elsewhere (Celery workers, the production shape); "
         "thread: by the web workers' own background thread (the embedded default without a broker)",
     )
+    parser.add_argument("--ingest", type=Path, default=None, help="LoCoMo-format folder")
+    parser.add_argument(
+        "--skip-writes", action="store_true", help="only the --ingest phase (no phases 1-3)"
+    )
     args = parser.parse_args()
 
     django_setup()
     run = uuid.uuid4().hex[:8]
-    print(f"Engram write benchmark · run {run} · {machine()}")
+    print(f"Engram write benchmark · run {run} · {machine()} · {cpu_model()}")
     print(f"embedding after commit: {args.embed}")
     with Server(workers=args.workers, env={"ENGRAM_EMBED_AFTER_COMMIT": args.embed}) as server:
         key, token = bench_credentials("bench", f"bench-user-{run}")
         client = Client(server.port, key, token)
         client.post("/api/v1/candidates", {"candidates": [candidate(-1, run)]})  # warm-up
-
-        print("\n1) single-candidate submission latency")
-        latencies = []
-        for i in range(args.single):
-            status, body, elapsed = client.post(
-                "/api/v1/candidates", {"candidates": [candidate(i, run)]}
-            )
-            assert status == 200 and body["results"][0]["operation"] == "ADD", body
-            latencies.append(elapsed)
-            progress(i + 1, args.single, "requests")
-        single = summary(latencies)
-        print(histogram([v * 1000 for v in latencies]))
-        print(f"  p50 {single['p50_ms']} ms · p95 {single['p95_ms']} ms (target p95 ≤ 30 ms)")
-
-        print("\n2) batches of 100, one client")
-        base = 10_000
-        start, total = time.perf_counter(), 0
-        for b in range(args.batches):
-            batch = [candidate(base + b * 100 + j, run) for j in range(100)]
-            status, body, _ = client.post("/api/v1/candidates", {"candidates": batch})
-            assert status == 200, body
-            total += accepted(body["results"])
-            progress(b + 1, args.batches, "batches")
-        one_client = total / (time.perf_counter() - start)
-        print(f"  {one_client:.0f} accepted candidates/s (target ≥ 500/s)")
-
-        print(f"\n3) batches of 100, {args.workers} concurrent clients (one subject each)")
-        counts = [0] * args.workers
-
-        def worker(w: int) -> None:
-            k, t = bench_credentials("bench", f"bench-user-{run}-w{w}")
-            c = Client(server.port, k, t)
-            for b in range(args.batches):
-                batch = [candidate(50_000 + w * 10_000 + b * 100 + j, run) for j in range(100)]
-                status, body, _ = c.post("/api/v1/candidates", {"candidates": batch})
-                assert status == 200, body
-                counts[w] += accepted(body["results"])
-
-        threads = [threading.Thread(target=worker, args=(w,)) for w in range(args.workers)]
-        start = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        concurrent = sum(counts) / (time.perf_counter() - start)
-        print(f"  {concurrent:.0f} accepted candidates/s")
-
-        rss = {pid: round(peak_rss_mb(pid), 1) for pid in server.worker_pids()}
-        print(f"\n4) peak RSS per web worker (VmHWM): {rss} MB (target ≤ 400 MB)")
-
-    result = {
-        "run": run,
-        "machine": machine(),
-        "embed_after_commit": args.embed,
-        "single_candidate": single,
-        "batch100_one_client_per_s": round(one_client),
-        f"batch100_{args.workers}_clients_per_s": round(concurrent),
-        "worker_peak_rss_mb": list(rss.values()),
-    }
+        result: dict = {
+            "run": run,
+            "machine": f"{machine()}, {cpu_model()}",
+            "embed_after_commit": args.embed,
+        }
+        if args.ingest is not None:
+            result["ingest"] = ingest(server.port, run, args.ingest, args.workers)
+        if not args.skip_writes:
+            result.update(write_phases(server, client, run, args))
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / f"write_api-{run}.json").write_text(json.dumps(result, indent=2))
     print("\n" + json.dumps(result, indent=2))
+
+
+def load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def write_phases(server, client, run: str, args) -> dict:
+    print(f"\n1) single-candidate submission latency ({load()})")
+    latencies = []
+    for i in range(args.single):
+        status, body, elapsed = client.post(
+            "/api/v1/candidates", {"candidates": [candidate(i, run)]}
+        )
+        assert status == 200 and body["results"][0]["operation"] == "ADD", body
+        latencies.append(elapsed)
+        progress(i + 1, args.single, "requests")
+    single = summary(latencies)
+    print(histogram([v * 1000 for v in latencies]))
+    print(
+        f"  p50 {single['p50_ms']} ms · p95 {single['p95_ms']} ms (target p95 ≤ 30 ms) · {load()}"
+    )
+
+    print("\n2) batches of 100, one client")
+    base = 10_000
+    start, total = time.perf_counter(), 0
+    for b in range(args.batches):
+        batch = [candidate(base + b * 100 + j, run) for j in range(100)]
+        status, body, _ = client.post("/api/v1/candidates", {"candidates": batch})
+        assert status == 200, body
+        total += accepted(body["results"])
+        progress(b + 1, args.batches, "batches")
+    one_client = total / (time.perf_counter() - start)
+    print(f"  {one_client:.0f} accepted candidates/s (target ≥ 500/s) · {load()}")
+
+    print(f"\n3) batches of 100, {args.workers} concurrent clients (one subject each)")
+    counts = [0] * args.workers
+
+    def worker(w: int) -> None:
+        k, t = bench_credentials("bench", f"bench-user-{run}-w{w}")
+        c = Client(server.port, k, t)
+        for b in range(args.batches):
+            batch = [candidate(50_000 + w * 10_000 + b * 100 + j, run) for j in range(100)]
+            status, body, _ = c.post("/api/v1/candidates", {"candidates": batch})
+            assert status == 200, body
+            counts[w] += accepted(body["results"])
+
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(args.workers)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    concurrent = sum(counts) / (time.perf_counter() - start)
+    print(f"  {concurrent:.0f} accepted candidates/s · {load()}")
+
+    rss = {pid: round(peak_rss_mb(pid), 1) for pid in server.worker_pids()}
+    print(f"\n4) peak RSS per web worker (VmHWM): {rss} MB (target ≤ 400 MB)")
+
+    return {
+        "single_candidate": single,
+        "batch100_one_client_per_s": round(one_client),
+        f"batch100_{args.workers}_clients_per_s": round(concurrent),
+        "worker_peak_rss_mb": list(rss.values()),
+        "load_average": os.getloadavg(),
+    }
+
+
+def ingest(port: int, run: str, folder: Path, workers: int) -> dict:
+    """LoCoMo-format conversations through the API, one subject and client each."""
+    from bench.quality.locomo import load_folder, turns_of
+
+    convs = load_folder(folder)
+    timings = {"events": 0.0, "candidates": 0.0}
+    counts = {"turns": 0, "accepted": 0}
+    lock = threading.Lock()
+
+    def one(name: str) -> None:
+        key, token = bench_credentials("bench", f"bench-ingest-{run}-{name}")
+        c = Client(port, key, token)
+        turns = turns_of(convs[name])
+        for start in range(0, len(turns), 100):
+            batch = turns[start : start + 100]
+            events = [
+                {
+                    "client_event_id": f"{name}:{t['dia_id']}",
+                    "kind": "message",
+                    "role": "user",
+                    "content": t["text"],
+                    "speaker": t["speaker"],
+                    "thread_id": f"{name}:session_{t['session']}",
+                    "occurred_at": t["at"].isoformat(),
+                }
+                for t in batch
+            ]
+            status, body, spent_events = c.post("/api/v1/events", {"events": events})
+            assert status == 200, body
+            candidates = [
+                {
+                    "memory_type": "episodic",
+                    "namespace": "conversation",
+                    "statement": f"{t['speaker']}: {t['text']}",
+                    "assertion_kind": "user_explicit",
+                    "confidence": 1.0,
+                    "purpose": "personalization",
+                    "consent_basis": "explicit_consent",
+                    "valid_from": t["at"].isoformat(),
+                    "source_client_event_ids": [f"{name}:{t['dia_id']}"],
+                }
+                for t in batch
+            ]
+            status, body, spent = c.post("/api/v1/candidates", {"candidates": candidates})
+            assert status == 200, body
+            with lock:
+                timings["events"] += spent_events
+                timings["candidates"] += spent
+                counts["turns"] += len(batch)
+                counts["accepted"] += accepted(body["results"])
+
+    print(f"\n0) LoCoMo ingest: {len(convs)} conversations, {workers} at once ({load()})")
+    names = list(convs)
+    start = time.perf_counter()
+    for i in range(0, len(names), workers):
+        threads = [threading.Thread(target=one, args=(n,)) for n in names[i : i + workers]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    wall = time.perf_counter() - start
+    figures = {
+        "turns": counts["turns"],
+        "accepted": counts["accepted"],
+        "seconds": round(wall, 1),
+        "turns_per_s": round(counts["turns"] / wall, 1),
+        "events_ms_per_turn": round(timings["events"] * 1000 / counts["turns"], 2),
+        "candidates_ms_per_turn": round(timings["candidates"] * 1000 / counts["turns"], 2),
+        "load_average": os.getloadavg(),
+    }
+    print(
+        f"  {figures['turns']} turns in {figures['seconds']} s: {figures['turns_per_s']} turns/s "
+        f"(events {figures['events_ms_per_turn']} ms, candidates "
+        f"{figures['candidates_ms_per_turn']} ms a turn, summed over clients) · {load()}"
+    )
+    return figures
 
 
 if __name__ == "__main__":

@@ -347,6 +347,15 @@ ENGRAM = {
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
 }
 
+# A request carrying at least MIN_CANDIDATES candidates looks up its cited events and the
+# existing values of its slots once for the whole batch and writes its source links and
+# search docs together (memory/services/write_batch.py); off: every candidate looks up and
+# writes on its own (the reference path). Decisions are the same either way.
+ENGRAM_WRITE_BATCH = {
+    "LOOKUPS": env.bool("ENGRAM_WRITE_BATCH_LOOKUPS", default=True),
+    "MIN_CANDIDATES": env.int("ENGRAM_WRITE_BATCH_MIN_CANDIDATES", default=4),
+}
+
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------
 # One JSON object per line with request, tenant, agent and trace ids; text fields and
 # secrets are redacted (core/observability/logs.py). ENGRAM_LOG_FORMAT=console for a

@@ -104,16 +104,22 @@ class SubjectScopedView(APIView):
         return request.META.get("HTTP_X_REQUEST_ID", "")[:64] or uuid.uuid4().hex
 
     def resolve_sources(
-        self, request: Request, subject: Subject, data: dict[str, Any]
+        self,
+        request: Request,
+        subject: Subject,
+        data: dict[str, Any],
+        resolved: dict[str, uuid.UUID] | None = None,
     ) -> tuple[uuid.UUID, ...]:
+        """``resolved``: the batch's client ids already looked up together (one query)."""
         principal: AgentPrincipal = request.user
         client_ids = data.get("source_client_event_ids") or []
-        resolved = events_resolve_client_ids(
-            tenant_id=principal.tenant_id,
-            agent_id=principal.agent.id,
-            subject_id=subject.id,
-            client_ids=client_ids,
-        )
+        if resolved is None:
+            resolved = events_resolve_client_ids(
+                tenant_id=principal.tenant_id,
+                agent_id=principal.agent.id,
+                subject_id=subject.id,
+                client_ids=client_ids,
+            )
         missing = [c for c in client_ids if c not in resolved]
         if missing:
             raise ApiError(
@@ -121,7 +127,9 @@ class SubjectScopedView(APIView):
                 "Some source_client_event_ids were never appended for this subject; append the events first.",
                 extra={"source_client_event_ids": missing},
             )
-        return tuple(dict.fromkeys([*data.get("source_event_ids", []), *resolved.values()]))
+        return tuple(
+            dict.fromkeys([*data.get("source_event_ids", []), *(resolved[c] for c in client_ids)])
+        )
 
 
 def _outcome_json(index: int, o: WriteOutcome) -> dict[str, Any]:
@@ -248,9 +256,22 @@ class CandidateSubmitView(SubjectScopedView):
             c["memory_type"] == MemoryType.PROCEDURAL for c in data["candidates"]
         ):
             raise procedure_change_refused()
+        # Every candidate's cited client ids in one query (the batch path's shape).
+        resolved = events_resolve_client_ids(
+            tenant_id=request.user.tenant_id,
+            agent_id=request.user.agent.id,
+            subject_id=subject.id,
+            client_ids=sorted(
+                {
+                    c
+                    for item in data["candidates"]
+                    for c in item.get("source_client_event_ids") or []
+                }
+            ),
+        )
         candidates = []
         for item in data["candidates"]:
-            sources = self.resolve_sources(request, subject, item)
+            sources = self.resolve_sources(request, subject, item, resolved)
             item.pop("source_client_event_ids", None)
             item.pop("source_event_ids", None)
             candidates.append(Candidate(**item, source_event_ids=sources))

@@ -153,13 +153,20 @@ def search_docs_write(records: Sequence[MemoryRecord]) -> int:
 
 def record_indexed_on_write(record: MemoryRecord) -> None:
     """Called by the write path for every record it creates, inside its transaction."""
-    search_docs_write([record])
+    records_indexed_on_write([record])
+
+
+def records_indexed_on_write(records: Sequence[MemoryRecord]) -> None:
+    """``record_indexed_on_write`` for several records at once: one context lookup and one
+    insert for their lexical docs (the batched write path, memory/services/write_batch.py)."""
+    search_docs_write(records)
     mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
-    if mode == "thread":
-        key = (record.tenant_id, record.id)
-        transaction.on_commit(lambda: _embed_queue.put(key))
-    elif mode == "celery":
-        _celery_batch_add(record)
+    for record in records:
+        if mode == "thread":
+            key = (record.tenant_id, record.id)
+            transaction.on_commit(lambda key=key: _embed_queue.put(key))
+        elif mode == "celery":
+            _celery_batch_add(record)
 
 
 def _celery_batch_add(record: MemoryRecord) -> None:

@@ -31,7 +31,11 @@ def _apply(
     user_id: int | None,
     now: datetime,
     request_id: str,
+    deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> uuid.UUID | None:
+    """``deferred``: a new record (ADD) is not inserted here; the caller inserts it, its
+    source links and its lexical doc later, together with the rest of its batch
+    (memory/services/write_batch.py)."""
     op, c = decision.operation, decision.candidate
     if op == Operation.REJECT:
         return None
@@ -64,6 +68,7 @@ def _apply(
             now=now,
             conflicts_with=decision.target_id if op == Operation.QUARANTINE else None,
             reason=decision.reason_code,
+            deferred=deferred,
         )
         return record.id
 
@@ -112,9 +117,10 @@ def _create(
     reason: str,
     supersedes: MemoryRecord | None = None,
     conflicts_with: uuid.UUID | None = None,
+    deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> MemoryRecord:
     record_id = uuid.uuid4()
-    record = MemoryRecord.objects.create(
+    record = MemoryRecord(
         id=record_id,
         tenant_id=subject.tenant_id,
         subject=subject,
@@ -144,6 +150,10 @@ def _create(
         created_by_user_id=user_id,
         conflicts_with_id=conflicts_with,
     )
+    if deferred is not None:  # inserted by the caller, with the rest of its batch
+        deferred.append((record, tuple(c.source_event_ids)))
+        return record
+    record.save(force_insert=True)
     _link_sources(record, c.source_event_ids)
     # [retrieval] lexical doc now, in this transaction; embedding after the commit.
     record_indexed_on_write(record)

@@ -8,8 +8,9 @@ once; each candidate runs in its own savepoint so one failure never loses the ot
 from __future__ import annotations
 
 import logging
+import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -30,6 +31,7 @@ from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
 from memory.services.record_changes import _apply
+from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
     Candidate,
     Decision,
@@ -146,7 +148,6 @@ def candidates_submit(
 ) -> list[WriteOutcome]:
     """Decide and apply each candidate for ``subject``; returns one outcome per candidate."""
     outcomes: list[WriteOutcome] = []
-    audits: list[AuditEvent] = []
     with transaction.atomic():
         # The row lock serialises all writes for one subject: decisions see the effect of
         # the previous write, and an out-of-order correction cannot resurrect a value.
@@ -179,8 +180,11 @@ def candidates_submit(
         Subject.objects.filter(pk=locked.pk).update(
             write_sequence=F("write_sequence") + len(candidates)
         )
+        # Many candidates: their lookups and inserts batched (memory/services/write_batch.py),
+        # with the same decisions as this reference path, candidate by candidate.
+        batch = _batch_for(actor, locked, candidates)
         for index, candidate in enumerate(candidates):
-            outcome = _submit_with_retries(
+            outcome = (batch.submit if batch is not None else _submit_with_retries)(
                 index,
                 actor=actor,
                 subject=locked,
@@ -192,12 +196,26 @@ def candidates_submit(
                 request_id=request_id,
             )
             outcomes.append(outcome)
-            audits.append(_write_audit(actor, locked.pk, request_id, index, candidate, outcome))
+        if batch is not None:
+            batch.flush()
+            outcomes = batch.outcomes(outcomes)
+        audits = [
+            _write_audit(actor, locked.pk, request_id, index, candidate, outcome)
+            for index, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
+        ]
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
         audit_record_many(audits)
         subject_fence(locked.tenant_id, locked.pk)  # replica reads wait for this commit
     observe_write_decisions((o.operation, o.reason_code) for o in outcomes)
     return outcomes
+
+
+def _batch_for(actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
+    conf = settings.ENGRAM_WRITE_BATCH
+    if not conf["LOOKUPS"] or len(candidates) < conf["MIN_CANDIDATES"]:
+        return None
+    # The batched path is handed this module, the reference it decides and applies with.
+    return WriteBatch.prefetch(actor, subject, candidates, sys.modules[__name__])
 
 
 # A deadlock or serialisation failure is Engram's own concurrency (e.g. an indexer holding
@@ -219,17 +237,29 @@ def _submit_with_retries(
 ) -> WriteOutcome:
     problem = _candidate_text_problem(candidate)
     if problem:
-        return WriteOutcome(
-            Operation.REJECT,
-            ReasonCode.INVALID_TEXT,
-            "The text or value contains a NUL character or invalid Unicode, which cannot be "
-            "stored; fix the text (retrying will not help).",
-            findings=(problem,),
-        )
+        return _text_problem_outcome(problem)
+    return _in_savepoint(
+        index, subject, lambda: _submit_one(subject=subject, candidate=candidate, **kw)
+    )
+
+
+def _text_problem_outcome(problem: str) -> WriteOutcome:
+    return WriteOutcome(
+        Operation.REJECT,
+        ReasonCode.INVALID_TEXT,
+        "The text or value contains a NUL character or invalid Unicode, which cannot be "
+        "stored; fix the text (retrying will not help).",
+        findings=(problem,),
+    )
+
+
+def _in_savepoint(index: int, subject: Subject, work: Callable[[], WriteOutcome]) -> WriteOutcome:
+    """``work()`` in a savepoint of its own, tried again on a lock conflict: a candidate
+    that fails rolls back alone and becomes a rejection."""
     for attempt in range(1, LOCK_RETRY_ATTEMPTS + 1):
         try:
             with transaction.atomic():
-                return _submit_one(subject=subject, candidate=candidate, **kw)
+                return work()
         except DataError:
             logger.exception("candidate %s for subject %s: data refused", index, subject.pk)
             return WriteOutcome(
@@ -303,11 +333,39 @@ def _submit_one(
     agent_id: uuid.UUID | None,
     user_id: int | None,
     request_id: str,
+    decided: list[Decision] | None = None,
 ) -> WriteOutcome:
+    """``decided``: the decision is appended to it (the batched path keeps track)."""
     now = timezone.now()
+    candidate = _prepared(candidate, actor=actor, subject=subject)
+    decision = _decided(
+        candidate,
+        subject=subject,
+        state=state,
+        tenant_policy=tenant_policy,
+        now=now,
+        sources=_sources(subject, candidate),
+        existing=lambda c: _existing_facts(subject, c),
+        stale=_unless_stale,
+    )
+    record_id = _apply(
+        decision,
+        subject=subject,
+        actor=actor,
+        agent_id=agent_id,
+        user_id=user_id,
+        now=now,
+        request_id=request_id,
+    )
+    if decided is not None:
+        decided.append(decision)
+    return _outcome(decision, record_id)
+
+
+def _prepared(candidate: Candidate, *, actor: Actor, subject: Subject) -> Candidate:
     # One name per slot, whichever synonym the proposer used ("location" → "home_city").
     # An agent's "the user said so" without a cited event ranks below a sourced one.
-    candidate = replace(
+    return replace(
         candidate,
         predicate=canonical_predicate(candidate.predicate),
         # The user's own name is the user too ("Dana prefers …" = "User prefers …").
@@ -316,7 +374,21 @@ def _submit_one(
         and candidate.assertion_kind in _USER_KINDS
         and not candidate.source_event_ids,
     )
-    sources = _sources(subject, candidate)
+
+
+def _decided(
+    candidate: Candidate,
+    *,
+    subject: Subject,
+    state: SubjectState,
+    tenant_policy: TenantPolicy,
+    now: datetime,
+    sources: tuple[tuple[str, ...], datetime | None] | None,
+    existing: Callable[[Candidate], list[ExistingFact]],
+    stale: Callable[[Decision, Candidate], Decision],
+) -> Decision:
+    """The policy engine's decision on a prepared candidate, given its cited events
+    (``_sources``), a way to read the facts it is compared with, and the ordering check."""
     if sources is None:
         decision = Decision(
             Operation.REJECT,
@@ -328,7 +400,7 @@ def _submit_one(
         candidate = replace(candidate, source_roles=roles, reference_time=said_at)
         decision = decide(
             candidate,
-            existing=_existing_facts(subject, candidate),
+            existing=existing(candidate),
             subject=state,
             tenant=tenant_policy,
             now=now,
@@ -337,16 +409,11 @@ def _submit_one(
     if decision.reason_code == ReasonCode.NOTHING_TO_CHANGE:
         decision = _lost_race(decision, candidate, subject)
     if decision.target_id and decision.reason_code in _ORDERED_REASONS:
-        decision = _unless_stale(decision, candidate)
-    record_id = _apply(
-        decision,
-        subject=subject,
-        actor=actor,
-        agent_id=agent_id,
-        user_id=user_id,
-        now=now,
-        request_id=request_id,
-    )
+        decision = stale(decision, candidate)
+    return decision
+
+
+def _outcome(decision: Decision, record_id: uuid.UUID | None) -> WriteOutcome:
     return WriteOutcome(
         operation=decision.operation,
         reason_code=decision.reason_code,

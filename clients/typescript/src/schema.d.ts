@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Report which recalled memories were used and whether they helped
-         * @description Every memory operation acts for one subject, named by the credential.
+         * @description Once per recall, by the agent that recalled: the same report again answers 200 and changes nothing; a different one is a 409. Every used id must be one the recall returned (else 400 unknown_record_ids). Another subject's or agent's recall is a 404.
          */
         post: operations["recall_feedback"];
         delete?: never;
@@ -358,6 +358,74 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/threads/{thread_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a session: keep what was marked, extract, summarise, drop working memory
+         * @description Each kept item and each candidate extraction finds in the thread's events goes through the write policy; the session summary (EPISODIC, citing the thread's events) too. Then the thread's working memory is dropped. A second close of the same thread returns the first answer (replayed=true) and writes nothing.
+         */
+        post: operations["thread_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/threads/{thread_id}/working": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The thread's working memory (live keys and values)
+         * @description Every memory operation acts for one subject, named by the credential.
+         */
+        get: operations["working_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/threads/{thread_id}/working/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One working memory value
+         * @description Every memory operation acts for one subject, named by the credential.
+         */
+        get: operations["working_get"];
+        /**
+         * Put (overwrite) a working memory value with a time-to-live
+         * @description Refused with nothing stored: a malformed key (400), a value or thread over its size limit (413 value_too_large / thread_full), consent withdrawn or memory paused (403 consent_withdrawn / memory_paused), a string that looks like a secret (422 secret_detected, extra.paths).
+         */
+        put: operations["working_put"];
+        post?: never;
+        /**
+         * Delete a working memory value
+         * @description Every memory operation acts for one subject, named by the credential.
+         */
+        delete: operations["working_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -541,6 +609,14 @@ export interface components {
              *     * `idempotency_key_reused` - idempotency_key_reused
              *     * `idempotency_conflict` - idempotency_conflict
              *     * `procedure_change_requires_review` - procedure_change_requires_review
+             *     * `invalid_thread_id` - invalid_thread_id
+             *     * `invalid_working_key` - invalid_working_key
+             *     * `invalid_ttl` - invalid_ttl
+             *     * `value_too_large` - value_too_large
+             *     * `thread_full` - thread_full
+             *     * `unknown_working_key` - unknown_working_key
+             *     * `memory_paused` - memory_paused
+             *     * `secret_detected` - secret_detected
              *     * `stale_base_version` - stale_base_version
              *     * `no_change` - no_change
              *     * `no_proposer` - no_proposer
@@ -617,6 +693,14 @@ export interface components {
          *     * `idempotency_key_reused` - idempotency_key_reused
          *     * `idempotency_conflict` - idempotency_conflict
          *     * `procedure_change_requires_review` - procedure_change_requires_review
+         *     * `invalid_thread_id` - invalid_thread_id
+         *     * `invalid_working_key` - invalid_working_key
+         *     * `invalid_ttl` - invalid_ttl
+         *     * `value_too_large` - value_too_large
+         *     * `thread_full` - thread_full
+         *     * `unknown_working_key` - unknown_working_key
+         *     * `memory_paused` - memory_paused
+         *     * `secret_detected` - secret_detected
          *     * `stale_base_version` - stale_base_version
          *     * `no_change` - no_change
          *     * `no_proposer` - no_proposer
@@ -655,7 +739,7 @@ export interface components {
          *     * `server_error` - server_error
          * @enum {string}
          */
-        ErrorCodeEnum: "malformed_json" | "unsupported_media_type" | "invalid_encoding" | "invalid_unicode" | "nul_character" | "json_too_deep" | "payload_too_large" | "header_too_large" | "invalid_input" | "method_not_allowed" | "not_acceptable" | "not_found" | "error" | "not_authenticated" | "authentication_failed" | "invalid_api_key" | "revoked_api_key" | "expired_api_key" | "invalid_subject_token" | "expired_subject_token" | "invalid_gateway_subject" | "permission_denied" | "subject_required" | "subject_kind_not_allowed" | "consent_withdrawn" | "unknown_source_event" | "invalid_idempotency_key" | "idempotency_key_reused" | "idempotency_conflict" | "procedure_change_requires_review" | "stale_base_version" | "no_change" | "no_proposer" | "no_such_version" | "not_open" | "not_stale" | "empty_text" | "text_too_long" | "invalid_source" | "invalid_statement" | "invalid_kind" | "invalid_resolution" | "procedure_purpose_required" | "write_policy_refused" | "duplicate_slug" | "reason_required" | "agent_inactive" | "duplicate_name" | "invalid_clearance" | "invalid_external_id" | "external_id_taken" | "invalid_name" | "invalid_overlap" | "invalid_policy" | "invalid_role" | "invalid_scope" | "invalid_scopes" | "key_unusable" | "last_admin" | "unknown_member" | "unknown_user" | "username_taken" | "weak_password" | "rate_limited" | "database_unavailable" | "server_error";
+        ErrorCodeEnum: "malformed_json" | "unsupported_media_type" | "invalid_encoding" | "invalid_unicode" | "nul_character" | "json_too_deep" | "payload_too_large" | "header_too_large" | "invalid_input" | "method_not_allowed" | "not_acceptable" | "not_found" | "error" | "not_authenticated" | "authentication_failed" | "invalid_api_key" | "revoked_api_key" | "expired_api_key" | "invalid_subject_token" | "expired_subject_token" | "invalid_gateway_subject" | "permission_denied" | "subject_required" | "subject_kind_not_allowed" | "consent_withdrawn" | "unknown_source_event" | "invalid_idempotency_key" | "idempotency_key_reused" | "idempotency_conflict" | "procedure_change_requires_review" | "invalid_thread_id" | "invalid_working_key" | "invalid_ttl" | "value_too_large" | "thread_full" | "unknown_working_key" | "memory_paused" | "secret_detected" | "stale_base_version" | "no_change" | "no_proposer" | "no_such_version" | "not_open" | "not_stale" | "empty_text" | "text_too_long" | "invalid_source" | "invalid_statement" | "invalid_kind" | "invalid_resolution" | "procedure_purpose_required" | "write_policy_refused" | "duplicate_slug" | "reason_required" | "agent_inactive" | "duplicate_name" | "invalid_clearance" | "invalid_external_id" | "external_id_taken" | "invalid_name" | "invalid_overlap" | "invalid_policy" | "invalid_role" | "invalid_scope" | "invalid_scopes" | "key_unusable" | "last_admin" | "unknown_member" | "unknown_user" | "username_taken" | "weak_password" | "rate_limited" | "database_unavailable" | "server_error";
         /**
          * @description Refuses fields it does not declare — a typo or a forged ``tenant``/``subject`` in a
          *     body is an error the client sees, never silently ignored — and values of the wrong
@@ -790,6 +874,19 @@ export interface components {
          * @enum {string}
          */
         IntentEnum: "assert" | "supersede" | "correct" | "retract" | "expire" | "forget";
+        KeptResult: {
+            index: number;
+            operation: components["schemas"]["OperationEnum"];
+            reason_code: string;
+            message: string;
+            /** Format: uuid */
+            record_id: string | null;
+            /** Format: uuid */
+            target_id: string | null;
+            findings: string[];
+            /** @description The key, or 'statement'. */
+            kept: string;
+        };
         MemoryAuthorOutput: {
             kind: components["schemas"]["MemoryAuthorOutputKindEnum"];
             /** @description The agent's or user's id; null for Engram itself. */
@@ -1375,6 +1472,38 @@ export interface components {
             expires_in: number;
         };
         /**
+         * @description Refuses fields it does not declare — a typo or a forged ``tenant``/``subject`` in a
+         *     body is an error the client sees, never silently ignored — and values of the wrong
+         *     JSON type.
+         */
+        ThreadCloseInputRequest: {
+            /** @description Working memory keys, or {"statement", "type": "semantic"|"episodic", "assertion_kind", "source_event_ids"} items, to become memory candidates. */
+            keep?: (string | {
+                statement: string;
+                /** @enum {string} */
+                type?: "semantic" | "episodic";
+                /** @enum {string} */
+                assertion_kind?: "user_explicit" | "user_confirmed" | "tool_confirmed" | "agent_inference" | "external_untrusted";
+                source_event_ids?: string[];
+            })[];
+            /** @description Write the session summary (EPISODIC). Default when omitted: true. */
+            summary?: boolean;
+        };
+        ThreadCloseOutput: {
+            thread_id: string;
+            /** Format: date-time */
+            closed_at: string;
+            /** @description True when the thread was already closed. */
+            replayed: boolean;
+            kept: components["schemas"]["KeptResult"][];
+            extracted: components["schemas"]["CandidateResult"][];
+            summary: components["schemas"]["CandidateResult"] | null;
+            /** @description extractive, model or none. */
+            summary_writer: string;
+            event_count: number;
+            working_dropped: number;
+        };
+        /**
          * @description * `inject` - inject
          *     * `verify` - verify
          * @enum {string}
@@ -1405,6 +1534,30 @@ export interface components {
          * @enum {string}
          */
         WhenEnum: "past" | "now" | "future";
+        WorkingEntryOutput: {
+            key: string;
+            value: unknown;
+            size_bytes: number;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        WorkingListOutput: {
+            thread_id: string;
+            total_bytes: number;
+            max_thread_bytes: number;
+            results: components["schemas"]["WorkingEntryOutput"][];
+        };
+        /**
+         * @description Refuses fields it does not declare — a typo or a forged ``tenant``/``subject`` in a
+         *     body is an error the client sees, never silently ignored — and values of the wrong
+         *     JSON type.
+         */
+        WorkingPutInputRequest: {
+            /** @description Any JSON value (size-limited). */
+            value: unknown;
+            /** @description Seconds until the value expires (default ENGRAM_WORKING_MEMORY_TTL_SECONDS; at most ENGRAM_WORKING_MEMORY_MAX_TTL_SECONDS). */
+            ttl_seconds?: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -2912,6 +3065,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3135,6 +3296,495 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SubjectExportOutput"];
                 };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (code rate_limited): wait extra.retry_after_seconds, then retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A header, or all headers together, are too large (code header_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Engram cannot serve the request right now (code database_unavailable): retry after extra.retry_after_seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    thread_close: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Signed subject token naming the end user (POST /api/v1/subject-tokens). */
+                "X-Engram-Subject-Token": string;
+            };
+            path: {
+                /** @description Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events). */
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ThreadCloseInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadCloseOutput"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (code rate_limited): wait extra.retry_after_seconds, then retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A header, or all headers together, are too large (code header_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Engram cannot serve the request right now (code database_unavailable): retry after extra.retry_after_seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    working_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Signed subject token naming the end user (POST /api/v1/subject-tokens). */
+                "X-Engram-Subject-Token": string;
+            };
+            path: {
+                /** @description Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events). */
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkingListOutput"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (code rate_limited): wait extra.retry_after_seconds, then retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A header, or all headers together, are too large (code header_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Engram cannot serve the request right now (code database_unavailable): retry after extra.retry_after_seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    working_get: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Signed subject token naming the end user (POST /api/v1/subject-tokens). */
+                "X-Engram-Subject-Token": string;
+            };
+            path: {
+                /** @description 1-128 letters, digits or . _ : @ -. */
+                key: string;
+                /** @description Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events). */
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkingEntryOutput"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (code rate_limited): wait extra.retry_after_seconds, then retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A header, or all headers together, are too large (code header_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Engram cannot serve the request right now (code database_unavailable): retry after extra.retry_after_seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    working_put: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Signed subject token naming the end user (POST /api/v1/subject-tokens). */
+                "X-Engram-Subject-Token": string;
+            };
+            path: {
+                /** @description 1-128 letters, digits or . _ : @ -. */
+                key: string;
+                /** @description Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events). */
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkingPutInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkingEntryOutput"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (code rate_limited): wait extra.retry_after_seconds, then retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A header, or all headers together, are too large (code header_too_large). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Engram cannot serve the request right now (code database_unavailable): retry after extra.retry_after_seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    working_delete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Signed subject token naming the end user (POST /api/v1/subject-tokens). */
+                "X-Engram-Subject-Token": string;
+            };
+            path: {
+                /** @description 1-128 letters, digits or . _ : @ -. */
+                key: string;
+                /** @description Your thread (conversation) id: 1-200 letters, digits or . _ : @ - / (as in your events). */
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {

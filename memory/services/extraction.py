@@ -22,8 +22,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +29,7 @@ from typing import Any
 from django.conf import settings
 
 from core.actor import Actor
+from core.chat_completions import ChatMalformed, ChatUnavailable, chat_completion
 from memory import predicates
 from memory.clauses import LEAD_TRIM, split_clauses
 from memory.models import (
@@ -353,23 +352,16 @@ def llm_extract(text: str) -> list[Proposal]:
             "json_schema": {"name": "memory_candidates", "strict": True, "schema": LLM_SCHEMA},
         },
     }
-    headers = {"Content-Type": "application/json"}
-    if conf["LLM_API_KEY"]:
-        headers["Authorization"] = f"Bearer {conf['LLM_API_KEY']}"
-    request = urllib.request.Request(
-        conf["LLM_BASE_URL"].rstrip("/") + "/chat/completions",
-        data=json.dumps(body).encode(),
-        headers=headers,
-        method="POST",
-    )
     try:
-        with urllib.request.urlopen(request, timeout=conf["LLM_TIMEOUT_SECONDS"]) as response:
-            raw = response.read(1_000_000)
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise LLMUnavailable(type(exc).__name__) from exc
-    try:
-        content = json.loads(raw)["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        content = chat_completion(
+            base_url=conf["LLM_BASE_URL"],
+            api_key=conf["LLM_API_KEY"],
+            body=body,
+            timeout=conf["LLM_TIMEOUT_SECONDS"],
+        )
+    except ChatUnavailable as exc:
+        raise LLMUnavailable(str(exc)) from exc
+    except ChatMalformed as exc:
         raise LLMOutputRejected("bad_envelope") from exc
     return _validate_llm_output(content)
 

@@ -20,17 +20,15 @@ CJK text (product and place names written in Latin), and quoted or titled spans
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
 from django.conf import settings
 
+from core.chat_completions import ChatMalformed, ChatUnavailable, chat_completion
 from memory import content_rules
 from memory.models import AssertionKind, ConsentBasis, EventRole, MemoryType, SourceEvent
 from memory.write_policy import Candidate
@@ -163,27 +161,14 @@ def model_text(events: Sequence[SourceEvent]) -> str | None:
             {"role": "user", "content": transcript[:20000]},
         ],
     }
-    headers = {"Content-Type": "application/json"}
-    if conf["SUMMARY_MODEL_API_KEY"]:
-        headers["Authorization"] = f"Bearer {conf['SUMMARY_MODEL_API_KEY']}"
-    request = urllib.request.Request(
-        conf["SUMMARY_MODEL_URL"].rstrip("/") + "/chat/completions",
-        data=json.dumps(body).encode(),
-        headers=headers,
-        method="POST",
-    )
     try:
-        with urllib.request.urlopen(request, timeout=conf["SUMMARY_TIMEOUT_SECONDS"]) as response:
-            content = json.loads(response.read(1_000_000))["choices"][0]["message"]["content"]
-    except (
-        urllib.error.URLError,
-        TimeoutError,
-        OSError,
-        ValueError,
-        KeyError,
-        IndexError,
-        TypeError,
-    ):
+        content = chat_completion(
+            base_url=conf["SUMMARY_MODEL_URL"],
+            api_key=conf["SUMMARY_MODEL_API_KEY"],
+            body=body,
+            timeout=conf["SUMMARY_TIMEOUT_SECONDS"],
+        )
+    except (ChatUnavailable, ChatMalformed):
         logger.warning("summary model unavailable or malformed; extractive summary written")
         return None
     if not isinstance(content, str) or not content.strip():

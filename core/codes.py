@@ -321,6 +321,10 @@ class ErrorCode(enum.StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     PROCEDURE_CHANGE_REQUIRES_REVIEW = "procedure_change_requires_review"
+    # Recall feedback (memory/api/recall.py): an id the recall did not return; a second,
+    # different report for the same recall.
+    UNKNOWN_RECORD_IDS = "unknown_record_ids"
+    FEEDBACK_CONFLICT = "feedback_conflict"
     # Working memory and closing a thread (memory/working/, memory/api/working.py); a
     # paused user's or a secret put is refused with the write policy's own reason code.
     INVALID_THREAD_ID = "invalid_thread_id"

@@ -609,6 +609,8 @@ export interface components {
              *     * `idempotency_key_reused` - idempotency_key_reused
              *     * `idempotency_conflict` - idempotency_conflict
              *     * `procedure_change_requires_review` - procedure_change_requires_review
+             *     * `unknown_record_ids` - unknown_record_ids
+             *     * `feedback_conflict` - feedback_conflict
              *     * `invalid_thread_id` - invalid_thread_id
              *     * `invalid_working_key` - invalid_working_key
              *     * `invalid_ttl` - invalid_ttl
@@ -693,6 +695,8 @@ export interface components {
          *     * `idempotency_key_reused` - idempotency_key_reused
          *     * `idempotency_conflict` - idempotency_conflict
          *     * `procedure_change_requires_review` - procedure_change_requires_review
+         *     * `unknown_record_ids` - unknown_record_ids
+         *     * `feedback_conflict` - feedback_conflict
          *     * `invalid_thread_id` - invalid_thread_id
          *     * `invalid_working_key` - invalid_working_key
          *     * `invalid_ttl` - invalid_ttl
@@ -739,7 +743,7 @@ export interface components {
          *     * `server_error` - server_error
          * @enum {string}
          */
-        ErrorCodeEnum: "malformed_json" | "unsupported_media_type" | "invalid_encoding" | "invalid_unicode" | "nul_character" | "json_too_deep" | "payload_too_large" | "header_too_large" | "invalid_input" | "method_not_allowed" | "not_acceptable" | "not_found" | "error" | "not_authenticated" | "authentication_failed" | "invalid_api_key" | "revoked_api_key" | "expired_api_key" | "invalid_subject_token" | "expired_subject_token" | "invalid_gateway_subject" | "permission_denied" | "subject_required" | "subject_kind_not_allowed" | "consent_withdrawn" | "unknown_source_event" | "invalid_idempotency_key" | "idempotency_key_reused" | "idempotency_conflict" | "procedure_change_requires_review" | "invalid_thread_id" | "invalid_working_key" | "invalid_ttl" | "value_too_large" | "thread_full" | "unknown_working_key" | "memory_paused" | "secret_detected" | "stale_base_version" | "no_change" | "no_proposer" | "no_such_version" | "not_open" | "not_stale" | "empty_text" | "text_too_long" | "invalid_source" | "invalid_statement" | "invalid_kind" | "invalid_resolution" | "procedure_purpose_required" | "write_policy_refused" | "duplicate_slug" | "reason_required" | "agent_inactive" | "duplicate_name" | "invalid_clearance" | "invalid_external_id" | "external_id_taken" | "invalid_name" | "invalid_overlap" | "invalid_policy" | "invalid_role" | "invalid_scope" | "invalid_scopes" | "key_unusable" | "last_admin" | "unknown_member" | "unknown_user" | "username_taken" | "weak_password" | "rate_limited" | "database_unavailable" | "server_error";
+        ErrorCodeEnum: "malformed_json" | "unsupported_media_type" | "invalid_encoding" | "invalid_unicode" | "nul_character" | "json_too_deep" | "payload_too_large" | "header_too_large" | "invalid_input" | "method_not_allowed" | "not_acceptable" | "not_found" | "error" | "not_authenticated" | "authentication_failed" | "invalid_api_key" | "revoked_api_key" | "expired_api_key" | "invalid_subject_token" | "expired_subject_token" | "invalid_gateway_subject" | "permission_denied" | "subject_required" | "subject_kind_not_allowed" | "consent_withdrawn" | "unknown_source_event" | "invalid_idempotency_key" | "idempotency_key_reused" | "idempotency_conflict" | "procedure_change_requires_review" | "unknown_record_ids" | "feedback_conflict" | "invalid_thread_id" | "invalid_working_key" | "invalid_ttl" | "value_too_large" | "thread_full" | "unknown_working_key" | "memory_paused" | "secret_detected" | "stale_base_version" | "no_change" | "no_proposer" | "no_such_version" | "not_open" | "not_stale" | "empty_text" | "text_too_long" | "invalid_source" | "invalid_statement" | "invalid_kind" | "invalid_resolution" | "procedure_purpose_required" | "write_policy_refused" | "duplicate_slug" | "reason_required" | "agent_inactive" | "duplicate_name" | "invalid_clearance" | "invalid_external_id" | "external_id_taken" | "invalid_name" | "invalid_overlap" | "invalid_policy" | "invalid_role" | "invalid_scope" | "invalid_scopes" | "key_unusable" | "last_admin" | "unknown_member" | "unknown_user" | "username_taken" | "weak_password" | "rate_limited" | "database_unavailable" | "server_error";
         /**
          * @description Refuses fields it does not declare — a typo or a forged ``tenant``/``subject`` in a
          *     body is an error the client sees, never silently ignored — and values of the wrong

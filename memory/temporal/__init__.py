@@ -34,7 +34,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from core.process_state import memoized
-from memory.temporal.common import _CHANGE_CUE, _UNDATED_FUTURE, _add_months, _day
+from memory.temporal.common import (
+    _CHANGE_CUE,
+    _HYPOTHETICAL,
+    _UNDATED_FUTURE,
+    _add_months,
+    _day,
+)
 from memory.temporal.en import (
     _EN_ABSOLUTE,
     _EN_END_OF,
@@ -47,6 +53,7 @@ from memory.temporal.en import (
     _en_past,
 )
 from memory.temporal.holidays import _HOLIDAY_NAME, _holiday
+from memory.temporal.jako import _jako_date
 from memory.temporal.zh import _zh_date, _zh_done, _zh_past
 
 
@@ -80,7 +87,12 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
         return TimeHint("past", past)
     if not slot and not _CHANGE_CUE.search(text):
         return None
-    start = _holiday(text, now) or _zh_date(text, now) or _en_date(text, now)
+    # A conditional is not a plan ("if I moved to Japan next year…", "如果明年换工作的话").
+    if not slot and _HYPOTHETICAL.search(text):
+        return None
+    start = (
+        _holiday(text, now) or _zh_date(text, now) or _jako_date(text, now) or _en_date(text, now)
+    )
     if start is not None:
         return TimeHint("future", start) if start > now else None
     if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):

@@ -52,7 +52,7 @@ _EN_ABSOLUTE = re.compile(
 _EN_FUTURE_VERB = re.compile(
     r"\b(?:will|'ll|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|about\s+to|moving|relocating|"
     r"starting|start|begin(?:ning)?|from|effective|as\s+of|once|after|until|by|intend|expect|"
-    r"scheduled|due|next|upcoming|coming)\b",
+    r"scheduled|due|next|upcoming|coming|get(?:s|ting)?\s+\w+ed)\b",
     re.IGNORECASE,
 )
 

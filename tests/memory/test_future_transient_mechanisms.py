@@ -143,7 +143,6 @@ NOT_FUTURE = [
 ]
 
 
-@pytest.mark.xfail(reason="written before the mechanisms (issue 32)", strict=False)
 @pytest.mark.parametrize("text", FUTURE_DATED)
 def test_a_dated_future_change_starts_at_its_date(text):
     d = _decide(text)
@@ -151,7 +150,6 @@ def test_a_dated_future_change_starts_at_its_date(text):
     assert d.candidate.valid_from > NOW, d.candidate.valid_from
 
 
-@pytest.mark.xfail(reason="written before the mechanisms (issue 32)", strict=False)
 @pytest.mark.parametrize("text", FUTURE_UNDATED)
 def test_an_undated_future_change_is_held(text):
     d = _decide(text)
@@ -160,7 +158,6 @@ def test_an_undated_future_change_is_held(text):
     assert d.status == MemoryStatus.PENDING_CONFIRMATION
 
 
-@pytest.mark.xfail(reason="written before the mechanisms (issue 32)", strict=False)
 @pytest.mark.parametrize("text", NOT_FUTURE)
 def test_past_habits_truths_hypotheticals_and_chat_hold_from_now(text):
     d = _decide(text)

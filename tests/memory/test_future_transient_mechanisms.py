@@ -183,7 +183,12 @@ PASSING = [
     "用户此刻非常紧张",
     "他这会儿好烦",
     "我今天不舒服",
-    "我现在在看电影",
+    pytest.param(
+        "我现在在看电影",
+        # 在 + a verb (progressive) and 在 + a place ("现在在上海工作", a job) look alike
+        # without a part-of-speech tagger; only 正在 is read.
+        marks=pytest.mark.xfail(reason="在 + verb needs a part-of-speech tagger", strict=True),
+    ),
     # ja, ko
     "今日はちょっと疲れています",
     "今、すごく眠い",
@@ -217,7 +222,6 @@ NOT_PASSING = [
 ]
 
 
-@pytest.mark.xfail(reason="written before the mechanisms (issue 32)", strict=False)
 @pytest.mark.parametrize("text", PASSING)
 def test_a_passing_state_of_the_moment_is_transient(text):
     assert find_transient(text) == ["transient_state"]
@@ -273,7 +277,6 @@ def test_a_future_phrase_in_tool_content_never_becomes_an_active_procedure(futur
         assert d.candidate is None or d.candidate.memory_type != "procedural"
 
 
-@pytest.mark.xfail(reason="written before the mechanisms (issue 32)", strict=False)
 @settings(max_examples=30, deadline=None)
 @given(state=st.sampled_from(OTHER_PASSING), future=st.booleans())
 def test_another_persons_passing_state_is_refused_as_transient_before_any_hold(state, future):

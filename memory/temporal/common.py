@@ -109,6 +109,14 @@ _UNDATED_FUTURE = re.compile(
     r"|\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to)\s+(?:move|relocate|switch|join|start|change|leave|"
     + _EN_ASPECTUAL
     + r")\b"
+    # A clause of a time to come with a pronoun subject and a present verb, then a future
+    # in the main clause: "after I graduate I'll…", "once we sell the flat we're going to…".
+    r"|\b(?:after|once|when|as\s+soon\s+as)\s+(?:I|we|he|she|they|the\s+user|user)"
+    r"(?:'m|'re|\s+)(?!(?:was|were|had|did|used)\b)\w*(?<!ed)\b[^.;]*?"
+    r"\b(?:will|'ll|going\s+to|gonna|(?:'m|'re|am|are)\s+\w+ing)\b"
+    # "next" and a period with no calendar date: a semester, a term, a season.
+    r"|\bnext\s+(?:semester|term|season|school\s+year|academic\s+year|fiscal\s+year)\b"
+    r"|下(?:个|一)?(?:学期|学年|赛季|财年)|来学期|来期|다음\s?학기|다음\s?시즌"
     r"|(?:等|待)(?:到)?.{1,12}?(?:以后|之后|后|了|完|结束)(?:再|就|我|你|他|她|我们|用户)?"
     r"|(?:将来|迟早|早晚|不久以后|过段时间|过阵子|过些日子|有朝一日|总有一天|终有一天)"
     r"|(?:准备|打算|计划|要|将要|快要?|就要|即将)(?:搬|搬家|换|去|加入|离开|调|当|成为|变成|开始|不再)"

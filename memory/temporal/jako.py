@@ -89,6 +89,9 @@ def _jako_date(text: str, now: datetime) -> datetime | None:
         return None  # neither kana nor hangul: not Japanese or Korean
     if _PAST.search(text):
         return None
+    if re.search(r"올해\s?말|연말|年末|年内|今年中", text):  # the end of this year
+        december = _day(now, date(now.year, 12, 1))
+        return december if december > now else _day(now, date(now.year, 12, 31))
     for pattern, unit, n in _JA_WORDS:
         if re.search(pattern, text):
             if unit == "week":  # that week's Monday

@@ -90,7 +90,8 @@ _SCOPED_TO_NOW = re.compile(
     re.IGNORECASE,
 )
 _NARRATIVE = re.compile(
-    r"\b(?:went|got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
+    # "'ve got" / "has got" is having, not an event.
+    r"\b(?:went|(?<!'ve\s)(?<!'s\s)(?<!have\s)(?<!has\s)got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
     r"came|left|won|lost)\b|(?<![为急忙累困饿渴])了|过(?!来|去)|完",
     re.IGNORECASE,
 )

@@ -43,10 +43,15 @@ _EN_NOT_STATE = re.compile(
 # Who is in the state: a personal pronoun, the user, or a name, right before the copula.
 # "The studio is on shaky ground right now" is about a thing, not a moment of someone's.
 _EN_PERSON = re.compile(
-    r"(?:\b(?i:I|we|you|he|she|they|user|customer|client)|\b(?!(?:The|This|That|It|There|"
+    r"(?:\b(?i:I|we|you|he|she|they|user|customer|client)|\b(?i:my|user's)\s+\w+|\b(?!(?:The|This|That|It|There|"
     r"Today|Tonight|Everything|Nothing|Something|Everyone)\b)[A-Z][a-z]+)\s*$"
 )
 _EN_PLACE = re.compile(r"(?:at|in|on|with|out|off|away|outside|home|back|out)$", re.IGNORECASE)
+
+
+_EN_HAVE = re.compile(
+    r"(?:'ve\s+got|'s\s+got|\b(?:have|has)(?:\s+got)?|\bgot)\s+(?:a|an|some)\b", re.IGNORECASE
+)
 
 
 def _en(sentence: str) -> bool:
@@ -55,6 +60,11 @@ def _en(sentence: str) -> bool:
     loose = re.search(r"\bat\s+the\s+moment\b", sentence, re.IGNORECASE)
     if not (moment or day):
         return False
+    # "have" or "'ve got" + an indefinite noun phrase, of a person, in a scope of the moment
+    # or the day: "I have a splitting headache right now", "she's got a cold today".
+    for m in _EN_HAVE.finditer(sentence):
+        if m[0].startswith("'") or _EN_PERSON.search(sentence[: m.start()]):
+            return True
     for m in _EN_FRAME.finditer(sentence):
         head = m["head"]
         if not m[0].startswith("'") and not _EN_PERSON.search(sentence[: m.start()]):
@@ -90,6 +100,8 @@ def _zh(clause: str) -> bool:
     # A topic of up to three characters ("心情", "头") may stand between scope and degree.
     if re.search(rf"^[\u4e00-\u9fff]{{0,3}}?(?:{degree})[\u4e00-\u9fff]{{1,3}}{_ZH_END}", after):
         return True
+    if strict and re.search(r"着(?:呢)?\s*$", after):
+        return True  # the durative 着 ending a clause of this day: "今天我在家躺着"
     return bool(re.search(r"^\s*正在", after))  # the progressive 正在
 
 
@@ -109,7 +121,7 @@ def _ja_ko(sentence: str) -> bool:
         if re.search(r"中(?:です|だ)?[。！!\s]*$", after):
             return True
         degree = re.search(_JA_DEGREE, after)
-        if re.search(_JA_END, after) and (degree or (day and re.search(r"て(?:い|る|ま)", after))):
+        if re.search(_JA_END, after) and (degree or day):
             return True
     m = re.search(_KO_SCOPE, sentence)
     if m:
@@ -117,6 +129,9 @@ def _ja_ko(sentence: str) -> bool:
         if re.search(r"중(?:이에요|입니다|이야|이다)?[.!\s]*$", after):
             return True
         if re.search(rf"(?:{_KO_DEGREE})\s*\S+(?:요|다)[.!\s]*$", after):
+            return True
+        # 오늘 (a day scope) and a predicate that is not the copula ("오늘은 월요일이에요").
+        if m[0].startswith("오늘") and re.search(r"\S+(?<!이에)(?<!예)(?<!에)요[.!\s]*$", after):
             return True
     return False
 

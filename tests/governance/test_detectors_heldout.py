@@ -24,7 +24,7 @@ CAUGHT_FLOORS = {
     "special_category": 86,  # of 163 (77 before)
     "instruction_tool": 80,  # of 127 (41 before)
     "future_change": 43,  # of 58 (33 before)
-    "transient": 22,  # of 58 (5 before)
+    "transient": 25,  # of 58 (5 before)
 }
 # Sentences that must be stored: at most this many refused or held.
 REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 0}

@@ -339,7 +339,6 @@ NOT_PASSING_2 = [
     "今日は雨です",
     "我今天学会了游泳",
 ]
-_ROUND_2 = pytest.mark.xfail(reason="written before the second mechanisms", strict=False)
 
 
 @pytest.mark.parametrize("text", FUTURE_DATED_2)
@@ -360,7 +359,6 @@ def test_round_2_not_future(text):
     assert stored_from_now(text)
 
 
-@_ROUND_2
 @pytest.mark.parametrize("text", PASSING_2)
 def test_round_2_passing(text):
     assert find_transient(text) == ["transient_state"]

@@ -371,7 +371,10 @@ def test_round_2_not_passing(text):
 
 # --- round 3, written before the third mechanisms -------------------------------------
 
-_ROUND_3 = pytest.mark.xfail(reason="written before the third mechanisms", strict=False)
+# Round 3's mechanisms (ja/ko non-past verbs, decisions to change, "about to" + an action,
+# short-term zh scopes, 现在 + any degree in the first person) passed these sentences but
+# moved neither held-out class (future 43, transient 25), so they were not kept.
+_ROUND_3 = pytest.mark.xfail(reason="round 3 not kept: no held-out gain", strict=False)
 FUTURE_DATED_3 = [
     # ja / ko: a time to come with a non-past verb is the future, as "will" is
     "来月、福岡に引っ越します",
@@ -391,9 +394,10 @@ NOT_FUTURE_3 = [
     "지난달에 부산으로 이사했어요",
 ]
 PASSING_3 = [
-    # the progressive of a feeling implies now
-    "I'm feeling a bit off",
-    "User is currently feeling overwhelmed",
+    # the progressive of a feeling without a scope: tried, and it refused five LoCoMo turns
+    # ("I'm feeling good and ready…"), so it was not kept
+    pytest.param("I'm feeling a bit off", marks=pytest.mark.xfail(strict=True)),
+    pytest.param("User is currently feeling overwhelmed", marks=pytest.mark.xfail(strict=True)),
     # an imminent action (not a change of state)
     "I'm about to eat dinner",
     # zh: short-term scopes and 现在 + any degree in the first person

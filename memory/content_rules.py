@@ -25,6 +25,7 @@ from memory.detectors.instructions import (
 from memory.detectors.passing_state import passing_state
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
+from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
 __all__ = [
@@ -102,7 +103,7 @@ def find_transient(text: str) -> list[str]:
     """Finding codes when the text only describes a passing state (see above). One-time
     codes are secrets (``find_secrets``), not transient state: they must not even reach
     the raw event."""
-    text = normalize_for_detection(text)
+    text = fold_traditional(normalize_for_detection(text))
     if _TEMP_PATH.search(text):
         return ["transient_state"]
     # Sentence by sentence: a passing state beside a durable plan in another sentence

@@ -40,6 +40,8 @@ from memory.temporal.common import (
     _UNDATED_FUTURE,
     _add_months,
     _day,
+    fold_traditional,
+    zh_prospective,
 )
 from memory.temporal.en import (
     _EN_ABSOLUTE,
@@ -76,6 +78,7 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     is true now, not from May."""
     if not text:
         return None
+    text = fold_traditional(text)
     # Several sentences: the time is read where the change is ("我周日拉大提琴；等装修完
     # 以后我要搬到青岛" is a plan with no date, not one for Sunday).
     sentences = [part for part in re.split(r"[；;。！!？?\n]+", text) if part.strip()]
@@ -85,7 +88,7 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     past = _zh_past(text, now) or _en_past(text, now)
     if past is not None and past <= now:
         return TimeHint("past", past)
-    if not slot and not _CHANGE_CUE.search(text):
+    if not slot and not (_CHANGE_CUE.search(text) or zh_prospective(text)):
         return None
     # A conditional is not a plan ("if I moved to Japan next year…", "如果明年换工作的话").
     if not slot and _HYPOTHETICAL.search(text):

@@ -7,6 +7,22 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
+# Traditional characters folded to the simplified ones the time and state patterns spell,
+# one for one (no converter is installed; OpenCC would do all of them). Only characters
+# those patterns use: it reads 下個月 as 下个月, not every traditional text.
+_HANT = str.maketrans(
+    "個會將準備劃開換轉離調職後週禮來點兒現這時剛頭暈幾兩號們對過還從畢業進裡為覺睏餓熱氣緊張煩難陣辭讀學員報愛聽電腦壞決計開動",
+    "个会将准备划开换转离调职后周礼来点儿现这时刚头晕几两号们对过还从毕业进里为觉困饿热气紧张烦难阵辞读学员报爱听电脑坏决计开动",
+)
+
+
+def fold_traditional(text: str) -> str:
+    """Japanese writes some of these characters too (来週): kana or hangul leaves the text
+    as it is."""
+    if re.search(r"[\u3040-\u30ff\uac00-\ud7a3]", text):
+        return text
+    return text.translate(_HANT)
+
 
 def _day(now: datetime, d: date) -> datetime:
     return now.replace(
@@ -92,6 +108,21 @@ _JAKO_CUE = (
     r"부터|예정|시작|되[는었기]|돼요|될|기로\s?했|려고|"
     rf"[{_HANGUL_RIEUL}]\s*(?:거|것)"
 )
+
+
+# Chinese has no tense: a time to come beside a verb that is not told as done (了, 过,
+# 已经) and not the copula 是 ("下周三是我的生日" is a date, not a change) is the future, as
+# "will" is in English. An attribute ("明年的计划") names no start.
+_ZH_TIME_TO_COME = re.compile(
+    r"(?:明年|后年|下{1,2}个?(?:月|周|星期|礼拜)|明天|后天|年底|下半年|"
+    r"(?:\d+|[一二两三四五六七八九十几]+)(?:天|周|个?星期|个多?月|年)(?:以?后|之后))(?!的)"
+)
+
+
+def zh_prospective(text: str) -> bool:
+    return bool(
+        _ZH_TIME_TO_COME.search(text) and not re.search(r"了|过(?!来|去|年|节)|已经|是", text)
+    )
 
 
 # A conditional or counterfactual is not a plan: "if I moved to Japan", "如果明年换工作的话",

@@ -446,7 +446,6 @@ def test_round_3_not_passing(text):
 
 # --- round 4 (Chinese), written before the fourth mechanisms ---------------------------
 
-_ROUND_4 = pytest.mark.xfail(reason="written before the fourth mechanisms", strict=False)
 FUTURE_DATED_4 = [
     # a time to come and a verb with no completion (了, 过, 已经) and no copula 是
     "我下个月去北京上班",
@@ -459,16 +458,16 @@ FUTURE_DATED_4 = [
 NOT_FUTURE_4 = [
     "下周三是我的生日",
     # an attribute ("next year's plan") names no start; dated before round 4
-    pytest.param("明年的计划还没定", marks=_ROUND_4),
+    "明年的计划还没定",
     "上个月我去北京上班了",
     "我已经在北京上班了",
 ]
 PASSING_4 = [
-    # a clause-final 了 after a state is the new situation, not a finished event
-    "我今天有点头疼了",
-    # an intensifier complement of the moment
-    "累死了",
-    "我今天热得要命",
+    # Tried and not kept: a clause-final 了 read as the new situation refused one held-out
+    # negative and caught nothing more; an intensifier complement (累死了) caught nothing more.
+    pytest.param("我今天有点头疼了", marks=pytest.mark.xfail(strict=True)),
+    pytest.param("累死了", marks=pytest.mark.xfail(strict=True)),
+    pytest.param("我今天热得要命", marks=pytest.mark.xfail(strict=True)),
     # traditional characters
     "我現在有點累",
 ]
@@ -480,7 +479,6 @@ NOT_PASSING_4 = [
 ]
 
 
-@_ROUND_4
 @pytest.mark.parametrize("text", FUTURE_DATED_4)
 def test_round_4_dated(text):
     d = _decide(text)
@@ -493,7 +491,6 @@ def test_round_4_not_future(text):
     assert stored_from_now(text)
 
 
-@_ROUND_4
 @pytest.mark.parametrize("text", PASSING_4)
 def test_round_4_passing(text):
     assert find_transient(text) == ["transient_state"]

@@ -499,3 +499,35 @@ def test_round_4_passing(text):
 @pytest.mark.parametrize("text", NOT_PASSING_4)
 def test_round_4_not_passing(text):
     assert find_transient(text) == []
+
+
+# --- round 5, written before the fifth mechanisms -------------------------------------
+
+_ROUND_5 = pytest.mark.xfail(reason="written before the fifth mechanisms", strict=False)
+PASSING_5 = [
+    # a week is still a passing scope
+    "I'm swamped this week",
+    "User is on vacation this week",
+    # zh: the speaker, a degree of the moment and a short state, no time word at all
+    "我好困",
+    "我有点饿",
+]
+NOT_PASSING_5 = [
+    "I'm a vegetarian this week and every week",
+    "This week is the last week of term",
+    "我有点怕狗",
+    "我好喜欢猫",
+    "他有点胖",
+    "我很高",
+]
+
+
+@_ROUND_5
+@pytest.mark.parametrize("text", PASSING_5)
+def test_round_5_passing(text):
+    assert find_transient(text) == ["transient_state"]
+
+
+@pytest.mark.parametrize("text", NOT_PASSING_5)
+def test_round_5_not_passing(text):
+    assert find_transient(text) == []

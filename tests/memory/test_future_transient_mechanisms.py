@@ -503,7 +503,9 @@ def test_round_4_not_passing(text):
 
 # --- round 5, written before the fifth mechanisms -------------------------------------
 
-_ROUND_5 = pytest.mark.xfail(reason="written before the fifth mechanisms", strict=False)
+# Round 5's mechanisms (a week scope; 我 + a degree of the moment + one segmenter word)
+# passed these sentences but did not move the held-out class (26), so they were not kept.
+_ROUND_5 = pytest.mark.xfail(reason="round 5 not kept: no held-out gain", strict=False)
 PASSING_5 = [
     # a week is still a passing scope
     "I'm swamped this week",

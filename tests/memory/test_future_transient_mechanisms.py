@@ -533,3 +533,31 @@ def test_round_5_passing(text):
 @pytest.mark.parametrize("text", NOT_PASSING_5)
 def test_round_5_not_passing(text):
     assert find_transient(text) == []
+
+
+# --- round 6, written before the sixth mechanism --------------------------------------
+
+_ROUND_6 = pytest.mark.xfail(reason="written before the sixth mechanism", strict=False)
+PASSING_6 = [
+    # the progressive aspect of the moment, with no time word: 正在, 在…呢, …中
+    "我正在开会，晚点回复",
+    "用户在地铁上呢",
+    "我在休假中",
+]
+NOT_PASSING_6 = [
+    "我一直在学日语",
+    "他正在学中文已经三年了",
+    "我在中国银行工作",
+    "会议在进行中的时候不要打扰",
+]
+
+
+@_ROUND_6
+@pytest.mark.parametrize("text", PASSING_6)
+def test_round_6_passing(text):
+    assert find_transient(text) == ["transient_state"]
+
+
+@pytest.mark.parametrize("text", NOT_PASSING_6)
+def test_round_6_not_passing(text):
+    assert find_transient(text) == []

@@ -22,8 +22,10 @@ from memory.detectors.instructions import (
     find_obfuscation,
     find_procedure_like,
 )
+from memory.detectors.passing_state import passing_state
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
+from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
 __all__ = [
@@ -51,7 +53,9 @@ __all__ = [
 _DURABLE_MARKERS = re.compile(
     r"\b(from now on|from today on|going forward|always|every (?:time|day|morning|evening|"
     r"night|week)|usually|often|tends? to|in (the )?future|remember that)\b|"
-    r"以后|今后|从今天起|从现在起|从现在开始|一直|每次|每天|每晚|每周|平时|经常|通常|总是|永远|记住",
+    r"以后|今后|从今天起|从现在起|从现在开始|一直|每次|每天|每晚|每周|平时|经常|通常|总是|永远|记住|"
+    # ja / ko frequency adverbs (a closed set, as the English and Chinese ones above)
+    r"いつも|毎日|毎朝|毎晩|普段|항상|매일|자주|보통|평소",
     re.IGNORECASE,
 )
 _NOW_EN = (
@@ -87,7 +91,8 @@ _SCOPED_TO_NOW = re.compile(
     re.IGNORECASE,
 )
 _NARRATIVE = re.compile(
-    r"\b(?:went|got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
+    # "'ve got" / "has got" is having, not an event.
+    r"\b(?:went|(?<!'ve\s)(?<!'s\s)(?<!have\s)(?<!has\s)got|had|did|was|were|finished|took|ran|made|bought|saw|met|visited|started|"
     r"came|left|won|lost)\b|(?<![为急忙累困饿渴])了|过(?!来|去)|完",
     re.IGNORECASE,
 )
@@ -98,7 +103,7 @@ def find_transient(text: str) -> list[str]:
     """Finding codes when the text only describes a passing state (see above). One-time
     codes are secrets (``find_secrets``), not transient state: they must not even reach
     the raw event."""
-    text = normalize_for_detection(text)
+    text = fold_traditional(normalize_for_detection(text))
     if _TEMP_PATH.search(text):
         return ["transient_state"]
     # Sentence by sentence: a passing state beside a durable plan in another sentence
@@ -123,6 +128,10 @@ def find_transient(text: str) -> list[str]:
         for clause in re.split(r"[，,、：:]", sentence):
             if re.search(_NOW_ZH, clause) and _MOMENTARY_STATE_ZH.search(clause):
                 return ["transient_state"]
+        # Any state by its structure: a predicate scoped to the moment or the day
+        # (memory.detectors.passing_state), in en, zh, ja and ko.
+        if passing_state(sentence):
+            return ["transient_state"]
     return []
 
 

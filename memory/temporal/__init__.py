@@ -34,7 +34,15 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from core.process_state import memoized
-from memory.temporal.common import _CHANGE_CUE, _UNDATED_FUTURE, _add_months, _day
+from memory.temporal.common import (
+    _CHANGE_CUE,
+    _HYPOTHETICAL,
+    _UNDATED_FUTURE,
+    _add_months,
+    _day,
+    fold_traditional,
+    zh_prospective,
+)
 from memory.temporal.en import (
     _EN_ABSOLUTE,
     _EN_END_OF,
@@ -47,6 +55,7 @@ from memory.temporal.en import (
     _en_past,
 )
 from memory.temporal.holidays import _HOLIDAY_NAME, _holiday
+from memory.temporal.jako import _jako_date
 from memory.temporal.zh import _zh_date, _zh_done, _zh_past
 
 
@@ -69,6 +78,7 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     is true now, not from May."""
     if not text:
         return None
+    text = fold_traditional(text)
     # Several sentences: the time is read where the change is ("我周日拉大提琴；等装修完
     # 以后我要搬到青岛" is a plan with no date, not one for Sunday).
     sentences = [part for part in re.split(r"[；;。！!？?\n]+", text) if part.strip()]
@@ -78,9 +88,14 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     past = _zh_past(text, now) or _en_past(text, now)
     if past is not None and past <= now:
         return TimeHint("past", past)
-    if not slot and not _CHANGE_CUE.search(text):
+    if not slot and not (_CHANGE_CUE.search(text) or zh_prospective(text)):
         return None
-    start = _holiday(text, now) or _zh_date(text, now) or _en_date(text, now)
+    # A conditional is not a plan ("if I moved to Japan next year…", "如果明年换工作的话").
+    if not slot and _HYPOTHETICAL.search(text):
+        return None
+    start = (
+        _holiday(text, now) or _zh_date(text, now) or _jako_date(text, now) or _en_date(text, now)
+    )
     if start is not None:
         return TimeHint("future", start) if start > now else None
     if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):

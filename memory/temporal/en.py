@@ -52,7 +52,7 @@ _EN_ABSOLUTE = re.compile(
 _EN_FUTURE_VERB = re.compile(
     r"\b(?:will|'ll|shall|going\s+to|gonna|plan(?:s|ning)?\s+to|about\s+to|moving|relocating|"
     r"starting|start|begin(?:ning)?|from|effective|as\s+of|once|after|until|by|intend|expect|"
-    r"scheduled|due|next|upcoming|coming)\b",
+    r"scheduled|due|next|upcoming|coming|get(?:s|ting)?\s+\w+ed)\b",
     re.IGNORECASE,
 )
 
@@ -198,7 +198,8 @@ def _en_past(text: str, now: datetime) -> datetime | None:
         weekday = list(calendar.day_name).index(m["wd"].capitalize())
         return _back(now, (now.weekday() - weekday) % 7 or 7, "day")
     m = re.search(
-        r"\b(?:in|during|over)\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered
+        r"\b(?:(?:in|during|over)\s+the|this)\s+(?P<season>spring|summer|autumn|fall|winter)\b",
+        lowered,
     )
     if m and done:
         month = _SEASON_START[m["season"]]
@@ -379,6 +380,13 @@ def _en_future_words(text: str, now: datetime) -> datetime | None:
     ):  # "on Friday", "this Thursday": the next one
         weekday = list(calendar.day_name).index(m["wd"].capitalize())
         return _shift(now, (weekday - now.weekday()) % 7 or 7, "day")
+    m = re.search(r"\bthis\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
+    if m and not (_EN_PAST.search(text) and not _EN_FUTURE_VERB.search(text)):
+        # "this summer": the next one to begin, or later on when it has begun.
+        month = _SEASON_START[m["season"]]
+        if month <= now.month < month + 3 or (month == 12 and now.month < 3):
+            return _shift(now, 1, "day")
+        return _day(now, date(now.year if month > now.month else now.year + 1, month, 1))
     m = re.search(r"\bin\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
     if m:
         month = _SEASON_START[m["season"]]

@@ -73,7 +73,7 @@ _ZH_RELATIVE = re.compile(
     rf"(?P<n>\d+|[{_ZH_NUM}]+|几)(?:来|多|几)?\s*(?P<unit>天|日|周|个?星期|个?礼拜|个多?月|年)"
     rf"(?:以?后|之后|过后|内)"
     # "还有十来天" / "再过两周": the amount left before it happens
-    rf"|(?:还有|再过)\s*(?P<n2>\d+|[{_ZH_NUM}]+)(?:来|多|几)?\s*(?P<unit2>天|周|个?星期|个?礼拜|个多?月|年)"
+    rf"|(?:还有|再过|(?<![经通度超错越路过])过)\s*(?P<n2>\d+|[{_ZH_NUM}]+)(?:来|多|几)?\s*(?P<unit2>天|周|个?星期|个?礼拜|个多?月|年)"
 )
 
 
@@ -368,6 +368,6 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         elif when <= now and not year_word:  # "3月" said in November: next March
             when = _day(now, date(year + 1, month, day))
         return when
-    if "明年" in text:
+    if re.search(r"明年(?!的)", text):  # "明年的计划" is an attribute, not a start
         return _day(now, date(now.year + 1, 1, 1))
     return None

@@ -1,0 +1,146 @@
+"""A passing state by its structure, not by a list of states (issue 32): a state predicate
+scoped to this moment or this day, whoever is in it.
+
+- English: a copula or a verb of feeling ("am", "is", "feel", "seems", "feeling") then,
+  after degree adverbs and "not", a predicate that is not a noun phrase (no determiner, no
+  number), with a scope of the moment ("right now", "at the moment", "as we speak") or of
+  the day ("today", "tonight", "this morning"). An activity in progress ("cooking dinner")
+  or a place ("at the dentist") counts only under "right now" or a day scope: "working at
+  a bakery at the moment" is a job, not a moment.
+- Chinese: a scope word, then a degree adverb or a negation right before a short predicate
+  that ends the clause ("今天心情不太好", "此刻非常紧张"); under 现在 / 目前 (which also mean
+  "nowadays") only the degrees of the moment (有点, 好, 太, 不太…): "他现在很有名" is fame.
+- Japanese and Korean: a scope word (今日, 今夜, 今朝, 今; 오늘, 지금), then an adjective or
+  "-ている" ending the clause with a degree adverb, or the progressive noun 中 / 중.
+
+A habit ("always", 一直, いつも, 항상) or an event told beside the state is checked by the
+caller (``memory.content_rules.find_transient``). The word classes here are closed
+grammatical sets (determiners, degree adverbs, scope words), never states.
+"""
+
+from __future__ import annotations
+
+import re
+
+_EN_MOMENT = r"right\s+now|at\s+(?:the|this)\s+moment|as\s+we\s+speak|just\s+now"
+_EN_DAY = r"today|tonight|this\s+(?:morning|afternoon|evening)"
+_EN_DEGREE = (
+    r"so|very|really|a\s+(?:bit|little)|kind\s+of|kinda|sort\s+of|pretty|super|quite|"
+    r"rather|totally|extremely|incredibly|somewhat|slightly|too|still|just|a\s+tad"
+)
+_EN_FRAME = re.compile(
+    r"(?:'m|'re|\b(?:am|is|are|feels?|feeling|seems?|looks?))(?:\s+not)?"
+    r"(?:\s+feeling)?(?:\s+(?:" + _EN_DEGREE + r"))*\s+(?P<head>[a-z][\w-]*)(?P<rest>.*)",
+    re.IGNORECASE,
+)
+# A noun phrase, a number or a grammatical word after the copula: not a state.
+_EN_NOT_STATE = re.compile(
+    r"(?:a|an|the|my|your|his|her|our|their|its|this|that|these|those|one|some|no|any|all|"
+    r"both|each|every|going|about|always|usually|never|often|also|now|currently|here|there|"
+    r"not|from|like|to|\d[\w.]*)$",
+    re.IGNORECASE,
+)
+# Who is in the state: a personal pronoun, the user, or a name, right before the copula.
+# "The studio is on shaky ground right now" is about a thing, not a moment of someone's.
+_EN_PERSON = re.compile(
+    r"(?:\b(?i:I|we|you|he|she|they|user|customer|client)|\b(?i:my|user's)\s+\w+|\b(?!(?:The|This|That|It|There|"
+    r"Today|Tonight|Everything|Nothing|Something|Everyone)\b)[A-Z][a-z]+)\s*$"
+)
+_EN_PLACE = re.compile(r"(?:at|in|on|with|out|off|away|outside|home|back|out)$", re.IGNORECASE)
+
+
+_EN_HAVE = re.compile(
+    r"(?:'ve\s+got|'s\s+got|\b(?:have|has)(?:\s+got)?|\bgot)\s+(?:a|an|some)\b", re.IGNORECASE
+)
+
+
+def _en(sentence: str) -> bool:
+    moment = re.search(rf"\b(?:{_EN_MOMENT})\b", sentence, re.IGNORECASE)
+    day = re.search(rf"\b(?:{_EN_DAY})\b", sentence, re.IGNORECASE)
+    loose = re.search(r"\bat\s+the\s+moment\b", sentence, re.IGNORECASE)
+    if not (moment or day):
+        return False
+    # "have" or "'ve got" + an indefinite noun phrase, of a person, in a scope of the moment
+    # or the day: "I have a splitting headache right now", "she's got a cold today".
+    for m in _EN_HAVE.finditer(sentence):
+        if m[0].startswith("'") or _EN_PERSON.search(sentence[: m.start()]):
+            return True
+    for m in _EN_FRAME.finditer(sentence):
+        head = m["head"]
+        if not m[0].startswith("'") and not _EN_PERSON.search(sentence[: m.start()]):
+            continue
+        if _EN_NOT_STATE.match(head):
+            continue
+        if re.match(r"to\s+\w", m["rest"].strip()):
+            continue  # "happy to help": an attitude to a deed, not a state
+        if head.lower().endswith("ing") or _EN_PLACE.match(head):
+            # An activity or a place: only under "right now" or a day scope.
+            if day or (moment and not (loose and moment[0].lower().startswith("at"))):
+                return True
+            continue
+        return True
+    return False
+
+
+_ZH_SCOPE_STRICT = r"此刻|这会儿|这时候|今天|今晚|今早|今天早上|眼下|刚才|此时"
+_ZH_SCOPE_LOOSE = r"现在|目前"
+_ZH_DEGREE_MOMENT = r"有点儿?|有些|有一点|好|太|超|不太|不怎么|不大"
+_ZH_DEGREE = _ZH_DEGREE_MOMENT + r"|很|特别|非常|挺|比较|十分|真|蛮|格外|不"
+_ZH_END = r"(?:了|啊|呀|呢|的|哦|啦|死了|得很|极了)?\s*$"
+
+
+def _zh(clause: str) -> bool:
+    strict = re.search(_ZH_SCOPE_STRICT, clause)
+    loose = re.search(_ZH_SCOPE_LOOSE, clause)
+    if not (strict or loose):
+        return False
+    scope = strict or loose
+    after = clause[scope.end() :]
+    degree = _ZH_DEGREE if strict else _ZH_DEGREE_MOMENT
+    # A topic of up to three characters ("心情", "头") may stand between scope and degree.
+    if re.search(rf"^[\u4e00-\u9fff]{{0,3}}?(?:{degree})[\u4e00-\u9fff]{{1,3}}{_ZH_END}", after):
+        return True
+    if strict and re.search(r"着(?:呢)?\s*$", after):
+        return True  # the durative 着 ending a clause of this day: "今天我在家躺着"
+    return bool(re.search(r"^\s*正在", after))  # the progressive 正在
+
+
+_JA_DAY = r"今日|今夜|今晩|今朝"
+_JA_NOW = r"今(?![年度月週回後日夜朝晩])|いま"
+_JA_DEGREE = r"ちょっと|少し|すごく|とても|かなり|めっちゃ|超|あまり|全然|なんだか|なんか"
+_JA_END = r"(?:い|ている|ています|てる|てます|くない|くありません)(?:です|よ|ね|な)?[。！!…\s]*$"
+_KO_SCOPE = r"오늘|지금|오늘밤|오늘\s?아침"
+_KO_DEGREE = r"좀|너무|조금|많이|정말|아주|진짜|되게|약간|엄청"
+
+
+def _ja_ko(sentence: str) -> bool:
+    day = re.search(_JA_DAY, sentence)
+    now = re.search(_JA_NOW, sentence)
+    if day or now:
+        after = sentence[(day or now).end() :]
+        if re.search(r"中(?:です|だ)?[。！!\s]*$", after):
+            return True
+        degree = re.search(_JA_DEGREE, after)
+        if re.search(_JA_END, after) and (degree or day):
+            return True
+    m = re.search(_KO_SCOPE, sentence)
+    if m:
+        after = sentence[m.end() :]
+        if re.search(r"중(?:이에요|입니다|이야|이다)?[.!\s]*$", after):
+            return True
+        if re.search(rf"(?:{_KO_DEGREE})\s*\S+(?:요|다)[.!\s]*$", after):
+            return True
+        # 오늘 (a day scope) and a predicate that is not the copula ("오늘은 월요일이에요").
+        if m[0].startswith("오늘") and re.search(r"\S+(?<!이에)(?<!예)(?<!에)요[.!\s]*$", after):
+            return True
+    return False
+
+
+def passing_state(sentence: str) -> bool:
+    """Whether one sentence (the caller has split them and ruled out habits and events)
+    states a passing state of the moment."""
+    if re.search(r"[\u3040-\u30ff\uac00-\ud7a3]", sentence) and _ja_ko(sentence):
+        return True
+    if re.search(r"[A-Za-z]", sentence) and _en(sentence):
+        return True
+    return any(_zh(clause) for clause in re.split(r"[，,、：:]", sentence))

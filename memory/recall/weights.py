@@ -80,6 +80,10 @@ class RecallWeights:
     # 0.36. Counting the speaker's questions as statements, share 0.65 abstains on 0.09.
     named_speaker: float = 0.2
     named_speaker_share: float = 0.65
+    # The memories of the turns just before and after a top hit in its conversation
+    # thread come along at this share of the hit's score (``expand.adjacent_turns``): the
+    # other half of a question and its answer. 0: off.
+    adjacent_turns: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top
@@ -126,6 +130,7 @@ class RecallWeights:
                 "lexical_coverage_share",
                 "lexical_context_only",
                 "named_speaker_share",
+                "adjacent_turns",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

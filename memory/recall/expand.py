@@ -1,0 +1,116 @@
+"""Step 5c of recall: the turns next to a hit.
+
+A memory taken from one turn of a conversation is often half of an answer: the turn
+after a question ("How did the interview go?") says how it went, the turn before an
+answer says what it answers. When a recalled memory cites an event of a conversation
+thread, the memories citing the events just before and just after it in that thread are
+related evidence. ``adjacent_turns`` adds them with a score that is a share
+(``RecallWeights.adjacent_turns``) of the hit's, so they never outrank the hit itself.
+
+Bounded: the neighbours of the best ``SEEDS`` hits only, ``TURNS_EACH_SIDE`` turn on each
+side. A neighbour comes back only if it is eligible for this very request: it is read
+through ``Eligible.queryset``, the same scope and filter every route searches in (tenant,
+subject, clearance, purpose, status, validity, supersession, deletion), so a deleted,
+superseded, quarantined or other subject's memory never comes back this way. Conversation
+order is that of ``memory.neighbourhood``: ``(occurred_at, received_at, id)``."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import connection
+
+from memory import relations
+from memory.recall.scope import Eligible
+from memory.recall.signals import Candidate, load_records
+from memory.recall.weights import RecallWeights
+
+# The best hits whose neighbours are looked up, and how many turns on each side.
+SEEDS = 5
+TURNS_EACH_SIDE = 1
+
+_NEIGHBOURS_SQL = """
+    SELECT s.record_id, n.id
+    FROM memory_memorysource s
+    JOIN memory_sourceevent e ON e.id = s.event_id
+    JOIN LATERAL (
+        (SELECT p.id FROM memory_sourceevent p
+         WHERE p.tenant_id = e.tenant_id AND p.subject_id = e.subject_id
+           AND p.thread_id = e.thread_id
+           AND (p.occurred_at, p.received_at, p.id) < (e.occurred_at, e.received_at, e.id)
+         ORDER BY p.occurred_at DESC, p.received_at DESC, p.id DESC
+         LIMIT %(turns)s)
+        UNION ALL
+        (SELECT p.id FROM memory_sourceevent p
+         WHERE p.tenant_id = e.tenant_id AND p.subject_id = e.subject_id
+           AND p.thread_id = e.thread_id
+           AND (p.occurred_at, p.received_at, p.id) > (e.occurred_at, e.received_at, e.id)
+         ORDER BY p.occurred_at, p.received_at, p.id
+         LIMIT %(turns)s)
+    ) n ON true
+    WHERE s.record_id = ANY(%(seeds)s) AND e.thread_id <> ''
+"""
+
+
+def neighbour_events(seed_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[uuid.UUID]]:
+    """Event id -> the seeds it is next to (in the thread of one of their source events)."""
+    if not seed_ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_NEIGHBOURS_SQL, {"turns": TURNS_EACH_SIDE, "seeds": list(seed_ids)})
+        rows = cursor.fetchall()
+    out: dict[uuid.UUID, set[uuid.UUID]] = {}
+    for seed_id, event_id in rows:
+        out.setdefault(event_id, set()).add(seed_id)
+    return out
+
+
+def adjacent_turns(
+    ranked: list[Candidate],
+    eligible: Eligible,
+    w: RecallWeights,
+    *,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """``ranked`` with the memories of the turns next to its best ``SEEDS`` hits, each
+    scored ``w.adjacent_turns`` times its best neighbouring hit's score (less
+    ``someone_else`` for a fact about someone else, as in ``rank.fuse_and_rerank``);
+    a memory already ranked keeps the higher of its own score and that one. Unchanged
+    when the weight is 0 or nothing was recalled."""
+    if not w.adjacent_turns or not ranked:
+        return ranked
+    seeds = {c.id: c for c in ranked[:SEEDS]}
+    events = neighbour_events(list(seeds))
+    if not events:
+        return ranked
+    # Eligible for this request, exactly as the routes see the subject's memories.
+    cited = eligible.queryset.filter(memorysource__event_id__in=list(events)).values_list(
+        "id", "memorysource__event_id"
+    )
+    share: dict[uuid.UUID, float] = {}
+    for record_id, event_id in cited:
+        if record_id in seeds:
+            continue
+        best = max(seeds[s].signals.final or 0.0 for s in events[event_id])
+        share[record_id] = max(share.get(record_id, 0.0), w.adjacent_turns * best)
+    if not share:
+        return ranked
+    by_id = {c.id: c for c in ranked}
+    new_ids = [rid for rid in share if rid not in by_id]
+    records = load_records(new_ids, with_speakers=False)
+    out = list(ranked)
+    for rid, score in share.items():
+        c = by_id.get(rid)
+        if c is None:
+            record = records.get(rid)
+            if record is None:  # gone between the two reads
+                continue
+            c = Candidate(rid, record=record)
+            if not about_others and relations.about_someone_else(record.statement):
+                c.signals.about_someone_else = True
+            out.append(c)
+        score -= w.someone_else * float(c.signals.about_someone_else)
+        if c.signals.final is None or score > c.signals.final:
+            c.signals.final = round(score, 4)
+    out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
+    return out

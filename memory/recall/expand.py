@@ -1,4 +1,9 @@
-"""Step 5c of recall: the turns next to a hit.
+"""Step 5c of recall: where the hits sit in the subject's conversations.
+
+Two levers, each off at weight 0 (``RecallWeights``), both read the threads of the
+memories' source events.
+
+**The turns next to a hit** (``adjacent_turns``).
 
 A memory taken from one turn of a conversation is often half of an answer: the turn
 after a question ("How did the interview go?") says how it went, the turn before an
@@ -12,7 +17,15 @@ side. A neighbour comes back only if it is eligible for this very request: it is
 through ``Eligible.queryset``, the same scope and filter every route searches in (tenant,
 subject, clearance, purpose, status, validity, supersession, deletion), so a deleted,
 superseded, quarantined or other subject's memory never comes back this way. Conversation
-order is that of ``memory.neighbourhood``: ``(occurred_at, received_at, id)``."""
+order is that of ``memory.neighbourhood``: ``(occurred_at, received_at, id)``.
+
+**Spread over threads** (``thread_spread``). A question about what someone does, has or
+has been through is answered across conversations: each one adds a part. When the best
+hits all come from one thread, near-repeats of one part crowd out the others, so each
+memory's score drops by ``thread_spread`` for every better-ranked memory from the same
+thread (a greedy diversification, as maximal marginal relevance does by content, here by
+provenance). It reorders the best ``SPREAD_DEPTH`` only, never adds or drops one; a
+memory from no thread is never lowered."""
 
 from __future__ import annotations
 
@@ -28,6 +41,16 @@ from memory.recall.weights import RecallWeights
 # The best hits whose neighbours are looked up, and how many turns on each side.
 SEEDS = 5
 TURNS_EACH_SIDE = 1
+# How far down the ranking the spread over threads reorders.
+SPREAD_DEPTH = 50
+
+_THREADS_SQL = """
+    SELECT DISTINCT ON (s.record_id) s.record_id, e.thread_id
+    FROM memory_memorysource s
+    JOIN memory_sourceevent e ON e.id = s.event_id
+    WHERE s.record_id = ANY(%(ids)s)
+    ORDER BY s.record_id, e.occurred_at, e.received_at, e.id
+"""
 
 _NEIGHBOURS_SQL = """
     SELECT s.record_id, n.id
@@ -114,3 +137,57 @@ def adjacent_turns(
             c.signals.final = round(score, 4)
     out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
     return out
+
+
+def around_hits(
+    ranked: list[Candidate],
+    eligible: Eligible,
+    w: RecallWeights,
+    *,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """Both levers, as the tenant's weights ask: the spread first, so the turns next to
+    the (spread) best hits come along."""
+    return adjacent_turns(spread_threads(ranked, w), eligible, w, about_others=about_others)
+
+
+def threads_of(record_ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """Record id -> the thread of its earliest source event (absent: no event)."""
+    if not record_ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_THREADS_SQL, {"ids": list(record_ids)})
+        return dict(cursor.fetchall())
+
+
+def spread_threads(ranked: list[Candidate], w: RecallWeights) -> list[Candidate]:
+    """``ranked`` with its best ``SPREAD_DEPTH`` reordered greedily: at each step the
+    memory with the highest score less ``thread_spread`` per memory of its thread already
+    placed; that lowered score becomes its ``final``, so the order holds through a
+    later sort. Unchanged when the weight is 0."""
+    if not w.thread_spread or len(ranked) < 2:
+        return ranked
+    head, tail = ranked[:SPREAD_DEPTH], ranked[SPREAD_DEPTH:]
+    threads = threads_of([c.id for c in head])
+    placed: dict[str, int] = {}
+    out: list[Candidate] = []
+    left = list(head)
+
+    def lowered(c: Candidate) -> float:
+        thread = threads.get(c.id, "")
+        return (c.signals.final or 0.0) - w.thread_spread * (placed.get(thread, 0) if thread else 0)
+
+    while left:
+        best = max(left, key=lowered)  # the first of equals: rank order breaks ties
+        left.remove(best)
+        best.signals.final = round(lowered(best), 4)
+        thread = threads.get(best.id, "")
+        if thread:
+            placed[thread] = placed.get(thread, 0) + 1
+        out.append(best)
+    # The tail stays below: nothing beneath the head is raised above it.
+    floor = out[-1].signals.final or 0.0
+    for c in tail:
+        if (c.signals.final or 0.0) > floor:
+            c.signals.final = floor
+    return out + tail

@@ -84,6 +84,10 @@ class RecallWeights:
     # thread come along at this share of the hit's score (``expand.adjacent_turns``): the
     # other half of a question and its answer. 0: off.
     adjacent_turns: float = 0.0
+    # Each better-ranked memory from the same conversation thread lowers a memory's score
+    # by this much (``expand.spread_threads``): an answer spread over conversations is
+    # not crowded out by near-repeats from one. 0: off.
+    thread_spread: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top

@@ -1,7 +1,8 @@
-"""The turns next to a hit (``memory.recall.expand``, weight ``adjacent_turns``): off by
-default; when on, the memory of the turn before or after a recalled turn in its thread
+"""Where the hits sit in the conversations (``memory.recall.expand``). The turns next to
+a hit (weight ``adjacent_turns``): off by default; when on, the memory of the turn before or after a recalled turn in its thread
 comes along below the hit — and only if it is eligible for the request itself: another
-subject's, a deleted, a superseded or a too-sensitive one never comes back this way."""
+subject's, a deleted, a superseded or a too-sensitive one never comes back this way. The spread over threads
+(``thread_spread``): off by default; reorders, never adds or drops."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from core.actor import Actor
 from memory.models import MemoryRecord, MemoryStatus
 from memory.recall import RecallRequest, RecallScope
 from memory.recall import recall as recall_pipeline
-from memory.recall.expand import SEEDS, neighbour_events
+from memory.recall.expand import SEEDS, neighbour_events, spread_threads, threads_of
+from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import PURPOSE, ids
+from tests.helpers.retrieval import PURPOSE, ids, remember
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +153,40 @@ def test_a_too_sensitive_neighbour_never_comes_back(write_agent, read_agent, own
     assert rids[0] not in ids(on)
     # The turn after the hit, which the agent may read, does come along.
     assert rids[2] in ids(on)
+
+
+def _ranked(rids, finals):
+    records = MemoryRecord.objects.in_bulk(rids)
+    out = []
+    for rid, final in zip(rids, finals, strict=True):
+        c = Candidate(rid, record=records[rid])
+        c.signals.final = final
+        out.append(c)
+    return out
+
+
+@pytest.mark.parametrize("turns", [EN, ZH], ids=["en", "zh"])
+def test_spread_lowers_repeats_from_one_thread(write_agent, owner_subject, turns):
+    one = converse(write_agent.agent, owner_subject, turns[:3], thread="t1")
+    two = converse(write_agent.agent, owner_subject, turns[3:], thread="t2")
+    fact = remember(owner_subject, "Bea works as an architect.", embed=False).record_id
+    ranked = _ranked([*one, *two, fact], [0.9, 0.85, 0.8, 0.78, 0.7])
+    # Off: unchanged.
+    assert spread_threads(ranked, RecallWeights()) is ranked
+    spread = spread_threads(ranked, RecallWeights(thread_spread=0.1))
+    order = [c.id for c in spread]
+    # The second thread's turn passes the second and third of the first thread (0.85 -
+    # 0.1 < 0.78); a memory from no thread is never lowered (0.7 passes 0.8 - 0.2).
+    assert order == [one[0], two[0], one[1], fact, one[2]]
+    assert [c.signals.final for c in spread] == [0.9, 0.78, 0.75, 0.7, 0.6]
+    # Reorders only: the same memories, none added or dropped.
+    assert set(order) == {c.id for c in ranked}
+    assert threads_of([fact]) == {} and threads_of([]) == {}
+
+
+def test_spread_in_recall_keeps_the_same_memories(write_agent, read_agent, owner_subject):
+    converse(write_agent.agent, owner_subject, EN, thread="t1")
+    converse(write_agent.agent, owner_subject, EN[1:2], thread="t2")
+    off = _recall(read_agent.agent, owner_subject, EN_Q, RecallWeights())
+    on = _recall(read_agent.agent, owner_subject, EN_Q, RecallWeights(thread_spread=0.1))
+    assert set(ids(on)) == set(ids(off)) and ids(on)

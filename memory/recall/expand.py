@@ -1,23 +1,23 @@
 """Step 5c of recall: where the hits sit in the subject's conversations.
 
-Two levers, each off at weight 0 (``RecallWeights``), both read the threads of the
+Two levers, each off at weight 0 (``RecallWeights``); both read the threads of the
 memories' source events.
 
-**The turns next to a hit** (``adjacent_turns``).
+**The reply to a recalled question** (``adjacent_reply``). A turn that asks something
+("How did the interview go?") holds the question's words, but its answer is in the turn
+after it, which may share none of them. When one of the best hits asks something (``?``
+or ``？``, as ``rank.scope_to_speaker`` reads a turn), the memories citing the event right
+after its own in the same conversation thread come along, scored ``adjacent_reply`` times
+the hit's (a memory already ranked keeps the higher of the two). The turn *before* a hit
+is not added: it is already the hit's context (``memory.neighbourhood``), and adding it
+(or the turns around every hit) did not help on LoCoMo (docs/recall.md).
 
-A memory taken from one turn of a conversation is often half of an answer: the turn
-after a question ("How did the interview go?") says how it went, the turn before an
-answer says what it answers. When a recalled memory cites an event of a conversation
-thread, the memories citing the events just before and just after it in that thread are
-related evidence. ``adjacent_turns`` adds them with a score that is a share
-(``RecallWeights.adjacent_turns``) of the hit's, so they never outrank the hit itself.
-
-Bounded: the neighbours of the best ``SEEDS`` hits only, ``TURNS_EACH_SIDE`` turn on each
-side. A neighbour comes back only if it is eligible for this very request: it is read
-through ``Eligible.queryset``, the same scope and filter every route searches in (tenant,
-subject, clearance, purpose, status, validity, supersession, deletion), so a deleted,
-superseded, quarantined or other subject's memory never comes back this way. Conversation
-order is that of ``memory.neighbourhood``: ``(occurred_at, received_at, id)``.
+Bounded: the replies to the best ``SEEDS`` hits only. A reply comes back only if it is
+eligible for this very request: it is read through ``Eligible.queryset``, the same scope
+and filter every route searches in (tenant, subject, clearance, purpose, status,
+validity, supersession, deletion), so a deleted, superseded, quarantined, too sensitive
+or other subject's memory never comes back this way. Conversation order is that of
+``memory.neighbourhood``: ``(occurred_at, received_at, id)``.
 
 **Spread over threads** (``thread_spread``). A question about what someone does, has or
 has been through is answered across conversations: each one adds a part. When the best
@@ -34,13 +34,13 @@ import uuid
 from django.db import connection
 
 from memory import relations
+from memory.recall.rank import ASKS
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate, load_records
 from memory.recall.weights import RecallWeights
 
-# The best hits whose neighbours are looked up, and how many turns on each side.
+# The best hits whose replies are looked up.
 SEEDS = 5
-TURNS_EACH_SIDE = 1
 # How far down the ranking the spread over threads reorders.
 SPREAD_DEPTH = 50
 
@@ -52,35 +52,29 @@ _THREADS_SQL = """
     ORDER BY s.record_id, e.occurred_at, e.received_at, e.id
 """
 
-_NEIGHBOURS_SQL = """
+_REPLIES_SQL = """
     SELECT s.record_id, n.id
     FROM memory_memorysource s
     JOIN memory_sourceevent e ON e.id = s.event_id
     JOIN LATERAL (
-        (SELECT p.id FROM memory_sourceevent p
-         WHERE p.tenant_id = e.tenant_id AND p.subject_id = e.subject_id
-           AND p.thread_id = e.thread_id
-           AND (p.occurred_at, p.received_at, p.id) < (e.occurred_at, e.received_at, e.id)
-         ORDER BY p.occurred_at DESC, p.received_at DESC, p.id DESC
-         LIMIT %(turns)s)
-        UNION ALL
-        (SELECT p.id FROM memory_sourceevent p
-         WHERE p.tenant_id = e.tenant_id AND p.subject_id = e.subject_id
-           AND p.thread_id = e.thread_id
-           AND (p.occurred_at, p.received_at, p.id) > (e.occurred_at, e.received_at, e.id)
-         ORDER BY p.occurred_at, p.received_at, p.id
-         LIMIT %(turns)s)
+        SELECT p.id FROM memory_sourceevent p
+        WHERE p.tenant_id = e.tenant_id AND p.subject_id = e.subject_id
+          AND p.thread_id = e.thread_id
+          AND (p.occurred_at, p.received_at, p.id) > (e.occurred_at, e.received_at, e.id)
+        ORDER BY p.occurred_at, p.received_at, p.id
+        LIMIT 1
     ) n ON true
     WHERE s.record_id = ANY(%(seeds)s) AND e.thread_id <> ''
 """
 
 
-def neighbour_events(seed_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[uuid.UUID]]:
-    """Event id -> the seeds it is next to (in the thread of one of their source events)."""
+def next_events(seed_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[uuid.UUID]]:
+    """Event id -> the seeds it comes right after (in the thread of one of their source
+    events)."""
     if not seed_ids:
         return {}
     with connection.cursor() as cursor:
-        cursor.execute(_NEIGHBOURS_SQL, {"turns": TURNS_EACH_SIDE, "seeds": list(seed_ids)})
+        cursor.execute(_REPLIES_SQL, {"seeds": list(seed_ids)})
         rows = cursor.fetchall()
     out: dict[uuid.UUID, set[uuid.UUID]] = {}
     for seed_id, event_id in rows:
@@ -88,22 +82,22 @@ def neighbour_events(seed_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[uuid.UUID
     return out
 
 
-def adjacent_turns(
+def adjacent_replies(
     ranked: list[Candidate],
     eligible: Eligible,
     w: RecallWeights,
     *,
     about_others: bool = False,
 ) -> list[Candidate]:
-    """``ranked`` with the memories of the turns next to its best ``SEEDS`` hits, each
-    scored ``w.adjacent_turns`` times its best neighbouring hit's score (less
-    ``someone_else`` for a fact about someone else, as in ``rank.fuse_and_rerank``);
-    a memory already ranked keeps the higher of its own score and that one. Unchanged
-    when the weight is 0 or nothing was recalled."""
-    if not w.adjacent_turns or not ranked:
+    """``ranked`` with the memories of the turns right after those of its best ``SEEDS``
+    hits that ask something, each scored ``w.adjacent_reply`` times its hit's score
+    (less ``someone_else`` for a fact about someone else, as in
+    ``rank.fuse_and_rerank``); a memory already ranked keeps the higher of its own score
+    and that one. Unchanged when the weight is 0 or no such hit was recalled."""
+    if not w.adjacent_reply or not ranked:
         return ranked
-    seeds = {c.id: c for c in ranked[:SEEDS]}
-    events = neighbour_events(list(seeds))
+    seeds = {c.id: c for c in ranked[:SEEDS] if ASKS.search(c.record.statement)}
+    events = next_events(list(seeds))
     if not events:
         return ranked
     # Eligible for this request, exactly as the routes see the subject's memories.
@@ -115,7 +109,7 @@ def adjacent_turns(
         if record_id in seeds:
             continue
         best = max(seeds[s].signals.final or 0.0 for s in events[event_id])
-        share[record_id] = max(share.get(record_id, 0.0), w.adjacent_turns * best)
+        share[record_id] = max(share.get(record_id, 0.0), w.adjacent_reply * best)
     if not share:
         return ranked
     by_id = {c.id: c for c in ranked}
@@ -146,9 +140,9 @@ def around_hits(
     *,
     about_others: bool = False,
 ) -> list[Candidate]:
-    """Both levers, as the tenant's weights ask: the spread first, so the turns next to
-    the (spread) best hits come along."""
-    return adjacent_turns(spread_threads(ranked, w), eligible, w, about_others=about_others)
+    """Both levers, as the tenant's weights ask: the spread first, so the replies to the
+    (spread) best hits come along."""
+    return adjacent_replies(spread_threads(ranked, w), eligible, w, about_others=about_others)
 
 
 def threads_of(record_ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:

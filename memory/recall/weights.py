@@ -80,10 +80,10 @@ class RecallWeights:
     # 0.36. Counting the speaker's questions as statements, share 0.65 abstains on 0.09.
     named_speaker: float = 0.2
     named_speaker_share: float = 0.65
-    # The memories of the turns just before and after a top hit in its conversation
-    # thread come along at this share of the hit's score (``expand.adjacent_turns``): the
-    # other half of a question and its answer. 0: off.
-    adjacent_turns: float = 0.0
+    # The memory of the turn right after a top hit that asks something comes along at
+    # this share of the hit's score (``expand.adjacent_replies``): the answer to the
+    # question the hit asked. 0: off.
+    adjacent_reply: float = 0.0
     # Each better-ranked memory from the same conversation thread lowers a memory's score
     # by this much (``expand.spread_threads``): an answer spread over conversations is
     # not crowded out by near-repeats from one. 0: off.
@@ -134,7 +134,7 @@ class RecallWeights:
                 "lexical_coverage_share",
                 "lexical_context_only",
                 "named_speaker_share",
-                "adjacent_turns",
+                "adjacent_reply",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

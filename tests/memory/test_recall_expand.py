@@ -1,18 +1,19 @@
-"""Where the hits sit in the conversations (``memory.recall.expand``). The turns next to
-a hit (weight ``adjacent_turns``): off by default; when on, the memory of the turn before or after a recalled turn in its thread
-comes along below the hit — and only if it is eligible for the request itself: another
-subject's, a deleted, a superseded or a too-sensitive one never comes back this way. The spread over threads
-(``thread_spread``): off by default; reorders, never adds or drops."""
+"""Where the hits sit in the conversations (``memory.recall.expand``). The reply to a
+recalled turn that asks something (weight ``adjacent_reply``): when on, the memory of the
+turn after it in its thread comes along below the hit — and only if it is eligible for
+the request itself: another subject's, a deleted, a superseded or a too-sensitive one
+never comes back this way. The spread over threads (``thread_spread``): reorders, never
+adds or drops."""
 
 from __future__ import annotations
 
 import pytest
 
 from core.actor import Actor
-from memory.models import MemoryRecord, MemoryStatus
+from memory.models import MemoryRecord, MemoryStatus, SourceEvent
 from memory.recall import RecallRequest, RecallScope
 from memory.recall import recall as recall_pipeline
-from memory.recall.expand import SEEDS, neighbour_events, spread_threads, threads_of
+from memory.recall.expand import SEEDS, next_events, spread_threads, threads_of
 from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
@@ -21,23 +22,29 @@ from tests.helpers.retrieval import PURPOSE, ids, remember
 
 pytestmark = pytest.mark.django_db
 
-ON = RecallWeights(adjacent_turns=0.5)
+ON = RecallWeights(adjacent_reply=0.9)
 
-# The hit is the middle turn: its words answer; the turns around it share none of them.
+# The hit asks; the reply after it shares none of the question's words.
 EN = [
-    ("Ada", "Any big news since we last talked?"),
-    ("Bea", "I moved to Lisbon in March for the new job."),
-    ("Ada", "Wow, congratulations! Is the neighbourhood nice?"),
+    ("Ada", "How did the job interview in Lisbon go?"),
+    ("Bea", "Great, they offered me the position!"),
+    ("Ada", "Congratulations! Let's celebrate on Friday."),
     ("Bea", "Unrelated: my sister runs a bakery."),
 ]
-EN_Q = "Where did Bea move to?"
+EN_Q = "How was the job interview in Lisbon?"
 ZH = [
-    ("小林", "最近有什么大事吗？"),
-    ("小周", "我三月搬到了里斯本，因为新工作。"),
-    ("小林", "哇，恭喜！那边环境好吗？"),
+    ("小林", "你在里斯本的工作面试怎么样？"),
+    ("小周", "很顺利，他们给了我那个职位！"),
+    ("小林", "恭喜！周五一起庆祝吧。"),
     ("小周", "另外，我姐姐开了一家面包店。"),
 ]
-ZH_Q = "小周搬到了哪里？"
+ZH_Q = "里斯本的工作面试怎么样？"
+# The hit states; nothing asks.
+STATED = [
+    ("Bea", "I moved to Lisbon in March for the new job."),
+    ("Ada", "Good for you. The weather there is lovely."),
+]
+STATED_Q = "Where did Bea move to?"
 
 
 def _recall(agent, subject, query, weights=None):
@@ -56,103 +63,107 @@ def _recall(agent, subject, query, weights=None):
 
 
 def _final(result, rid) -> float:
-    return next(i.scores["final"] for i in result.items if i.id == rid)
+    return next((i.scores["final"] for i in result.items if i.id == rid), 0.0)
 
 
 @pytest.mark.parametrize(("turns", "question"), [(EN, EN_Q), (ZH, ZH_Q)], ids=["en", "zh"])
-def test_the_turns_around_a_hit_come_along_below_it(
+def test_the_reply_to_a_recalled_question_comes_along_below_it(
     write_agent, read_agent, owner_subject, turns, question
 ):
     rids = converse(write_agent.agent, owner_subject, turns)
     off = _recall(read_agent.agent, owner_subject, question, RecallWeights())
-    assert rids[1] in ids(off)
-    assert rids[0] not in ids(off)  # nothing of it answers by itself
+    assert ids(off)[0] == rids[0]  # the turn that asks holds the question's words
     on = _recall(read_agent.agent, owner_subject, question, ON)
-    assert rids[1] in ids(on) and rids[0] in ids(on)
-    # At a share of the hit's score: never above the hit.
-    assert _final(on, rids[0]) <= ON.adjacent_turns * _final(on, rids[1]) + 1e-4
-    assert ids(on).index(rids[1]) < ids(on).index(rids[0])
+    assert ids(on)[:2] == [rids[0], rids[1]]
+    # At a share of the hit's score: above what it scored alone, never above the hit.
+    assert _final(on, rids[1]) == pytest.approx(ON.adjacent_reply * _final(on, rids[0]), abs=1e-3)
+    assert _final(on, rids[1]) > _final(off, rids[1])
+    # Only the turn right after: not the one after that, through this lever.
+    assert next_events([rids[0]]).keys() == {
+        SourceEvent.objects.get(subject=owner_subject, client_event_id="s1:1").id
+    }
+
+
+def test_a_hit_that_asks_nothing_brings_nothing(write_agent, read_agent, owner_subject):
+    converse(write_agent.agent, owner_subject, STATED)
+    off = _recall(read_agent.agent, owner_subject, STATED_Q, RecallWeights())
+    on = _recall(read_agent.agent, owner_subject, STATED_Q, ON)
+    assert ids(off) and [(i.id, i.scores["final"]) for i in on.items] == [
+        (i.id, i.scores["final"]) for i in off.items
+    ]
 
 
 def test_off_by_default_and_set_per_tenant():
-    assert RecallWeights().adjacent_turns == 0.0
-    on = RecallWeights.for_tenant({"recall_weights": {"adjacent_turns": 0.4}})
-    assert on.adjacent_turns == 0.4
+    assert RecallWeights().adjacent_reply == 0.0 and RecallWeights().thread_spread == 0.0
+    on = RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": 0.4}})
+    assert on.adjacent_reply == 0.4
     # A share: clamped to [0, 1]; junk is ignored.
-    assert RecallWeights.for_tenant({"recall_weights": {"adjacent_turns": 7}}).adjacent_turns == 1
+    assert RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": 7}}).adjacent_reply == 1
     for junk in ("a lot", True, float("nan"), None):
-        weights = RecallWeights.for_tenant({"recall_weights": {"adjacent_turns": junk}})
-        assert weights.adjacent_turns == 0.0
+        weights = RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": junk}})
+        assert weights.adjacent_reply == 0.0
 
 
-def test_only_the_same_thread_and_only_next_to_the_hit(write_agent, read_agent, owner_subject):
-    rids = converse(write_agent.agent, owner_subject, EN)
-    other = converse(write_agent.agent, owner_subject, [("Ada", "Tell me more.")], thread="s2")
-    events = neighbour_events([rids[1]])
-    cited = set(
-        MemoryRecord.objects.filter(memorysource__event_id__in=list(events)).values_list(
-            "id", flat=True
-        )
-    )
-    # One turn each side, in the hit's own thread; not two turns away, not another thread.
-    assert cited == {rids[0], rids[2]}
-    assert other[0] not in cited and rids[3] not in cited
-    assert neighbour_events([]) == {}
+def test_only_the_same_thread(write_agent, read_agent, owner_subject):
+    asked = converse(write_agent.agent, owner_subject, EN[:1], thread="t1")
+    converse(write_agent.agent, owner_subject, EN[1:2], thread="t2")
+    assert next_events(asked) == {} and next_events([]) == {}
+    on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
+    assert ids(on)[0] == asked[0]
     assert SEEDS >= 1
 
 
-def test_another_subjects_turns_never_come_back(
+def test_another_subjects_reply_never_comes_back(
     write_agent, read_agent, owner_subject, same_tenant_user
 ):
     """Another user's identical conversation, in a thread of the same name."""
     _, bob = same_tenant_user
-    mine = converse(write_agent.agent, owner_subject, EN[1:2])
+    mine = converse(write_agent.agent, owner_subject, EN[:1])
     theirs = converse(write_agent.agent, bob, EN)
-    assert neighbour_events([mine[0]]) == {}  # no neighbour in my own thread
+    assert next_events(mine) == {}  # no turn after mine in my own thread
     on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
-    assert ids(on) == [mine[0]]
+    assert ids(on)[0] == mine[0]
     assert not set(ids(on)) & set(theirs)
 
 
-def test_a_deleted_neighbour_never_comes_back(write_agent, read_agent, owner_subject, owner):
+def test_a_deleted_reply_never_comes_back(write_agent, read_agent, owner_subject, owner):
     rids = converse(write_agent.agent, owner_subject, EN)
     user, _ = owner
     # Deleted with undo: out of reach at once, its event still there until the erasure.
     memory_delete_with_undo(
-        user=user, subject=owner_subject, record=MemoryRecord.objects.get(id=rids[0])
+        user=user, subject=owner_subject, record=MemoryRecord.objects.get(id=rids[1])
     )
-    assert neighbour_events([rids[1]])  # the turn is still next to the hit
+    assert next_events([rids[0]])  # the turn is still the one after the hit
     on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
-    assert rids[1] in ids(on)
-    assert rids[0] not in ids(on)
+    assert rids[0] in ids(on)
+    assert rids[1] not in ids(on)
 
 
-def test_a_superseded_neighbour_never_comes_back(write_agent, read_agent, owner_subject, owner):
+def test_a_superseded_reply_never_comes_back(write_agent, read_agent, owner_subject, owner):
     rids = converse(write_agent.agent, owner_subject, ZH)
     user, _ = owner
     result = memory_correct(
         user=user,
         subject=owner_subject,
-        record=MemoryRecord.objects.get(id=rids[0]),
-        statement="小林：最近怎么样？",
+        record=MemoryRecord.objects.get(id=rids[1]),
+        statement="小周：还在等结果。",
     )
     assert result.ok
-    old = MemoryRecord.objects.get(id=rids[0])
+    old = MemoryRecord.objects.get(id=rids[1])
     assert old.status == MemoryStatus.SUPERSEDED or old.superseded_at is not None
     on = _recall(read_agent.agent, owner_subject, ZH_Q, ON)
-    assert rids[1] in ids(on)
-    assert rids[0] not in ids(on)
+    assert rids[0] in ids(on)
+    assert rids[1] not in ids(on)
 
 
-def test_a_too_sensitive_neighbour_never_comes_back(write_agent, read_agent, owner_subject):
-    rids = converse(write_agent.agent, owner_subject, EN, sensitivity={0: "restricted"})
-    assert MemoryRecord.objects.get(id=rids[0]).sensitivity == "restricted"
+def test_a_too_sensitive_reply_never_comes_back(write_agent, read_agent, owner_subject):
+    rids = converse(write_agent.agent, owner_subject, EN, sensitivity={1: "restricted"})
+    assert MemoryRecord.objects.get(id=rids[1]).sensitivity == "restricted"
     assert read_agent.agent.clearance != "restricted"
+    assert next_events([rids[0]])
     on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
-    assert rids[1] in ids(on)
-    assert rids[0] not in ids(on)
-    # The turn after the hit, which the agent may read, does come along.
-    assert rids[2] in ids(on)
+    assert rids[0] in ids(on)
+    assert rids[1] not in ids(on)
 
 
 def _ranked(rids, finals):

@@ -7,6 +7,8 @@ adds or drops."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.actor import Actor
@@ -23,6 +25,7 @@ from tests.helpers.retrieval import PURPOSE, ids, remember
 pytestmark = pytest.mark.django_db
 
 ON = RecallWeights(adjacent_reply=0.9)
+OFF = RecallWeights(adjacent_reply=0.0)
 
 # The hit asks; the reply after it shares none of the question's words.
 EN = [
@@ -71,7 +74,7 @@ def test_the_reply_to_a_recalled_question_comes_along_below_it(
     write_agent, read_agent, owner_subject, turns, question
 ):
     rids = converse(write_agent.agent, owner_subject, turns)
-    off = _recall(read_agent.agent, owner_subject, question, RecallWeights())
+    off = _recall(read_agent.agent, owner_subject, question, OFF)
     assert ids(off)[0] == rids[0]  # the turn that asks holds the question's words
     on = _recall(read_agent.agent, owner_subject, question, ON)
     assert ids(on)[:2] == [rids[0], rids[1]]
@@ -84,24 +87,31 @@ def test_the_reply_to_a_recalled_question_comes_along_below_it(
     }
 
 
+def test_on_by_default_through_the_tenants_weights(write_agent, read_agent, owner_subject):
+    rids = converse(write_agent.agent, owner_subject, ZH)
+    assert ids(_recall(read_agent.agent, owner_subject, ZH_Q))[:2] == rids[:2]
+
+
 def test_a_hit_that_asks_nothing_brings_nothing(write_agent, read_agent, owner_subject):
     converse(write_agent.agent, owner_subject, STATED)
-    off = _recall(read_agent.agent, owner_subject, STATED_Q, RecallWeights())
+    off = _recall(read_agent.agent, owner_subject, STATED_Q, OFF)
     on = _recall(read_agent.agent, owner_subject, STATED_Q, ON)
     assert ids(off) and [(i.id, i.scores["final"]) for i in on.items] == [
         (i.id, i.scores["final"]) for i in off.items
     ]
 
 
-def test_off_by_default_and_set_per_tenant():
-    assert RecallWeights().adjacent_reply == 0.0 and RecallWeights().thread_spread == 0.0
+def test_defaults_and_set_per_tenant():
+    # The reply is on by default (kept by leave one conversation out), the spread off.
+    assert RecallWeights().adjacent_reply == 0.9 and RecallWeights().thread_spread == 0.0
     on = RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": 0.4}})
     assert on.adjacent_reply == 0.4
+    assert RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": 0}}).adjacent_reply == 0
     # A share: clamped to [0, 1]; junk is ignored.
     assert RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": 7}}).adjacent_reply == 1
     for junk in ("a lot", True, float("nan"), None):
         weights = RecallWeights.for_tenant({"recall_weights": {"adjacent_reply": junk}})
-        assert weights.adjacent_reply == 0.0
+        assert weights.adjacent_reply == 0.9
 
 
 def test_only_the_same_thread(write_agent, read_agent, owner_subject):
@@ -183,7 +193,7 @@ def test_spread_lowers_repeats_from_one_thread(write_agent, owner_subject, turns
     fact = remember(owner_subject, "Bea works as an architect.", embed=False).record_id
     ranked = _ranked([*one, *two, fact], [0.9, 0.85, 0.8, 0.78, 0.7])
     # Off: unchanged.
-    assert spread_threads(ranked, RecallWeights()) is ranked
+    assert spread_threads(ranked, OFF) is ranked
     spread = spread_threads(ranked, RecallWeights(thread_spread=0.1))
     order = [c.id for c in spread]
     # The second thread's turn passes the second and third of the first thread (0.85 -
@@ -198,6 +208,6 @@ def test_spread_lowers_repeats_from_one_thread(write_agent, owner_subject, turns
 def test_spread_in_recall_keeps_the_same_memories(write_agent, read_agent, owner_subject):
     converse(write_agent.agent, owner_subject, EN, thread="t1")
     converse(write_agent.agent, owner_subject, EN[1:2], thread="t2")
-    off = _recall(read_agent.agent, owner_subject, EN_Q, RecallWeights())
-    on = _recall(read_agent.agent, owner_subject, EN_Q, RecallWeights(thread_spread=0.1))
+    off = _recall(read_agent.agent, owner_subject, EN_Q, OFF)
+    on = _recall(read_agent.agent, owner_subject, EN_Q, replace(OFF, thread_spread=0.1))
     assert set(ids(on)) == set(ids(off)) and ids(on)

@@ -31,12 +31,15 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
+from django.db.models import OuterRef
 
 from memory import relations
+from memory.models import MemorySource
 from memory.recall.rank import ASKS
 from memory.recall.scope import Eligible
-from memory.recall.signals import Candidate, load_records
+from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
 
 # The best hits whose replies are looked up.
@@ -100,32 +103,32 @@ def adjacent_replies(
     events = next_events(list(seeds))
     if not events:
         return ranked
-    # Eligible for this request, exactly as the routes see the subject's memories.
-    cited = eligible.queryset.filter(memorysource__event_id__in=list(events)).values_list(
-        "id", "memorysource__event_id"
+    # Eligible for this request, exactly as the routes see the subject's memories; read
+    # whole with their sources (what ``signals.load_records`` gives), in one query.
+    cited = eligible.queryset.filter(
+        pk__in=MemorySource.objects.filter(event_id__in=list(events)).values("record_id")
+    ).annotate(
+        source_event_ids=ArraySubquery(
+            MemorySource.objects.filter(record_id=OuterRef("pk"))
+            .order_by("event_id")
+            .values("event_id")
+        )
     )
-    share: dict[uuid.UUID, float] = {}
-    for record_id, event_id in cited:
-        if record_id in seeds:
-            continue
-        best = max(seeds[s].signals.final or 0.0 for s in events[event_id])
-        share[record_id] = max(share.get(record_id, 0.0), w.adjacent_reply * best)
-    if not share:
-        return ranked
     by_id = {c.id: c for c in ranked}
-    new_ids = [rid for rid in share if rid not in by_id]
-    records = load_records(new_ids, with_speakers=False)
     out = list(ranked)
-    for rid, score in share.items():
-        c = by_id.get(rid)
+    for record in cited:
+        if record.id in seeds:
+            continue
+        after = {s for e in record.source_event_ids if e in events for s in events[e]}
+        if not after:
+            continue
+        c = by_id.get(record.id)
         if c is None:
-            record = records.get(rid)
-            if record is None:  # gone between the two reads
-                continue
-            c = Candidate(rid, record=record)
+            c = by_id[record.id] = Candidate(record.id, record=record)
             if not about_others and relations.about_someone_else(record.statement):
                 c.signals.about_someone_else = True
             out.append(c)
+        score = w.adjacent_reply * max(seeds[s].signals.final or 0.0 for s in after)
         score -= w.someone_else * float(c.signals.about_someone_else)
         if c.signals.final is None or score > c.signals.final:
             c.signals.final = round(score, 4)

@@ -18,6 +18,7 @@ from core.tenancy import tenant_context
 from memory.models import MemoryRecord, MemoryStatus
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
+from memory.recall.expand import around_hits
 from memory.recall.pack import (
     RecallItem,
     attach_sources,
@@ -242,6 +243,10 @@ def recall(
             ranked, reranker, rerank_error = model_rerank(
                 ranked, question.searched, weights=weights
             )
+            # 5c. the hits' threads: spread over them and the turns next to the best hits,
+            #     if the tenant's weights ask for them.
+            with recall_stage("rank"):
+                ranked = around_hits(ranked, eligible, weights, about_others=question.about_others)
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

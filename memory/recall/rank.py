@@ -145,7 +145,7 @@ def fuse_and_rerank(
 
 
 # A turn that asks something ("Wow! What got you into running?").
-_ASKS = re.compile(r"[?？]")
+ASKS = re.compile(r"[?？]")
 
 
 def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> list[Candidate]:
@@ -167,7 +167,7 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
     if by_others:
         best_other = max(_or(c.signals.fused, 0.0) for c in by_others)
         best_said = max(
-            (_or(c.signals.fused, 0.0) for c in said if not _ASKS.search(c.record.statement)),
+            (_or(c.signals.fused, 0.0) for c in said if not ASKS.search(c.record.statement)),
             default=0.0,
         )
         if best_said < w.named_speaker_share * best_other:

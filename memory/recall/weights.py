@@ -80,6 +80,17 @@ class RecallWeights:
     # 0.36. Counting the speaker's questions as statements, share 0.65 abstains on 0.09.
     named_speaker: float = 0.2
     named_speaker_share: float = 0.65
+    # The memory of the turn right after a top hit that asks something comes along at
+    # this share of the hit's score (``expand.adjacent_replies``): the answer to the
+    # question the hit asked. 0: off. Kept by leave-one-conversation-out on LoCoMo dev
+    # (Recall@10 per conversation 0.733/0.720/0.710 at 0 -> 0.739/0.745/0.713 at 0.9;
+    # 0.5 and 0.7 lose on one; docs/recall.md).
+    adjacent_reply: float = 0.9
+    # Each better-ranked memory from the same conversation thread lowers a memory's score
+    # by this much (``expand.spread_threads``): an answer spread over conversations is
+    # not crowded out by near-repeats from one. 0: off; it lost on LoCoMo dev at 0.02,
+    # 0.05 and 0.1 (docs/recall.md).
+    thread_spread: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top
@@ -126,6 +137,7 @@ class RecallWeights:
                 "lexical_coverage_share",
                 "lexical_context_only",
                 "named_speaker_share",
+                "adjacent_reply",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

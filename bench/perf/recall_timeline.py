@@ -56,8 +56,7 @@ from bench.perf.stages import marking  # noqa: E402
 from memory.api import authentication as api_auth  # noqa: E402
 from memory.api import recall as recall_api  # noqa: E402
 from memory.embedders import get_embedder  # noqa: E402
-from memory.recall import QueryVector  # noqa: E402
-from memory.recall import pipeline  # noqa: E402
+from memory.recall import QueryVector, pipeline  # noqa: E402
 from memory.recall import query as recall_query  # noqa: E402
 from memory.recall.query import warm_up  # noqa: E402
 

@@ -42,6 +42,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from bench.perf.recall_perf import (  # noqa: E402
@@ -102,8 +103,18 @@ def main() -> None:
         type=Path,
         help="ask LoCoMo's own questions from this folder of conversations (else generated)",
     )
+    parser.add_argument(
+        "--toggle",
+        metavar="NAME",
+        help="a recall setting (ENGRAM_RETRIEVAL's key, e.g. ONE_SCOPE_READ) turned on and off"
+        " request by request: both columns measured interleaved, in one run",
+    )
     args = parser.parse_args()
     real = locomo_questions(args.questions_dir) if args.questions_dir else None
+    # As a gunicorn worker runs (config/gunicorn.py).
+    interval_ms = settings.ENGRAM_RETRIEVAL["SWITCH_INTERVAL_MS"]
+    if interval_ms > 0:
+        sys.setswitchinterval(min(sys.getswitchinterval(), interval_ms / 1000))
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     warm_up()
     marks: dict[str, float] = {}
@@ -111,13 +122,18 @@ def main() -> None:
     client = Client(HTTP_HOST="127.0.0.1")
     rng = random.Random(7)
     derived = ("embed", "answer after the embedding", "database past the embedding")
-    rows: dict[str, list[float]] = {m: [] for m in (*MARKS, *derived)}
+    states = (True, False) if args.toggle else (None,)
+    by_state = {state: {m: [] for m in (*MARKS, *derived)} for state in states}
     bare = []
     embedder = get_embedder()
     tokens = subject_tokens(tenant)
     for i in range(args.requests + 10):
         question = real[i % len(real)] if real else conversation_question(rng, 50_000 + i)
         subject = rng.choice(tenant["subjects"])
+        state = states[i % len(states)]
+        if args.toggle:
+            settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, args.toggle: state}
+        rows = by_state[state]
         marks.clear()
         start = time.perf_counter()
         post_recall(client, tenant, tokens[subject], question)
@@ -139,9 +155,15 @@ def main() -> None:
         f"{args.requests} recalls, {args.memories_per_subject} memories per subject, "
         f"threads {threading.active_count()}, OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}"
     )
-    print(f"{'ms after the request entered Django':40} {'p50':>7} {'p95':>7}")
+    heads = [f"{args.toggle}={s}" for s in states] if args.toggle else [""]
+    print(f"{'ms after the request entered Django':40}" + "".join(f" {h:>15}" for h in heads))
+    print(f"{'':40}" + f" {'p50':>7} {'p95':>7}" * len(states))
     for m in (*MARKS, *derived):
-        print(f"  {m:38} {pct(sorted(rows[m]), 50):7.1f} {pct(sorted(rows[m]), 95):7.1f}")
+        cells = "".join(
+            f" {pct(sorted(by_state[s][m]), 50):7.1f} {pct(sorted(by_state[s][m]), 95):7.1f}"
+            for s in states
+        )
+        print(f"  {m:38}{cells}")
     bare.sort()
     print(f"  {'bare embedding (same questions)':38} {pct(bare, 50):7.1f} {pct(bare, 95):7.1f}")
 

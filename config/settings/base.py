@@ -495,6 +495,10 @@ ENGRAM_RETRIEVAL = {
     # With the vector cache: the scope's vector count, embedding ids and searchable ids
     # read in one statement instead of three (memory/recall/accel/scope_read.py).
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=True),
+    # An API recall's transaction (its trace and audit row) commits without waiting for
+    # the disk; a database crash can lose the last ~0.6 s of them. Off: see
+    # memory/recall/accel/trace_commit.py.
+    "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).

@@ -19,7 +19,7 @@ from memory.embedders import configured_model_id
 from memory.recall.accel import vector_cache
 from memory.recall.query import LAST_MODEL_ID
 from tests.helpers.lifecycle import erase
-from tests.helpers.retrieval import recall, remember
+from tests.helpers.retrieval import PURPOSE, recall, remember
 
 SPEED_UPS = (
     "VECTOR_CACHE",
@@ -164,3 +164,43 @@ def test_one_scope_read_replaces_three_statements(
         one, together = statements(True, question)
         assert together == apart and together
         assert one == three - 2
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_async_trace_commit_switches_only_an_api_recalls_transaction(
+    read_agent, owner_subject, settings, on
+):
+    """ENGRAM_RECALL_ASYNC_TRACE_COMMIT (off by default) turns off the wait for the disk
+    in an API recall's own transaction only; the trace and the audit row are written as
+    before, and a recall inside another caller's transaction never changes it."""
+    from django.db import connection
+
+    from core.models import AuditEvent
+    from core.tenancy import tenant_context
+    from memory.models import RecallTrace
+
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "ASYNC_TRACE_COMMIT": on}
+    remember(owner_subject, "User keeps a kayak in the garage")
+    remember(owner_subject, "用户在车库里放着一个望远镜")
+    statements: list[str] = []
+
+    def record(execute, sql, *args):
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(record):
+        response = read_agent.client(owner_subject).post_json(
+            "/api/v1/recall", {"query": "What is in the garage?", "purpose": PURPOSE}
+        )
+    assert response.status_code == 200, response.content
+    trace_id = response.json()["trace_id"]
+    switched = [s for s in statements if "synchronous_commit" in s]
+    assert len(switched) == (1 if on else 0)
+    with tenant_context(owner_subject.tenant_id):
+        assert RecallTrace.objects.filter(id=trace_id).exists()
+        assert AuditEvent.objects.filter(extra__trace_id=trace_id).exists()
+
+    statements.clear()
+    with connection.execute_wrapper(record):
+        recall(read_agent.agent, owner_subject, "用户的车库里有什么？")
+    assert not [s for s in statements if "synchronous_commit" in s]

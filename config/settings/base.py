@@ -492,12 +492,9 @@ ENGRAM_RETRIEVAL = {
     "VECTOR_CACHE": env.bool("ENGRAM_RECALL_VECTOR_CACHE", default=True),
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
     "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=60.0),
-    # With the vector cache: the scope's vector count, embedding ids and searchable ids
-    # read in one statement instead of three (memory/recall/accel/scope_read.py).
+    # With the vector cache: count, ids, searchable ids in one read (recall/accel/scope_read.py).
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=True),
-    # An API recall's transaction (its trace and audit row) commits without waiting for
-    # the disk; a database crash can lose the last ~0.6 s of them. Off: see
-    # memory/recall/accel/trace_commit.py.
+    # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),

@@ -1,5 +1,7 @@
 """The vector scope's reads before the cached scan, in one statement
-(``ENGRAM_RECALL_ONE_SCOPE_READ``, with ``ENGRAM_RECALL_VECTOR_CACHE``).
+(``ENGRAM_RECALL_ONE_SCOPE_READ``, with ``ENGRAM_RECALL_VECTOR_CACHE``; off: two fewer
+round trips while the question is embedded did not show in the latency on a shared
+machine, docs/performance.md).
 
 The cached scan (``cached_scan.prepare``) reads three things while the question is
 embedded, each a round trip: how many vectors the scope holds (``VectorScope.of``), the

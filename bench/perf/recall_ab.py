@@ -51,6 +51,7 @@ from bench.perf.recall_perf import (  # noqa: E402
     conversation_question,
     cpu_model,
     loaded_per_subject_tenant,
+    locomo_questions,
     pct,
     subject_tokens,
 )
@@ -102,15 +103,24 @@ def main() -> None:
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--blocks", type=int, default=12)
     parser.add_argument("--per-block", type=int, default=25)
+    parser.add_argument(
+        "--questions-dir",
+        type=Path,
+        help="ask LoCoMo's own questions from this folder of conversations (each once while"
+        " they last; the bare embedding on the same questions) instead of generated ones",
+    )
+    parser.add_argument("--port", type=int, default=8771, help="the first server's; +1 the other")
     args = parser.parse_args()
+    real = locomo_questions(args.questions_dir) if args.questions_dir else None
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
+    load_at_start = os.getloadavg()[0]
     before_env = dict(item.split("=", 1) for item in args.before_env)
     trees = {"before": args.before.resolve(), "this checkout": ROOT}
     servers = {
-        label: start(root, 8771 + i, before_env if label == "before" else None)
+        label: start(root, args.port + i, before_env if label == "before" else None)
         for i, (label, root) in enumerate(trees.items())
     }
-    ports = {label: 8771 + i for i, label in enumerate(trees)}
+    ports = {label: args.port + i for i, label in enumerate(trees)}
     tokens = subject_tokens(tenant)
     conns = {k: http.client.HTTPConnection("127.0.0.1", p, timeout=30) for k, p in ports.items()}
 
@@ -147,17 +157,25 @@ def main() -> None:
                 for _ in range(args.per_block):
                     i += 1
                     subject = rng.choice(tenant["subjects"])
-                    latencies[label].append(
-                        ask(label, conversation_question(rng, 600_000 + i), subject)
+                    question = (
+                        real[(i - 1) % len(real)]
+                        if real
+                        else conversation_question(rng, 600_000 + i)
                     )
-            bare += bare_embedding_ms(10, 700_000 + block * 10)
+                    latencies[label].append(ask(label, question, subject))
+            bare += (
+                bare_embedding_ms(10, block * 10, real)
+                if real
+                else bare_embedding_ms(10, 700_000 + block * 10)
+            )
             print(f"  block {block + 1}/{args.blocks}", flush=True)
     finally:
         for proc in servers.values():
             proc.terminate()
     print(
         f"{args.memories_per_subject} memories per subject, {args.blocks} alternating blocks of"
-        f" {args.per_block}; CPU {cpu_model()}, load {os.getloadavg()[0]:.1f}"
+        f" {args.per_block}; questions {'LoCoMo dev' if real else 'generated'}; CPU"
+        f" {cpu_model()}, load at start {load_at_start:.1f}, at end {os.getloadavg()[0]:.1f}"
     )
     for label, values in latencies.items():
         values.sort()

@@ -50,7 +50,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-os.environ["ENGRAM_TEST_DB_NAME"] = "bench_perf"
+# ENGRAM_BENCH_DB names another bench database (two benches on one server at once).
+os.environ["ENGRAM_TEST_DB_NAME"] = os.environ.get("ENGRAM_BENCH_DB", "bench_perf")
 os.environ["ENGRAM_EMBED_AFTER_COMMIT"] = "none"
 
 import django  # noqa: E402

@@ -41,6 +41,7 @@ from django.test import Client  # noqa: E402
 from bench.perf.recall_perf import (  # noqa: E402
     conversation_question,
     loaded_per_subject_tenant,
+    locomo_questions,
     pct,
     post_recall,
     subject_tokens,
@@ -57,14 +58,23 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--sql", action="store_true", help="SQL time per statement")
     parser.add_argument("--profile", action="store_true", help="cProfile's cumulative table")
+    parser.add_argument(
+        "--questions-dir",
+        type=Path,
+        help="ask LoCoMo's own questions from this folder of conversations (else generated)",
+    )
     args = parser.parse_args()
+    real = locomo_questions(args.questions_dir) if args.questions_dir else None
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     tokens = subject_tokens(tenant)
     warm_up()
     client = Client(HTTP_HOST="127.0.0.1")
     rng = random.Random(11)
     asked = [
-        (conversation_question(rng, 70_000 + i), rng.choice(tenant["subjects"]))
+        (
+            real[i % len(real)] if real else conversation_question(rng, 70_000 + i),
+            rng.choice(tenant["subjects"]),
+        )
         for i in range(args.requests + WARM_UP)
     ]
 

@@ -11,6 +11,9 @@ Reports the median and p95, in ms after the request entered Django, of
 - authenticated   the API key checked and the tenant set,
 - embed_end       ... and ended (``embed`` is its length there, beside the database work),
 - wait_start      the vector route began waiting for it (the database work before it done),
+- rank_start/end  fusion, the gate and the rerank (with the records of the vector
+                  route's own finds) began and ended,
+- trace_start/end the trace and the audit row were written,
 - recall_end      recall returned (vector route, fusion, pack, trace and audit),
 - response        the answer left the middleware,
 
@@ -39,11 +42,13 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from bench.perf.recall_perf import (  # noqa: E402
     conversation_question,
     loaded_per_subject_tenant,
+    locomo_questions,
     pct,
     post_recall,
     subject_tokens,
@@ -52,11 +57,22 @@ from bench.perf.stages import marking  # noqa: E402
 from memory.api import authentication as api_auth  # noqa: E402
 from memory.api import recall as recall_api  # noqa: E402
 from memory.embedders import get_embedder  # noqa: E402
-from memory.recall import QueryVector  # noqa: E402
+from memory.recall import QueryVector, pipeline  # noqa: E402
 from memory.recall import query as recall_query  # noqa: E402
 from memory.recall.query import warm_up  # noqa: E402
 
-MARKS = ("embed_start", "authenticated", "embed_end", "wait_start", "recall_end", "response")
+MARKS = (
+    "embed_start",
+    "authenticated",
+    "embed_end",
+    "wait_start",
+    "rank_start",
+    "rank_end",
+    "trace_start",
+    "trace_end",
+    "recall_end",
+    "response",
+)
 
 
 def instrument(marks: dict[str, float]) -> None:
@@ -69,6 +85,12 @@ def instrument(marks: dict[str, float]) -> None:
     )
     QueryVector.result = marking(QueryVector.result, marks, start="wait_start", once=True)
     recall_api.recall = marking(recall_api.recall, marks, end="recall_end")
+    pipeline.fuse_and_rerank = marking(
+        pipeline.fuse_and_rerank, marks, start="rank_start", end="rank_end"
+    )
+    pipeline.record_recall = marking(
+        pipeline.record_recall, marks, start="trace_start", end="trace_end"
+    )
 
 
 def main() -> None:
@@ -76,20 +98,42 @@ def main() -> None:
     parser.add_argument("--memories-per-subject", type=int, required=True)
     parser.add_argument("--subjects", type=int, default=2)
     parser.add_argument("--requests", type=int, default=100)
+    parser.add_argument(
+        "--questions-dir",
+        type=Path,
+        help="ask LoCoMo's own questions from this folder of conversations (else generated)",
+    )
+    parser.add_argument(
+        "--toggle",
+        metavar="NAME",
+        help="a recall setting (ENGRAM_RETRIEVAL's key, e.g. ONE_SCOPE_READ) turned on and off"
+        " request by request: both columns measured interleaved, in one run",
+    )
     args = parser.parse_args()
+    real = locomo_questions(args.questions_dir) if args.questions_dir else None
+    # As a gunicorn worker runs (config/gunicorn.py).
+    interval_ms = settings.ENGRAM_RETRIEVAL["SWITCH_INTERVAL_MS"]
+    if interval_ms > 0:
+        sys.setswitchinterval(min(sys.getswitchinterval(), interval_ms / 1000))
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
     warm_up()
     marks: dict[str, float] = {}
     instrument(marks)
     client = Client(HTTP_HOST="127.0.0.1")
     rng = random.Random(7)
-    rows: dict[str, list[float]] = {m: [] for m in (*MARKS, "embed")}
+    derived = ("embed", "answer after the embedding", "database past the embedding")
+    states = (True, False) if args.toggle else (None,)
+    by_state = {state: {m: [] for m in (*MARKS, *derived)} for state in states}
     bare = []
     embedder = get_embedder()
     tokens = subject_tokens(tenant)
     for i in range(args.requests + 10):
-        question = conversation_question(rng, 50_000 + i)
+        question = real[i % len(real)] if real else conversation_question(rng, 50_000 + i)
         subject = rng.choice(tenant["subjects"])
+        state = states[i % len(states)]
+        if args.toggle:
+            settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, args.toggle: state}
+        rows = by_state[state]
         marks.clear()
         start = time.perf_counter()
         post_recall(client, tenant, tokens[subject], question)
@@ -103,13 +147,23 @@ def main() -> None:
         for m in MARKS:
             rows[m].append((marks[m] - start) * 1000)
         rows["embed"].append((marks["embed_end"] - marks["embed_start"]) * 1000)
+        rows["answer after the embedding"].append((marks["response"] - marks["embed_end"]) * 1000)
+        rows["database past the embedding"].append(
+            max(0.0, marks["wait_start"] - marks["embed_end"]) * 1000
+        )
     print(
         f"{args.requests} recalls, {args.memories_per_subject} memories per subject, "
         f"threads {threading.active_count()}, OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}"
     )
-    print(f"{'ms after the request entered Django':40} {'p50':>7} {'p95':>7}")
-    for m in (*MARKS, "embed"):
-        print(f"  {m:38} {pct(sorted(rows[m]), 50):7.1f} {pct(sorted(rows[m]), 95):7.1f}")
+    heads = [f"{args.toggle}={s}" for s in states] if args.toggle else [""]
+    print(f"{'ms after the request entered Django':40}" + "".join(f" {h:>15}" for h in heads))
+    print(f"{'':40}" + f" {'p50':>7} {'p95':>7}" * len(states))
+    for m in (*MARKS, *derived):
+        cells = "".join(
+            f" {pct(sorted(by_state[s][m]), 50):7.1f} {pct(sorted(by_state[s][m]), 95):7.1f}"
+            for s in states
+        )
+        print(f"  {m:38}{cells}")
     bare.sort()
     print(f"  {'bare embedding (same questions)':38} {pct(bare, 50):7.1f} {pct(bare, 95):7.1f}")
 

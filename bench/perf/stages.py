@@ -25,6 +25,7 @@ STAGES = (
     ("memory.recall.routes.recency", "route_recency", "route: recency"),
     ("memory.recall.routes.lexical", "route_lexical", "route: lexical (BM25)"),
     ("memory.recall.routes", "load_records", "routes: records of what they found"),
+    ("memory.recall.accel.scope_read", "read", "route: vector scope, ids, searchable (one read)"),
     ("memory.recall.accel.cached_scan", "scope_vectors", "route: vector ids (cached vectors)"),
     (
         "memory.recall.accel.cached_scan",

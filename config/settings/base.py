@@ -502,6 +502,10 @@ ENGRAM_RETRIEVAL = {
     "VECTOR_CACHE": env.bool("ENGRAM_RECALL_VECTOR_CACHE", default=True),
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
     "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=60.0),
+    # Off until measured to help: count, ids, searchable ids in one read (accel/scope_read.py).
+    "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=False),
+    # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
+    "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).

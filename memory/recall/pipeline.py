@@ -16,6 +16,7 @@ from core.actor import Actor
 from core.observability.metrics import recall_stage
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord, MemoryStatus
+from memory.recall.accel import trace_commit
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
 from memory.recall.expand import around_hits
@@ -207,6 +208,8 @@ def recall(
                     if context.single_valued_slots or procedures_subject_id is not None
                     else SlotKeys()
                 )
+            if record_trace and in_tenant_transaction and trace_commit.enabled():
+                trace_commit.commit_without_waiting()  # opt-in: see accel.trace_commit
             # 3. routes, each searching inside ``eligible``.
             subject_ids = [scope.subject_id] + (
                 [procedures_subject_id] if procedures_subject_id else []

@@ -1,7 +1,8 @@
 """Every speed-up of recall (``memory.recall.accel``) gives the reference's answers.
 
 The reference is recall with every speed-up off (``ENGRAM_RECALL_VECTOR_CACHE``,
-``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``, ``…_SCOPE_COUNTS``). On a generated corpus
+``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``, ``…_SCOPE_COUNTS``,
+``…_ONE_SCOPE_READ``). On a generated corpus
 in both languages — facts, single-valued slots that change (supersedes), memories for
 another purpose and another person's — each speed-up alone, and all of them together,
 must return the same ranked ids for every question; then memories are deleted and slots
@@ -18,9 +19,16 @@ from memory.embedders import configured_model_id
 from memory.recall.accel import vector_cache
 from memory.recall.query import LAST_MODEL_ID
 from tests.helpers.lifecycle import erase
-from tests.helpers.retrieval import recall, remember
+from tests.helpers.retrieval import PURPOSE, recall, remember
 
-SPEED_UPS = ("VECTOR_CACHE", "COMPILED_QUERIES", "EARLY_EMBEDDING", "JUDGE_AHEAD", "SCOPE_COUNTS")
+SPEED_UPS = (
+    "VECTOR_CACHE",
+    "COMPILED_QUERIES",
+    "EARLY_EMBEDDING",
+    "JUDGE_AHEAD",
+    "SCOPE_COUNTS",
+    "ONE_SCOPE_READ",
+)
 
 # Vocabulary of its own (not the golden sets', not LoCoMo's).
 EN_THINGS = ["kayak", "sourdough", "cello", "bonsai", "telescope", "chess club", "pottery wheel"]
@@ -84,7 +92,12 @@ def _answers(agent, subject, settings, enabled: frozenset[str]) -> list[tuple]:
     return out
 
 
-CONFIGURATIONS = [frozenset()] + [frozenset({s}) for s in SPEED_UPS] + [frozenset(SPEED_UPS)]
+# The one scope read works inside the vector cache's route: with it, and without.
+CONFIGURATIONS = (
+    [frozenset()]
+    + [frozenset({s}) for s in SPEED_UPS]
+    + [frozenset({"VECTOR_CACHE", "ONE_SCOPE_READ"}), frozenset(SPEED_UPS)]
+)
 
 
 @pytest.mark.parametrize("seed", [3, 17])
@@ -120,3 +133,74 @@ def test_every_speed_up_answers_as_the_reference(
     remember(owner_subject, f"User now lives in {rng.choice(EN_CITIES)}", predicate="home_city")
     remember(owner_subject, f"User keeps a {rng.choice(EN_THINGS)} in the hallway")
     round_of_answers()
+
+
+def test_one_scope_read_replaces_three_statements(
+    read_agent, owner_subject, same_tenant_user, settings
+):
+    """With the vector cache warm, the scope's count, embedding ids and searchable ids are
+    one statement instead of three; the answer is the same (English and Chinese)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _corpus(owner_subject, same_tenant_user[1], random.Random(5))
+    agent = read_agent.agent
+
+    def statements(one_read: bool, question: str) -> tuple[int, list]:
+        settings.ENGRAM_RETRIEVAL = {
+            **settings.ENGRAM_RETRIEVAL,
+            "FREEZE_ACCESS": True,
+            "SCOPE_COUNTS": False,
+            "VECTOR_CACHE": True,
+            "ONE_SCOPE_READ": one_read,
+        }
+        recall(agent, owner_subject, question)  # the cache holds the scope
+        with CaptureQueriesContext(connection) as captured:
+            result = recall(agent, owner_subject, question)
+        return len(captured), [i.id for i in result.items]
+
+    for question in ("What does the user keep in the garage?", "用户的车库里有什么？"):
+        three, apart = statements(False, question)
+        one, together = statements(True, question)
+        assert together == apart and together
+        assert one == three - 2
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_async_trace_commit_switches_only_an_api_recalls_transaction(
+    read_agent, owner_subject, settings, on
+):
+    """ENGRAM_RECALL_ASYNC_TRACE_COMMIT (off by default) turns off the wait for the disk
+    in an API recall's own transaction only; the trace and the audit row are written as
+    before, and a recall inside another caller's transaction never changes it."""
+    from django.db import connection
+
+    from core.models import AuditEvent
+    from core.tenancy import tenant_context
+    from memory.models import RecallTrace
+
+    settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "ASYNC_TRACE_COMMIT": on}
+    remember(owner_subject, "User keeps a kayak in the garage")
+    remember(owner_subject, "用户在车库里放着一个望远镜")
+    statements: list[str] = []
+
+    def record(execute, sql, *args):
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(record):
+        response = read_agent.client(owner_subject).post_json(
+            "/api/v1/recall", {"query": "What is in the garage?", "purpose": PURPOSE}
+        )
+    assert response.status_code == 200, response.content
+    trace_id = response.json()["trace_id"]
+    switched = [s for s in statements if "synchronous_commit" in s]
+    assert len(switched) == (1 if on else 0)
+    with tenant_context(owner_subject.tenant_id):
+        assert RecallTrace.objects.filter(id=trace_id).exists()
+        assert AuditEvent.objects.filter(extra__trace_id=trace_id).exists()
+
+    statements.clear()
+    with connection.execute_wrapper(record):
+        recall(read_agent.agent, owner_subject, "用户的车库里有什么？")
+    assert not [s for s in statements if "synchronous_commit" in s]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.sqltemplate import read_connection, uuid_array
-from memory.recall.accel import vector_cache
+from memory.recall.accel import scope_read, vector_cache
 from memory.recall.accel.vector_cache import ScopeVectors
 from memory.recall.query import QueryVector
 from memory.recall.routes.common import SEARCHABLE
@@ -53,7 +53,9 @@ _SCOPE_ROWS_SQL = (
 )
 
 
-def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
+def scope_vectors(
+    vector_scope: VectorScope, packed_ids: bytes | None = None
+) -> ScopeVectors | None:
     """Every vector of an exact scan's scope, from this process's cache
     (``memory.recall.vector_cache``), read while the question is embedded; None if the
     scope is not cached whole (too large, approximate, empty, or still filling): the scan
@@ -65,7 +67,8 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
     and the kept rows are used only if they are exactly those; if not, rows the database
     no longer holds are dropped and up to ``VECTOR_FETCH_MAX`` missing ones fetched. An
     embedding row's vector never changes (``MemoryEmbedding``'s trigger), so the same ids
-    are the same vectors."""
+    are the same vectors. ``packed_ids``: those ids, already read in this transaction
+    (``scope_read``)."""
     if vector_scope.approximate or not 0 < vector_scope.size <= vector_cache.cache.size():
         return None
     key = (vector_scope.tenant_id, vector_scope.subject_ids, vector_scope.model_id)
@@ -77,7 +80,9 @@ def scope_vectors(vector_scope: VectorScope) -> ScopeVectors | None:
         whole = len(rows) <= VECTOR_FETCH_MAX
         rows, dropped = rows[:VECTOR_FETCH_MAX], False
     else:
-        [(packed,)] = _rows(_SCOPE_IDS_SQL, params)
+        if packed_ids is None:
+            [(packed_ids,)] = _rows(_SCOPE_IDS_SQL, params)
+        packed = packed_ids
         ids = vector_cache.decode_ids(packed)
         if np.array_equal(held.embedding_ids, ids):
             return held
@@ -211,11 +216,32 @@ def prepare(q: RouteQuery) -> Callable[[], tuple[Hits, dict[uuid.UUID, float]]] 
     """The cached vector route for ``q``, its reads done now (while the question is
     embedded): None when the scope is not cached whole (too large, approximate, empty or
     still filling), and the reference's scan answers instead."""
+    one = scope_read.read(q, SEARCHABLE_READ_AHEAD_MAX) if scope_read.enabled() else None
+    if one is not None:
+        # The count, the ids and the searchable ids in one statement: the route query
+        # keeps this vector scope, as if it had counted it itself.
+        q.vector_scope = one.vector_scope
+        vectors = scope_vectors(one.vector_scope, one.packed_ids)
+        if vectors is None:
+            return None
+        searchable = one.searchable
+        if searchable is None:  # not read ahead: the scope is too large for it
+            searchable = searchable_ids(q.eligible, one.vector_scope, q.slot_keys)
+        return _prepared(q, one.vector_scope, vectors, searchable)
     vector_scope = q.vector_scope
     vectors = scope_vectors(vector_scope)
     if vectors is None:
         return None
     searchable = searchable_ids(q.eligible, vector_scope, q.slot_keys)
+    return _prepared(q, vector_scope, vectors, searchable)
+
+
+def _prepared(
+    q: RouteQuery,
+    vector_scope: VectorScope,
+    vectors: ScopeVectors,
+    searchable: frozenset[uuid.UUID] | None,
+) -> Callable[[], tuple[Hits, dict[uuid.UUID, float]]]:
     allowed = vectors.rows_of(searchable) if searchable is not None else None
     return lambda: route_vector_cached(
         q.eligible, vector_scope, q.query_vector, q.n, q.slot_keys, vectors, allowed

@@ -383,7 +383,6 @@ FUTURE_DATED_3 = [
 FUTURE_UNDATED_3 = [
     # a decision or a plan taken to change, with no date
     "I've decided to quit my job",
-    "We're planning to move to the coast",
     "我决定辞职",
 ]
 NOT_FUTURE_3 = [
@@ -425,6 +424,12 @@ def test_round_3_dated(text):
 @pytest.mark.parametrize("text", FUTURE_UNDATED_3)
 def test_round_3_held(text):
     d = _decide(text)
+    assert d.reason_code == ReasonCode.FUTURE_NEEDS_CONFIRMATION, (d.operation, d.reason_code)
+
+
+def test_a_plan_to_move_is_held_already():
+    # Held before round 3 too (a plan marker and a change verb): no xfail for it.
+    d = _decide("We're planning to move to the coast")
     assert d.reason_code == ReasonCode.FUTURE_NEEDS_CONFIRMATION, (d.operation, d.reason_code)
 
 

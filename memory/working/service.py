@@ -26,6 +26,7 @@ from core.codes import ReasonCode
 from memory import content_rules
 from memory.models import Subject
 from memory.working.store import Entry, Scope, ThreadFull, canonical_bytes, working_store
+from memory.write_policy.policy import consent_refusal as policy_consent_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -122,19 +123,13 @@ def secret_paths(value: Any) -> tuple[list[str], list[str]]:
 
 def consent_refusal(subject: Subject) -> WorkingRefused | None:
     """The write policy's step 3, for working memory (its reason codes and sentences)."""
-    if subject.consent_withdrawn_at is not None:
-        return WorkingRefused(
-            ReasonCode.CONSENT_WITHDRAWN.value,
-            "The user has withdrawn consent to memory; nothing is written.",
-            403,
-        )
-    if subject.memory_paused:
-        return WorkingRefused(
-            ReasonCode.MEMORY_PAUSED.value,
-            "The user has paused memory; nothing new is written until they resume it.",
-            403,
-        )
-    return None
+    refusal = policy_consent_refusal(
+        withdrawn=subject.consent_withdrawn_at is not None, paused=subject.memory_paused
+    )
+    if refusal is None:
+        return None
+    code, message = refusal
+    return WorkingRefused(code.value, message, 403)
 
 
 def working_put(

@@ -69,6 +69,22 @@ from memory.write_policy.decision import quarantine as _quarantine
 from memory.write_policy.decision import reject as _reject
 
 
+def consent_refusal(*, withdrawn: bool, paused: bool) -> tuple[ReasonCode, str] | None:
+    """Step 3's refusal, if any: the reason and the sentence the user's agent is told.
+    Working memory (``memory.working.service``) refuses with the same."""
+    if withdrawn:
+        return (
+            ReasonCode.CONSENT_WITHDRAWN,
+            "The user has withdrawn consent to memory; nothing is written.",
+        )
+    if paused:
+        return (
+            ReasonCode.MEMORY_PAUSED,
+            "The user has paused memory; nothing new is written until they resume it.",
+        )
+    return None
+
+
 def decide(
     candidate: Candidate,
     *,
@@ -103,16 +119,9 @@ def decide(
         return _reject(ReasonCode.INVALID_VALID_TIME, "valid_to must be after valid_from.")
 
     # 3. The subject has withdrawn consent or paused memory: nothing new is written.
-    if subject.consent_withdrawn:
-        return _reject(
-            ReasonCode.CONSENT_WITHDRAWN,
-            "The user has withdrawn consent to memory; nothing is written.",
-        )
-    if subject.memory_paused:
-        return _reject(
-            ReasonCode.MEMORY_PAUSED,
-            "The user has paused memory; nothing new is written until they resume it.",
-        )
+    refusal = consent_refusal(withdrawn=subject.consent_withdrawn, paused=subject.memory_paused)
+    if refusal is not None:
+        return _reject(*refusal)
 
     # --- Every refusal comes before any hold: a held candidate is stored (as a pending
     #     record), so whatever would be refused must be refused first. -----------------

@@ -162,6 +162,8 @@ def own_zh_turns() -> dict[str, list[tuple[str, datetime]]]:
 
 
 def via_policy(conversations) -> list[tuple[str, str, str, tuple[str, ...], str]]:
+    from django.conf import settings
+
     from accounts.policies import TenantPolicy
     from memory.write_policy import Candidate, SubjectState, decide
 
@@ -179,7 +181,14 @@ def via_policy(conversations) -> list[tuple[str, str, str, tuple[str, ...], str]
                 valid_from=at,
                 source_roles=("user",),
             )
-            d = decide(c, existing=[], subject=SubjectState(), tenant=TenantPolicy(), now=_now())
+            d = decide(
+                c,
+                existing=[],
+                subject=SubjectState(),
+                tenant=TenantPolicy(),
+                now=_now(),
+                learned_detectors=settings.ENGRAM["LEARNED_DETECTORS"],
+            )
             out.append((conv_id, d.operation, d.reason_code, d.findings, text))
     return out
 

@@ -340,6 +340,8 @@ ENGRAM = {
     "MAX_HEADERS_TOTAL_BYTES": env.int("ENGRAM_MAX_HEADERS_TOTAL_BYTES", default=32768),
     # An agent inference is stored with at most this confidence (never 1.0).
     "INFERENCE_MAX_CONFIDENCE": env.float("ENGRAM_INFERENCE_MAX_CONFIDENCE", default=0.8),
+    # The learned detector heads beside the rules (memory/detectors/learned, docs/write-policy.md).
+    "LEARNED_DETECTORS": env.bool("ENGRAM_LEARNED_DETECTORS", default=True),
     "DB_APP_ROLE": DB_APP_ROLE,
     "LOGIN_MAX_FAILURES": AXES_FAILURE_LIMIT,
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),

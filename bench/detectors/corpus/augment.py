@@ -25,7 +25,21 @@ SHARE = {
     "future": 0.2,
     "ordinary": 0.12,
 }
-HOMOGLYPHS = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "i": "і", "y": "у", "A": "А", "E": "Е", "O": "О", "P": "Р", "C": "С"}
+HOMOGLYPHS = {
+    "a": "а",
+    "e": "е",
+    "o": "о",
+    "p": "р",
+    "c": "с",
+    "x": "х",
+    "i": "і",
+    "y": "у",
+    "A": "А",
+    "E": "Е",
+    "O": "О",
+    "P": "Р",
+    "C": "С",
+}
 ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060"]
 
 
@@ -38,7 +52,9 @@ def zero_width(text, rng):
     chars = list(text)
     if len(chars) < 4:
         return None
-    for pos in sorted(rng.sample(range(1, len(chars)), k=min(len(chars) - 1, rng.randint(2, 6))), reverse=True):
+    for pos in sorted(
+        rng.sample(range(1, len(chars)), k=min(len(chars) - 1, rng.randint(2, 6))), reverse=True
+    ):
         chars.insert(pos, rng.choice(ZERO_WIDTH))
     return "".join(chars)
 
@@ -58,14 +74,23 @@ def homoglyph(text, rng):
     return out if out != text else None
 
 
-TRANSFORMS = [("fullwidth", fullwidth), ("zero-width", zero_width), ("spaced", spaced), ("homoglyph", homoglyph)]
+TRANSFORMS = [
+    ("fullwidth", fullwidth),
+    ("zero-width", zero_width),
+    ("spaced", spaced),
+    ("homoglyph", homoglyph),
+]
 
 
 def main():
     rng = random.Random(32)
     for cls in CLASSES:
         path = HERE / f"{cls}.jsonl"
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [
+            json.loads(line)
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
         base = [r for r in rows if not r["note"].startswith("variant:")]
         seen = {r["text"] for r in base}
         variants = []

@@ -11,18 +11,32 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LABELS = {"credential": "refuse", "special_category": "hold", "instruction": "hold",
-          "transient": "hold", "future": "hold_or_date", "ordinary": "store"}
+LABELS = {
+    "credential": "refuse",
+    "special_category": "hold",
+    "instruction": "hold",
+    "transient": "hold",
+    "future": "hold_or_date",
+    "ordinary": "store",
+}
 LANGS = ["zh", "en", "zh-hant", "ja", "ko", "mixed"]
 KINDS = {"positive", "hard_negative"}
 
 
 def main():
     errors, texts = [], Counter()
-    by_class, by_lang, by_label, by_class_kind, by_class_lang = Counter(), Counter(), Counter(), Counter(), Counter()
+    by_class, by_lang, by_label, by_class_kind, by_class_lang = (
+        Counter(),
+        Counter(),
+        Counter(),
+        Counter(),
+        Counter(),
+    )
     variants = Counter()
     for cls in LABELS:
-        for n, line in enumerate((HERE / f"{cls}.jsonl").read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(
+            (HERE / f"{cls}.jsonl").read_text(encoding="utf-8").splitlines(), 1
+        ):
             where = f"{cls}.jsonl:{n}"
             try:
                 row = json.loads(line)
@@ -34,7 +48,9 @@ def main():
                 continue
             want = LABELS[cls] if row["kind"] == "positive" else "store"
             if row["class"] != cls or row["lang"] not in LANGS or row["kind"] not in KINDS:
-                errors.append(f"{where}: class/lang/kind {row['class']}/{row['lang']}/{row['kind']}")
+                errors.append(
+                    f"{where}: class/lang/kind {row['class']}/{row['lang']}/{row['kind']}"
+                )
             if row["label"] != want:
                 errors.append(f"{where}: label {row['label']} != {want}")
             if not row["text"].strip():
@@ -51,11 +67,20 @@ def main():
     print("| class | lines | positive | hard_negative | variants | " + " | ".join(LANGS) + " |")
     print("|---|---|---|---|---|" + "---|" * len(LANGS))
     for cls in LABELS:
-        cells = [by_class[cls], by_class_kind[cls, "positive"], by_class_kind[cls, "hard_negative"], variants[cls]]
+        cells = [
+            by_class[cls],
+            by_class_kind[cls, "positive"],
+            by_class_kind[cls, "hard_negative"],
+            variants[cls],
+        ]
         cells += [by_class_lang[cls, lang] for lang in LANGS]
         print(f"| {cls} | " + " | ".join(map(str, cells)) + " |")
-    cells = [total, sum(v for (c, k), v in by_class_kind.items() if k == "positive"),
-             sum(v for (c, k), v in by_class_kind.items() if k == "hard_negative"), sum(variants.values())]
+    cells = [
+        total,
+        sum(v for (c, k), v in by_class_kind.items() if k == "positive"),
+        sum(v for (c, k), v in by_class_kind.items() if k == "hard_negative"),
+        sum(variants.values()),
+    ]
     cells += [by_lang[lang] for lang in LANGS]
     print("| **total** | " + " | ".join(map(str, cells)) + " |")
     print()

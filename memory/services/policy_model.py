@@ -18,7 +18,8 @@ candidate is never sent) and never releases what the local policy held.
 
 When it fails (no answer within ``ENGRAM_POLICY_MODEL_TIMEOUT``, an HTTP error, an
 answer outside the schema), ``on_failure`` decides: ``closed`` (the default) holds the
-candidate for review (``policy_model_unavailable``), ``open`` keeps the local decision.
+candidate for review (``policy_model_unavailable``), ``open`` keeps the local decision. A
+reviewer's acceptance of the held candidate is that review: it is not held again.
 
 Every consulted decision carries the finding ``policy_model_<outcome>`` (ok, timeout,
 error, malformed) and, for each class the model flagged, ``policy_model_<class>``: the
@@ -232,7 +233,9 @@ def stricter(
     findings = (*decision.findings, f"policy_model_{verdict.outcome}")
     stored = decision.candidate or candidate
     if verdict.outcome != "ok":
-        if setting.on_failure == "closed" and decision.operation != Operation.QUARANTINE:
+        # A reviewer who approved this exact text is the review a closed failure asks for.
+        held = decision.operation == Operation.QUARANTINE or candidate.review_approved
+        if setting.on_failure == "closed" and not held:
             return quarantine(
                 stored,
                 ReasonCode.POLICY_MODEL_UNAVAILABLE,

@@ -20,6 +20,8 @@ import pytest
 from accounts.policies import TenantPolicy
 from core.actor import Actor
 from core.models import AuditEvent
+from core.tenancy import tenant_context
+from governance.services.quarantine import quarantine_resolve
 from memory.models import MemoryRecord, MemoryStatus
 from memory.services import policy_model
 from memory.services.events import EventInput, events_append
@@ -258,6 +260,24 @@ def test_timeout_fails_closed_into_a_hold(owner_subject, uses_model, model):
     assert "policy_model_timeout" in outcome.findings
     assert MemoryRecord.objects.get(pk=outcome.record_id).status == MemoryStatus.QUARANTINED
     assert sample("engram_policy_model_consultations_total", outcome="timeout") == before + 1
+
+
+def test_a_reviewer_accepts_what_a_closed_failure_held_while_the_model_is_still_down(
+    tenant, owner_subject, reviewer, uses_model, model
+):
+    uses_model("closed")
+    with model(guard(delay=1.0), timeout=0.2):
+        [held] = submit(owner_subject, cand(UNSURE_CREDENTIAL))
+        assert held.reason_code == "policy_model_unavailable"
+        with tenant_context(tenant.id):
+            resolution = quarantine_resolve(
+                actor=Actor.user(reviewer[0].pk, tenant.id),
+                user=reviewer[0],
+                record_id=held.record_id,
+                resolution="accept",
+            )
+    kept = MemoryRecord.objects.get(subject=owner_subject, status=MemoryStatus.ACTIVE)
+    assert kept.statement == UNSURE_CREDENTIAL and resolution is not None
 
 
 def test_closed_is_the_default_on_failure(owner_subject, uses_model, model):

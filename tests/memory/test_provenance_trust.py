@@ -150,3 +150,70 @@ def test_tool_or_web_content_is_evidence_whatever_it_claims(
     for record_id in active:
         assert "## Notes to check" in pack, case
         assert pack.index("## Notes to check") < pack.index(str(record_id)), case
+
+
+def _events(api, *pairs):
+    events = [
+        {
+            "client_event_id": f"{role}-{next(_ids)}",
+            "kind": EVENT_KIND.get(role, "message"),
+            "role": role,
+            "content": content,
+        }
+        for role, content in pairs
+    ]
+    _post(api, "/api/v1/events", {"events": events})
+    return [e["client_event_id"] for e in events]
+
+
+def _propose(api, statement, kind, cited):
+    body = {
+        "memory_type": "semantic",
+        "namespace": "assistant/profile",
+        "statement": statement,
+        "assertion_kind": kind,
+        "confidence": 1.0,
+        "purpose": "personalization",
+        "consent_basis": "explicit_consent",
+        "source_client_event_ids": cited,
+    }
+    [result] = _post(api, "/api/v1/candidates", {"candidates": [body]})["results"]
+    return result
+
+
+@pytest.mark.parametrize("kind", ["user_explicit", "user_confirmed"])
+@pytest.mark.parametrize("origin", ["tool", "external", "system"])
+def test_the_users_word_citing_a_tool_beside_the_user_is_kept_as_an_inference(
+    owner_subject, write_agent, kind, origin
+):
+    api = write_agent.client(owner_subject)
+    text = PLAIN[1]
+    cited = _events(api, ("user", "yes, that's right"), (origin, text))
+    result = _propose(api, text, kind, cited)
+    assert result["operation"] == "ADD", result
+    record = MemoryRecord.objects.get(pk=result["record_id"])
+    assert record.assertion_kind == "agent_inference" and record.confidence <= 0.8
+    # The user's own message alone keeps the user's word (the contrast).
+    alone = _propose(api, PLAIN[0], kind, _events(api, ("user", PLAIN[0])))
+    assert MemoryRecord.objects.get(pk=alone["record_id"]).assertion_kind == kind
+
+
+def test_the_signed_in_user_confirming_it_keeps_the_users_word(owner, write_agent):
+    from memory.services.user_memory import memory_confirm_pending
+
+    user, subject = owner
+    api = write_agent.client(subject)
+    text = "User was diagnosed with type 2 diabetes"  # sensitive: held for the user
+    cited = _events(api, ("user", "yes"), ("tool", text))
+    held = _propose(api, text, "user_explicit", cited)
+    assert (held["operation"], held["reason_code"]) == (
+        "QUARANTINE",
+        "sensitive_needs_confirmation",
+    ), held
+    assert MemoryRecord.objects.get(pk=held["record_id"]).assertion_kind == "agent_inference"
+    result = memory_confirm_pending(
+        user=user, subject=subject, record=MemoryRecord.objects.get(pk=held["record_id"])
+    )
+    assert result.ok, result
+    kept = MemoryRecord.objects.get(subject=subject, status=MemoryStatus.ACTIVE)
+    assert kept.assertion_kind == "user_confirmed"

@@ -18,4 +18,7 @@ ENGRAM_POLICY_MODEL = {
     # It is asked inside the write's transaction (under the subject's row lock): keep this
     # short. A timeout is a failure; the tenant's on_failure decides what follows.
     "TIMEOUT_SECONDS": env.float("ENGRAM_POLICY_MODEL_TIMEOUT", default=2.0),
+    # After a timeout or an error it is not asked again for this long (per process): the
+    # candidates in between fail at once (held or decided locally, by tenant policy).
+    "RETRY_AFTER_SECONDS": env.float("ENGRAM_POLICY_MODEL_RETRY_AFTER", default=30.0),
 }

@@ -17,12 +17,14 @@ until the user confirms it); it never stores what the local policy refused (a re
 candidate is never sent) and never releases what the local policy held.
 
 When it fails (no answer within ``ENGRAM_POLICY_MODEL_TIMEOUT``, an HTTP error, an
-answer outside the schema), ``on_failure`` decides: ``closed`` (the default) holds the
+answer outside the schema, or — for ``ENGRAM_POLICY_MODEL_RETRY_AFTER`` seconds after a
+timeout or an error — ``unavailable``, not asked again so an outage costs one timeout, not
+one per candidate), ``on_failure`` decides: ``closed`` (the default) holds the
 candidate for review (``policy_model_unavailable``), ``open`` keeps the local decision. A
 reviewer's acceptance of the held candidate is that review: it is not held again.
 
 Every consulted decision carries the finding ``policy_model_<outcome>`` (ok, timeout,
-error, malformed) and, for each class the model flagged, ``policy_model_<class>``: the
+error, malformed, unavailable) and, for each class the model flagged, ``policy_model_<class>``: the
 API's outcome and the audit row say which decisions consulted it, never the text. The
 counter ``engram_policy_model_consultations_total{outcome}`` counts consultations.
 
@@ -35,6 +37,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, replace
+from time import monotonic
 from typing import Any
 
 from django.conf import settings
@@ -44,6 +47,7 @@ from accounts.policies import TenantPolicy
 from core.chat_completions import ChatMalformed, ChatUnavailable, chat_completion
 from core.codes import Operation, ReasonCode
 from core.observability.metrics import observe_policy_model
+from core.process_state import Cache
 from memory import content_rules
 from memory.detectors.secrets import mentions_credential
 from memory.models import MemoryStatus
@@ -55,7 +59,9 @@ logger = logging.getLogger(__name__)
 CLASSES = ("credential", "special_category", "instruction", "transient", "future")
 FLAG_AT = 0.5
 ON_FAILURE = ("closed", "open")
-OUTCOMES = ("ok", "timeout", "error", "malformed")
+OUTCOMES = ("ok", "timeout", "error", "malformed", "unavailable")
+# Until when (monotonic seconds) an endpoint that timed out or failed is not asked again.
+_DOWN_UNTIL: Cache[str, float] = Cache("policy_model.down_until", max_items=8)
 
 # Decisions that store the candidate's content: only these can become stricter. A refusal
 # is already the strictest answer; a retraction, expiry or deletion stores nothing new.
@@ -144,6 +150,15 @@ def _local_unsure(candidate: Candidate) -> frozenset[str]:
 def ask(text: str) -> Verdict:
     """The configured model's verdict on ``text``."""
     conf = settings.ENGRAM_POLICY_MODEL
+    if (_DOWN_UNTIL.get(conf["URL"]) or 0.0) > monotonic():
+        return Verdict("unavailable")
+    verdict = _asked(text, conf)
+    if verdict.outcome in ("timeout", "error") and conf["RETRY_AFTER_SECONDS"] > 0:
+        _DOWN_UNTIL.put(conf["URL"], monotonic() + conf["RETRY_AFTER_SECONDS"])
+    return verdict
+
+
+def _asked(text: str, conf: dict[str, Any]) -> Verdict:
     body = {
         "model": conf["MODEL"],
         "temperature": 0,

@@ -92,12 +92,13 @@ def model(settings):
     """Serve a guard and point the deployment at it: ``with model(handler): …``."""
 
     @contextmanager
-    def run(handler: type[_Guard], timeout: float = 2.0):
+    def run(handler: type[_Guard], timeout: float = 2.0, retry_after: float = 30.0):
         with serve(handler) as base:
             settings.ENGRAM_POLICY_MODEL = {
                 **settings.ENGRAM_POLICY_MODEL,
                 "URL": base,
                 "TIMEOUT_SECONDS": timeout,
+                "RETRY_AFTER_SECONDS": retry_after,
             }
             yield
 
@@ -278,6 +279,28 @@ def test_a_reviewer_accepts_what_a_closed_failure_held_while_the_model_is_still_
             )
     kept = MemoryRecord.objects.get(subject=owner_subject, status=MemoryStatus.ACTIVE)
     assert kept.statement == UNSURE_CREDENTIAL and resolution is not None
+
+
+def test_an_outage_costs_one_timeout_not_one_per_candidate(owner_subject, uses_model, model):
+    uses_model("closed")
+    before = sample("engram_policy_model_consultations_total", outcome="unavailable")
+    handler = guard(delay=1.0)
+    with model(handler, timeout=0.2):
+        first, second = submit(owner_subject, cand(UNSURE_CREDENTIAL), cand(UNSURE_INSTRUCTION))
+    assert len(handler.requests) == 1
+    assert "policy_model_timeout" in first.findings
+    assert "policy_model_unavailable" in second.findings
+    assert {first.reason_code, second.reason_code} == {"policy_model_unavailable"}
+    assert sample("engram_policy_model_consultations_total", outcome="unavailable") == before + 1
+
+
+def test_without_a_retry_pause_every_unsure_candidate_is_asked(owner_subject, uses_model, model):
+    uses_model("open")
+    handler = guard(status=500)
+    with model(handler, retry_after=0):
+        outcomes = submit(owner_subject, cand(UNSURE_CREDENTIAL), cand(UNSURE_INSTRUCTION))
+    assert len(handler.requests) == 2
+    assert all("policy_model_error" in o.findings for o in outcomes)
 
 
 def test_closed_is_the_default_on_failure(owner_subject, uses_model, model):

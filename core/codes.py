@@ -129,6 +129,10 @@ class ReasonCode(models.TextChoices):
         "untrusted_source",
         _("This came from external content; it waits for review."),
     )
+    POLICY_MODEL_UNAVAILABLE = (
+        "policy_model_unavailable",
+        _("The extra policy check could not run; this waits for review."),
+    )
     TRANSIENT = (
         "transient",
         _("This describes a passing state or a one-time value; it is not worth remembering."),

@@ -27,6 +27,7 @@ from config.settings.loops import (  # noqa: E402, F401
     ENGRAM_QUALITY,
     ENGRAM_WORKING_MEMORY,
 )
+from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
 
 DEBUG = env.bool("ENGRAM_DEBUG", default=False)
 # The development key: known to everyone, so it signs nothing that matters. The

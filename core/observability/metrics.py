@@ -129,6 +129,12 @@ RECALL_FEEDBACK_ITEMS = Counter(
     "is used / (used + unused).",
     ["outcome"],
 )
+POLICY_MODEL_CONSULTATIONS = Counter(
+    "engram_policy_model_consultations_total",
+    "Write candidates the optional policy model was asked about (only when the local "
+    "detectors were unsure), by outcome: ok, timeout, error, malformed.",
+    ["outcome"],
+)
 REPLICA_READS = Counter(
     "engram_replica_reads_total",
     "Read blocks by the database they went to (replica or primary) and why.",
@@ -149,6 +155,10 @@ def observe_deletion(scope: str, status: str) -> None:
 def observe_recall_feedback(*, used: int, unused: int) -> None:
     RECALL_FEEDBACK_ITEMS.labels("used").inc(used)
     RECALL_FEEDBACK_ITEMS.labels("unused").inc(unused)
+
+
+def observe_policy_model(outcome: str) -> None:
+    POLICY_MODEL_CONSULTATIONS.labels(code(outcome)).inc()
 
 
 def observe_rate_limited(scope: str) -> None:

@@ -449,6 +449,13 @@ def find_secrets(text: str) -> list[str]:
     return codes
 
 
+def mentions_credential(text: str) -> bool:
+    """Whether ``text`` names a credential ("password", "密码", "recovery code", …) at all,
+    secret or not: with no secret found beside it, the rules saw the context but no value
+    (the policy model's "unsure" signal, memory/services/policy_model.py)."""
+    return bool(_CUE.search(detection_form(text).text))
+
+
 def redact_secrets(text: str) -> tuple[str, int]:
     """Replace every secret with ``[REDACTED]``; returns (text, count). A secret only
     detect-secrets' plugins recognise (no span) drops the whole text."""

@@ -30,6 +30,7 @@ from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
+from memory.services.policy_model import second_opinion
 from memory.services.record_changes import _apply
 from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
@@ -407,6 +408,9 @@ def _decided(
             inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
             learned_detectors=settings.ENGRAM["LEARNED_DETECTORS"],
         )
+        # A tenant's optional policy model, asked only when the local detectors are unsure;
+        # it can only make the decision stricter (memory/services/policy_model.py).
+        decision = second_opinion(candidate, decision, tenant_policy)
     if decision.reason_code == ReasonCode.NOTHING_TO_CHANGE:
         decision = _lost_race(decision, candidate, subject)
     if decision.target_id and decision.reason_code in _ORDERED_REASONS:

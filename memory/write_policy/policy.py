@@ -21,7 +21,8 @@ The steps, in order:
  6. Secrets are refused (rules; the learned credential head at 10b).
  7. Passing states are refused.
  8. Facts owned by a system of record are refused (queried live instead).
- 9. A claim of user authority must be backed by a cited user event.
+ 9. A claim of user authority must be backed by a cited user event; one that also
+    cites tool or web content is kept as the agent's inference from it.
 10. Procedures are never learned from untrusted or tool content, nor from an
     inference that cites it. 10b: a credential the learned head is sure of is refused.
 11. Sensitive personal data is refused when the tenant does not keep it.
@@ -212,6 +213,21 @@ def decide(
         return _reject(
             ReasonCode.ASSERTION_NOT_SUPPORTED_BY_SOURCE,
             "The candidate claims the user said this, but none of its source events is a user message.",
+        )
+    #    Citing a tool result or a web page beside the user's message, it is the agent's
+    #    reading of that content ("the user agreed to what the page said"): kept as the
+    #    agent's inference, i.e. as evidence recall routes to "verify", so text the
+    #    detectors miss cannot pass as the user's word. Only the signed-in user's own
+    #    confirmation (``user_confirmed_sensitive``, set by the user-facing service) keeps it.
+    if (
+        candidate.assertion_kind in (AssertionKind.USER_EXPLICIT, AssertionKind.USER_CONFIRMED)
+        and not candidate.user_confirmed_sensitive
+        and _TOOL_OR_WEB_ROLES.intersection(candidate.source_roles)
+    ):
+        candidate = replace(
+            candidate,
+            assertion_kind=AssertionKind.AGENT_INFERENCE,
+            confidence=min(candidate.confidence, inference_max_confidence),
         )
 
     # 10. Procedural memory is never learned from untrusted content and always reviewed.

@@ -64,6 +64,18 @@ BUDGET = {"credential": 0, "special_category": 1, "instruction": 2, "transient":
 UNSURE_LOGIT = 2.08
 # Ordinary turns an embedding head may hold, among those in the n-gram head's unsure band.
 MIN_GAIN = 0.05
+# Ordinary sentences of the validation split (about 320) a head may hold: none, i.e. under
+# about 3 per 1,000; instructions are held only from tool content.
+VAL_ORDINARY_BUDGET = {
+    "credential": 0,
+    "special_category": 0,
+    "instruction": 1,
+    "transient": 0,
+    "future": 0,
+}
+# At most this share of a class's own hard negatives (the topic without the person, other
+# people, fiction, "password" as a plain word) held.
+HARD_NEGATIVE_RATE = 0.02
 EMB_BUDGET = {"credential": 0, "special_category": 0, "instruction": 1, "transient": 0, "future": 0}
 CLASS_OF = {
     "credential": "credential",
@@ -276,15 +288,24 @@ def predict(W, b, X, n: int) -> np.ndarray:
     return 1 / (1 + np.exp(-(logits + b)))
 
 
-def choose_threshold(scores, labels, ordinary, precision: float, budget: int) -> float:
-    """Lowest threshold with validation precision >= ``precision``, raised until at most
-    ``budget`` ordinary turns reach it."""
-    t_val = 0.99 if len(scores) else 0.0
-    for t in np.arange(0.05, 0.995, 0.01) if len(scores) else ():
+def choose_threshold(
+    scores, labels, ordinary, precision: float, budget: int, plain=None, hard=None, cls=""
+) -> float:
+    """Lowest threshold with validation precision >= ``precision``, at most
+    VAL_ORDINARY_BUDGET[cls] of the validation's ordinary sentences (``plain``) and at
+    most HARD_NEGATIVE_RATE of the class's own hard negatives (``hard``) reaching it;
+    raised until at most ``budget`` ordinary turns reach it."""
+    t_val = 0.999 if len(scores) else 0.0
+    for t in np.arange(0.05, 0.999, 0.005) if len(scores) else ():
         hit = scores >= t
-        if hit.sum() and (labels[hit].mean() >= precision):
-            t_val = float(t)
-            break
+        if not hit.sum() or labels[hit].mean() < precision:
+            continue
+        if plain is not None and int((hit & plain).sum()) > VAL_ORDINARY_BUDGET[cls]:
+            continue
+        if hard is not None and hard.sum() and (hit & hard).sum() / hard.sum() > HARD_NEGATIVE_RATE:
+            continue
+        t_val = float(t)
+        break
     ranked = np.sort(ordinary)[::-1]
     t_fr = float(ranked[budget]) if len(ranked) > budget else 0.0
     # Strictly above the (budget+1)-th ordinary turn, in four decimals.
@@ -370,8 +391,19 @@ def main() -> None:
     p_va = predict(W, b, X_va, len(va))
     p_ord = predict(W, b, X_ord, len(ordinary))
     thresholds = {}
+    plain_va = np.array([rows[i][2].startswith(("ordinary/", "rules/negative")) for i in va])
     for j, cls in enumerate(CLASSES):
-        hold = choose_threshold(p_va[:, j], y[va][:, j], p_ord[:, j], PRECISION[cls], BUDGET[cls])
+        hard_va = np.array([rows[i][2].startswith(cls + "/") for i in va]) & (y[va][:, j] == 0)
+        hold = choose_threshold(
+            p_va[:, j],
+            y[va][:, j],
+            p_ord[:, j],
+            PRECISION[cls],
+            BUDGET[cls],
+            plain_va,
+            hard_va,
+            cls,
+        )
         thresholds[cls] = {"hold": hold}
     report(
         CLASSES,
@@ -391,8 +423,18 @@ def main() -> None:
         for j, cls in enumerate(CLASSES):
             in_va = (ln_va[:, j] < 0) & (ln_va[:, j] >= -UNSURE_LOGIT)
             in_ord = (ln_ord[:, j] < 0) & (ln_ord[:, j] >= -UNSURE_LOGIT)
+            hard_va = np.array([rows[i][2].startswith(cls + "/") for i in va]) & (y[va][:, j] == 0)
+            # What the n-gram head already holds counts against the budgets.
+            held = p_va[:, j] >= thresholds[cls]["hold"]
             thresholds[cls]["emb_hold"] = choose_threshold(
-                pe_va[in_va, j], y[va][in_va, j], pe_ord[in_ord, j], PRECISION[cls], EMB_BUDGET[cls]
+                np.where(in_va, pe_va[:, j], np.where(held, 1.0, 0.0)),
+                y[va][:, j],
+                pe_ord[in_ord, j],
+                PRECISION[cls],
+                EMB_BUDGET[cls],
+                plain_va,
+                hard_va,
+                cls,
             )
         report(
             CLASSES,
@@ -411,7 +453,8 @@ def main() -> None:
             y[va],
             "(n-gram, for the choice)",
         )
-        for cls in CLASSES:
+        # A credential refuses: only the n-gram head, the surer one on validation, decides it.
+        for cls in (c for c in CLASSES if c != "credential"):
             one, _ = cascade(p_va, pe_va, thresholds, CLASSES, UNSURE_LOGIT, {cls})
             j = CLASSES.index(cls)
             hit = one[:, j] >= 0.5

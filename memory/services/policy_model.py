@@ -50,7 +50,7 @@ from core.observability.metrics import observe_policy_model
 from core.process_state import Cache
 from memory import content_rules
 from memory.detectors.secrets import mentions_credential
-from memory.models import MemoryStatus
+from memory.models import AssertionKind, MemoryStatus
 from memory.write_policy import Candidate, Decision, Intent
 from memory.write_policy.decision import quarantine, reject
 
@@ -135,16 +135,29 @@ def _rule_unsure(text: str) -> frozenset[str]:
     return frozenset(unsure)
 
 
+_FROM_TOOL_OR_WEB = frozenset({"tool", "external", "system"})
+
+
 def _local_unsure(candidate: Candidate) -> frozenset[str]:
-    """The classes the local detectors are unsure about for ``candidate``: the learned
-    heads' own judgement when they are installed (``memory.detectors.learned``), else
-    the rules' partial matches (``_rule_unsure``)."""
+    """The classes the local detectors are unsure about for ``candidate``: the rules'
+    partial matches (``_rule_unsure``) and, when the learned heads are on
+    (``memory.detectors.learned``, ENGRAM_LEARNED_DETECTORS), the classes they score just
+    below their hold line. Either family's doubt is enough to ask."""
     text = _text(candidate)
-    try:
-        from memory.detectors import learned  # type: ignore[attr-defined]
-    except ImportError:
+    if not settings.ENGRAM["LEARNED_DETECTORS"]:
         return _rule_unsure(text)
-    return frozenset(learned.unsure(learned.scores(text)))
+    from memory.detectors import learned
+
+    doubts = learned.unsure(learned.scores(text))
+    if not _FROM_TOOL_OR_WEB.intersection(
+        candidate.source_roles
+    ) and candidate.assertion_kind not in (
+        AssertionKind.TOOL_CONFIRMED,
+        AssertionKind.EXTERNAL_UNTRUSTED,
+    ):
+        # Instructions are held only from tool or web content (the write policy's step 14).
+        doubts -= {"instruction"}
+    return _rule_unsure(text) | doubts
 
 
 def ask(text: str) -> Verdict:

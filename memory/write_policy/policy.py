@@ -26,16 +26,15 @@ The steps, in order:
 10. Procedures are never learned from untrusted or tool content, nor from an
     inference that cites it. 10b: a credential the learned head is sure of is refused.
 11. Sensitive personal data is refused when the tenant does not keep it.
-12. Hold: a future change without a date, until the user confirms it (rules, then the
-    learned head); a passing state only the learned head finds, likewise.
+12. Hold: a future change without a date, until the user confirms it.
 13. Hold: instruction-like text (prompt injection), for review.
-14. Hold: tool- or web-derived content that orders the agent or hides its words (rules,
-    then the learned instruction head).
+14. Hold: tool- or web-derived content that orders the agent or hides its words.
 15. Hold: a procedural write that adds content, until a change request is approved.
 16. Hold: procedure-like content that does not come from the user.
 17. Hold: external, unverified content.
 18. Hold: sensitive personal data (rules, then the learned special-category head), until
-    the user confirms it.
+    the user confirms it. 18b: the learned heads' other holds (memory.detectors.learned):
+    an undated future change, a passing state, an instruction in tool or web content.
 19. An explicit change (retract, expire, correct, supersede) acts on its target.
 20. Anything else is compared with what is already known in the same scope.
 
@@ -287,33 +286,6 @@ def decide(
             findings=("future_undated",),
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
-    #    The learned head finds future changes the time rules do not read; a change that
-    #    already has a start (dated above) is not held.
-    if (
-        "future" in found
-        and not start_stated
-        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
-        and not candidate.user_confirmed_sensitive
-    ):
-        return _quarantine(
-            candidate,
-            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
-            "This change seems to lie in the future but has no date; it is held until the "
-            "user confirms it.",
-            findings=("future_learned",),
-            status=MemoryStatus.PENDING_CONFIRMATION,
-        )
-    #    A passing state the rules (step 7) did not refuse but the learned head finds is held
-    #    for confirmation, not refused: a learned detection never refuses a real memory.
-    if "transient" in found and candidate.intent == Intent.ASSERT:
-        return _quarantine(
-            candidate,
-            ReasonCode.TRANSIENT,
-            "This seems to describe a passing state; it is kept only if the user confirms it.",
-            findings=("transient_learned",),
-            status=MemoryStatus.PENDING_CONFIRMATION,
-        )
-
     # 13. Instruction-like text (prompt injection, memory poisoning) goes to review.
     injection = content_rules.find_injection(text)
     if injection and not candidate.review_approved:
@@ -332,8 +304,6 @@ def decide(
         flagged = content_rules.find_instruction_to_agent(text) + content_rules.find_obfuscation(
             text
         )
-        if not flagged and "instruction" in found:
-            flagged = ["instruction_learned"]
         if flagged:
             return _quarantine(
                 candidate,
@@ -392,6 +362,46 @@ def decide(
             "This contains sensitive personal data; it is kept only if the user confirms it.",
             findings=sensitive,
             status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+
+    # 18b. The learned heads' holds, after every rule's: a future change without a date the
+    #     time rules did not read, a passing state the rules did not refuse (held, not
+    #     refused: a learned detection never refuses a real memory), an instruction in
+    #     tool or web content the instruction rules did not flag.
+    #     A change that already has a start (dated in step 2) is not held.
+    if (
+        "future" in found
+        and not start_stated
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
+            "This change seems to lie in the future but has no date; it is held until the "
+            "user confirms it.",
+            findings=("future_learned",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+    if "transient" in found and candidate.intent == Intent.ASSERT:
+        return _quarantine(
+            candidate,
+            ReasonCode.TRANSIENT,
+            "This seems to describe a passing state; it is kept only if the user confirms it.",
+            findings=("transient_learned",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
+
+    if (
+        "instruction" in found
+        and not candidate.review_approved
+        and _derives_from_tool_or_web(candidate)
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.TOOL_DERIVED_INSTRUCTION,
+            "This comes from a tool or web source and reads as an instruction; it needs review.",
+            findings=("instruction_learned",),
         )
 
     # 19. Explicit changes to an existing record.

@@ -56,7 +56,13 @@ def test_positive_found_with_its_category(text, category):
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_negative_passes(text):
     assert find_special_categories(text) == []
-    assert _decide(text).operation == "ADD", text
+    # Stored, or held for another reason than a special category (a learned head may hold
+    # "I'm in a meeting" as a passing state).
+    decision = _decide(text)
+    assert decision.operation == "ADD" or (
+        decision.operation == "QUARANTINE"
+        and not any(f.startswith("special_category") for f in decision.findings)
+    ), text
 
 
 @pytest.mark.parametrize(

@@ -189,8 +189,8 @@ def scores(text: str, *, embedding: bool = True) -> dict[str, float]:
     """Each class's calibrated score for ``text`` in [0, 1]: 0.5 is the class's hold line
     (for a credential, the refusal line). The n-gram head answers; where it is unsure, the
     embedding head answers instead (``embedding=False``: the n-gram heads alone, no
-    embedding computed). Deterministic; cached per text."""
-    return dict(_scores(text, embedding))
+    embedding computed). Deterministic; cached per text (surrounding whitespace aside)."""
+    return dict(_scores(text.strip(), embedding))
 
 
 def detected(scores: dict[str, float]) -> frozenset[str]:
@@ -198,9 +198,13 @@ def detected(scores: dict[str, float]) -> frozenset[str]:
     return frozenset(c for c, p in scores.items() if p >= HOLD)
 
 
+# After the cascade, a class scored in [UNSURE, HOLD) is one the detectors are unsure of
+# (the hold line's odds divided by at most 4).
+UNSURE = 0.2
+
+
 def unsure(scores: dict[str, float]) -> frozenset[str]:
-    """The classes the detectors are unsure of: a score just below the hold line (within
-    the model's ``unsure_logit`` of log-odds), where neither holding nor storing is clear
-    and a second opinion (a policy model) may be asked."""
-    low = 1.0 / (1.0 + np.exp(model().unsure_logit))
-    return frozenset(c for c, p in scores.items() if low <= p < HOLD)
+    """The classes the detectors are unsure of after the cascade: a score just below the
+    hold line (``[UNSURE, HOLD)``), where neither holding nor storing is clear and a
+    second opinion (a policy model) may be asked."""
+    return frozenset(c for c, p in scores.items() if UNSURE <= p < HOLD)

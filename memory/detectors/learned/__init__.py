@@ -16,11 +16,17 @@ Features, per token of the normalised, case-folded text:
 Each feature is hashed (crc32) into ``2**bits`` buckets; a text's vector is its feature
 counts, log-scaled and L2-normalised.
 
-``scores(text)`` gives each class's probability; a class is *detected* at or above its
-``hold`` threshold, and a credential is *refused* at or above its ``refuse`` threshold
-(both chosen on the training corpus's validation split and on ordinary conversation,
-never on the held-out set). ``unsure(scores)`` names the classes in the band just below
-``hold``: where a second opinion (a policy model) may be asked.
+Two heads per class, in a cascade: the n-gram head answers for every candidate (about
+0.1 ms); where it is unsure (its log-odds within ``unsure_logit`` below its threshold) and
+the class is one where that measured better on validation (``embed_classes``: special
+categories, passing states, future changes; never credentials, which refuse), a
+logistic-regression head on the multilingual-e5-small sentence embedding Engram already
+runs answers instead (one embedding, about 15-20 ms, for roughly 1-2 % of ordinary turns).
+``scores(text)`` gives each class's calibrated score: 0.5 is its hold line (a
+credential's refusal line). ``detected(scores)`` names the classes at or above it;
+``unsure(scores)`` the classes in ``[UNSURE, 0.5)``, where a second opinion (the optional
+policy model, memory/services/policy_model.py) may be asked. Thresholds were chosen on the
+training corpus's validation split and on ordinary conversation, never on the held-out set.
 """
 
 from __future__ import annotations

@@ -240,7 +240,7 @@ def decide(
                 "Procedures cannot be learned from web, tool or other external content.",
             )
 
-    # 10b. After the rules' refusals, the learned credential head refuses when it is sure
+    # (10b) After the rules' refusals, the learned credential head refuses when it is sure
     #    (its own threshold, chosen so that no ordinary turn reaches it): a credential is
     #    never held, since a held candidate is stored.
     if "credential" in found:
@@ -364,7 +364,7 @@ def decide(
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
 
-    # 18b. The learned heads' holds, after every rule's: a future change without a date the
+    # (18b) The learned heads' holds, after every rule's: a future change without a date the
     #     time rules did not read, a passing state the rules did not refuse (held, not
     #     refused: a learned detection never refuses a real memory), an instruction in
     #     tool or web content the instruction rules did not flag.

@@ -103,7 +103,12 @@ def decide(
     text = f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
     # The learned heads (memory.detectors.learned) beside the rules: scores per class, read
     # only where a step below names them. Off (ENGRAM_LEARNED_DETECTORS=false): rules only.
-    learned = learned_scores(text) if learned_detectors else {}
+    # They read the words: the statement and a slot's value, not a structured value (a
+    # procedure's ids and version), which no sentence they learned from looks like.
+    words = (
+        text if candidate.value is None or isinstance(candidate.value, str) else candidate.statement
+    )
+    learned = learned_scores(words) if learned_detectors else {}
     found = learned_detected(learned) if learned else frozenset()
 
     # 1. Deletion requests are always honoured, whatever the consent state.

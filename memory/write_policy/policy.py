@@ -388,7 +388,13 @@ def decide(
             findings=("future_learned",),
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
-    if "transient" in found and candidate.intent == Intent.ASSERT:
+    #     A state given an end (``expires_at``, ``valid_to``) already passes by itself.
+    if (
+        "transient" in found
+        and candidate.intent == Intent.ASSERT
+        and candidate.expires_at is None
+        and candidate.valid_to is None
+    ):
         return _quarantine(
             candidate,
             ReasonCode.TRANSIENT,

@@ -19,6 +19,7 @@ from memory.models import MemoryRecord, MemoryStatus
 from memory.recall.accel import trace_commit
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
+from memory.recall.entities import entity_expand
 from memory.recall.expand import around_hits
 from memory.recall.pack import (
     RecallItem,
@@ -250,6 +251,14 @@ def recall(
             #     if the tenant's weights ask for them.
             with recall_stage("rank"):
                 ranked = around_hits(ranked, eligible, weights, about_others=question.about_others)
+                # 5d. the entities the question and the best hits name (entity index).
+                ranked = entity_expand(
+                    ranked,
+                    eligible,
+                    weights,
+                    question=question.searched,
+                    about_others=question.about_others,
+                )
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

@@ -91,6 +91,12 @@ class RecallWeights:
     # not crowded out by near-repeats from one. 0: off; it lost on LoCoMo dev at 0.02,
     # 0.05 and 0.1 (docs/recall.md).
     thread_spread: float = 0.0
+    # The entity index (``entities.entity_expand``): the memories naming an entity the
+    # question names come along at ``entity_mention`` times the best hit's score, and
+    # those naming another entity of a best hit at ``entity_hop`` times that hit's.
+    # 0: off.
+    entity_mention: float = 0.0
+    entity_hop: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top
@@ -138,6 +144,8 @@ class RecallWeights:
                 "lexical_context_only",
                 "named_speaker_share",
                 "adjacent_reply",
+                "entity_mention",
+                "entity_hop",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

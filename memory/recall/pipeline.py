@@ -43,6 +43,7 @@ from memory.recall.scope import (
     scope_q,
 )
 from memory.recall.signals import Candidate
+from memory.recall.timewin import time_named
 from memory.recall.trace import record_recall
 from memory.recall.weights import RecallWeights
 
@@ -259,6 +260,8 @@ def recall(
                     question=question.searched,
                     about_others=question.about_others,
                 )
+                # 5e. the time the question names, if any.
+                ranked = time_named(ranked, weights, question=question.searched, now=as_of)
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

@@ -97,6 +97,9 @@ class RecallWeights:
     # 0: off.
     entity_mention: float = 0.0
     entity_hop: float = 0.0
+    # Added to the score of a ranked memory whose time (``valid_from``) falls in the time
+    # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off.
+    time_named: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top

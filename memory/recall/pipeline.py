@@ -261,7 +261,15 @@ def recall(
                     about_others=question.about_others,
                 )
                 # 5e. the time the question names, if any.
-                ranked = time_named(ranked, weights, question=question.searched, now=as_of)
+                ranked = time_named(
+                    ranked,
+                    weights,
+                    question=question.searched,
+                    now=as_of,
+                    eligible=eligible,
+                    query_vector=query_vector,
+                    about_others=question.about_others,
+                )
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

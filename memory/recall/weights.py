@@ -100,6 +100,9 @@ class RecallWeights:
     # Added to the score of a ranked memory whose time (``valid_from``) falls in the time
     # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off.
     time_named: float = 0.0
+    # The best memories inside that time by vector margin come along at this share of the
+    # best hit's score (``timewin.in_window``). 0: off.
+    time_window: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top
@@ -149,6 +152,7 @@ class RecallWeights:
                 "adjacent_reply",
                 "entity_mention",
                 "entity_hop",
+                "time_window",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

@@ -113,3 +113,75 @@ def test_memories_in_the_window_rank_up_and_none_come_in(owner_subject):
     assert SLACK == timedelta(days=7) and DEPTH >= 10
     none = time_named(list(ranked), RecallWeights(time_named=0.3), question="And then?", now=NOW)
     assert [c.id for c in none] == ids and set(c.id for c in on) == set(ids)
+
+
+def _recall(agent, subject, query, weights):
+    from core.actor import Actor
+    from memory.recall import RecallRequest, RecallScope
+    from memory.recall import recall as recall_pipeline
+    from tests.helpers.retrieval import PURPOSE
+
+    return recall_pipeline(
+        actor=Actor.agent(agent.id, agent.tenant_id),
+        scope=RecallScope(
+            tenant_id=subject.tenant_id,
+            subject_id=subject.id,
+            agent_id=agent.id,
+            clearance=agent.clearance,
+        ),
+        request=RecallRequest(query=query, purpose=PURPOSE, k=10),
+        weights=weights,
+        record_trace=False,
+    )
+
+
+WINDOW_ON = RecallWeights(time_window=0.8, adjacent_reply=0)
+WINDOW_Q = "What did the user buy at the harbour market in May 2024?"
+
+
+def _window_memories(subject):
+    from tests.helpers.retrieval import BACKGROUND
+
+    for text in BACKGROUND:
+        remember(subject, text, valid_from=_at(2023, 1, 5))
+    hit = remember(
+        subject, "User bought smoked fish at the harbour market", valid_from=_at(2024, 5, 10)
+    )
+    told = remember(
+        subject, "User adopted a grey kitten called Pebble", valid_from=_at(2024, 5, 12)
+    )
+    return hit.record_id, told.record_id
+
+
+@pytest.mark.django_db
+def test_the_best_memories_inside_the_window_come_along(read_agent, owner_subject):
+    hit, told = _window_memories(owner_subject)
+    off = _recall(read_agent.agent, owner_subject, WINDOW_Q, RecallWeights(adjacent_reply=0))
+    on = _recall(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
+    assert [i.id for i in off.items][:1] == [hit] and told not in [i.id for i in off.items]
+    assert told in [i.id for i in on.items]
+    finals = {i.id: i.scores["final"] for i in on.items}
+    assert finals[told] == pytest.approx(0.8 * finals[hit], abs=1e-3)
+    # No time named: nothing comes along.
+    plain = _recall(
+        read_agent.agent, owner_subject, "What did the user buy at the harbour market?", WINDOW_ON
+    )
+    assert told not in [i.id for i in plain.items]
+
+
+@pytest.mark.django_db
+def test_a_deleted_or_another_subjects_memory_inside_the_window_never_comes(
+    read_agent, owner_subject, owner, same_tenant_user
+):
+    from memory.services.user_memory import memory_delete_with_undo
+
+    hit, told = _window_memories(owner_subject)
+    theirs = remember(
+        same_tenant_user[1], "User adopted a grey kitten called Pebble", valid_from=_at(2024, 5, 12)
+    ).record_id
+    memory_delete_with_undo(
+        user=owner[0], subject=owner_subject, record=MemoryRecord.objects.get(id=told)
+    )
+    on = _recall(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
+    returned = [i.id for i in on.items]
+    assert hit in returned and told not in returned and theirs not in returned

@@ -327,6 +327,9 @@ ENGRAM = {
     # A trusted gateway may name the subject in a header instead of a subject token.
     # Off by default: only enable behind a gateway that strips the header from clients.
     "TRUST_GATEWAY_SUBJECT_HEADER": env.bool("ENGRAM_TRUST_GATEWAY_SUBJECT_HEADER", default=False),
+    # The agent's access to the subject token's subject read with the API key, in one
+    # statement (memory/api/authentication.py; the same refusals).
+    "ONE_AUTH_READ": env.bool("ENGRAM_API_ONE_AUTH_READ", default=False),
     # Subject tokens for organisation subjects (the tenant's procedures live on one).
     # Off by default; even when on, procedural memory only changes through review.
     "ALLOW_ORG_SUBJECT_TOKENS": env.bool("ENGRAM_ALLOW_ORG_SUBJECT_TOKENS", default=False),

@@ -509,6 +509,8 @@ ENGRAM_RETRIEVAL = {
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=False),
     # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
+    # The API's early embedding starts beside the body's validation (memory/api/recall.py).
+    "EMBED_BESIDE_BODY": env.bool("ENGRAM_RECALL_EMBED_BESIDE_BODY", default=False),
     # The trace and audit row in one round trip (recall/accel/trace_round_trip.py).
     "TRACE_ONE_ROUND_TRIP": env.bool("ENGRAM_RECALL_TRACE_ONE_ROUND_TRIP", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.

@@ -271,7 +271,7 @@ def _early(request: Request) -> QueryVector | None:
     while the rest of the body is validated: only for a query the serializer will accept
     as it is (a string of words within the bound, as the serializer strips it). Recall
     uses it only if it is what recall embeds (``QueryVector.serves``)."""
-    if not CONF["EMBED_BESIDE_BODY"] or not isinstance(request.data, dict):
+    if not settings.ENGRAM_RETRIEVAL["EMBED_BESIDE_BODY"] or not isinstance(request.data, dict):
         return None
     query = request.data.get("query")
     if not isinstance(query, str) or not 0 < len(query.strip()) <= _QUERY_MAX:

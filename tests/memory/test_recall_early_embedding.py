@@ -275,11 +275,20 @@ def test_a_failing_shortcut_never_fails_the_recall(read_agent, owner_subject, mo
 
 
 def test_beside_the_body_the_question_is_embedded_once_after_the_checks(
-    settings, read_agent, owner_subject, order
+    settings, read_agent, owner_subject, order, monkeypatch
 ):
     """ENGRAM_RECALL_EMBED_BESIDE_BODY starts the early embedding before the rest of the
     body is validated — still after the key and the subject token, never for a query the
     serializer refuses — and recall answers as without it."""
+    from memory.api.recall import RecallInputSerializer
+
+    real_is_valid = RecallInputSerializer.is_valid
+
+    def is_valid(self, *args, **kwargs):
+        order.append("body")
+        return real_is_valid(self, *args, **kwargs)
+
+    monkeypatch.setattr(RecallInputSerializer, "is_valid", is_valid)
     fact = remember(owner_subject, "User prefers window seats")
     remember(owner_subject, "用户喜欢靠窗的座位")
     client = read_agent.client(owner_subject)
@@ -290,8 +299,11 @@ def test_beside_the_body_the_question_is_embedded_once_after_the_checks(
             order.clear()
             response = _ask(client, f"  {question} ")
             assert response.status_code == 200
-            # Embedded once, as the serializer reads it (stripped): the early one served.
-            assert order[0] == "auth" and order[1:] in ([f"embed: {question}"], []), order
+            # Embedded once, as the serializer reads it (stripped): the early one served;
+            # with the setting before the body's validation, without it after.
+            embedded = f"embed: {question}"
+            expected = ["auth", embedded, "body"] if on else ["auth", "body", embedded]
+            assert order == expected, order
             items = [i["id"] for i in response.json()["items"]]
             assert answers.setdefault(question, items) == items
     assert answers["Which seat suits the user?"][0] == str(fact.record_id)

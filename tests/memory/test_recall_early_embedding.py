@@ -143,9 +143,9 @@ def order(monkeypatch) -> list[str]:
     real_auth = authentication.api_key_authenticate
     real_submit = QueryVector._submit.__func__
 
-    def auth(raw):
+    def auth(raw, **kwargs):
         events.append("auth")
-        return real_auth(raw)
+        return real_auth(raw, **kwargs)
 
     def submit(cls, query, model_id):
         events.append(f"embed: {query}")

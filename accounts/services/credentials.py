@@ -7,10 +7,8 @@ import hmac
 import secrets
 import time
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -93,13 +91,8 @@ def api_key_rotate(
     return new_key, plaintext
 
 
-def api_key_authenticate(raw: str, *, annotate: Mapping[str, Any] | None = None) -> ApiKey:
-    """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare.
-
-    ``annotate``: expressions read with the key, in its one statement, as attributes of
-    the key returned (``QuerySet.annotate``); they may refer to the key's columns
-    (``OuterRef``). A caller that needs another row the key decides reads it here instead
-    of in a round trip of its own (``memory.api.authentication``)."""
+def api_key_authenticate(raw: str) -> ApiKey:
+    """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare."""
     parts = raw.split("_", 2)
     if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
         raise CredentialError(
@@ -118,8 +111,7 @@ def api_key_authenticate(raw: str, *, annotate: Mapping[str, Any] | None = None)
         tenant_id = cursor.fetchone()[0]
     if tenant_id is None:
         raise CredentialError("invalid_api_key", "The API key is not valid.")
-    keys = ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=parts[1])
-    key = (keys.annotate(**annotate) if annotate else keys).first()
+    key = ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=parts[1]).first()
     if key is None or not hmac.compare_digest(key.secret_hash, _hash_secret(parts[2])):
         raise CredentialError("invalid_api_key", "The API key is not valid.")
     now = timezone.now()
@@ -173,14 +165,6 @@ def _expired() -> CredentialError:
 
 
 def subject_token_verify(token: str, *, tenant_id: uuid.UUID, agent_id: uuid.UUID) -> SubjectClaim:
-    """The token's claim, if it is valid, unexpired and issued to this tenant and agent;
-    CredentialError otherwise."""
-    return subject_claim_bound(subject_token_read(token), tenant_id=tenant_id, agent_id=agent_id)
-
-
-def subject_token_read(token: str) -> SubjectClaim:
-    """The claim of a validly signed, unexpired token, whoever it was issued to (see
-    ``subject_claim_bound``); CredentialError otherwise. Reads nothing from the database."""
     try:
         payload = signing.loads(token, salt=SUBJECT_TOKEN_SALT)
     except signing.BadSignature:
@@ -206,13 +190,6 @@ def subject_token_read(token: str) -> SubjectClaim:
         )
     except (KeyError, TypeError, ValueError):
         raise CredentialError("invalid_subject_token", "The subject token is not valid.") from None
-    return claim
-
-
-def subject_claim_bound(
-    claim: SubjectClaim, *, tenant_id: uuid.UUID, agent_id: uuid.UUID
-) -> SubjectClaim:
-    """``claim`` if it was issued to this tenant and agent; CredentialError otherwise."""
     if claim.tenant_id != tenant_id or claim.agent_id != agent_id:
         raise CredentialError(
             "invalid_subject_token", "The subject token was issued to another agent or tenant."

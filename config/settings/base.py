@@ -328,9 +328,6 @@ ENGRAM = {
     # A trusted gateway may name the subject in a header instead of a subject token.
     # Off by default: only enable behind a gateway that strips the header from clients.
     "TRUST_GATEWAY_SUBJECT_HEADER": env.bool("ENGRAM_TRUST_GATEWAY_SUBJECT_HEADER", default=False),
-    # The agent's access to the subject token's subject read with the API key, in one
-    # statement (memory/api/authentication.py; the same refusals).
-    "ONE_AUTH_READ": env.bool("ENGRAM_API_ONE_AUTH_READ", default=False),
     # Subject tokens for organisation subjects (the tenant's procedures live on one).
     # Off by default; even when on, procedural memory only changes through review.
     "ALLOW_ORG_SUBJECT_TOKENS": env.bool("ENGRAM_ALLOW_ORG_SUBJECT_TOKENS", default=False),
@@ -510,10 +507,6 @@ ENGRAM_RETRIEVAL = {
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=False),
     # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
-    # The API's early embedding starts beside the body's validation (memory/api/recall.py).
-    "EMBED_BESIDE_BODY": env.bool("ENGRAM_RECALL_EMBED_BESIDE_BODY", default=False),
-    # The trace and audit row in one round trip (recall/accel/trace_round_trip.py).
-    "TRACE_ONE_ROUND_TRIP": env.bool("ENGRAM_RECALL_TRACE_ONE_ROUND_TRIP", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).

@@ -8,7 +8,6 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
 from rest_framework import authentication, exceptions
 
 from accounts.authentication import GATEWAY_SUBJECT_HEADER, SUBJECT_TOKEN_HEADER, AgentPrincipal
@@ -16,11 +15,9 @@ from accounts.models import ApiKey
 from accounts.services.credentials import (
     CredentialError,
     api_key_authenticate,
-    subject_claim_bound,
-    subject_token_read,
     subject_token_verify,
 )
-from memory.models import AgentAccess, SubjectAgentAccess
+from memory.models import AgentAccess
 from memory.selectors import agent_access_state
 from memory.services.subjects import subject_from_gateway_header
 
@@ -52,9 +49,6 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Use 'Authorization: Bearer egk_…'.", code="invalid_api_key"
             )
-        token = request.META.get(SUBJECT_TOKEN_HEADER)
-        if token and settings.ENGRAM["ONE_AUTH_READ"]:
-            return self._in_one_read(raw, token)
         try:
             key = api_key_authenticate(raw)
         except CredentialError as e:
@@ -64,56 +58,17 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
             self._check_agent_access(key, subject_id)
         return AgentPrincipal(agent=key.agent, api_key=key, subject_id=subject_id), key
 
-    def _in_one_read(self, raw: str, token: str):
-        """``authenticate`` for a request with a subject token, with the agent's access to
-        the token's subject read in the key's statement (``ENGRAM_API_ONE_AUTH_READ``): one
-        round trip fewer before anything of the request runs. The same checks, the same
-        order of refusals: the token's signature and expiry are read first (no database),
-        but its refusal waits until the key has passed; the access read with the key is
-        used only once the token is bound to that key's tenant and agent."""
-        claim = refusal = None
-        try:
-            claim = subject_token_read(token)
-        except CredentialError as e:
-            refusal = e
-        annotate = None
-        if claim is not None:
-            annotate = {
-                "subject_access_state": Subquery(
-                    SubjectAgentAccess.objects.filter(
-                        tenant_id=OuterRef("tenant_id"),
-                        agent_id=OuterRef("agent_id"),
-                        subject_id=claim.subject_id,
-                    ).values("state")[:1]
-                )
-            }
-        try:
-            key = api_key_authenticate(raw, annotate=annotate)
-            if refusal is not None:
-                raise refusal
-            claim = subject_claim_bound(claim, tenant_id=key.tenant_id, agent_id=key.agent_id)
-        except CredentialError as e:
-            raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
-        self._refuse_agent_access(key.subject_access_state)
-        principal = AgentPrincipal(agent=key.agent, api_key=key, subject_id=claim.subject_id)
-        return principal, key
-
-    @classmethod
-    def _check_agent_access(cls, key: ApiKey, subject_id: uuid.UUID) -> None:
+    @staticmethod
+    def _check_agent_access(key: ApiKey, subject_id: uuid.UUID) -> None:
         """The user may have paused or revoked this agent's access to their memories
         (their settings page): then every request naming them is refused, whatever the
         route, before any view runs."""
-        cls._refuse_agent_access(
-            agent_access_state(
-                tenant_id=key.tenant_id, agent_id=key.agent_id, subject_id=subject_id
-            )
-        )
-
-    @staticmethod
-    def _refuse_agent_access(state: str | None) -> None:
         # Imported here: core.api imports DRF's views, which import this module.
         from core.api import ApiError
 
+        state = agent_access_state(
+            tenant_id=key.tenant_id, agent_id=key.agent_id, subject_id=subject_id
+        )
         if state is not None:
             raise ApiError(
                 f"agent_access_{state}",

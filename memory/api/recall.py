@@ -38,7 +38,6 @@ from memory.recall import (
     recall,
     recall_feedback_record,
 )
-from memory.recall.query import QueryVector
 from memory.recall.routing import REASONS as ROUTING_REASONS
 from memory.recall.routing import ROUTE_MODES, USES, VERIFY_ORDER
 
@@ -265,20 +264,6 @@ def _answer(result: RecallResult) -> dict[str, Any]:
     ).data
 
 
-def _early(request: Request) -> QueryVector | None:
-    """With ENGRAM_RECALL_EMBED_BESIDE_BODY, the question's early embedding
-    (``QueryVector.speculate``), started once the key and the subject token have passed,
-    while the rest of the body is validated: only for a query the serializer will accept
-    as it is (a string of words within the bound, as the serializer strips it). Recall
-    uses it only if it is what recall embeds (``QueryVector.serves``)."""
-    if not settings.ENGRAM_RETRIEVAL["EMBED_BESIDE_BODY"] or not isinstance(request.data, dict):
-        return None
-    query = request.data.get("query")
-    if not isinstance(query, str) or not 0 < len(query.strip()) <= _QUERY_MAX:
-        return None
-    return QueryVector.speculate(query.strip())
-
-
 class RecallView(SubjectScopedView):
     permission_classes = [HasReadScope]
 
@@ -292,22 +277,14 @@ class RecallView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         # Nothing of the recall runs before its checks: the edge (core.edge), the key and
         # the subject token (DRF's ``initial``), then the body (the serializer). Only then
-        # does recall start, and with it the question's embedding (memory.recall.pipeline)
-        # — or, with ENGRAM_RECALL_EMBED_BESIDE_BODY, the embedding of a bounded query
-        # starts before the rest of the body is validated (``_early``).
+        # does recall start, and with it the question's embedding (memory.recall.pipeline).
         scope = _scope(self, request, look_up=False)
-        early = _early(request)
-        try:
-            data = _validated(RecallInputSerializer, request)
-        except BaseException:
-            if early is not None:
-                early.cancel()
-            raise
+        data = _validated(RecallInputSerializer, request)
         clock = metrics.recall_started()
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):
             try:
-                result = self._recall(request, scope, data, early)
+                result = self._recall(request, scope, data)
             except Subject.DoesNotExist:
                 raise subject_gone() from None
             except SubjectKindRefused:
@@ -320,10 +297,8 @@ class RecallView(SubjectScopedView):
         request: Request,
         scope: RecallScope,
         data: dict[str, Any],
-        early: QueryVector | None = None,
     ) -> RecallResult:
         return recall(
-            early=early,
             actor=self.actor(request),
             scope=scope,
             refuse_kinds=refused_subject_kinds(),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from contextlib import nullcontext
 
 from django.conf import settings
 from django.utils import timezone
@@ -17,7 +16,6 @@ from core.models import AuditEvent
 from core.tenancy import tenant_context
 from memory.content_rules import normalize_text
 from memory.models import RecallTrace
-from memory.recall.accel import trace_round_trip
 from memory.recall.pack import RecallItem
 from memory.recall.scope import RecallRequest, RecallScope
 from memory.services.access_stats import access_recorded
@@ -41,20 +39,6 @@ def record_recall(
     ids = [i.id for i in items]
     trace_id = uuid.uuid4()
     now = timezone.now()
-    with (
-        trace_round_trip.one_round_trip(RecallTrace)
-        if trace_round_trip.enabled()
-        else nullcontext()
-    ):
-        _trace_rows(actor, scope, request, ids, trace_id, now, request_id, latency_ms)
-    # Access statistics are written off the request, after this transaction commits;
-    # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
-    if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
-        access_recorded(scope.tenant_id, ids, now)
-    return trace_id
-
-
-def _trace_rows(actor, scope, request, ids, trace_id, now, request_id, latency_ms) -> None:
     RecallTrace.objects.create(
         id=trace_id,
         tenant_id=scope.tenant_id,
@@ -81,6 +65,11 @@ def _trace_rows(actor, scope, request, ids, trace_id, now, request_id, latency_m
             "record_ids": [str(i) for i in ids],
         },
     )
+    # Access statistics are written off the request, after this transaction commits;
+    # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
+    if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
+        access_recorded(scope.tenant_id, ids, now)
+    return trace_id
 
 
 class RecallTraceNotFound(Exception):

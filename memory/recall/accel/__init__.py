@@ -10,8 +10,6 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   three; off until measured to help.
 - ``trace_commit`` (``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``, off): an API recall's trace and
   audit row committed without waiting for the disk (a durability trade, opt-in).
-- ``trace_round_trip`` (``ENGRAM_RECALL_TRACE_ONE_ROUND_TRIP``): the trace and the audit
-  row sent in one round trip (psycopg's pipeline mode) instead of two.
 - compiled SQL (``ENGRAM_RECALL_COMPILED_QUERIES``, ``core.sqltemplate``): a route's
   queryset compiled once per shape and run again with other values.
 - the early embedding (``ENGRAM_RECALL_EARLY_EMBEDDING``, ``QueryVector.speculate``): the
@@ -22,4 +20,4 @@ and the pipeline), each behind a setting, each held to the reference's answers b
 - a large scope's counts kept 30 s (``ENGRAM_RECALL_SCOPE_COUNTS``,
   ``routes.common.kept_a_while``): BM25's statistics and the vector count.
 
-Those that keep state keep it in ``core.process_state``."""
+Each keeps its state in ``core.process_state``."""

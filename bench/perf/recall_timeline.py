@@ -93,6 +93,14 @@ def instrument(marks: dict[str, float]) -> None:
     )
 
 
+def toggle(names: list[str], state: bool) -> None:
+    """Each named setting, a key of ENGRAM_RETRIEVAL or of ENGRAM, set to ``state``."""
+    for group in ("ENGRAM_RETRIEVAL", "ENGRAM"):
+        values = getattr(settings, group)
+        mine = {name: state for name in names if name in values}
+        setattr(settings, group, {**values, **mine})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--memories-per-subject", type=int, required=True)
@@ -106,8 +114,9 @@ def main() -> None:
     parser.add_argument(
         "--toggle",
         metavar="NAME",
-        help="a recall setting (ENGRAM_RETRIEVAL's key, e.g. ONE_SCOPE_READ) turned on and off"
-        " request by request: both columns measured interleaved, in one run",
+        help="a recall setting (ENGRAM_RETRIEVAL's or ENGRAM's key, e.g. ONE_SCOPE_READ; "
+        "several joined by commas) turned on and off request by request: both columns "
+        "measured interleaved, in one run",
     )
     args = parser.parse_args()
     real = locomo_questions(args.questions_dir) if args.questions_dir else None
@@ -132,7 +141,7 @@ def main() -> None:
         subject = rng.choice(tenant["subjects"])
         state = states[i % len(states)]
         if args.toggle:
-            settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, args.toggle: state}
+            toggle(args.toggle.split(","), state)
         rows = by_state[state]
         marks.clear()
         start = time.perf_counter()

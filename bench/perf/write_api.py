@@ -12,7 +12,11 @@ per conversation, up to ``--workers`` at once): turns per second, events and can
 timed apart. Without a broker the events' extraction runs in the request, as in the
 embedded default. The load average is printed with each figure.
 Embedding runs after the commit: by default elsewhere (as with Celery workers); ``--embed
-thread`` measures the embedded default, where the web worker's own thread embeds.
+thread`` measures the embedded default, where the web worker's own thread embeds;
+``--embed celery`` runs a real Celery worker (solo pool, one OpenMP thread) on Redis at
+127.0.0.1:6379, on a queue of this run's own, as production does (the events' extraction
+then runs in the worker too). With ``thread`` or ``celery``, ``--ingest`` also reports the
+time until every ingested record has its vector (polled every 0.5 s).
 Targets the write path was built against (docs/performance.md; not asserted anywhere): p95 ≤ 30 ms, ≥ 500 candidates/s, ≤ 400 MB.
 """
 
@@ -21,10 +25,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
+import subprocess
 import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -84,10 +92,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument(
         "--embed",
-        choices=["none", "thread"],
+        choices=["none", "thread", "celery"],
         default="none",
         help="none: embeddings are computed elsewhere (Celery workers, the production shape); "
-        "thread: by the web workers' own background thread (the embedded default without a broker)",
+        "thread: by the web workers' own background thread (the embedded default without a "
+        "broker); celery: by a Celery worker this bench starts, on Redis at 127.0.0.1:6379",
     )
     parser.add_argument("--ingest", type=Path, default=None, help="LoCoMo-format folder")
     parser.add_argument(
@@ -99,7 +108,10 @@ def main() -> None:
     run = uuid.uuid4().hex[:8]
     print(f"Engram write benchmark · run {run} · {machine()} · {cpu_model()}")
     print(f"embedding after commit: {args.embed}")
-    with Server(workers=args.workers, env={"ENGRAM_EMBED_AFTER_COMMIT": args.embed}) as server:
+    env = {"ENGRAM_EMBED_AFTER_COMMIT": args.embed}
+    if args.embed == "celery":
+        env.update(CELERY_BROKER_URL=REDIS_BROKER, ENGRAM_CELERY_QUEUE=f"bench-{run}")
+    with Server(workers=args.workers, env=env) as server, celery_worker(env, args.embed):
         key, token = bench_credentials("bench", f"bench-user-{run}")
         client = Client(server.port, key, token)
         client.post("/api/v1/candidates", {"candidates": [candidate(-1, run)]})  # warm-up
@@ -109,13 +121,60 @@ def main() -> None:
             "embed_after_commit": args.embed,
         }
         if args.ingest is not None:
-            result["ingest"] = ingest(server.port, run, args.ingest, args.workers)
+            result["ingest"] = ingest(
+                server.port, run, args.ingest, args.workers, until_embedded=args.embed != "none"
+            )
         if not args.skip_writes:
             result.update(write_phases(server, client, run, args))
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / f"write_api-{run}.json").write_text(json.dumps(result, indent=2))
     print("\n" + json.dumps(result, indent=2))
+
+
+REDIS_BROKER = "redis://127.0.0.1:6379/0"
+WORKERS: list[subprocess.Popen] = []
+
+
+@contextmanager
+def celery_worker(env: dict[str, str], embed: str) -> Iterator[None]:
+    """A Celery worker as ``./dev worker`` starts it (solo pool, worker settings, one
+    OpenMP thread), on this run's queue, for ``--embed celery``; nothing otherwise."""
+    if embed != "celery":
+        yield
+        return
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
+    command += ["--queues", env["ENGRAM_CELERY_QUEUE"], "--loglevel", "WARNING"]
+    worker_env = {
+        **os.environ,
+        **env,
+        "DJANGO_SETTINGS_MODULE": "config.settings.worker",
+        "OMP_NUM_THREADS": "1",
+        # The worker signs nothing the bench reads; its settings refuse the default key.
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    }
+    proc = subprocess.Popen(command, cwd=ROOT, env=worker_env)
+    WORKERS.append(proc)
+    try:
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def pending_vectors(prefix: str) -> int:
+    """Records of the subjects whose external id starts with ``prefix`` that should have a
+    vector under the active model and have none yet."""
+    from django.db.models import Q
+
+    from accounts.models import Tenant
+    from core.tenancy import tenant_context
+    from memory.selectors import active_model_id
+    from memory.services.indexing import unembedded_record_ids
+
+    scope = Q(subject__external_id__startswith=prefix)
+    with tenant_context(Tenant.objects.get(slug="bench").id):
+        return len(unembedded_record_ids(scope, model_id=active_model_id(), limit=1_000_000))
 
 
 def load() -> str:
@@ -183,8 +242,9 @@ def write_phases(server, client, run: str, args) -> dict:
     }
 
 
-def ingest(port: int, run: str, folder: Path, workers: int) -> dict:
-    """LoCoMo-format conversations through the API, one subject and client each."""
+def ingest(port: int, run: str, folder: Path, workers: int, *, until_embedded: bool) -> dict:
+    """LoCoMo-format conversations through the API, one subject and client each;
+    ``until_embedded``: then wait until every record has its vector."""
     from bench.quality.locomo import load_folder, turns_of
 
     convs = load_folder(folder)
@@ -244,6 +304,16 @@ def ingest(port: int, run: str, folder: Path, workers: int) -> dict:
         for t in threads:
             t.join()
     wall = time.perf_counter() - start
+    embedded_after = None
+    if until_embedded:
+        left = pending_vectors(f"bench-ingest-{run}-")
+        print(f"  ingest done in {wall:.1f} s; {left} records still without a vector · {load()}")
+        while left:
+            if any(w.poll() is not None for w in WORKERS):
+                raise SystemExit("the Celery worker stopped")
+            time.sleep(0.5)
+            left = pending_vectors(f"bench-ingest-{run}-")
+        embedded_after = time.perf_counter() - start
     figures = {
         "turns": counts["turns"],
         "accepted": counts["accepted"],
@@ -251,8 +321,11 @@ def ingest(port: int, run: str, folder: Path, workers: int) -> dict:
         "turns_per_s": round(counts["turns"] / wall, 1),
         "events_ms_per_turn": round(timings["events"] * 1000 / counts["turns"], 2),
         "candidates_ms_per_turn": round(timings["candidates"] * 1000 / counts["turns"], 2),
+        "seconds_until_all_embedded": round(embedded_after, 1) if embedded_after else None,
         "load_average": os.getloadavg(),
     }
+    if embedded_after is not None:
+        print(f"  every record embedded {embedded_after:.1f} s after the ingest started · {load()}")
     print(
         f"  {figures['turns']} turns in {figures['seconds']} s: {figures['turns_per_s']} turns/s "
         f"(events {figures['events_ms_per_turn']} ms, candidates "

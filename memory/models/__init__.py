@@ -33,6 +33,7 @@ from .lifecycle import (
     TaskRun,
     ThreadSummary,
 )
+from .mentions import EntityKind, MemoryMention
 from .quality import (
     CanaryResult,
     FindingKind,
@@ -92,12 +93,14 @@ __all__ = [
     "DeletionStatus",
     "EmbeddingIndex",
     "EmbeddingIndexStatus",
+    "EntityKind",
     "EventKind",
     "EventRole",
     "IdempotencyKey",
     "MemoryCase",
     "MemoryDecay",
     "MemoryEmbedding",
+    "MemoryMention",
     "MemoryRecord",
     "MemoryRecordQuerySet",
     "MemorySearchDoc",

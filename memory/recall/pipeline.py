@@ -19,6 +19,7 @@ from memory.models import MemoryRecord, MemoryStatus
 from memory.recall.accel import trace_commit
 from memory.recall.crossrank import model_rerank, reranker_id
 from memory.recall.dedupe import dedupe
+from memory.recall.entities import entity_expand
 from memory.recall.expand import around_hits
 from memory.recall.pack import (
     RecallItem,
@@ -42,6 +43,7 @@ from memory.recall.scope import (
     scope_q,
 )
 from memory.recall.signals import Candidate
+from memory.recall.timewin import time_named
 from memory.recall.trace import record_recall
 from memory.recall.weights import RecallWeights
 
@@ -250,6 +252,24 @@ def recall(
             #     if the tenant's weights ask for them.
             with recall_stage("rank"):
                 ranked = around_hits(ranked, eligible, weights, about_others=question.about_others)
+                # 5d. the entities the question and the best hits name (entity index).
+                ranked = entity_expand(
+                    ranked,
+                    eligible,
+                    weights,
+                    question=question.searched,
+                    about_others=question.about_others,
+                )
+                # 5e. the time the question names, if any.
+                ranked = time_named(
+                    ranked,
+                    weights,
+                    question=question.searched,
+                    now=as_of,
+                    eligible=eligible,
+                    query_vector=query_vector,
+                    about_others=question.about_others,
+                )
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

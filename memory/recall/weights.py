@@ -91,6 +91,18 @@ class RecallWeights:
     # not crowded out by near-repeats from one. 0: off; it lost on LoCoMo dev at 0.02,
     # 0.05 and 0.1 (docs/recall.md).
     thread_spread: float = 0.0
+    # The entity index (``entities.entity_expand``): the memories naming an entity the
+    # question names come along at ``entity_mention`` times the best hit's score, and
+    # those naming another entity of a best hit at ``entity_hop`` times that hit's.
+    # 0: off.
+    entity_mention: float = 0.0
+    entity_hop: float = 0.0
+    # Added to the score of a ranked memory whose time (``valid_from``) falls in the time
+    # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off.
+    time_named: float = 0.0
+    # The best memories inside that time by vector margin come along at this share of the
+    # best hit's score (``timewin.in_window``). 0: off.
+    time_window: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top
@@ -138,6 +150,9 @@ class RecallWeights:
                 "lexical_context_only",
                 "named_speaker_share",
                 "adjacent_reply",
+                "entity_mention",
+                "entity_hop",
+                "time_window",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

@@ -249,6 +249,11 @@ from memory.services.inspector.erasure import QUALITY_STORE  # noqa: E402
 
 register_store(QUALITY_STORE)
 
+# The entity index's rows of erased memories.
+from memory.services.mention_erasure import ENTITY_MENTIONS_STORE  # noqa: E402
+
+register_store(ENTITY_MENTIONS_STORE)
+
 
 # --- the workflow -----------------------------------------------------------------------
 

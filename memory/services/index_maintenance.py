@@ -15,7 +15,13 @@ from django.utils import timezone
 
 from core import jobs
 from core.tenancy import tenant_context
-from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
+from memory.models import (
+    MemoryEmbedding,
+    MemoryMention,
+    MemoryRecord,
+    MemorySearchDoc,
+    MemoryStatus,
+)
 from memory.selectors import active_model_id
 from memory.services.indexing import (
     EMBED_BATCH,
@@ -120,11 +126,12 @@ def _embed_missing(
 
 
 def derived_rows_erase(record_ids: Sequence[uuid.UUID]) -> int:
-    """Delete every derived row of ``record_ids`` (embeddings, lexical docs). Called by
-    erasure in the same transaction as the tombstone."""
+    """Delete every derived row of ``record_ids`` (embeddings, lexical docs, entity
+    mentions). Called by erasure in the same transaction as the tombstone."""
     emb, _ = MemoryEmbedding.objects.filter(record_id__in=record_ids).delete()
     docs, _ = MemorySearchDoc.objects.filter(record_id__in=record_ids).delete()
-    return emb + docs
+    mentions, _ = MemoryMention.objects.filter(record_id__in=record_ids).delete()
+    return emb + docs + mentions
 
 
 def context_rows_rebuild(tenant_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> int:

@@ -158,8 +158,12 @@ def record_indexed_on_write(record: MemoryRecord) -> None:
 
 def records_indexed_on_write(records: Sequence[MemoryRecord]) -> None:
     """``record_indexed_on_write`` for several records at once: one context lookup and one
-    insert for their lexical docs (the batched write path, memory/services/write_batch.py)."""
+    insert for their lexical docs and one for their entity mentions (the batched write
+    path, memory/services/write_batch.py)."""
+    from memory.services.mentions import mentions_write
+
     search_docs_write(records)
+    mentions_write(records)
     mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
     for record in records:
         if mode == "thread":

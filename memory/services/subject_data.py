@@ -24,6 +24,7 @@ from memory.models import (
     AssertionKind,
     ConsentBasis,
     DeletionStatus,
+    MemoryMention,
     MemoryRecord,
     MemorySource,
     MemoryStatus,
@@ -215,7 +216,9 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _record_json(r: MemoryRecord, sources: dict[uuid.UUID, list[str]]) -> dict[str, Any]:
+def _record_json(
+    r: MemoryRecord, sources: dict[uuid.UUID, list[str]], named: dict[uuid.UUID, list[dict]]
+) -> dict[str, Any]:
     return {
         "id": str(r.id),
         "lineage_id": str(r.lineage_id),
@@ -242,6 +245,8 @@ def _record_json(r: MemoryRecord, sources: dict[uuid.UUID, list[str]]) -> dict[s
         "evidence_count": r.evidence_count,
         "source_uri": r.source_uri,
         "source_event_ids": sources.get(r.id, []),
+        # The entity index's rows of this version (``memory.entities``).
+        "entities": named.get(r.id, []),
         "created_by_agent_id": str(r.created_by_agent_id) if r.created_by_agent_id else None,
         "created_by_user_id": r.created_by_user_id,
     }
@@ -264,6 +269,15 @@ def subject_export(*, user=None, subject: Subject, actor: Actor | None = None) -
         tenant_id=subject.tenant_id, record__subject=subject
     ).values_list("record_id", "event_id"):
         sources.setdefault(record_id, []).append(str(event_id))
+    named: dict[uuid.UUID, list[dict]] = {}
+    for record_id, surface, norm, kind, alias_of in (
+        MemoryMention.objects.filter(tenant_id=subject.tenant_id, subject=subject)
+        .order_by("record_id", "id")
+        .values_list("record_id", "surface", "norm", "kind", "alias_of")
+    ):
+        named.setdefault(record_id, []).append(
+            {"name": surface, "normalised": norm, "kind": kind, "alias_of": alias_of}
+        )
     events = SourceEvent.objects.filter(tenant_id=subject.tenant_id, subject=subject).order_by(
         "occurred_at", "id"
     )
@@ -293,7 +307,7 @@ def subject_export(*, user=None, subject: Subject, actor: Actor | None = None) -
             "memory_paused": subject.memory_paused,
             "consent_withdrawn_at": _iso(subject.consent_withdrawn_at),
         },
-        "records": [_record_json(r, sources) for r in records],
+        "records": [_record_json(r, sources, named) for r in records],
         "source_events": [
             {
                 "id": str(e.id),

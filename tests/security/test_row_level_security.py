@@ -13,7 +13,7 @@ from core import rls
 from core.actor import Actor
 from core.tenancy import current_tenant_id, tenant_context
 from governance.services.procedures import procedure_document_create
-from memory.models import AgentAccess, MemoryRecord, SubjectAgentAccess
+from memory.models import AgentAccess, MemoryMention, MemoryRecord, SubjectAgentAccess
 from memory.services.indexing import index_pending_records
 from tests.helpers.cast import candidate, person
 from tests.helpers.procedures import approve, propose
@@ -153,6 +153,21 @@ def _quality_rows(tenant, subject, record) -> None:
         tenant=tenant, subject=subject, query="tea", purpose="p", expected_record_ids=[record.id]
     )
     CanaryResult.objects.create(tenant=tenant, run=run, canary=canary, recall_at_k=1.0)
+    _mention_rows(record)
+
+
+def _mention_rows(record) -> None:
+    """The entity index's rows of a record (its statement names nothing: written here)."""
+    from memory.services.mentions import mentions_write
+
+    mentions_write([record])
+    MemoryMention.objects.get_or_create(
+        tenant_id=record.tenant_id,
+        subject_id=record.subject_id,
+        record=record,
+        norm="darjeeling",
+        defaults={"surface": "Darjeeling", "kind": "place"},
+    )
 
 
 def tenant_tables() -> list[str]:

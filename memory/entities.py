@@ -1,0 +1,293 @@
+"""The entities a text names, normalised: what the mentions table (``MemoryMention``) holds
+for each record and what recall looks up for a question (``memory.recall.entities``).
+
+Offline, without a model, by mechanisms rather than lists of names:
+
+- **Latin names**: capitalised spans (joined by "of", "van", …), less a sentence's first
+  word ("Hey Mel, …" names Mel; the word after "Speaker:" opens a sentence), never the pronoun
+  "I"; Latin words inside CJK text (product and place names written in Latin); quoted or
+  titled spans (“…”, 「…」, 《…》, "…"), as ``session_summary.entities`` reads them.
+- **Chinese names**: runs of words the segmenter (rjieba, a dictionary and an HMM for
+  unknown words) tags as a person's name (nr, nrt, nrfg), a place (ns), an organisation
+  (nt) or another proper noun (nz), two characters or more, and an abbreviation-like word
+  right after a particle of company (和小美, 跟小美); not a doubled word (谢谢).
+- **Dates**: a month with its day or year ("7 May 2023", "May 2023"), a year with a month
+  or day in Chinese ("2023年5月", "5月7日"), an ISO date.
+
+Kinds are read from the span's surroundings: a date by its shape; an organisation when
+its last word says what it is (a closed set of institution words, both languages); a
+place after a preposition of place ("in", "at", "from", "to", 在, 去, 到, 从) or tagged
+ns; a person tagged nr or followed or preceded by a verb of speech or company ("said",
+"with", 和, 跟, 说); otherwise a thing.
+
+Normalised form: NFKC, casefolded, traditional characters folded to simplified, a
+possessive "'s" and a leading article dropped, whitespace collapsed. Aliases: a name
+followed by another one in brackets ("Wang Fang (王芳)", "北京（Beijing）") or by "aka" /
+"also known as" / 又名 / 也叫 gives both forms, each pointing at the first; a Chinese
+person's name also gets its toneless pinyin ("王芳" → "wang fang", "fang wang"), so an
+English question finds a Chinese record and the other way round.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from memory.temporal.common import fold_traditional
+
+PERSON, PLACE, ORGANISATION, THING, DATE = "person", "place", "organisation", "thing", "date"
+KINDS = (PERSON, PLACE, ORGANISATION, THING, DATE)
+MAX_CHARS = 120
+# A record names at most this many entities in the table (a pasted list is not an index).
+MAX_PER_TEXT = 24
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef0-9]+")
+_LATIN_TOKEN = re.compile(r"[^\W\d_][\w'’-]*")
+_GAP = re.compile(r"[ \t]+")
+# Lower-case particles that join the words of one name ("Bank of Canada", "Vincent van Gogh").
+_JOIN_WORD = re.compile(r"of|the|and|de|da|del|der|di|du|la|le|van|von")
+_LATIN_IN_CJK = re.compile(
+    r"(?<=[\u3400-\u9fff])\s*([A-Za-z][A-Za-z0-9.+-]*)"
+    r"|([A-Za-z][A-Za-z0-9.+-]*)\s*(?=[\u3400-\u9fff])"
+)
+_QUOTED = re.compile(r"[“「《\"]([^”」》\"\n]{1,40})[”」》\"]")
+# A position where a sentence (or a speaker's turn, "Name: text") begins.
+_OPENS = re.compile(r"(?:^|[.!?。！？:：;\n]\s*)$")
+_FIRST_PERSON = re.compile(r"^I(?:['’][a-z]+)?$")
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DATES = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+    rf"|(?:{_MONTHS})\.?\s+\d{{4}}"
+    r"|\d{4}-\d{2}-\d{2})\b"
+    r"|\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]",
+    re.IGNORECASE,
+)
+_MONTH_WORD = re.compile(
+    rf"^(?:{_MONTHS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$"
+)
+_PLACE_BEFORE = re.compile(r"\b(?:in|at|from|to|near|visit(?:ed|ing)?|moved to)\s+$", re.I)
+_PERSON_BEFORE = re.compile(
+    r"\b(?:with|and|met|told|asked|called|named|friend|sister|brother)\s+$", re.I
+)
+_PERSON_AFTER = re.compile(r"^(?:['’]s\s)?\s*(?:said|says|told|asked|and I|is my|was my)\b", re.I)
+_ORG_WORDS = re.compile(
+    r"\b(?:inc|ltd|llc|gmbh|corp|company|university|college|school|bank|hospital|club"
+    r"|institute|foundation|group|museum|agency|ministry)\.?$"
+    r"|(?:公司|大学|学院|学校|银行|医院|集团|研究所|协会|博物馆|俱乐部)$",
+    re.I,
+)
+_CJK_PLACE_BEFORE = re.compile(r"(?:在|去|到|从|住)$")
+_COMPANY = ("和", "跟", "与", "同")
+_CJK_PERSON_AROUND = (re.compile(r"(?:和|跟|与|同)$"), re.compile(r"^(?:说|告诉|问)"))
+_ALIAS = re.compile(
+    r"\s*(?:[(（]\s*([^()（）]{1,40}?)\s*[)）]"
+    r"|,?\s*(?:aka|a\.k\.a\.|also known as|又名|也叫|也称)\s*([^\s,.;，。；]{1,40}(?:\s[A-Z][\w-]*)*))"
+)
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+_POSSESSIVE = re.compile(r"['’]s$")
+_REST = "rest"
+_PROPER_TAGS = {
+    "nr": PERSON,
+    "nrt": PERSON,
+    "nrfg": PERSON,
+    "ns": PLACE,
+    "nt": ORGANISATION,
+    "nz": THING,
+}
+# Chinese names, not transliterated foreign ones, get a pinyin form.
+_PINYIN_TAGS = {"nr", "nrfg"}
+
+
+@dataclass(frozen=True)
+class Mention:
+    norm: str
+    surface: str
+    kind: str
+    # The normalised form this one is another name for ("" when it is the name itself).
+    alias_of: str = ""
+
+
+def normalise(text: str) -> str:
+    text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
+    text = " ".join(text.replace("’", "'").split()).strip(" .,-'\"")
+    text = _ARTICLE.sub("", _POSSESSIVE.sub("", text))
+    return text[:MAX_CHARS]
+
+
+def _kind(text: str, start: int, end: int, surface: str) -> str:
+    if _DATES.fullmatch(surface) or _MONTH_WORD.match(surface.casefold()):
+        return DATE
+    if _ORG_WORDS.search(surface):
+        return ORGANISATION
+    before, after = text[max(0, start - 20) : start], text[end : end + 20]
+    if _PLACE_BEFORE.search(before) or _CJK_PLACE_BEFORE.search(before):
+        return PLACE
+    if (
+        _PERSON_BEFORE.search(before)
+        or _PERSON_AFTER.match(after)
+        or _CJK_PERSON_AROUND[0].search(before)
+        or _CJK_PERSON_AROUND[1].match(after)
+    ):
+        return PERSON
+    return THING
+
+
+def _latin_spans(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end, is the rest of a span that opens a sentence) of each run of
+    capitalised words (any Latin script: "Valparaíso", "Łódź"), joined by spaces and the
+    particles of ``_JOIN_WORD``."""
+    words = [w for w in _LATIN_TOKEN.finditer(text) if not _CJK.search(w.group(0))]
+    runs: list[list[re.Match]] = []
+    run: list[re.Match] = []
+    for i, w in enumerate(words):
+        capital = w.group(0)[0].isupper() and not _FIRST_PERSON.match(w.group(0))
+        joined = bool(run) and _GAP.fullmatch(text[run[-1].end() : w.start()]) is not None
+        particle = (
+            joined
+            and _JOIN_WORD.fullmatch(w.group(0)) is not None
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[0].isupper()
+            and _GAP.fullmatch(text[w.end() : words[i + 1].start()]) is not None
+        )
+        if capital and joined or particle:
+            run.append(w)
+            continue
+        if run:
+            runs.append(run)
+        run = [w] if capital else []
+    if run:
+        runs.append(run)
+    spans = []
+    for run in runs:
+        while run and _JOIN_WORD.fullmatch(run[-1].group(0)):
+            run = run[:-1]
+        if not run:
+            continue
+        whole = (run[0].start(), run[-1].end())
+        if _OPENS.search(text[: whole[0]]):
+            # The sentence's first word says nothing by its case ("Hey Mel", "Wang Fang
+            # moved"): the rest is the name (``keys`` looks a question's names up by their
+            # rest too).
+            if len(run) > 1:
+                spans.append((run[1].start(), whole[1], True))
+            continue
+        spans.append((*whole, False))
+    return spans
+
+
+def _cjk_spans(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, kind, pinyin) of the names in the CJK runs of ``text`` (read with
+    traditional characters folded: the fold keeps every position). A name is a run of
+    words the segmenter tags as proper nouns (欧阳/ns + 娜娜/nrt is one name), or an
+    abbreviation-like word (小美/j) right after a particle of company (和, 跟, 与, 同).
+    Its kind comes from the particle before it (在/去 → place, 和/跟 → person, or 说
+    after it), else from the first word's tag."""
+    import rjieba
+
+    out = []
+    for run in _CJK_RUN.finditer(fold_traditional(text)):
+        if not _CJK.search(run.group(0)):
+            continue
+        pos, words = run.start(), []
+        for word, tag in rjieba.tag(run.group(0)):
+            words.append((pos, pos + len(word), word, tag))
+            pos += len(word)
+        i = 0
+        while i < len(words):
+            after_company = i > 0 and words[i - 1][2] in _COMPANY
+            j = i
+            while j < len(words) and (
+                words[j][3] in _PROPER_TAGS or (j == i and after_company and words[j][3] == "j")
+            ):
+                j += 1
+            if j == i:
+                i += 1
+                continue
+            first, begin, finish = words[i], words[i][0], words[j - 1][1]
+            name = text[begin:finish]
+            i = j
+            if len(name) < 2 or not _CJK.search(name):
+                continue
+            if len(name) == 2 and name[0] == name[1] and not after_company:
+                continue  # a doubled word (谢谢, 看看) the segmenter took for a name
+            kind = _kind(text, begin, finish, name)
+            if kind == THING:
+                kind = _PROPER_TAGS.get(first[3], PERSON)  # j after a particle of company
+            out.append((begin, finish, kind, kind == PERSON and len(name) <= 4))
+    return out
+
+
+def _pinyin_forms(name: str) -> list[str]:
+    """Toneless pinyin of a Chinese person's name, both orders ("王芳" → "wang fang",
+    "fang wang"), the most common reading of each character (a name of 2–4 characters)."""
+    from pypinyin import lazy_pinyin
+
+    if not 2 <= len(name) <= 4 or not all(_CJK.match(c) for c in name):
+        return []
+    syllables = lazy_pinyin(name)
+    family, given = syllables[0], "".join(syllables[1:])
+    return [f"{family} {given}", f"{given} {family}"]
+
+
+def extract(text: str) -> list[Mention]:
+    """The entities ``text`` names, each normalised form once (the first kind found
+    wins), aliases after the names they belong to."""
+    found: list[tuple[int, int, str | None, bool]] = []
+    found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
+    found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
+    found += [(s, e, _REST if rest else None, False) for s, e, rest in _latin_spans(text)]
+    for m in _LATIN_IN_CJK.finditer(text):
+        g = 1 if m.group(1) else 2
+        if len(m.group(g)) >= 2:
+            found.append((m.start(g), m.end(g), None, False))
+    found += _cjk_spans(text)
+    out: dict[str, Mention] = {}
+    taken: list[tuple[int, int]] = []
+    for start, end, kind, pinyin in sorted(found, key=lambda f: (f[0], -f[1])):
+        surface = text[start:end].strip().rstrip(".-")
+        norm = normalise(surface)
+        if len(norm) < 2 or norm in out:
+            continue
+        # A word inside a longer name already taken ("May" in "7 May 2023") is that
+        # name's; only the rest of a span that opens a sentence stands beside it.
+        if kind != _REST and any(s <= start and end <= e for s, e in taken):
+            continue
+        taken.append((start, end))
+        kind = None if kind == _REST else kind
+        kind = kind or _kind(text, start, end, surface)
+        out[norm] = Mention(norm, surface[:MAX_CHARS], kind)
+        alias = _ALIAS.match(text, end)
+        if alias:
+            other = (alias.group(1) or alias.group(2) or "").strip()
+            other_norm = normalise(other)
+            if (
+                len(other_norm) >= 2
+                and other_norm not in out
+                and (other[:1].isupper() or _CJK.search(other))
+            ):
+                out[other_norm] = Mention(other_norm, other[:MAX_CHARS], kind, alias_of=norm)
+        if pinyin:
+            for form in _pinyin_forms(surface):
+                if form not in out:
+                    out[form] = Mention(form, surface[:MAX_CHARS], kind, alias_of=norm)
+        if len(out) >= MAX_PER_TEXT:
+            break
+    return list(out.values())
+
+
+def keys(text: str) -> list[str]:
+    """The normalised forms ``text`` names, aliases included, and the rest of each Latin
+    name of several words ("wang fang" → "fang"): what a record opening a sentence with
+    the name holds (what a question looks up)."""
+    out = [m.norm for m in extract(text)]
+    for norm in list(out):
+        rest = norm.split(" ", 1)[1] if " " in norm and norm.isascii() else ""
+        if len(rest) >= 2 and rest not in out and not _DATES.fullmatch(norm):
+            out.append(rest)
+    return out

@@ -1,0 +1,158 @@
+"""Step 5d of recall: the entity index (``MemoryMention``, ``memory.entities``).
+
+Two levers, each off at weight 0 (``RecallWeights``):
+
+**The question's entities** (``entity_mention``). The memories that name an entity the
+question names (a person, place, organisation, thing or date, in any of the forms the
+index holds: case, traditional characters, a bracketed other name, a Chinese name's
+pinyin) come along at that share of the best hit's score.
+
+**One hop** (``entity_hop``). The other entities of the best ``SEEDS`` hits lead to the
+memories that name them too, at that share of the hit's score: from a person to the event
+they took part in, told in another session. Dates do not lead anywhere (a day names too
+many unrelated things).
+
+Bounded: an entity named by more than ``MAX_RECORDS`` of the subject's memories (a
+conversation partner's name, the user's city) is no index and leads nowhere; at most
+``MAX_ADDED`` memories come along per lever. A memory comes back only if it is eligible
+for this very request: it is read through ``Eligible.queryset``, the same scope and filter
+every route searches in (tenant, subject, clearance, purpose, status, validity,
+supersession, deletion); the mentions only say which ids to ask for.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
+from django.db.models import OuterRef
+
+from memory import entities, relations
+from memory.models import EntityKind, MemorySource
+from memory.recall.scope import Eligible
+from memory.recall.signals import Candidate
+from memory.recall.weights import RecallWeights
+
+SEEDS = 5
+MAX_RECORDS = 20
+MAX_ADDED = 20
+
+# The records naming each of ``norms`` within the subjects, for the entities named by at
+# most ``max`` of them.
+_NAMED_SQL = """
+    SELECT norm, record_id FROM (
+        SELECT m.norm, m.record_id, count(*) OVER (PARTITION BY m.norm) AS named
+        FROM memory_memorymention m
+        WHERE m.tenant_id = %(tenant)s AND m.subject_id = ANY(%(subjects)s)
+          AND m.norm = ANY(%(norms)s)
+    ) t
+    WHERE named <= %(max)s
+"""
+
+# The other records naming an entity a seed names (not a date, not one of ``skip``), for
+# the entities named by at most ``max`` records of the subjects.
+_HOP_SQL = """
+    WITH seed AS (
+        SELECT record_id, norm FROM memory_memorymention
+        WHERE tenant_id = %(tenant)s AND record_id = ANY(%(seeds)s)
+          AND kind <> %(date)s AND NOT norm = ANY(%(skip)s)
+    ), named AS (
+        SELECT m.norm, m.record_id, count(*) OVER (PARTITION BY m.norm) AS n
+        FROM memory_memorymention m
+        WHERE m.tenant_id = %(tenant)s AND m.subject_id = ANY(%(subjects)s)
+          AND m.norm IN (SELECT norm FROM seed)
+    )
+    SELECT s.record_id, named.record_id FROM seed s
+    JOIN named ON named.norm = s.norm AND named.record_id <> s.record_id
+    WHERE named.n <= %(max)s
+"""
+
+
+def _subjects(eligible: Eligible) -> list[uuid.UUID]:
+    return [s for s in (eligible.values["subject"], eligible.values.get("procedures")) if s]
+
+
+def _load(eligible: Eligible, ids: set[uuid.UUID]) -> list:
+    """The records of ``ids`` this request may return, with their sources (what
+    ``signals.load_records`` gives), in one query."""
+    return list(
+        eligible.queryset.filter(pk__in=list(ids)).annotate(
+            source_event_ids=ArraySubquery(
+                MemorySource.objects.filter(record_id=OuterRef("pk"))
+                .order_by("event_id")
+                .values("event_id")
+            )
+        )
+    )
+
+
+def _add(
+    out: list[Candidate],
+    by_id: dict[uuid.UUID, Candidate],
+    scores: dict[uuid.UUID, float],
+    eligible: Eligible,
+    w: RecallWeights,
+    about_others: bool,
+) -> None:
+    best = sorted(scores, key=lambda i: (-scores[i], str(i)))
+    fresh = [i for i in best if i not in by_id][:MAX_ADDED]
+    wanted = set(fresh) | {i for i in best if i in by_id}
+    for record in _load(eligible, wanted) if wanted else []:
+        c = by_id.get(record.id)
+        if c is None:
+            c = by_id[record.id] = Candidate(record.id, record=record)
+            if not about_others and relations.about_someone_else(record.statement):
+                c.signals.about_someone_else = True
+            out.append(c)
+        score = scores[record.id] - w.someone_else * float(c.signals.about_someone_else)
+        if c.signals.final is None or score > c.signals.final:
+            c.signals.final = round(score, 4)
+
+
+def entity_expand(
+    ranked: list[Candidate],
+    eligible: Eligible,
+    w: RecallWeights,
+    *,
+    question: str,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """``ranked`` with the memories naming the question's entities and, one hop on, those
+    naming the best hits' other entities, scored as the module says; a memory already
+    ranked keeps the higher of its own score and that one. Unchanged when both weights
+    are 0 or nothing was recalled."""
+    if not (w.entity_mention or w.entity_hop) or not ranked:
+        return ranked
+    seeds = {c.id: c for c in ranked[:SEEDS]}
+    top = max(c.signals.final or 0.0 for c in seeds.values())
+    norms = entities.keys(question)
+    params = {"tenant": eligible.values["tenant"], "subjects": _subjects(eligible)}
+    scores: dict[uuid.UUID, float] = {}
+    with connection.cursor() as cursor:
+        if w.entity_mention and norms:
+            cursor.execute(_NAMED_SQL, {**params, "norms": norms, "max": MAX_RECORDS})
+            for _, record_id in cursor.fetchall():
+                scores[record_id] = w.entity_mention * top
+        if w.entity_hop:
+            cursor.execute(
+                _HOP_SQL,
+                {
+                    **params,
+                    "seeds": list(seeds),
+                    "skip": norms,
+                    "date": EntityKind.DATE,
+                    "max": MAX_RECORDS,
+                },
+            )
+            for seed_id, record_id in cursor.fetchall():
+                if record_id in seeds:
+                    continue
+                score = w.entity_hop * (seeds[seed_id].signals.final or 0.0)
+                scores[record_id] = max(scores.get(record_id, 0.0), score)
+    if not scores:
+        return ranked
+    out = list(ranked)
+    _add(out, {c.id: c for c in ranked}, scores, eligible, w, about_others)
+    out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
+    return out

@@ -1,0 +1,146 @@
+"""Step 5e of recall: a question that names a time (``memory.temporal.window``: "in May
+2023", "on 7 July, 2023", "last summer", "去年", "2023年5月") ranks up the memories whose
+structured time falls in it, by ``time_named`` (``RecallWeights``; 0: off).
+
+A memory's time is its ``valid_from``: when what it tells happened or was said (the write
+path resolves "yesterday" or "上周" against the event's time). What is told is often told
+a little later than it happened ("I went camping last week"), so a window reaches
+``SLACK`` past its end. Only the memories already ranked (they passed the relevance gate)
+are raised, the best ``DEPTH`` of them.
+
+**Inside the window** (``time_window``, a share; 0: off). When the question names a
+stretch with a start and an end (not a month of any year), the ``WINDOW_HITS`` memories of
+that stretch that match the question best by vector margin (as the vector route ranks:
+memory · (question − typical question)) come along at that share of the best hit's score
+(a memory already ranked keeps the higher of the two): the routes rank the whole subject,
+and a turn of that day may not be among their best. Read through the request's own
+eligibility (``Eligible.queryset``), and only when something was recalled: a time alone
+never answers a question."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef
+from pgvector.django import MaxInnerProduct
+
+from memory import relations
+from memory.models import MemoryEmbedding, MemorySource
+from memory.recall.query import QueryVector
+from memory.recall.scope import Eligible
+from memory.recall.signals import Candidate
+from memory.recall.weights import RecallWeights
+from memory.temporal.window import Window, named_window
+
+DEPTH = 50
+SLACK = timedelta(days=7)
+WINDOW_HITS = 3
+
+
+def _sorted(cs: list[Candidate]) -> list[Candidate]:
+    return sorted(
+        cs, key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
+    )
+
+
+def in_window(
+    ranked: list[Candidate],
+    eligible: Eligible,
+    w: RecallWeights,
+    *,
+    window: Window | None,
+    query_vector: QueryVector | None,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """``ranked`` with the best ``WINDOW_HITS`` memories of the window by vector margin,
+    scored ``w.time_window`` times the best hit's score. Unchanged when the weight is 0,
+    the window has no start, nothing was ranked or the question has no vector."""
+    if not w.time_window or not ranked or window is None or window.start is None:
+        return ranked
+    got = query_vector.result() if query_vector is not None else None
+    if got is None:
+        return ranked
+    query, typical = got
+    records = eligible.queryset.filter(
+        valid_from__gte=window.start, valid_from__lt=window.end + SLACK
+    ).values("pk")
+    nearest = list(
+        MemoryEmbedding.objects.filter(
+            tenant_id=eligible.values["tenant"],
+            model_id=query_vector.model_id,
+            record_id__in=records,
+        )
+        .annotate(negative_margin=MaxInnerProduct("vector", (query - typical).tolist()))
+        .order_by("negative_margin", "record_id")
+        .values_list("record_id", flat=True)[:WINDOW_HITS]
+    )
+    if not nearest:
+        return ranked
+    score = w.time_window * max(c.signals.final or 0.0 for c in ranked)
+    by_id = {c.id: c for c in ranked}
+    out = list(ranked)
+    fresh = eligible.queryset.filter(pk__in=[i for i in nearest if i not in by_id]).annotate(
+        source_event_ids=ArraySubquery(
+            MemorySource.objects.filter(record_id=OuterRef("pk"))
+            .order_by("event_id")
+            .values("event_id")
+        )
+    )
+    for record in fresh:
+        c = by_id[record.id] = Candidate(record.id, record=record)
+        if not about_others and relations.about_someone_else(record.statement):
+            c.signals.about_someone_else = True
+        out.append(c)
+    for record_id in nearest:
+        c = by_id.get(record_id)
+        if c is None:
+            continue
+        mine = score - w.someone_else * float(c.signals.about_someone_else)
+        if c.signals.final is None or mine > c.signals.final:
+            c.signals.final = round(mine, 4)
+    return _sorted(out)
+
+
+def time_named(
+    ranked: list[Candidate],
+    w: RecallWeights,
+    *,
+    question: str,
+    now: datetime,
+    eligible: Eligible | None = None,
+    query_vector: QueryVector | None = None,
+    about_others: bool = False,
+) -> list[Candidate]:
+    """Both levers: the memories of the window first (``in_window``), then ``w.time_named``
+    added to the score of each of the best ``DEPTH`` whose ``valid_from`` falls in the
+    time the question names, re-sorted. Unchanged when both weights are 0 or the question
+    names no time."""
+    if not (w.time_named or w.time_window) or not ranked:
+        return ranked
+    window = named_window(question, now)
+    if window is None:
+        return ranked
+    if eligible is not None:
+        ranked = in_window(
+            ranked,
+            eligible,
+            w,
+            window=window,
+            query_vector=query_vector,
+            about_others=about_others,
+        )
+    if not w.time_named:
+        return ranked
+    head, tail = ranked[:DEPTH], ranked[DEPTH:]
+    raised = False
+    for c in head:
+        if window.holds(c.record.valid_from, SLACK):
+            c.signals.final = round((c.signals.final or 0.0) + w.time_named, 4)
+            raised = True
+    if not raised:
+        return ranked
+    head.sort(
+        key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
+    )
+    return head + tail

@@ -1,0 +1,166 @@
+"""The stretch of time a question names ("in May 2023", "on 7 July, 2023", "last summer",
+"去年", "2023年5月"): a start and an end, or a month or season of any year when no year is
+named ("in June", "夏天"). ``memory.recall.timewin`` ranks up the memories whose
+structured time (``valid_from``: when it happened or was said) falls in it.
+
+Relative names ("last year", "last month", "last summer", 去年, 上个月, 今年) are read
+against ``now``; a season is the northern one (summer: June to August). The most specific
+name in the question wins: a day, then a month of a year, then a season of a year or a
+relative name, then a year, then a month or season of any year.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from memory.temporal.en import _MONTH_NUMBER, _MONTHS
+
+_SEASONS = {
+    "spring": (3, 4, 5),
+    "summer": (6, 7, 8),
+    "autumn": (9, 10, 11),
+    "fall": (9, 10, 11),
+    "winter": (12, 1, 2),
+}
+_ZH_SEASONS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
+_M = rf"(?P<month>{_MONTHS})\b\.?"
+_EN_DAY = re.compile(
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_M}|(?P<month2>{_MONTHS})\.?\s+"
+    rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b),?\s+(?P<year>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_EN_MONTH_YEAR = re.compile(rf"\b{_M},?\s+(?:of\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+_EN_SEASON_YEAR = re.compile(
+    r"\b(?P<season>spring|summer|autumn|fall|winter)\s+(?:of\s+)?(?P<year>(?:19|20)\d\d)\b", re.I
+)
+_EN_LAST = re.compile(
+    r"\b(?P<which>last|this)\s+(?P<unit>year|month|spring|summer|autumn|fall|winter)\b", re.I
+)
+_EN_YEAR = re.compile(r"\b(?:in|during|of|throughout)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+_EN_MONTH = re.compile(rf"\b(?:in|during|early|mid|late|since)\s+(?:the\s+)?{_M}", re.I)
+_EN_SEASON = re.compile(
+    r"\b(?:in|during|over)\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", re.I
+)
+_ZH_DAY = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月(?P<day>\d{1,2})[日号]")
+_ZH_MONTH_YEAR = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月")
+_ZH_RELATIVE = re.compile(r"(?P<which>去年|今年|上个月|这个月|本月)(?P<season>[春夏秋冬])?")
+_ZH_YEAR = re.compile(r"(?P<year>\d{4})年")
+_ZH_MONTH = re.compile(r"(?<!\d)(?P<month>\d{1,2})月(?!\d{1,2}[日号])")
+_ZH_SEASON = re.compile(r"(?P<season>[春夏秋冬])(?:天|季)")
+
+
+@dataclass(frozen=True)
+class Window:
+    """[start, end), or, without them, any year's ``months``."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+    months: tuple[int, ...] = ()
+
+    def holds(self, when: datetime, slack: timedelta = timedelta(0)) -> bool:
+        if self.start is not None and self.end is not None:
+            return self.start <= when < self.end + slack
+        return when.month in self.months or (when - slack).month in self.months
+
+
+def _month(year: int, month: int) -> Window:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
+    return Window(start, end)
+
+
+def _year(year: int) -> Window:
+    return Window(datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))
+
+
+def _season(year: int, season: str) -> Window:
+    months = _SEASONS[season]
+    start_year = year - 1 if months[0] == 12 else year  # winter 2024: Dec 2023 – Feb 2024
+    start = datetime(start_year, months[0], 1, tzinfo=UTC)
+    last = _month(year, months[-1])
+    return Window(start, last.end)
+
+
+def _last_season(now: datetime, season: str, this: bool) -> Window:
+    """The season of this year, or the latest one fully past ("last summer")."""
+    window = _season(now.year, season)
+    if this or (window.end is not None and window.end <= now):
+        return window
+    return _season(now.year - 1, season)
+
+
+def _is_month(raw: str) -> bool:
+    return raw != "may"  # the modal verb; the month is written "May"
+
+
+def _relative(which: str, unit: str, now: datetime) -> Window:
+    this = which in ("this", "今年", "这个月", "本月")
+    if unit == "year":
+        return _year(now.year if this else now.year - 1)
+    if unit == "month":
+        if this:
+            return _month(now.year, now.month)
+        return _month(now.year - (now.month == 1), (now.month - 2) % 12 + 1)
+    return _last_season(now, unit, this)
+
+
+def named_window(text: str, now: datetime) -> Window | None:
+    """The stretch of time ``text`` names, or None."""
+    m = _ZH_DAY.search(text)
+    if m and 1 <= int(m["month"]) <= 12 and 1 <= int(m["day"]) <= 31:
+        try:
+            start = datetime(int(m["year"]), int(m["month"]), int(m["day"]), tzinfo=UTC)
+        except ValueError:
+            start = None
+        if start:
+            return Window(start, start + timedelta(days=1))
+    m = _EN_DAY.search(text)
+    if m:
+        month = (m["month"] or m["month2"]).lower().rstrip(".")
+        if _is_month(m["month"] or m["month2"]):
+            try:
+                start = datetime(
+                    int(m["year"]), _MONTH_NUMBER[month], int(m["d1"] or m["d2"]), tzinfo=UTC
+                )
+                return Window(start, start + timedelta(days=1))
+            except (ValueError, KeyError):
+                pass
+    m = _ZH_MONTH_YEAR.search(text)
+    if m and 1 <= int(m["month"]) <= 12:
+        return _month(int(m["year"]), int(m["month"]))
+    m = _EN_MONTH_YEAR.search(text)
+    if m and _is_month(m["month"]):
+        return _month(int(m["year"]), _MONTH_NUMBER[m["month"].lower().rstrip(".")])
+    m = _EN_SEASON_YEAR.search(text)
+    if m:
+        return _season(int(m["year"]), m["season"].lower())
+    m = _ZH_RELATIVE.search(text)
+    if m:
+        if m["season"] and m["which"] in ("去年", "今年"):
+            return _last_season(
+                now if m["which"] == "今年" else now.replace(year=now.year - 1, month=12, day=31),
+                _ZH_SEASONS[m["season"]],
+                True,
+            )
+        return _relative(m["which"], "year" if "年" in m["which"] else "month", now)
+    m = _EN_LAST.search(text)
+    if m:
+        return _relative(m["which"].lower(), m["unit"].lower(), now)
+    m = _EN_YEAR.search(text) or _ZH_YEAR.search(text)
+    if m:
+        return _year(int(m["year"]))
+    m = _EN_MONTH.search(text)
+    if m and _is_month(m["month"]):
+        return Window(months=(_MONTH_NUMBER[m["month"].lower().rstrip(".")],))
+    m = _ZH_MONTH.search(text)
+    if m and 1 <= int(m["month"]) <= 12:
+        return Window(months=(int(m["month"]),))
+    m = _EN_SEASON.search(text)
+    if m:
+        return Window(months=_SEASONS[m["season"].lower()])
+    m = _ZH_SEASON.search(text)
+    if m:
+        return Window(months=_SEASONS[_ZH_SEASONS[m["season"]]])
+    return None

@@ -108,8 +108,16 @@ def decide(
     words = (
         text if candidate.value is None or isinstance(candidate.value, str) else candidate.statement
     )
-    learned = learned_scores(words) if learned_detectors else {}
-    found = learned_detected(learned) if learned else frozenset()
+    # Read on first use (step 10b): a deletion, a consent refusal or a rule's refusal
+    # before it never costs the heads (or the embedding their cascade may compute).
+    learned: list[frozenset[str]] = []
+
+    def learned_found() -> frozenset[str]:
+        if not learned:
+            learned.append(
+                learned_detected(learned_scores(words)) if learned_detectors else frozenset()
+            )
+        return learned[0]
 
     # 1. Deletion requests are always honoured, whatever the consent state.
     if candidate.intent == Intent.FORGET:
@@ -248,6 +256,7 @@ def decide(
     # (10b) After the rules' refusals, the learned credential head refuses when it is sure
     #    (its own threshold, chosen so that no ordinary turn reaches it): a credential is
     #    never held, since a held candidate is stored.
+    found = learned_found()
     if "credential" in found:
         return _reject(
             ReasonCode.SECRET_DETECTED,
@@ -392,6 +401,7 @@ def decide(
     if (
         "transient" in found
         and candidate.intent == Intent.ASSERT
+        and not candidate.user_confirmed_sensitive
         and candidate.expires_at is None
         and candidate.valid_to is None
     ):

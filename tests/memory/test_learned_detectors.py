@@ -262,3 +262,39 @@ def test_a_special_category_inside_a_tool_instruction_is_never_stored_active(
     decision = _decide(text, tool=True, learned_on=True)
     assert decision.operation in ("QUARANTINE", "REJECT")
     assert decision.status != MemoryStatus.ACTIVE or decision.operation == "REJECT"
+
+
+def test_a_learned_hold_the_user_confirms_is_kept():
+    """A passing state or an undated plan held only by a learned head is the user's to keep:
+    their confirmation (the memory pages set ``user_confirmed_sensitive``) stores it, instead
+    of holding it again forever."""
+    from dataclasses import replace
+
+    held = []
+    for row in ROWS:
+        if row["class"] not in ("transient", "future_change"):
+            continue
+        decision = _decide(row["text"], tool=False, learned_on=True)
+        if {"transient_learned", "future_learned"} & set(decision.findings):
+            held.append(row["text"])
+    assert held, "the probe has passing states or plans only the learned heads hold"
+    for text in held:
+        candidate = Candidate(
+            memory_type="semantic",
+            namespace="assistant/profile",
+            statement=text,
+            assertion_kind="user_confirmed",
+            confidence=1.0,
+            purpose="personalization",
+            consent_basis="explicit_consent",
+            source_roles=("user",),
+        )
+        confirmed = decide(
+            replace(candidate, user_confirmed_sensitive=True),
+            existing=[],
+            subject=SubjectState(),
+            tenant=TenantPolicy(),
+            now=NOW,
+        )
+        assert not {"transient_learned", "future_learned"} & set(confirmed.findings), text
+        assert confirmed.status != MemoryStatus.PENDING_CONFIRMATION, text

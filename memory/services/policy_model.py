@@ -299,7 +299,11 @@ def stricter(
     # Holds: a decision already held keeps its own reason.
     if decision.operation == Operation.QUARANTINE:
         return replace(decision, findings=findings)
-    if "future" in flagged and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE):
+    if (
+        "future" in flagged
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
         return quarantine(
             stored,
             ReasonCode.FUTURE_NEEDS_CONFIRMATION,

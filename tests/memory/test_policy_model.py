@@ -207,6 +207,35 @@ def test_fine_from_the_model_never_stores_a_locally_refused_credential(
     assert kept.operation == "REJECT" and kept.candidate is None
 
 
+def test_the_user_confirming_a_held_plan_is_not_held_again_by_the_model():
+    """What the model holds for the user's confirmation (a future change, a special
+    category) is kept once the user confirms it: the confirmation re-runs the policy with
+    ``user_confirmed_sensitive``, and the model asked again must not hold it forever."""
+    from dataclasses import replace
+
+    stored = Decision("ADD", "", "x")
+    confirmed = replace(
+        cand("We move to the coast after the harvest."), user_confirmed_sensitive=True
+    )
+    for classes in (("future",), ("special_category",), ("future", "special_category")):
+        kept = policy_model.stricter(
+            stored,
+            confirmed,
+            policy_model.Verdict("ok", frozenset(classes)),
+            setting=policy_model.TenantSetting(),
+            tenant=TenantPolicy(),
+        )
+        assert kept.operation == "ADD", classes
+        unconfirmed = policy_model.stricter(
+            stored,
+            cand("We move to the coast after the harvest."),
+            policy_model.Verdict("ok", frozenset(classes)),
+            setting=policy_model.TenantSetting(),
+            tenant=TenantPolicy(),
+        )
+        assert unconfirmed.operation == "QUARANTINE", classes
+
+
 @pytest.mark.parametrize(
     ("classes", "reason", "status"),
     [

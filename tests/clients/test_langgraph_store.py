@@ -464,6 +464,9 @@ def test_key_encoding_round_trips_and_survives_predicate_normalising(key):
 
 
 @given(st.text(min_size=1, max_size=30).filter(lambda s: "." not in s))
+@example("-:")  # a leading "-" before an escape once read as the escape's marker
+@example("--:")
+@example("-a")
 def test_label_encoding_round_trips_into_a_namespace_segment(label):
     import re
 

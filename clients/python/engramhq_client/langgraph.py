@@ -138,6 +138,10 @@ def encode_label(label: str) -> str:
     """A namespace label as one Engram namespace segment (``[\\w-][\\w.-]*``). LangGraph
     labels never contain ".", so every "." in a segment starts an escape."""
     out = "".join(ch if _WORD.match(ch) else f".x{ord(ch):x}." for ch in label)
+    if out.startswith("-."):
+        # A label's own leading "-" before an escape would read as the marker below
+        # ("-:" came back as ":"): it is escaped too.
+        out = f".x{ord('-'):x}." + out[1:]
     return "-" + out if out.startswith(".") else out
 
 

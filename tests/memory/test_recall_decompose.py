@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord, MemoryStatus
-from memory.recall import RecallRequest, RecallScope
-from memory.recall import decompose
+from memory.recall import RecallRequest, RecallScope, decompose
 from memory.recall import pipeline as recall_module
 from memory.recall import recall as recall_pipeline
 from memory.recall.decompose import MAX_PARTS, parts
@@ -225,4 +224,3 @@ def test_a_superseded_memory_never_comes_back(mine, read_agent, owner_subject, o
     )
     assert result.ok
     _never_brings(read_agent, owner_subject, old, monkeypatch)
-

@@ -63,6 +63,7 @@ tuning half of the golden set in ``bench/`` (see bench/quality/recall.py).
 
 The modules read in pipeline order: ``scope`` (1–2), ``query`` (reading and embedding
 the question), ``routes`` (3), ``signals`` and ``rank`` (4–5), ``crossrank`` (5b),
+``decompose`` (5b', a question of several parts; off by default),
 ``dedupe`` (6), ``pack`` (7–8), ``trace``; ``pipeline`` runs them. ``recall()`` is the one entry point: the API,
 the console, management commands and the benchmarks call it the same way.
 """

@@ -18,6 +18,7 @@ from core.tenancy import tenant_context
 from memory.models import MemoryRecord, MemoryStatus
 from memory.recall.accel import trace_commit
 from memory.recall.crossrank import model_rerank, reranker_id
+from memory.recall.decompose import by_parts
 from memory.recall.dedupe import dedupe
 from memory.recall.entities import entity_expand
 from memory.recall.expand import around_hits
@@ -186,7 +187,7 @@ def recall(
         searched = replace(request, query=question.searched)
         if early is not None and early.serves(question.embedded, context.model_id):
             query_vector = early
-        else:  # the only other place recall embeds
+        else:  # the only other place recall embeds (besides a question's parts, 5b)
             query_vector = QueryVector.start(question.embedded, context.model_id)
         if weights is None:
             weights = RecallWeights.for_tenant(
@@ -248,6 +249,35 @@ def recall(
             ranked, reranker, rerank_error = model_rerank(
                 ranked, question.searched, weights=weights
             )
+
+            def rank_part(part: str) -> list[Candidate]:
+                asked = read_question(part, context)
+                found, _ = run_routes(
+                    RouteQuery(
+                        eligible=eligible,
+                        scope=scope,
+                        request=replace(request, query=asked.searched),
+                        weights=weights,
+                        subject_ids=subject_ids,
+                        query_vector=QueryVector.start(asked.embedded, query_vector.model_id),
+                        slot_keys=keys,
+                        predicates=context.predicates,
+                        scope_names=asked.scope_names,
+                        with_speakers=bool(asked.speaker),
+                    )
+                )
+                return fuse_and_rerank(
+                    found,
+                    weights,
+                    as_of=as_of,
+                    recent=asked.recent,
+                    about_others=asked.about_others,
+                    speaker=asked.speaker,
+                )
+
+            # 5b'. a question of several parts, recalled part by part (``decompose``).
+            with recall_stage("rank"):
+                ranked = by_parts(ranked, weights, question=request.query, rank_part=rank_part)
             # 5c. the hits' threads: spread over them and the turns next to the best hits,
             #     if the tenant's weights ask for them.
             with recall_stage("rank"):

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 
 from memory import entities
+from memory.recall.joined import order
 from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
 
@@ -155,5 +156,4 @@ def by_parts(
                 out.append(c)
             elif own.signals.final is None or score > own.signals.final:
                 own.signals.final = score
-    out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
-    return out
+    return order(out)

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import OuterRef
 
-from memory import entities, relations
-from memory.models import EntityKind, MemorySource
+from memory import entities
+from memory.models import EntityKind
+from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
@@ -76,15 +75,7 @@ def _subjects(eligible: Eligible) -> list[uuid.UUID]:
 def _load(eligible: Eligible, ids: set[uuid.UUID]) -> list:
     """The records of ``ids`` this request may return, with their sources (what
     ``signals.load_records`` gives), in one query."""
-    return list(
-        eligible.queryset.filter(pk__in=list(ids)).annotate(
-            source_event_ids=ArraySubquery(
-                MemorySource.objects.filter(record_id=OuterRef("pk"))
-                .order_by("event_id")
-                .values("event_id")
-            )
-        )
-    )
+    return list(with_sources(eligible.queryset.filter(pk__in=list(ids))))
 
 
 def _add(
@@ -99,15 +90,7 @@ def _add(
     fresh = [i for i in best if i not in by_id][:MAX_ADDED]
     wanted = set(fresh) | {i for i in best if i in by_id}
     for record in _load(eligible, wanted) if wanted else []:
-        c = by_id.get(record.id)
-        if c is None:
-            c = by_id[record.id] = Candidate(record.id, record=record)
-            if not about_others and relations.about_someone_else(record.statement):
-                c.signals.about_someone_else = True
-            out.append(c)
-        score = scores[record.id] - w.someone_else * float(c.signals.about_someone_else)
-        if c.signals.final is None or score > c.signals.final:
-            c.signals.final = round(score, 4)
+        raise_to(join(out, by_id, record, about_others=about_others), scores[record.id], w)
 
 
 def entity_expand(
@@ -154,5 +137,4 @@ def entity_expand(
         return ranked
     out = list(ranked)
     _add(out, {c.id: c for c in ranked}, scores, eligible, w, about_others)
-    out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
-    return out
+    return order(out)

@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import OuterRef
 
-from memory import relations
 from memory.models import MemorySource
+from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.rank import ASKS
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
@@ -105,13 +103,9 @@ def adjacent_replies(
         return ranked
     # Eligible for this request, exactly as the routes see the subject's memories; read
     # whole with their sources (what ``signals.load_records`` gives), in one query.
-    cited = eligible.queryset.filter(
-        pk__in=MemorySource.objects.filter(event_id__in=list(events)).values("record_id")
-    ).annotate(
-        source_event_ids=ArraySubquery(
-            MemorySource.objects.filter(record_id=OuterRef("pk"))
-            .order_by("event_id")
-            .values("event_id")
+    cited = with_sources(
+        eligible.queryset.filter(
+            pk__in=MemorySource.objects.filter(event_id__in=list(events)).values("record_id")
         )
     )
     by_id = {c.id: c for c in ranked}
@@ -122,18 +116,9 @@ def adjacent_replies(
         after = {s for e in record.source_event_ids if e in events for s in events[e]}
         if not after:
             continue
-        c = by_id.get(record.id)
-        if c is None:
-            c = by_id[record.id] = Candidate(record.id, record=record)
-            if not about_others and relations.about_someone_else(record.statement):
-                c.signals.about_someone_else = True
-            out.append(c)
-        score = w.adjacent_reply * max(seeds[s].signals.final or 0.0 for s in after)
-        score -= w.someone_else * float(c.signals.about_someone_else)
-        if c.signals.final is None or score > c.signals.final:
-            c.signals.final = round(score, 4)
-    out.sort(key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id)))
-    return out
+        c = join(out, by_id, record, about_others=about_others)
+        raise_to(c, w.adjacent_reply * max(seeds[s].signals.final or 0.0 for s in after), w)
+    return order(out)
 
 
 def around_hits(

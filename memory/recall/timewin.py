@@ -21,12 +21,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import OuterRef
 from pgvector.django import MaxInnerProduct
 
-from memory import relations
-from memory.models import MemoryEmbedding, MemorySource
+from memory.models import MemoryEmbedding
+from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.query import QueryVector
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
@@ -36,12 +34,6 @@ from memory.temporal.window import Window, named_window
 DEPTH = 50
 SLACK = timedelta(days=7)
 WINDOW_HITS = 3
-
-
-def _sorted(cs: list[Candidate]) -> list[Candidate]:
-    return sorted(
-        cs, key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
-    )
 
 
 def in_window(
@@ -80,26 +72,14 @@ def in_window(
     score = w.time_window * max(c.signals.final or 0.0 for c in ranked)
     by_id = {c.id: c for c in ranked}
     out = list(ranked)
-    fresh = eligible.queryset.filter(pk__in=[i for i in nearest if i not in by_id]).annotate(
-        source_event_ids=ArraySubquery(
-            MemorySource.objects.filter(record_id=OuterRef("pk"))
-            .order_by("event_id")
-            .values("event_id")
-        )
-    )
+    fresh = with_sources(eligible.queryset.filter(pk__in=[i for i in nearest if i not in by_id]))
     for record in fresh:
-        c = by_id[record.id] = Candidate(record.id, record=record)
-        if not about_others and relations.about_someone_else(record.statement):
-            c.signals.about_someone_else = True
-        out.append(c)
+        join(out, by_id, record, about_others=about_others)
     for record_id in nearest:
         c = by_id.get(record_id)
-        if c is None:
-            continue
-        mine = score - w.someone_else * float(c.signals.about_someone_else)
-        if c.signals.final is None or mine > c.signals.final:
-            c.signals.final = round(mine, 4)
-    return _sorted(out)
+        if c is not None:
+            raise_to(c, score, w)
+    return order(out)
 
 
 def time_named(

@@ -99,7 +99,15 @@ def embed_as(record_ids, vectors, model_id: str) -> None:
     )
 
 
-def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResult:
+def recall(
+    agent: Agent,
+    subject: Subject,
+    query: str,
+    *,
+    weights: Any = None,
+    record_trace: bool = True,
+    **kw: Any,
+) -> RecallResult:
     kw.setdefault("purpose", PURPOSE)
     return recall_pipeline(
         actor=Actor.agent(agent.id, agent.tenant_id),
@@ -110,7 +118,19 @@ def recall(agent: Agent, subject: Subject, query: str, **kw: Any) -> RecallResul
             clearance=agent.clearance,
         ),
         request=RecallRequest(query=query, **kw),
+        weights=weights,
+        record_trace=record_trace,
     )
+
+
+def weighed(agent: Agent, subject: Subject, query: str, weights: Any = None) -> RecallResult:
+    """A recall of ten with ``weights`` (the levers' tests), leaving no trace."""
+    return recall(agent, subject, query, weights=weights, record_trace=False, k=10)
+
+
+def final(result: RecallResult, record_id) -> float:
+    """The final score ``result`` gave ``record_id`` (0 when it was not returned)."""
+    return next((i.scores["final"] for i in result.items if i.id == record_id), 0.0)
 
 
 def ids(result: RecallResult) -> list:

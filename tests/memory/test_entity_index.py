@@ -15,15 +15,20 @@ from django.utils import timezone
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import MemoryMention, MemoryRecord, MemoryStatus
-from memory.recall import RecallRequest, RecallScope
-from memory.recall import recall as recall_pipeline
 from memory.recall.entities import MAX_RECORDS
 from memory.recall.weights import RecallWeights
 from memory.services.forgetting import records_expire
 from memory.services.subject_data import subject_export
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, remember, remember_many
+from tests.helpers.retrieval import (
+    BACKGROUND,
+    final,
+    ids,
+    remember,
+    remember_many,
+    weighed,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -35,25 +40,6 @@ FIRST = [("Ada", "My cousin Leopold Marchetti taught me to build a kayak last su
 SECOND = [("Bea", "Did you hear that Leopold Marchetti opened a boat shop in Ravenna?")]
 QUESTION = "What did Ada's cousin teach her to build?"
 NAME = "leopold marchetti"
-
-
-def _recall(agent, subject, query, weights):
-    return recall_pipeline(
-        actor=Actor.agent(agent.id, agent.tenant_id),
-        scope=RecallScope(
-            tenant_id=subject.tenant_id,
-            subject_id=subject.id,
-            agent_id=agent.id,
-            clearance=agent.clearance,
-        ),
-        request=RecallRequest(query=query, purpose=PURPOSE, k=10),
-        weights=weights,
-        record_trace=False,
-    )
-
-
-def _final(result, rid) -> float:
-    return next((i.scores["final"] for i in result.items if i.id == rid), 0.0)
 
 
 def _norms(record_id) -> set[str]:
@@ -96,12 +82,12 @@ def test_one_hop_joins_two_sessions(write_agent, read_agent, owner_subject):
     first = converse(write_agent.agent, owner_subject, FIRST, thread="t1")[0]
     second = converse(write_agent.agent, owner_subject, SECOND, thread="t2")[0]
     assert NAME in _norms(first) and NAME in _norms(second)
-    off = _recall(read_agent.agent, owner_subject, QUESTION, OFF)
-    on = _recall(read_agent.agent, owner_subject, QUESTION, ON)
+    off = weighed(read_agent.agent, owner_subject, QUESTION, OFF)
+    on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     assert ids(off)[0] == first and ids(on)[0] == first
     assert second in ids(on)
-    assert _final(on, second) >= ON.entity_hop * _final(on, first) - 1e-3
-    assert _final(on, second) > _final(off, second)
+    assert final(on, second) >= ON.entity_hop * final(on, first) - 1e-3
+    assert final(on, second) > final(off, second)
 
 
 def test_a_question_in_english_finds_a_chinese_name(write_agent, read_agent, owner_subject):
@@ -111,18 +97,18 @@ def test_a_question_in_english_finds_a_chinese_name(write_agent, read_agent, own
         ("小周", "孙晓雯下个月要搬去厦门了。"),
     ]
     rids = converse(write_agent.agent, owner_subject, turns)
-    off = _recall(read_agent.agent, owner_subject, "Where is Sun Xiaowen moving?", OFF)
-    on = _recall(read_agent.agent, owner_subject, "Where is Sun Xiaowen moving?", ON)
+    off = weighed(read_agent.agent, owner_subject, "Where is Sun Xiaowen moving?", OFF)
+    on = weighed(read_agent.agent, owner_subject, "Where is Sun Xiaowen moving?", ON)
     assert ids(off)[0] == rids[0] and ids(on)[0] == rids[0]
-    assert rids[1] in ids(on) and _final(on, rids[1]) > _final(off, rids[1])
+    assert rids[1] in ids(on) and final(on, rids[1]) > final(off, rids[1])
     top = max(i.scores["final"] for i in on.items)
-    assert _final(on, rids[0]) >= ON.entity_mention * top - 1e-3
+    assert final(on, rids[0]) >= ON.entity_mention * top - 1e-3
 
 
 def test_off_changes_nothing_and_defaults(write_agent, read_agent, owner_subject):
     converse(write_agent.agent, owner_subject, FIRST + SECOND)
-    a = _recall(read_agent.agent, owner_subject, QUESTION, OFF)
-    b = _recall(read_agent.agent, owner_subject, QUESTION, OFF)
+    a = weighed(read_agent.agent, owner_subject, QUESTION, OFF)
+    b = weighed(read_agent.agent, owner_subject, QUESTION, OFF)
     assert [(i.id, i.scores["final"]) for i in a.items] == [
         (i.id, i.scores["final"]) for i in b.items
     ]
@@ -132,7 +118,7 @@ def test_off_changes_nothing_and_defaults(write_agent, read_agent, owner_subject
 
 
 def _hop_never_brings(read_agent, owner_subject, second_id):
-    on = _recall(read_agent.agent, owner_subject, QUESTION, ON)
+    on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     assert on.items  # the first session is found
     assert second_id not in ids(on)
 
@@ -193,7 +179,7 @@ def test_a_superseded_record_never_comes_back(write_agent, read_agent, owner_sub
     )
     assert result.ok
     assert NAME in _norms(second)
-    on = _recall(read_agent.agent, owner_subject, QUESTION, ON)
+    on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     assert second not in ids(on)
     current = MemoryRecord.objects.get(supersedes_id=second)
     assert NAME in _norms(current)  # the new version is indexed and may come along

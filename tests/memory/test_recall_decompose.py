@@ -14,14 +14,13 @@ from hypothesis import strategies as st
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord, MemoryStatus
-from memory.recall import RecallRequest, RecallScope, decompose
+from memory.recall import decompose
 from memory.recall import pipeline as recall_module
-from memory.recall import recall as recall_pipeline
 from memory.recall.decompose import MAX_PARTS, parts
 from memory.recall.weights import RecallWeights
 from memory.services.forgetting import records_expire
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
-from tests.helpers.retrieval import BACKGROUND, PURPOSE, ids, remember
+from tests.helpers.retrieval import BACKGROUND, final, ids, remember, weighed
 
 ON = RecallWeights(decompose=1.0, adjacent_reply=0)
 OFF = RecallWeights(decompose=0.0, adjacent_reply=0)
@@ -98,25 +97,6 @@ def test_parts_are_bounded_and_one_part_is_the_question(text):
         assert len(set(split)) == len(split)
 
 
-def _recall(agent, subject, query, weights):
-    return recall_pipeline(
-        actor=Actor.agent(agent.id, agent.tenant_id),
-        scope=RecallScope(
-            tenant_id=subject.tenant_id,
-            subject_id=subject.id,
-            agent_id=agent.id,
-            clearance=agent.clearance,
-        ),
-        request=RecallRequest(query=query, purpose=PURPOSE, k=10),
-        weights=weights,
-        record_trace=False,
-    )
-
-
-def _final(result, rid) -> float:
-    return next((i.scores["final"] for i in result.items if i.id == rid), 0.0)
-
-
 def _answer(result) -> list[tuple]:
     return [(i.id, i.scores["final"]) for i in result.items]
 
@@ -127,15 +107,15 @@ def test_each_part_brings_its_best_answer(read_agent, owner_subject):
         remember(owner_subject, text, embed=False)
     a = remember(owner_subject, IN_A).record_id
     b = remember(owner_subject, IN_B).record_id
-    off = _recall(read_agent.agent, owner_subject, QUESTION, OFF)
-    on = _recall(read_agent.agent, owner_subject, QUESTION, ON)
+    off = weighed(read_agent.agent, owner_subject, QUESTION, OFF)
+    on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     # The whole question favours one part; each part's best reaches the top with the lever.
     top_off = max(i.scores["final"] for i in off.items)
-    assert min(_final(off, a), _final(off, b)) < top_off - 0.01
+    assert min(final(off, a), final(off, b)) < top_off - 0.01
     assert a in ids(on) and b in ids(on)
     top = max(i.scores["final"] for i in on.items)
-    assert _final(on, a) >= ON.decompose * top - 1e-3
-    assert _final(on, b) >= ON.decompose * top - 1e-3
+    assert final(on, a) >= ON.decompose * top - 1e-3
+    assert final(on, b) >= ON.decompose * top - 1e-3
 
 
 @pytest.mark.django_db
@@ -144,11 +124,11 @@ def test_at_zero_and_for_one_part_the_reference_answer(read_agent, owner_subject
         remember(owner_subject, text, embed=False)
     remember(owner_subject, IN_A)
     remember(owner_subject, IN_B)
-    off = _recall(read_agent.agent, owner_subject, QUESTION, OFF)
-    one_part = _recall(read_agent.agent, owner_subject, "Which instrument does the user play?", ON)
+    off = weighed(read_agent.agent, owner_subject, QUESTION, OFF)
+    one_part = weighed(read_agent.agent, owner_subject, "Which instrument does the user play?", ON)
     monkeypatch.setattr(recall_module, "by_parts", lambda ranked, *a, **k: ranked)
-    assert _answer(off) == _answer(_recall(read_agent.agent, owner_subject, QUESTION, OFF))
-    reference = _recall(read_agent.agent, owner_subject, "Which instrument does the user play?", ON)
+    assert _answer(off) == _answer(weighed(read_agent.agent, owner_subject, QUESTION, OFF))
+    reference = weighed(read_agent.agent, owner_subject, "Which instrument does the user play?", ON)
     assert _answer(one_part) == _answer(reference)
     assert off.items  # the comparison is not of two empty answers
     assert RecallWeights.for_tenant({"recall_weights": {"decompose": 4}}).decompose == 1.0
@@ -159,7 +139,7 @@ def _never_brings(read_agent, owner_subject, theirs, monkeypatch):
     asked: list[str] = []
     real = decompose.parts
     monkeypatch.setattr(decompose, "parts", lambda q: asked.extend(real(q)) or real(q))
-    on = _recall(read_agent.agent, owner_subject, QUESTION, ON)
+    on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     assert len(asked) == 2  # the lever ran, over two parts
     assert on.items  # the user's own part is found
     assert theirs not in ids(on)

@@ -11,16 +11,13 @@ from dataclasses import replace
 
 import pytest
 
-from core.actor import Actor
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent
-from memory.recall import RecallRequest, RecallScope
-from memory.recall import recall as recall_pipeline
 from memory.recall.expand import SEEDS, next_events, spread_threads, threads_of
 from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
 from tests.helpers.conversation import converse
-from tests.helpers.retrieval import PURPOSE, ids, remember
+from tests.helpers.retrieval import final, ids, remember, weighed
 
 pytestmark = pytest.mark.django_db
 
@@ -50,37 +47,18 @@ STATED = [
 STATED_Q = "Where did Bea move to?"
 
 
-def _recall(agent, subject, query, weights=None):
-    return recall_pipeline(
-        actor=Actor.agent(agent.id, agent.tenant_id),
-        scope=RecallScope(
-            tenant_id=subject.tenant_id,
-            subject_id=subject.id,
-            agent_id=agent.id,
-            clearance=agent.clearance,
-        ),
-        request=RecallRequest(query=query, purpose=PURPOSE, k=10),
-        weights=weights,
-        record_trace=False,
-    )
-
-
-def _final(result, rid) -> float:
-    return next((i.scores["final"] for i in result.items if i.id == rid), 0.0)
-
-
 @pytest.mark.parametrize(("turns", "question"), [(EN, EN_Q), (ZH, ZH_Q)], ids=["en", "zh"])
 def test_the_reply_to_a_recalled_question_comes_along_below_it(
     write_agent, read_agent, owner_subject, turns, question
 ):
     rids = converse(write_agent.agent, owner_subject, turns)
-    off = _recall(read_agent.agent, owner_subject, question, OFF)
+    off = weighed(read_agent.agent, owner_subject, question, OFF)
     assert ids(off)[0] == rids[0]  # the turn that asks holds the question's words
-    on = _recall(read_agent.agent, owner_subject, question, ON)
+    on = weighed(read_agent.agent, owner_subject, question, ON)
     assert ids(on)[:2] == [rids[0], rids[1]]
     # At a share of the hit's score: above what it scored alone, never above the hit.
-    assert _final(on, rids[1]) == pytest.approx(ON.adjacent_reply * _final(on, rids[0]), abs=1e-3)
-    assert _final(on, rids[1]) > _final(off, rids[1])
+    assert final(on, rids[1]) == pytest.approx(ON.adjacent_reply * final(on, rids[0]), abs=1e-3)
+    assert final(on, rids[1]) > final(off, rids[1])
     # Only the turn right after: not the one after that, through this lever.
     assert next_events([rids[0]]).keys() == {
         SourceEvent.objects.get(subject=owner_subject, client_event_id="s1:1").id
@@ -89,13 +67,13 @@ def test_the_reply_to_a_recalled_question_comes_along_below_it(
 
 def test_on_by_default_through_the_tenants_weights(write_agent, read_agent, owner_subject):
     rids = converse(write_agent.agent, owner_subject, ZH)
-    assert ids(_recall(read_agent.agent, owner_subject, ZH_Q))[:2] == rids[:2]
+    assert ids(weighed(read_agent.agent, owner_subject, ZH_Q))[:2] == rids[:2]
 
 
 def test_a_hit_that_asks_nothing_brings_nothing(write_agent, read_agent, owner_subject):
     converse(write_agent.agent, owner_subject, STATED)
-    off = _recall(read_agent.agent, owner_subject, STATED_Q, OFF)
-    on = _recall(read_agent.agent, owner_subject, STATED_Q, ON)
+    off = weighed(read_agent.agent, owner_subject, STATED_Q, OFF)
+    on = weighed(read_agent.agent, owner_subject, STATED_Q, ON)
     assert ids(off) and [(i.id, i.scores["final"]) for i in on.items] == [
         (i.id, i.scores["final"]) for i in off.items
     ]
@@ -118,7 +96,7 @@ def test_only_the_same_thread(write_agent, read_agent, owner_subject):
     asked = converse(write_agent.agent, owner_subject, EN[:1], thread="t1")
     converse(write_agent.agent, owner_subject, EN[1:2], thread="t2")
     assert next_events(asked) == {} and next_events([]) == {}
-    on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
+    on = weighed(read_agent.agent, owner_subject, EN_Q, ON)
     assert ids(on)[0] == asked[0]
     assert SEEDS >= 1
 
@@ -131,7 +109,7 @@ def test_another_subjects_reply_never_comes_back(
     mine = converse(write_agent.agent, owner_subject, EN[:1])
     theirs = converse(write_agent.agent, bob, EN)
     assert next_events(mine) == {}  # no turn after mine in my own thread
-    on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
+    on = weighed(read_agent.agent, owner_subject, EN_Q, ON)
     assert ids(on)[0] == mine[0]
     assert not set(ids(on)) & set(theirs)
 
@@ -144,7 +122,7 @@ def test_a_deleted_reply_never_comes_back(write_agent, read_agent, owner_subject
         user=user, subject=owner_subject, record=MemoryRecord.objects.get(id=rids[1])
     )
     assert next_events([rids[0]])  # the turn is still the one after the hit
-    on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
+    on = weighed(read_agent.agent, owner_subject, EN_Q, ON)
     assert rids[0] in ids(on)
     assert rids[1] not in ids(on)
 
@@ -161,7 +139,7 @@ def test_a_superseded_reply_never_comes_back(write_agent, read_agent, owner_subj
     assert result.ok
     old = MemoryRecord.objects.get(id=rids[1])
     assert old.status == MemoryStatus.SUPERSEDED or old.superseded_at is not None
-    on = _recall(read_agent.agent, owner_subject, ZH_Q, ON)
+    on = weighed(read_agent.agent, owner_subject, ZH_Q, ON)
     assert rids[0] in ids(on)
     assert rids[1] not in ids(on)
 
@@ -171,7 +149,7 @@ def test_a_too_sensitive_reply_never_comes_back(write_agent, read_agent, owner_s
     assert MemoryRecord.objects.get(id=rids[1]).sensitivity == "restricted"
     assert read_agent.agent.clearance != "restricted"
     assert next_events([rids[0]])
-    on = _recall(read_agent.agent, owner_subject, EN_Q, ON)
+    on = weighed(read_agent.agent, owner_subject, EN_Q, ON)
     assert rids[0] in ids(on)
     assert rids[1] not in ids(on)
 
@@ -179,9 +157,9 @@ def test_a_too_sensitive_reply_never_comes_back(write_agent, read_agent, owner_s
 def _ranked(rids, finals):
     records = MemoryRecord.objects.in_bulk(rids)
     out = []
-    for rid, final in zip(rids, finals, strict=True):
+    for rid, score in zip(rids, finals, strict=True):
         c = Candidate(rid, record=records[rid])
-        c.signals.final = final
+        c.signals.final = score
         out.append(c)
     return out
 
@@ -208,6 +186,6 @@ def test_spread_lowers_repeats_from_one_thread(write_agent, owner_subject, turns
 def test_spread_in_recall_keeps_the_same_memories(write_agent, read_agent, owner_subject):
     converse(write_agent.agent, owner_subject, EN, thread="t1")
     converse(write_agent.agent, owner_subject, EN[1:2], thread="t2")
-    off = _recall(read_agent.agent, owner_subject, EN_Q, OFF)
-    on = _recall(read_agent.agent, owner_subject, EN_Q, replace(OFF, thread_spread=0.1))
+    off = weighed(read_agent.agent, owner_subject, EN_Q, OFF)
+    on = weighed(read_agent.agent, owner_subject, EN_Q, replace(OFF, thread_spread=0.1))
     assert set(ids(on)) == set(ids(off)) and ids(on)

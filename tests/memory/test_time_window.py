@@ -15,7 +15,7 @@ from memory.recall.signals import Candidate
 from memory.recall.timewin import DEPTH, SLACK, time_named
 from memory.recall.weights import RecallWeights
 from memory.temporal.window import Window, named_window
-from tests.helpers.retrieval import remember
+from tests.helpers.retrieval import remember, weighed
 
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
 
@@ -115,26 +115,6 @@ def test_memories_in_the_window_rank_up_and_none_come_in(owner_subject):
     assert [c.id for c in none] == ids and set(c.id for c in on) == set(ids)
 
 
-def _recall(agent, subject, query, weights):
-    from core.actor import Actor
-    from memory.recall import RecallRequest, RecallScope
-    from memory.recall import recall as recall_pipeline
-    from tests.helpers.retrieval import PURPOSE
-
-    return recall_pipeline(
-        actor=Actor.agent(agent.id, agent.tenant_id),
-        scope=RecallScope(
-            tenant_id=subject.tenant_id,
-            subject_id=subject.id,
-            agent_id=agent.id,
-            clearance=agent.clearance,
-        ),
-        request=RecallRequest(query=query, purpose=PURPOSE, k=10),
-        weights=weights,
-        record_trace=False,
-    )
-
-
 WINDOW_ON = RecallWeights(time_window=0.8, adjacent_reply=0)
 WINDOW_Q = "What did the user buy at the harbour market in May 2024?"
 
@@ -156,14 +136,14 @@ def _window_memories(subject):
 @pytest.mark.django_db
 def test_the_best_memories_inside_the_window_come_along(read_agent, owner_subject):
     hit, told = _window_memories(owner_subject)
-    off = _recall(read_agent.agent, owner_subject, WINDOW_Q, RecallWeights(adjacent_reply=0))
-    on = _recall(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
+    off = weighed(read_agent.agent, owner_subject, WINDOW_Q, RecallWeights(adjacent_reply=0))
+    on = weighed(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
     assert [i.id for i in off.items][:1] == [hit] and told not in [i.id for i in off.items]
     assert told in [i.id for i in on.items]
     finals = {i.id: i.scores["final"] for i in on.items}
     assert finals[told] == pytest.approx(0.8 * finals[hit], abs=1e-3)
     # No time named: nothing comes along.
-    plain = _recall(
+    plain = weighed(
         read_agent.agent, owner_subject, "What did the user buy at the harbour market?", WINDOW_ON
     )
     assert told not in [i.id for i in plain.items]
@@ -182,6 +162,6 @@ def test_a_deleted_or_another_subjects_memory_inside_the_window_never_comes(
     memory_delete_with_undo(
         user=owner[0], subject=owner_subject, record=MemoryRecord.objects.get(id=told)
     )
-    on = _recall(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
+    on = weighed(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
     returned = [i.id for i in on.items]
     assert hit in returned and told not in returned and theirs not in returned

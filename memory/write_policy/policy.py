@@ -101,24 +101,6 @@ def decide(
     learned_detectors: bool = True,
 ) -> Decision:
     text = f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
-    # The learned heads (memory.detectors.learned) beside the rules: scores per class, read
-    # only where a step below names them. Off (ENGRAM_LEARNED_DETECTORS=false): rules only.
-    # They read the words: the statement and a slot's value, not a structured value (a
-    # procedure's ids and version), which no sentence they learned from looks like.
-    words = (
-        text if candidate.value is None or isinstance(candidate.value, str) else candidate.statement
-    )
-    # Read on first use (step 10b): a deletion, a consent refusal or a rule's refusal
-    # before it never costs the heads (or the embedding their cascade may compute).
-    learned: list[frozenset[str]] = []
-
-    def learned_found() -> frozenset[str]:
-        if not learned:
-            learned.append(
-                learned_detected(learned_scores(words)) if learned_detectors else frozenset()
-            )
-        return learned[0]
-
     # 1. Deletion requests are always honoured, whatever the consent state.
     if candidate.intent == Intent.FORGET:
         return decide_forget(candidate, existing)
@@ -256,7 +238,15 @@ def decide(
     # (10b) After the rules' refusals, the learned credential head refuses when it is sure
     #    (its own threshold, chosen so that no ordinary turn reaches it): a credential is
     #    never held, since a held candidate is stored.
-    found = learned_found()
+    #    The heads are read here, first (a deletion, a consent refusal or a rule's refusal
+    #    above never costs them, nor the embedding their cascade may compute), on the
+    #    words: the statement and a slot's text value, never a structured value (a
+    #    procedure's ids and version), which no sentence they learned from looks like.
+    #    Off (ENGRAM_LEARNED_DETECTORS=false): rules only.
+    words = (
+        text if candidate.value is None or isinstance(candidate.value, str) else candidate.statement
+    )
+    found = learned_detected(learned_scores(words)) if learned_detectors else frozenset()
     if "credential" in found:
         return _reject(
             ReasonCode.SECRET_DETECTED,

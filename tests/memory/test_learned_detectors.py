@@ -298,3 +298,23 @@ def test_a_learned_hold_the_user_confirms_is_kept():
         )
         assert not {"transient_learned", "future_learned"} & set(confirmed.findings), text
         assert confirmed.status != MemoryStatus.PENDING_CONFIRMATION, text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    when=st.datetimes(
+        min_value=datetime(2000, 1, 1),
+        max_value=datetime(2099, 12, 31),  # noqa: DTZ001
+    ),
+    text=st.sampled_from(_ORDINARY),
+    zh=st.booleans(),
+)
+def test_a_date_or_clock_time_never_moves_the_heads(when, text, zh):
+    """A date or a clock time is no evidence of a secret (or of anything else): the heads
+    score a sentence the same whatever moment it names. A Chinese session summary was once
+    refused as a credential by the minute it was written in."""
+    stamp = f"{when:%Y-%m-%d %H:%M}–{when:%H:%M} UTC"
+    dated = f"会话 {stamp}（1 条）：{text}" if zh else f"Session {stamp} (1 turns): {text}"
+    undated = f"会话 （1 条）：{text}" if zh else f"Session  (1 turns): {text}"
+    assert learned.scores(dated) == learned.scores(undated)
+    assert not learned.detected(learned.scores(dated))

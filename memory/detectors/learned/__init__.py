@@ -8,7 +8,7 @@ same concept: a medication named without a diagnosis, a recovery phrase, an orde
 assistant in a polite indirect form. Numpy only; the weights ship in ``weights.npz`` and
 are described in ``CARD.md`` (data, features, validation figures, thresholds, limits).
 
-Features, per token of the normalised, case-folded text:
+Features, per token of the normalised, case-folded text (dates and clock times left out):
 - CJK, kana and hangul runs: character 1-, 2- and 3-grams;
 - Latin/Cyrillic/digit words: the word, its character 2- to 5-grams within ``<word>``
   boundaries, its shape (``Xx0`` classes, runs collapsed) and its length class;
@@ -50,6 +50,15 @@ _TOKEN = re.compile(
     r"|(?P<word>[^\W_]+)"
     r"|(?P<sym>[^\w\s])"
 )
+# A date or a clock time is never a secret by its form, and its digits would otherwise
+# read as one: a session summary's "2026-12-05 22:38–22:38" once tipped the credential
+# head by the minute it was written. Such spans are left out before the features.
+_DATE_OR_TIME = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}年\d{1,2}月(?:\d{1,2}[日号])?"
+    r"|\d{1,2}月\d{1,2}[日号]|\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s*[–-]\s*\d{1,2}:\d{2}(?::\d{2})?)?(?:\s*UTC)?)(?!\d)",
+    re.IGNORECASE,
+)
 _MAX_WORD = 24  # longer words contribute their first _MAX_WORD characters' n-grams
 _MAX_CHARS = 2000  # a text is read up to here (a candidate's statement, rarely longer)
 
@@ -65,7 +74,7 @@ def _shape(word: str) -> str:
 
 def feature_strings(text: str) -> list[str]:
     """The features of ``text`` before hashing (see the module docstring)."""
-    raw = normalize_for_detection(text[:_MAX_CHARS])
+    raw = _DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS]))
     norm = fold_traditional(raw)
     out: list[str] = []
     prev = "^"

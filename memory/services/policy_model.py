@@ -28,14 +28,18 @@ error, malformed, unavailable) and, for each class the model flagged, ``policy_m
 API's outcome and the audit row say which decisions consulted it, never the text. The
 counter ``engram_policy_model_consultations_total{outcome}`` counts consultations.
 
-It is asked inside the write's transaction, under the subject's row lock, so the
-timeout bounds how long one unsure candidate holds that subject's writes.
+It is asked before the write takes the subject's row lock (``answers_before_the_lock``,
+from a decision on the state read without the lock), so a slow model never holds up the
+subject's other writes; the decision made under the lock uses that answer. Only where that
+decision differs (a concurrent write changed the state in between) is the model asked
+under the lock, the timeout bounding how long.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from time import monotonic
 from typing import Any
@@ -227,17 +231,8 @@ def _flagged(content: Any) -> frozenset[str] | None:
     return frozenset(flagged)
 
 
-def second_opinion(candidate: Candidate, decision: Decision, tenant: TenantPolicy) -> Decision:
-    """``decision`` on ``candidate``, made stricter by the policy model when the tenant uses
-    it, the deployment runs it and the local detectors are unsure; otherwise unchanged."""
-    setting = tenant_setting(tenant)
-    if setting is None or not settings.ENGRAM_POLICY_MODEL["URL"]:
-        return decision
-    if decision.operation not in _STORING or candidate.intent not in _ADDING:
-        return decision
-    if not _local_unsure(candidate):
-        return decision
-    verdict = ask(_text(candidate))
+def _consulted(text: str, decision: Decision) -> Verdict:
+    verdict = ask(text)
     observe_policy_model(verdict.outcome)
     logger.info(
         "policy model consulted: outcome=%s flagged=%s local=%s",
@@ -245,6 +240,63 @@ def second_opinion(candidate: Candidate, decision: Decision, tenant: TenantPolic
         ",".join(sorted(verdict.flagged)) or "-",
         decision.reason_code,
     )
+    return verdict
+
+
+def _worth_asking(candidate: Candidate, decision: Decision) -> bool:
+    # Only a decision that stores new content can become stricter, and only where the local
+    # detectors are unsure; a refused candidate is never sent.
+    return (
+        decision.operation in _STORING
+        and candidate.intent in _ADDING
+        and bool(_local_unsure(candidate))
+    )
+
+
+def answers_before_the_lock(
+    tenant: TenantPolicy,
+    candidates: Iterable[Candidate],
+    *,
+    prepared: Callable[[Candidate], Candidate | None],
+    decided: Callable[[Candidate], Decision],
+) -> dict[str, Verdict]:
+    """The model's verdicts, by text, on the candidates it will be asked about, fetched
+    before the subject's lock is taken: ``prepared`` gives a candidate as the policy reads
+    it (its sources' roles set; None when it would be refused before any detector), and
+    ``decided`` the local decision on the state read without the lock. Empty when the
+    tenant or the deployment does not use the model."""
+    if tenant_setting(tenant) is None or not settings.ENGRAM_POLICY_MODEL["URL"]:
+        return {}
+    answered: dict[str, Verdict] = {}
+    for candidate in candidates:
+        if candidate.intent not in _ADDING:
+            continue
+        ready = prepared(candidate)
+        if ready is None or _text(ready) in answered or not _local_unsure(ready):
+            continue
+        decision = decided(ready)
+        if _worth_asking(ready, decision):
+            answered[_text(ready)] = _consulted(_text(ready), decision)
+    return answered
+
+
+def second_opinion(
+    candidate: Candidate,
+    decision: Decision,
+    tenant: TenantPolicy,
+    answered: Mapping[str, Verdict] | None = None,
+) -> Decision:
+    """``decision`` on ``candidate``, made stricter by the policy model when the tenant uses
+    it, the deployment runs it and the local detectors are unsure; otherwise unchanged.
+    ``answered``: the verdicts already fetched before the lock (``answers_before_the_lock``);
+    the model is asked here only about a text it has not answered."""
+    setting = tenant_setting(tenant)
+    if setting is None or not settings.ENGRAM_POLICY_MODEL["URL"]:
+        return decision
+    if not _worth_asking(candidate, decision):
+        return decision
+    text = _text(candidate)
+    verdict = (answered or {}).get(text) or _consulted(text, decision)
     return stricter(decision, candidate, verdict, setting=setting, tenant=tenant)
 
 

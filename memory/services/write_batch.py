@@ -213,6 +213,7 @@ class WriteBatch:
             sources=self.sources(prepared),
             existing=self.existing,
             stale=self.unless_stale,
+            answered=kw["answered"],
         )
         if decision.operation == Operation.REJECT:
             return writes._outcome(decision, None)  # nothing written: no savepoint

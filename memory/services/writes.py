@@ -30,7 +30,7 @@ from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
-from memory.services.policy_model import second_opinion
+from memory.services.policy_model import Verdict, answers_before_the_lock, second_opinion
 from memory.services.record_changes import _apply
 from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
@@ -149,6 +149,12 @@ def candidates_submit(
 ) -> list[WriteOutcome]:
     """Decide and apply each candidate for ``subject``; returns one outcome per candidate."""
     outcomes: list[WriteOutcome] = []
+    # A tenant's policy model is asked before the subject's lock is taken, so a slow model
+    # never holds up the subject's other writes (memory/services/policy_model.py).
+    tenant_policy = TenantPolicy.from_json(
+        Tenant.objects.only("policy").get(pk=actor.tenant_id).policy
+    )
+    answered = _policy_model_answers(actor, subject, candidates, tenant_policy)
     with transaction.atomic():
         # The row lock serialises all writes for one subject: decisions see the effect of
         # the previous write, and an out-of-order correction cannot resurrect a value.
@@ -156,9 +162,6 @@ def candidates_submit(
         # locks that inserting rows referencing the subject take (the indexer's vectors).
         locked = Subject.objects.select_for_update(no_key=True).get(
             pk=subject.pk, tenant_id=actor.tenant_id
-        )
-        tenant_policy = TenantPolicy.from_json(
-            Tenant.objects.only("policy").get(pk=locked.tenant_id).policy
         )
         unusual = {c.purpose for c in candidates} - {*DEFAULT_PURPOSES, ""}
         if unusual and not tenant_policy.allowed_purposes:
@@ -195,6 +198,7 @@ def candidates_submit(
                 agent_id=agent_id,
                 user_id=user_id,
                 request_id=request_id,
+                answered=answered,
             )
             outcomes.append(outcome)
         if batch is not None:
@@ -209,6 +213,45 @@ def candidates_submit(
         subject_fence(locked.tenant_id, locked.pk)  # replica reads wait for this commit
     observe_write_decisions((o.operation, o.reason_code) for o in outcomes)
     return outcomes
+
+
+def _policy_model_answers(
+    actor: Actor, subject: Subject, candidates: Sequence[Candidate], tenant_policy: TenantPolicy
+) -> dict[str, Verdict]:
+    """The policy model's verdicts on the candidates it will be asked about, decided on the
+    state read without the lock (``answers_before_the_lock``); empty, without a query, for
+    a tenant or a deployment that does not use it."""
+    if subject.tenant_id != actor.tenant_id:
+        return {}  # the lock's lookup refuses this subject
+    now = timezone.now()
+
+    def prepared(candidate: Candidate) -> Candidate | None:
+        if _candidate_text_problem(candidate):
+            return None
+        ready = _prepared(candidate, actor=actor, subject=subject)
+        sources = _sources(subject, ready)
+        if sources is None:
+            return None
+        return replace(ready, source_roles=sources[0], reference_time=sources[1])
+
+    def decided(ready: Candidate) -> Decision:
+        current = Subject.objects.get(pk=subject.pk, tenant_id=actor.tenant_id)
+        return _decided(
+            ready,
+            subject=current,
+            state=SubjectState(
+                memory_paused=current.memory_paused,
+                consent_withdrawn=current.consent_withdrawn_at is not None,
+            ),
+            tenant_policy=tenant_policy,
+            now=now,
+            sources=(ready.source_roles, ready.reference_time),
+            existing=lambda c: _existing_facts(current, c),
+            stale=_unless_stale,
+            consult=False,
+        )
+
+    return answers_before_the_lock(tenant_policy, candidates, prepared=prepared, decided=decided)
 
 
 def _batch_for(actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
@@ -335,8 +378,10 @@ def _submit_one(
     user_id: int | None,
     request_id: str,
     decided: list[Decision] | None = None,
+    answered: dict[str, Verdict] | None = None,
 ) -> WriteOutcome:
-    """``decided``: the decision is appended to it (the batched path keeps track)."""
+    """``decided``: the decision is appended to it (the batched path keeps track);
+    ``answered``: the policy model's verdicts fetched before the lock."""
     now = timezone.now()
     candidate = _prepared(candidate, actor=actor, subject=subject)
     decision = _decided(
@@ -348,6 +393,7 @@ def _submit_one(
         sources=_sources(subject, candidate),
         existing=lambda c: _existing_facts(subject, c),
         stale=_unless_stale,
+        answered=answered,
     )
     record_id = _apply(
         decision,
@@ -387,9 +433,13 @@ def _decided(
     sources: tuple[tuple[str, ...], datetime | None] | None,
     existing: Callable[[Candidate], list[ExistingFact]],
     stale: Callable[[Decision, Candidate], Decision],
+    answered: dict[str, Verdict] | None = None,
+    consult: bool = True,
 ) -> Decision:
     """The policy engine's decision on a prepared candidate, given its cited events
-    (``_sources``), a way to read the facts it is compared with, and the ordering check."""
+    (``_sources``), a way to read the facts it is compared with, and the ordering check.
+    ``answered``: the policy model's verdicts fetched before the lock; ``consult=False``:
+    the local decision alone (the one that chooses what to ask the model)."""
     if sources is None:
         decision = Decision(
             Operation.REJECT,
@@ -410,7 +460,8 @@ def _decided(
         )
         # A tenant's optional policy model, asked only when the local detectors are unsure;
         # it can only make the decision stricter (memory/services/policy_model.py).
-        decision = second_opinion(candidate, decision, tenant_policy)
+        if consult:
+            decision = second_opinion(candidate, decision, tenant_policy, answered)
     if decision.reason_code == ReasonCode.NOTHING_TO_CHANGE:
         decision = _lost_race(decision, candidate, subject)
     if decision.target_id and decision.reason_code in _ORDERED_REASONS:

@@ -1,7 +1,7 @@
 """Detectors on the held-out set: what the real write path does with sentences written
 before any tuning (tests/data/detector_heldout.jsonl, described in DETECTOR_HELDOUT.md).
 
-    .venv/bin/python bench/quality/detectors_heldout.py [--misses]
+    .venv/bin/python bench/quality/detectors_heldout.py [--misses] [--set PATH]
 
 Every sentence is appended as an event of a fresh subject and proposed as a candidate
 citing it, through ``candidates_submit`` (the service behind POST /api/v1/candidates) on
@@ -147,7 +147,8 @@ def report(results: list[Result], misses: bool = False) -> None:
         if key in summary:
             right, total = summary[key]
             print(f"{key:<30}{right:>7}/{total:<6}{right / total:>8.3f}")
-    for key in ("ordinary", "special_category_negative"):
+    negatives = sorted(k for k in summary if k.endswith("_negative"))
+    for key in ("ordinary", *negatives):
         if key in summary:
             right, total = summary[key]
             print(
@@ -180,6 +181,12 @@ def report(results: list[Result], misses: bool = False) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true", help="print every wrong outcome")
+    parser.add_argument(
+        "--set",
+        type=Path,
+        default=HELDOUT,
+        help="another labelled set in the same format (a probe set of your own)",
+    )
     args = parser.parse_args()
     django_setup()
     # Each appended event runs the (eager) extraction task, which logs a line per event.
@@ -194,7 +201,7 @@ def main() -> None:
     agent = Agent.objects.filter(tenant=tenant, name="bench").first() or agent_create(
         actor=Actor.system(tenant.id, "bench"), tenant=tenant, name="bench"
     )
-    rows = load()
+    rows = load(args.set)
     print(f"machine: {machine()}")
     started = time.perf_counter()
     results = submit_all(tenant, agent, rows)

@@ -296,7 +296,13 @@ def _picture(subject, bodies: list[list[dict]]) -> tuple:
         max_size=4,
     )
 )
-def test_one_request_or_two_give_the_same_decisions_and_records(write_agent, tenant, turns):
+def test_one_request_or_two_give_the_same_decisions_and_records(
+    write_agent, tenant, settings, turns
+):
+    """The agent's decisions and records are the same either way. Engram's background
+    extraction is left out (its order against the candidates differs: queued by the
+    events request, it can run before them in the two-request form; here it runs after)."""
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
     n = next(_ids)
     one, two = (
         subject_get_or_create(tenant_id=tenant.id, kind="user", external_id=f"eq-{n}-{form}")
@@ -315,3 +321,15 @@ def test_one_request_or_two_give_the_same_decisions_and_records(write_agent, ten
         assert r.status_code == 200, r.content
         got_two.append(r.json()["results"])
     assert _picture(one, got_one) == _picture(two, got_two)
+
+
+def test_org_procedures_are_refused_as_on_post_candidates(write_agent, tenant, settings):
+    settings.ENGRAM = {**settings.ENGRAM, "ALLOW_ORG_SUBJECT_TOKENS": True}
+    org = subject_get_or_create(tenant_id=tenant.id, kind="org", external_id="acme")
+    turn = {
+        "messages": [msg("p1", "Deploys need two approvals.")],
+        "candidates": [cand("Deploys need two approvals", "p1", memory_type="procedural")],
+    }
+    r = write_agent.client(org).post_json(URL, turn)
+    assert_error(r, 403, "procedure_change_requires_review")
+    assert not SourceEvent.objects.filter(subject=org).exists()

@@ -3,14 +3,21 @@ PostgreSQL by default).
 
     .venv/bin/python bench/perf/write_api.py [--single 300] [--batches 20] [--workers 2]
                                              [--ingest /path/to/locomo-folder] [--skip-writes]
+                                             [--ingest-form split|turn|both] [--ingest-rounds 2]
+                                             [--ingest-batch 100]
 
 Measures: single-candidate submission latency p50/p95; accepted candidates per second in
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
 ``--ingest``: LoCoMo-format conversations ingested as ``bench/quality/locomo.py`` does
 (per 100 turns, their events, then one candidate per turn citing its event; one client
 per conversation, up to ``--workers`` at once): turns per second, events and candidates
-timed apart. Without a broker the events' extraction runs in the request, as in the
-embedded default. The load average is printed with each figure.
+timed apart. ``--ingest-form``: ``split`` is that two-request form, ``turn`` the single
+request (``POST /conversation`` with the messages and their ``candidates``), ``both``
+alternates them, ``--ingest-rounds`` rounds each, a fresh subject per conversation and
+round. Both forms send the same chunks: consecutive turns of one session (a request's one
+``thread_id``), at most ``--ingest-batch`` of them (1: a request per turn, as an agent
+writing each turn as it happens). Without a broker the events' extraction runs in the
+request (on commit), as in the embedded default. The load average is printed with each figure.
 Embedding runs after the commit: by default elsewhere (as with Celery workers); ``--embed
 thread`` measures the embedded default, where the web worker's own thread embeds;
 ``--embed celery`` runs a real Celery worker (solo pool, one OpenMP thread) on Redis at
@@ -102,6 +109,17 @@ def main() -> None:
     parser.add_argument(
         "--skip-writes", action="store_true", help="only the --ingest phase (no phases 1-3)"
     )
+    parser.add_argument(
+        "--ingest-form",
+        choices=["split", "turn", "both"],
+        default="split",
+        help="split: POST /events then POST /candidates; turn: one POST /conversation with "
+        "the candidates; both: alternate the two, --ingest-rounds rounds each",
+    )
+    parser.add_argument("--ingest-rounds", type=int, default=2, help="rounds per form")
+    parser.add_argument(
+        "--ingest-batch", type=int, default=100, help="at most this many turns a request"
+    )
     args = parser.parse_args()
 
     django_setup()
@@ -121,9 +139,7 @@ def main() -> None:
             "embed_after_commit": args.embed,
         }
         if args.ingest is not None:
-            result["ingest"] = ingest(
-                server.port, run, args.ingest, args.workers, until_embedded=args.embed != "none"
-            )
+            result["ingest"] = ingest_rounds(server.port, run, args)
         if not args.skip_writes:
             result.update(write_phases(server, client, run, args))
     out = ROOT / "bench" / "results"
@@ -242,36 +258,77 @@ def write_phases(server, client, run: str, args) -> dict:
     }
 
 
-def ingest(port: int, run: str, folder: Path, workers: int, *, until_embedded: bool) -> dict:
+def ingest_rounds(port: int, run: str, args) -> dict:
+    """The ``--ingest`` phase: the chosen form(s), round after round (alternating with
+    ``both``), and each form's turns/s over its rounds."""
+    forms = {"split": ["split"], "turn": ["turn"], "both": ["split", "turn"]}[args.ingest_form]
+    order = [form for _ in range(args.ingest_rounds) for form in forms]
+    rounds = []
+    for i, form in enumerate(order):
+        figures = ingest(
+            port,
+            f"{run}-r{i}",
+            args.ingest,
+            args.workers,
+            until_embedded=args.embed != "none",
+            form=form,
+            batch=args.ingest_batch,
+        )
+        rounds.append({"round": i, "form": form, **figures})
+    summary_by_form = {}
+    for form in forms:
+        rates = sorted(r["turns_per_s"] for r in rounds if r["form"] == form)
+        embedded = [r["seconds_until_all_embedded"] for r in rounds if r["form"] == form]
+        summary_by_form[form] = {"turns_per_s": rates, "seconds_until_all_embedded": embedded}
+        print(f"  {form}: turns/s {rates}; all embedded after {embedded} s")
+    return {"batch": args.ingest_batch, "rounds": rounds, "by_form": summary_by_form}
+
+
+def chunks(turns: list[dict], size: int) -> list[list[dict]]:
+    """Consecutive turns of one session, at most ``size`` a chunk."""
+    out: list[list[dict]] = []
+    for t in turns:
+        if out and len(out[-1]) < size and out[-1][-1]["session"] == t["session"]:
+            out[-1].append(t)
+        else:
+            out.append([t])
+    return out
+
+
+def ingest(
+    port: int,
+    run: str,
+    folder: Path,
+    workers: int,
+    *,
+    until_embedded: bool,
+    form: str = "split",
+    batch: int = 100,
+) -> dict:
     """LoCoMo-format conversations through the API, one subject and client each;
     ``until_embedded``: then wait until every record has its vector."""
     from bench.quality.locomo import load_folder, turns_of
 
     convs = load_folder(folder)
-    timings = {"events": 0.0, "candidates": 0.0}
-    counts = {"turns": 0, "accepted": 0}
+    timings = {"events": 0.0, "candidates": 0.0, "turn": 0.0}
+    counts = {"turns": 0, "accepted": 0, "requests": 0}
     lock = threading.Lock()
 
     def one(name: str) -> None:
         key, token = bench_credentials("bench", f"bench-ingest-{run}-{name}")
         c = Client(port, key, token)
-        turns = turns_of(convs[name])
-        for start in range(0, len(turns), 100):
-            batch = turns[start : start + 100]
-            events = [
+        for chunk in chunks(turns_of(convs[name]), batch):
+            thread_id = f"{name}:session_{chunk[0]['session']}"
+            messages = [
                 {
                     "client_event_id": f"{name}:{t['dia_id']}",
-                    "kind": "message",
                     "role": "user",
                     "content": t["text"],
                     "speaker": t["speaker"],
-                    "thread_id": f"{name}:session_{t['session']}",
                     "occurred_at": t["at"].isoformat(),
                 }
-                for t in batch
+                for t in chunk
             ]
-            status, body, spent_events = c.post("/api/v1/events", {"events": events})
-            assert status == 200, body
             candidates = [
                 {
                     "memory_type": "episodic",
@@ -284,18 +341,35 @@ def ingest(port: int, run: str, folder: Path, workers: int, *, until_embedded: b
                     "valid_from": t["at"].isoformat(),
                     "source_client_event_ids": [f"{name}:{t['dia_id']}"],
                 }
-                for t in batch
+                for t in chunk
             ]
-            status, body, spent = c.post("/api/v1/candidates", {"candidates": candidates})
-            assert status == 200, body
+            spent_events = spent_turn = spent = 0.0
+            if form == "turn":
+                body = {"thread_id": thread_id, "messages": messages, "candidates": candidates}
+                status, body, spent_turn = c.post("/api/v1/conversation", body)
+                assert status == 200, body
+                results, requests = body["candidates"], 1
+            else:
+                events = [{**m, "kind": "message", "thread_id": thread_id} for m in messages]
+                status, body, spent_events = c.post("/api/v1/events", {"events": events})
+                assert status == 200, body
+                status, body, spent = c.post("/api/v1/candidates", {"candidates": candidates})
+                assert status == 200, body
+                results, requests = body["results"], 2
             with lock:
                 timings["events"] += spent_events
                 timings["candidates"] += spent
-                counts["turns"] += len(batch)
-                counts["accepted"] += accepted(body["results"])
+                timings["turn"] += spent_turn
+                counts["turns"] += len(chunk)
+                counts["accepted"] += accepted(results)
+                counts["requests"] += requests
 
-    print(f"\n0) LoCoMo ingest: {len(convs)} conversations, {workers} at once ({load()})")
+    print(
+        f"\n0) LoCoMo ingest ({form} form, ≤ {batch} turns a request): {len(convs)} "
+        f"conversations, {workers} at once ({load()})"
+    )
     names = list(convs)
+    load_at_start = os.getloadavg()
     start = time.perf_counter()
     for i in range(0, len(names), workers):
         threads = [threading.Thread(target=one, args=(n,)) for n in names[i : i + workers]]
@@ -304,6 +378,7 @@ def ingest(port: int, run: str, folder: Path, workers: int, *, until_embedded: b
         for t in threads:
             t.join()
     wall = time.perf_counter() - start
+    load_at_end = os.getloadavg()
     embedded_after = None
     if until_embedded:
         left = pending_vectors(f"bench-ingest-{run}-")
@@ -314,22 +389,31 @@ def ingest(port: int, run: str, folder: Path, workers: int, *, until_embedded: b
             time.sleep(0.5)
             left = pending_vectors(f"bench-ingest-{run}-")
         embedded_after = time.perf_counter() - start
+    n = counts["turns"]
     figures = {
-        "turns": counts["turns"],
+        "turns": n,
         "accepted": counts["accepted"],
+        "requests": counts["requests"],
         "seconds": round(wall, 1),
-        "turns_per_s": round(counts["turns"] / wall, 1),
-        "events_ms_per_turn": round(timings["events"] * 1000 / counts["turns"], 2),
-        "candidates_ms_per_turn": round(timings["candidates"] * 1000 / counts["turns"], 2),
+        "turns_per_s": round(n / wall, 1),
+        "events_ms_per_turn": round(timings["events"] * 1000 / n, 2),
+        "candidates_ms_per_turn": round(timings["candidates"] * 1000 / n, 2),
+        "turn_ms_per_turn": round(timings["turn"] * 1000 / n, 2),
         "seconds_until_all_embedded": round(embedded_after, 1) if embedded_after else None,
-        "load_average": os.getloadavg(),
+        "load_at_start": load_at_start,
+        "load_average": load_at_end,
     }
     if embedded_after is not None:
         print(f"  every record embedded {embedded_after:.1f} s after the ingest started · {load()}")
+    per_turn = (
+        f"request {figures['turn_ms_per_turn']} ms"
+        if form == "turn"
+        else f"events {figures['events_ms_per_turn']} ms, candidates "
+        f"{figures['candidates_ms_per_turn']} ms"
+    )
     print(
-        f"  {figures['turns']} turns in {figures['seconds']} s: {figures['turns_per_s']} turns/s "
-        f"(events {figures['events_ms_per_turn']} ms, candidates "
-        f"{figures['candidates_ms_per_turn']} ms a turn, summed over clients) · {load()}"
+        f"  {n} turns, {counts['requests']} requests, in {figures['seconds']} s: "
+        f"{figures['turns_per_s']} turns/s ({per_turn} a turn, summed over clients) · {load()}"
     )
     return figures
 

@@ -1,7 +1,13 @@
 """``POST /api/v1/conversation``: one conversation turn in one request — the messages are
 appended, Engram's extraction proposes memories from them, and the write policy's
 decisions come back (``memory.services.conversation``). The equivalent of Mem0's
-``add(messages, user_id=…)``; ``POST /candidates`` stays the precise path."""
+``add(messages, user_id=…)``; ``POST /candidates`` stays the precise path.
+
+With ``candidates`` (the items of ``POST /candidates``, citing the messages by
+``source_client_event_ids``) the request is instead ``POST /events`` then ``POST
+/candidates`` in one transaction (``turn_append``): the agent's candidates are decided and
+Engram's inline extraction is not run (appending queues the background job, as ``POST
+/events`` does). An empty list stores the messages and decides nothing."""
 
 from __future__ import annotations
 
@@ -17,18 +23,32 @@ from core.api import ApiError
 from core.codes import Operation
 from core.serializers import StrictInputSerializer
 from memory.api.idempotency import idempotency_key, idempotent_response
-from memory.api.serializers import MAX_BATCH, MAX_TEXT, EventResultSerializer
+from memory.api.serializers import (
+    MAX_BATCH,
+    MAX_TEXT,
+    CandidateInputSerializer,
+    CandidateResultSerializer,
+    EventResultSerializer,
+)
 from memory.api.views import (
     ERRORS,
     IDEMPOTENCY_KEY_HEADER,
     SUBJECT_HEADER,
     SubjectScopedView,
+    _outcome_json,
     _validated,
     event_id_conflict,
+    procedure_change_refused,
 )
-from memory.models import EventKind, EventRole, Subject
-from memory.services.conversation import TurnResult, conversation_turn_ingest
+from memory.models import EventKind, EventRole, MemoryType, Subject, SubjectKind
+from memory.services.conversation import (
+    TurnResult,
+    UnknownSourceEvents,
+    conversation_turn_ingest,
+    turn_append,
+)
 from memory.services.events import ConsentWithdrawn, EventIdConflict, EventInput
+from memory.write_policy import Candidate
 
 
 class ConversationMessageInputSerializer(StrictInputSerializer):
@@ -51,6 +71,17 @@ class ConversationTurnInputSerializer(StrictInputSerializer):
         required=False,
         allow_blank=True,
         help_text="The conversation these messages belong to.",
+    )
+    candidates = CandidateInputSerializer(
+        many=True,
+        required=False,
+        allow_empty=True,
+        max_length=MAX_BATCH,
+        help_text=(
+            "Your own proposals from this turn (the items of POST /candidates; cite the "
+            "messages by source_client_event_ids). When given, Engram's extraction is not "
+            "run for this request and 'candidates' in the answer holds the decisions."
+        ),
     )
 
 
@@ -79,6 +110,11 @@ class ConversationTurnOutputSerializer(serializers.Serializer):
     )
     llm_unavailable = serializers.IntegerField(
         help_text="Messages the configured LLM extractor could not be reached for."
+    )
+    candidates = CandidateResultSerializer(
+        many=True,
+        help_text="The decision on each of the request's own candidates, in order "
+        "(as POST /candidates answers); empty without them.",
     )
 
 
@@ -115,6 +151,7 @@ def _body(result: TurnResult) -> dict[str, Any]:
         ],
         "llm_rejected": result.llm_rejected,
         "llm_unavailable": result.llm_unavailable,
+        "candidates": [_outcome_json(i, o) for i, o in enumerate(result.candidates)],
     }
     return dict(ConversationTurnOutputSerializer(data).data)
 
@@ -160,14 +197,25 @@ class ConversationTurnView(SubjectScopedView):
             )
             for m in data["messages"]
         ]
+        common = {
+            "actor": self.actor(request),
+            "agent_id": request.user.agent.id,
+            "subject": subject,
+            "items": items,
+            "request_id": self.request_id(request),
+        }
         try:
-            result = conversation_turn_ingest(
-                actor=self.actor(request),
-                agent_id=request.user.agent.id,
-                subject=subject,
-                items=items,
-                request_id=self.request_id(request),
-            )
+            if "candidates" in data:
+                result = turn_append(**common, **_candidates(subject, data["candidates"]))
+            else:
+                result = conversation_turn_ingest(**common)
+        except UnknownSourceEvents as unknown:
+            raise ApiError(
+                "unknown_source_event",
+                "Some source_client_event_ids are neither among this request's messages nor "
+                "appended before for this subject; nothing of the request was stored.",
+                extra={"source_client_event_ids": unknown.client_event_ids},
+            ) from None
         except ConsentWithdrawn:
             raise ApiError(
                 "consent_withdrawn",
@@ -177,3 +225,19 @@ class ConversationTurnView(SubjectScopedView):
         except EventIdConflict as conflict:
             raise event_id_conflict(conflict) from None
         return 200, _body(result)
+
+
+def _candidates(subject: Subject, items: list[dict]) -> dict[str, Any]:
+    """The request's candidates as ``POST /candidates`` builds them, and the client ids
+    each cites (resolved by the service, after the messages are appended)."""
+    if subject.kind == SubjectKind.ORG and any(
+        c["memory_type"] == MemoryType.PROCEDURAL for c in items
+    ):
+        raise procedure_change_refused()
+    candidates, cited = [], []
+    for item in items:
+        item = dict(item)
+        cited.append(tuple(item.pop("source_client_event_ids", None) or ()))
+        ids = tuple(item.pop("source_event_ids", None) or ())
+        candidates.append(Candidate(**item, source_event_ids=ids))
+    return {"candidates": candidates, "cited": cited}

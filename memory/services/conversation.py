@@ -10,20 +10,24 @@ succeeded, in the same transaction) and does nothing, so no event is extracted t
 thread summaries the job would rebuild are queued on commit instead.
 
 The precise path stays ``POST /api/v1/candidates``: an agent that knows what to remember
-says so itself. This one is for agents that only have the conversation.
+says so itself. This one is for agents that only have the conversation — or, with
+``candidates`` in the request, for agents that propose their own memories from the turn:
+``turn_append`` is then the two-request form (``POST /events``, then ``POST /candidates``
+citing them) in one transaction, with the same two services and nothing else.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import transaction
 
 from core import jobs
 from core.actor import Actor
 from memory.models import SourceEvent, Subject, TaskOutcome, TaskRun
+from memory.selectors import events_resolve_client_ids
 from memory.services.events import EventInput, EventOutcome, events_append
 from memory.services.extraction import (
     ExtractionResult,
@@ -32,7 +36,7 @@ from memory.services.extraction import (
     llm_ask,
     llm_wanted,
 )
-from memory.services.writes import WriteOutcome
+from memory.services.writes import WriteOutcome, candidates_submit
 from memory.write_policy import Candidate
 
 # The background extraction job's name and key (memory.tasks.extract_events).
@@ -59,6 +63,17 @@ class TurnResult:
     decisions: list[TurnDecision] = field(default_factory=list)
     llm_rejected: int = 0
     llm_unavailable: int = 0
+    # The decisions on the request's own candidates (``turn_append``), in their order.
+    candidates: list[WriteOutcome] = field(default_factory=list)
+
+
+class UnknownSourceEvents(Exception):
+    """Candidates cite client_event_ids neither in the request nor stored for the subject
+    (by this agent). Raised inside the transaction: nothing of the request is stored."""
+
+    def __init__(self, client_event_ids: list[str]) -> None:
+        super().__init__("unknown source client_event_ids")
+        self.client_event_ids = client_event_ids
 
 
 def _claim_extraction(event: SourceEvent) -> bool:
@@ -118,3 +133,59 @@ def conversation_turn_ingest(
                 "memory.summarize_thread", str(subject.tenant_id), str(subject.id), thread_id
             )
     return result
+
+
+def turn_append(
+    *,
+    actor: Actor,
+    agent_id: uuid.UUID,
+    subject: Subject,
+    items: Sequence[EventInput],
+    candidates: Sequence[Candidate],
+    cited: Sequence[Sequence[str]],
+    request_id: str = "",
+) -> TurnResult:
+    """Append ``items`` and decide ``candidates`` in one transaction: ``events_append``
+    then ``candidates_submit``, as the two requests would (caller holds the tenant
+    context). ``cited[i]``: the client_event_ids candidate ``i`` cites, resolved against
+    this request's messages and the events this agent stored for the subject before; one
+    unknown id raises ``UnknownSourceEvents`` and rolls everything back. Engram's own
+    extraction is not run here: appending queues it as ``POST /events`` does."""
+    with transaction.atomic():
+        events = events_append(
+            actor=actor, agent_id=agent_id, subject=subject, items=items, request_id=request_id
+        )
+        known = {o.client_event_id: o.event_id for o in events if o.event_id}
+        wanted = sorted({c for ids in cited for c in ids} - set(known))
+        known.update(
+            events_resolve_client_ids(
+                tenant_id=subject.tenant_id,
+                agent_id=agent_id,
+                subject_id=subject.id,
+                client_ids=wanted,
+            )
+        )
+        missing = [c for c in wanted if c not in known]
+        if missing:
+            raise UnknownSourceEvents(missing)
+        ready = [
+            replace(
+                c,
+                source_event_ids=tuple(
+                    dict.fromkeys([*c.source_event_ids, *(known[x] for x in ids)])
+                ),
+            )
+            for c, ids in zip(candidates, cited, strict=True)
+        ]
+        outcomes = (
+            candidates_submit(
+                actor=actor,
+                subject=subject,
+                candidates=ready,
+                agent_id=agent_id,
+                request_id=request_id,
+            )
+            if ready
+            else []
+        )
+    return TurnResult(list(events), candidates=outcomes)

@@ -349,10 +349,16 @@ def _message_json(message: m.Message | dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
-def _conversation_call(messages: list[m.Message | dict[str, Any]], thread_id: str | None) -> _Call:
+def _conversation_call(
+    messages: list[m.Message | dict[str, Any]],
+    thread_id: str | None,
+    candidates: list[m.Candidate | dict[str, Any]] | None = None,
+) -> _Call:
     body: dict[str, Any] = {"messages": [_message_json(x) for x in messages]}
     if thread_id:
         body["thread_id"] = thread_id
+    if candidates is not None:
+        body["candidates"] = [_as_json(c) for c in candidates]
     return _Call(
         "conversation_turn",
         "POST",

@@ -60,6 +60,10 @@ class QueuedWrite:
     def events(self) -> list[Any]:
         return []
 
+    @property
+    def candidates(self) -> list[Any]:
+        return []
+
 
 @dataclass(frozen=True)
 class FlushReport:

@@ -169,8 +169,11 @@ class AsyncEngramClient(_Base):
         *,
         user_id: str,
         thread_id: str | None = None,
+        candidates: list[m.Candidate | dict[str, Any]] | None = None,
     ) -> m.ConversationResult | QueuedWrite:
-        return await self.for_user(user_id).add(messages, thread_id=thread_id)
+        return await self.for_user(user_id).add(
+            messages, thread_id=thread_id, candidates=candidates
+        )
 
 
 class AsyncSubjectClient(_SubjectBase, _AsyncWorkingMixin):
@@ -260,9 +263,13 @@ class AsyncSubjectClient(_SubjectBase, _AsyncWorkingMixin):
         return await self._write(_delete_call(record_id, assertion_kind))
 
     async def add(
-        self, messages: list[m.Message | dict[str, Any]], *, thread_id: str | None = None
+        self,
+        messages: list[m.Message | dict[str, Any]],
+        *,
+        thread_id: str | None = None,
+        candidates: list[m.Candidate | dict[str, Any]] | None = None,
     ) -> m.ConversationResult | QueuedWrite:
-        return await self._write(_conversation_call(messages, thread_id))
+        return await self._write(_conversation_call(messages, thread_id, candidates))
 
     async def put_slots(
         self, writes: list[m.SlotWrite | dict[str, Any]]

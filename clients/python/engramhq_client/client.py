@@ -190,10 +190,11 @@ class EngramClient(_Base):
         *,
         user_id: str,
         thread_id: str | None = None,
+        candidates: list[m.Candidate | dict[str, Any]] | None = None,
     ) -> m.ConversationResult | QueuedWrite:
         """One conversation turn for user ``user_id`` (see :meth:`SubjectClient.add`); the
         equivalent of Mem0's ``add(messages, user_id=…)``."""
-        return self.for_user(user_id).add(messages, thread_id=thread_id)
+        return self.for_user(user_id).add(messages, thread_id=thread_id, candidates=candidates)
 
 
 class SubjectClient(_SubjectBase, _WorkingMixin):
@@ -287,14 +288,24 @@ class SubjectClient(_SubjectBase, _WorkingMixin):
         return self._write(_delete_call(record_id, assertion_kind))
 
     def add(
-        self, messages: list[m.Message | dict[str, Any]], *, thread_id: str | None = None
+        self,
+        messages: list[m.Message | dict[str, Any]],
+        *,
+        thread_id: str | None = None,
+        candidates: list[m.Candidate | dict[str, Any]] | None = None,
     ) -> m.ConversationResult | QueuedWrite:
         """One conversation turn in one request: the messages (``{"role": "user",
         "content": "…"}`` or :class:`~engramhq_client.models.Message`) are stored, Engram's
         extraction proposes memories from them, and the write policy's decisions come back
         (``result.decisions``). Queued when Engram is down (a resend stores nothing twice).
-        The precise path stays :meth:`remember`: say what to remember yourself."""
-        return self._write(_conversation_call(messages, thread_id))
+
+        ``candidates``: say what to remember yourself, in the same request (what
+        :meth:`append_events` then :meth:`submit_candidates` do in two). Each cites the
+        messages by ``source_client_event_ids`` (give those messages a
+        ``client_event_id``); Engram decides them (``result.candidates``, one per candidate)
+        and runs no extraction for the request. A citation of an unknown id is refused
+        (``InvalidInput``, ``unknown_source_event``) and nothing is stored."""
+        return self._write(_conversation_call(messages, thread_id, candidates))
 
     def put_slots(
         self, writes: list[m.SlotWrite | dict[str, Any]]

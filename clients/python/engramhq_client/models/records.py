@@ -395,6 +395,9 @@ class Message(_Model):
 class ConversationTurnRequest(_Model):
     messages: list[Message]
     thread_id: str | None = None
+    # Your own proposals from the turn, citing its messages by client_event_id: Engram
+    # decides them (``ConversationResult.candidates``) instead of extracting its own.
+    candidates: list[Candidate] | None = None
 
 
 @dataclass
@@ -422,15 +425,19 @@ class ConversationDecision(_Model):
 @dataclass
 class ConversationResult(_Model):
     """What ``add(messages)`` did: each message stored (``events``), and each memory
-    extracted from them with the write policy's decision (``decisions``)."""
+    extracted from them with the write policy's decision (``decisions``) — or, when you
+    sent ``candidates``, the decision on each of yours (``candidates``, as
+    ``submit_candidates`` answers) and no extraction."""
 
     events: list[EventResult]
     decisions: list[ConversationDecision]
     llm_rejected: int
     llm_unavailable: int
+    candidates: list[CandidateResult] = field(default_factory=list)
     _nested: ClassVar[dict[str, type]] = {
         "events": EventResult,
         "decisions": ConversationDecision,
+        "candidates": CandidateResult,
     }
     queued: ClassVar[bool] = False
 

@@ -1,8 +1,9 @@
 """Three levers on how recall reads a question's words, each off at weight 0
-(``RecallWeights``): a named time left out of what is searched (``drop_named_time``), the
-names of the subject's conversation partners read as "someone" by the embedder
-(``unname_speakers``), and a turn that states something and then asks counted as a
-statement by the speaker gate (``asking_share``). Off, recall is what it was; on, nothing
+(``RecallWeights``): a named time left out of what is searched (``drop_named_time``, on by
+default with ``time_named``), the names of the subject's conversation partners read as
+"someone" by the embedder (``unname_speakers``, off), and a turn that states something and
+then asks counted as a statement by the speaker gate (``asking_share``, on). Off, the
+question is read as before; where they do not apply they change nothing; on, nothing
 ineligible comes back."""
 
 from __future__ import annotations
@@ -115,9 +116,9 @@ def test_the_speakers_mixed_turn_anchors_their_answer_only_with_the_share():
     assert len(gate(0.5)) == 2
 
 
-def test_the_weights_are_off_by_default_and_clamped():
+def test_the_defaults_and_clamping():
     w = RecallWeights()
-    assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (0.0, 0.0, 0.0)
+    assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (1.0, 0.0, 0.5)
     policy = {"recall_weights": {"drop_named_time": 5, "unname_speakers": -1, "asking_share": 2}}
     w = RecallWeights.for_tenant(policy)
     assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (1.0, 0.0, 1.0)
@@ -186,23 +187,38 @@ def _timed_memories(subject):
     ).record_id
 
 
+BEFORE = RecallWeights(drop_named_time=0, time_named=0, asking_share=0, unname_speakers=0)
+
+
 @pytest.mark.django_db
-def test_off_equals_the_reference(read_agent, owner_subject, write_agent):
+def test_where_they_do_not_apply_the_levers_change_nothing(read_agent, owner_subject, write_agent):
+    # No time named, no turn that states and then asks: today's weights answer exactly as
+    # the weights before the levers (all three off).
     _timed_memories(owner_subject)
     converse(
         write_agent.agent,
         owner_subject,
-        [("Ada", "Hey Bea! Long time no see!"), ("Bea", "My grandma passed away. How are you?")],
+        [("Ada", "Hey Bea! Long time no see!"), ("Bea", "My grandma passed away last week.")],
     )
-    for question in (TIMED_Q, "When did Bea's grandmother pass away?"):
-        reference = weighed(read_agent.agent, owner_subject, question)
-        off = weighed(
-            read_agent.agent,
-            owner_subject,
-            question,
-            replace(RecallWeights(), drop_named_time=0, unname_speakers=0, asking_share=0),
-        )
-        assert [(i.id, i.scores) for i in off.items] == [(i.id, i.scores) for i in reference.items]
+    for question in (
+        "What did the user cook for the harbour party?",
+        "When did Bea's grandma die?",
+    ):
+        before = weighed(read_agent.agent, owner_subject, question, BEFORE)
+        today = weighed(read_agent.agent, owner_subject, question)
+        assert [(i.id, i.scores) for i in today.items] == [(i.id, i.scores) for i in before.items]
+
+
+@pytest.mark.django_db
+def test_off_the_named_time_stays_in_the_words(read_agent, owner_subject):
+    paella = _timed_memories(owner_subject)
+    off = weighed(read_agent.agent, owner_subject, TIMED_Q, BEFORE)
+    on = weighed(read_agent.agent, owner_subject, TIMED_Q, replace(BEFORE, drop_named_time=1))
+    assert paella in ids(on)
+    # Off, the month is a word of the question: the coverage the gate reads is lower.
+    cover = {i.id: i.scores.get("lexical_coverage", 0) for i in off.items}
+    cover_on = {i.id: i.scores.get("lexical_coverage", 0) for i in on.items}
+    assert cover.get(paella, 0) < cover_on[paella]
 
 
 @pytest.mark.django_db

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import numpy as np
 from django.conf import settings
@@ -17,6 +17,7 @@ from core.process_state import Slot
 from memory import lexical, relations
 from memory.embedders import EmbedderError, embed_query_cached, typical_question
 from memory.recall.scope import RecallContext
+from memory.recall.weights import RecallWeights
 from memory.selectors import active_model_id
 from memory.temporal.window import without_named_time
 
@@ -108,6 +109,10 @@ def _query_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
 
 
+# The default weights leave a named time out of what the embedder reads (a tenant that
+# turns it off has its question embedded again: ``QueryVector.serves``).
+_DROPS_NAMED_TIME = RecallWeights().drop_named_time > 0
+
 # The threads questions are embedded on: created on first use, never before a fork.
 POOL: Slot[ThreadPoolExecutor] = Slot(
     "recall.query_pool", _query_pool, close=lambda pool: pool.shutdown(wait=False), pure=True
@@ -165,6 +170,10 @@ class QueryVector:
         model_id = LAST_MODEL_ID.peek()
         if model_id is None or lexical.refer_to_user(query, (), ()) != query:
             return None
+        if _DROPS_NAMED_TIME:
+            # As ``read_question`` reads it under the default weights: which words name a
+            # time does not depend on the time it is.
+            query = without_named_time(query, datetime.now(UTC))
         return cls._submit(lexical.for_embedding(query), model_id)
 
     def cancel(self) -> None:

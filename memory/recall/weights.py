@@ -83,10 +83,10 @@ class RecallWeights:
     # A turn of the speaker counts as their asking (not their statement) for that gate
     # when the sentences in it that ask something (end in ?/？) hold at least this share
     # of its words: "Wow! What got you into running?" asks, "Last week my grandma passed
-    # away. How have you been?" states. 0: any question mark makes a turn asking. Kept
-    # with ``drop_named_time`` and ``time_named`` by leave-one-conversation-out on LoCoMo
-    # dev (docs/recall.md): alone Recall@10 0.739/0.745/0.713 -> 0.765/0.757/0.720 at 0.5.
-    asking_share: float = 0.5
+    # away. How have you been?" states. 0: any question mark makes a turn asking (off).
+    # A trade, so off: on LoCoMo dev at 0.5 Recall@10 0.739/0.745/0.713 ->
+    # 0.765/0.757/0.720 but adversarial abstention 0.31 -> 0.15 (docs/recall.md).
+    asking_share: float = 0.0
     # The memory of the turn right after a top hit that asks something comes along at
     # this share of the hit's score (``expand.adjacent_replies``): the answer to the
     # question the hit asked. 0: off. Kept by leave-one-conversation-out on LoCoMo dev
@@ -113,9 +113,10 @@ class RecallWeights:
     time_window: float = 0.0
     # Over 0: the words naming that time are left out of what the routes search and the
     # embedder reads (``query.read_question``): a memory's time is its ``valid_from``,
-    # not a date in its words. 0: off. With ``time_named`` 0.4, LoCoMo dev Recall@10
-    # 0.739/0.745/0.713 -> 0.752/0.757/0.766; with ``asking_share`` 0.5 too,
-    # 0.779/0.769/0.773 (docs/recall.md).
+    # not a date in its words. 0: off. With ``time_named`` 0.4, kept by
+    # leave-one-conversation-out on LoCoMo dev: Recall@10 0.739/0.745/0.713 ->
+    # 0.752/0.757/0.766, adversarial abstention unchanged but one question on 41
+    # (docs/recall.md).
     drop_named_time: float = 1.0
     # Over 0: the embedder reads the names of the people of the subject's conversations
     # in a question as "someone" (``lexical.without_names``). 0: off.

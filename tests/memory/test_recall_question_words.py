@@ -2,7 +2,7 @@
 (``RecallWeights``): a named time left out of what is searched (``drop_named_time``, on by
 default with ``time_named``), the names of the subject's conversation partners read as
 "someone" by the embedder (``unname_speakers``, off), and a turn that states something and
-then asks counted as a statement by the speaker gate (``asking_share``, on). Off, the
+then asks counted as a statement by the speaker gate (``asking_share``, off). Off, the
 question is read as before; where they do not apply they change nothing; on, nothing
 ineligible comes back."""
 
@@ -118,7 +118,7 @@ def test_the_speakers_mixed_turn_anchors_their_answer_only_with_the_share():
 
 def test_the_defaults_and_clamping():
     w = RecallWeights()
-    assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (1.0, 0.0, 0.5)
+    assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (1.0, 0.0, 0.0)
     policy = {"recall_weights": {"drop_named_time": 5, "unname_speakers": -1, "asking_share": 2}}
     w = RecallWeights.for_tenant(policy)
     assert (w.drop_named_time, w.unname_speakers, w.asking_share) == (1.0, 0.0, 1.0)

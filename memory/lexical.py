@@ -384,6 +384,29 @@ def refer_to_user(query: str, self_names: Iterable[str], others: Iterable[str] =
     return out
 
 
+def without_names(query: str, names: Iterable[str]) -> str:
+    """``query`` with each of ``names`` (and each word of a Latin one, three letters or
+    more) read as "someone" ("某人" in Chinese): "When did Ada's grandmother pass
+    away?" -> "When did someone's grandmother pass away?". For the embedder: the names
+    of the people in a subject's conversations say whose turn answers, not what it says
+    (``query_terms`` leaves them out as words, the speaker gate reads them)."""
+    out = query
+    spans = {n.strip() for n in names if isinstance(n, str)}
+    spans |= {w for n in list(spans) if not has_cjk(n) for w in n.split()}
+    for name in sorted(spans, key=len, reverse=True):
+        if has_cjk(name):
+            if len(name) >= 2:
+                out = out.replace(name, "某人")
+        elif len(name) >= 3:
+            out = re.sub(
+                rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])",
+                "someone",
+                out,
+                flags=re.IGNORECASE,
+            )
+    return out
+
+
 _TONE_MARKS = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ", "aaaaeeeeiiiioooouuuuüüüünnnm")
 
 

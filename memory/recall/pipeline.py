@@ -183,16 +183,22 @@ def recall(
             raise RuntimeError("recall ran in a transaction scoped to another tenant")
         if context.subject_kind in refuse_kinds:
             raise SubjectKindRefused(context.subject_kind)
-        question = read_question(request.query, context)
+        if weights is None:
+            # The question is embedded under ``context.model_id`` (below).
+            weights = RecallWeights.for_tenant(
+                context.tenant_policy, context.model_id, reranker_id()
+            )
+        asking = {
+            "now": as_of,
+            "drop_time": weights.drop_named_time > 0,
+            "unname_speakers": weights.unname_speakers > 0,
+        }
+        question = read_question(request.query, context, **asking)
         searched = replace(request, query=question.searched)
         if early is not None and early.serves(question.embedded, context.model_id):
             query_vector = early
         else:  # the only other place recall embeds (besides a question's parts, 5b)
             query_vector = QueryVector.start(question.embedded, context.model_id)
-        if weights is None:
-            weights = RecallWeights.for_tenant(
-                context.tenant_policy, query_vector.model_id, reranker_id()
-            )
         reranker = rerank_error = ""
         if context.consent_withdrawn:
             # The user withdrew consent: their memories are not used for anyone.
@@ -251,7 +257,7 @@ def recall(
             )
 
             def rank_part(part: str) -> list[Candidate]:
-                asked = read_question(part, context)
+                asked = read_question(part, context, **asking)
                 found, _ = run_routes(
                     RouteQuery(
                         eligible=eligible,
@@ -294,7 +300,7 @@ def recall(
                 ranked = time_named(
                     ranked,
                     weights,
-                    question=question.searched,
+                    question=question.with_time or question.searched,
                     now=as_of,
                     eligible=eligible,
                     query_vector=query_vector,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import numpy as np
 from django.conf import settings
@@ -16,7 +17,9 @@ from core.process_state import Slot
 from memory import lexical, relations
 from memory.embedders import EmbedderError, embed_query_cached, typical_question
 from memory.recall.scope import RecallContext
+from memory.recall.weights import RecallWeights
 from memory.selectors import active_model_id
+from memory.temporal.window import without_named_time
 
 logger = logging.getLogger(__name__)
 
@@ -45,17 +48,42 @@ class Question:
     # answer it (``rank.scope_to_speaker``). Empty otherwise, and for Chinese questions,
     # where a name's characters can run into other words.
     speaker: str = ""
+    # ``searched`` with the time it names, when that was taken out of ``searched``
+    # (``drop_named_time``): what step 5e reads the named time from. Empty otherwise.
+    with_time: str = ""
 
 
-def read_question(query: str, context: RecallContext) -> Question:
-    searched = lexical.refer_to_user(query, context.self_names, context.speakers)
-    others_named = lexical.names_in(searched, context.speakers)
+def read_question(
+    query: str,
+    context: RecallContext,
+    *,
+    now: datetime | None = None,
+    drop_time: bool = False,
+    unname_speakers: bool = False,
+) -> Question:
+    """``drop_time`` (with ``now``): the words that name a time ("in May 2023", "去年夏天")
+    are left out of what the routes search and the embedder reads. Memories rarely say
+    the date they are about — their time is ``valid_from``, which step 5e
+    (``timewin.time_named``) compares with the named time — so as words a date only
+    lowers the share of the question a memory holds and pulls the embedding towards
+    every memory that mentions a month.
+
+    ``unname_speakers``: the embedder reads the names of the people of the subject's
+    conversations as "someone" (``lexical.without_names``): a name says whose turn
+    answers — the speaker gate's job — and as meaning it pulls the question towards every
+    turn that greets or thanks that person."""
+    asked = lexical.refer_to_user(query, context.self_names, context.speakers)
+    searched = without_named_time(asked, now) if drop_time and now is not None else asked
+    others_named = lexical.names_in(asked, context.speakers)
     return Question(
         searched=searched,
-        embedded=lexical.for_embedding(searched),
+        with_time=asked if searched != asked else "",
+        embedded=lexical.for_embedding(
+            lexical.without_names(searched, context.speakers) if unname_speakers else searched
+        ),
         scope_names=lexical.name_words(context.speakers),
-        recent=lexical.asks_for_recent(searched),
-        about_others=bool(others_named) or relations.mentions_someone_else(searched),
+        recent=lexical.asks_for_recent(asked),
+        about_others=bool(others_named) or relations.mentions_someone_else(asked),
         speaker=speaker_asked_about(query, context, others_named),
     )
 
@@ -80,6 +108,10 @@ def embed_question(query: str, model_id: str) -> tuple[np.ndarray, np.ndarray]:
 def _query_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-query")
 
+
+# The default weights leave a named time out of what the embedder reads (a tenant that
+# turns it off has its question embedded again: ``QueryVector.serves``).
+_DROPS_NAMED_TIME = RecallWeights().drop_named_time > 0
 
 # The threads questions are embedded on: created on first use, never before a fork.
 POOL: Slot[ThreadPoolExecutor] = Slot(
@@ -138,6 +170,10 @@ class QueryVector:
         model_id = LAST_MODEL_ID.peek()
         if model_id is None or lexical.refer_to_user(query, (), ()) != query:
             return None
+        if _DROPS_NAMED_TIME:
+            # As ``read_question`` reads it under the default weights: which words name a
+            # time does not depend on the time it is.
+            query = without_named_time(query, datetime.now(UTC))
         return cls._submit(lexical.for_embedding(query), model_id)
 
     def cancel(self) -> None:

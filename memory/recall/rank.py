@@ -146,6 +146,25 @@ def fuse_and_rerank(
 
 # A turn that asks something ("Wow! What got you into running?").
 ASKS = re.compile(r"[?？]")
+# A sentence and the punctuation that ends it.
+_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
+
+
+def asks(statement: str, share: float = 0.0) -> bool:
+    """The turn asks something: it holds a question mark and, with ``share`` over 0, its
+    sentences that ask (end in ?/？) hold at least that share of its words (Chinese
+    characters count one each)."""
+    if not ASKS.search(statement):
+        return False
+    if share <= 0:
+        return True
+    asking = total = 0
+    for sentence in _SENTENCE.findall(statement):
+        words = len(re.findall(r"[\u3400-\u9fff]|[^\W_]+", sentence))
+        total += words
+        if ASKS.search(sentence):
+            asking += words
+    return total > 0 and asking >= share * total
 
 
 def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> list[Candidate]:
@@ -167,7 +186,11 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
     if by_others:
         best_other = max(_or(c.signals.fused, 0.0) for c in by_others)
         best_said = max(
-            (_or(c.signals.fused, 0.0) for c in said if not ASKS.search(c.record.statement)),
+            (
+                _or(c.signals.fused, 0.0)
+                for c in said
+                if not asks(c.record.statement, w.asking_share)
+            ),
             default=0.0,
         )
         if best_said < w.named_speaker_share * best_other:

@@ -80,6 +80,13 @@ class RecallWeights:
     # 0.36. Counting the speaker's questions as statements, share 0.65 abstains on 0.09.
     named_speaker: float = 0.2
     named_speaker_share: float = 0.65
+    # A turn of the speaker counts as their asking (not their statement) for that gate
+    # when the sentences in it that ask something (end in ?/？) hold at least this share
+    # of its words: "Wow! What got you into running?" asks, "Last week my grandma passed
+    # away. How have you been?" states. 0: any question mark makes a turn asking (off).
+    # A trade, so off: on LoCoMo dev at 0.5 Recall@10 0.739/0.745/0.713 ->
+    # 0.765/0.757/0.720 but adversarial abstention 0.31 -> 0.15 (docs/recall.md).
+    asking_share: float = 0.0
     # The memory of the turn right after a top hit that asks something comes along at
     # this share of the hit's score (``expand.adjacent_replies``): the answer to the
     # question the hit asked. 0: off. Kept by leave-one-conversation-out on LoCoMo dev
@@ -98,11 +105,22 @@ class RecallWeights:
     entity_mention: float = 0.0
     entity_hop: float = 0.0
     # Added to the score of a ranked memory whose time (``valid_from``) falls in the time
-    # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off.
-    time_named: float = 0.0
+    # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off. On
+    # with ``drop_named_time``: alone it never reached a memory the routes had missed.
+    time_named: float = 0.4
     # The best memories inside that time by vector margin come along at this share of the
     # best hit's score (``timewin.in_window``). 0: off.
     time_window: float = 0.0
+    # Over 0: the words naming that time are left out of what the routes search and the
+    # embedder reads (``query.read_question``): a memory's time is its ``valid_from``,
+    # not a date in its words. 0: off. With ``time_named`` 0.4, kept by
+    # leave-one-conversation-out on LoCoMo dev: Recall@10 0.739/0.745/0.713 ->
+    # 0.752/0.757/0.766, adversarial abstention unchanged but one question on 41
+    # (docs/recall.md).
+    drop_named_time: float = 1.0
+    # Over 0: the embedder reads the names of the people of the subject's conversations
+    # in a question as "someone" (``lexical.without_names``). 0: off.
+    unname_speakers: float = 0.0
     # A question of several parts ("Ada and Bea", two clauses; ``decompose.parts``) is
     # recalled part by part too, each part's best memories joining at this share of the
     # whole question's best score (``decompose.by_parts``). One more embedding per part.
@@ -155,6 +173,9 @@ class RecallWeights:
                 "lexical_coverage_share",
                 "lexical_context_only",
                 "named_speaker_share",
+                "asking_share",
+                "drop_named_time",
+                "unname_speakers",
                 "adjacent_reply",
                 "entity_mention",
                 "entity_hop",

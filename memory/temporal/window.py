@@ -45,7 +45,9 @@ _EN_SEASON = re.compile(
 )
 _ZH_DAY = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月(?P<day>\d{1,2})[日号]")
 _ZH_MONTH_YEAR = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月")
-_ZH_RELATIVE = re.compile(r"(?P<which>去年|今年|上个月|这个月|本月)(?P<season>[春夏秋冬])?")
+_ZH_RELATIVE = re.compile(
+    r"(?P<which>去年|今年|上个月|这个月|本月)(?:(?P<season>[春夏秋冬])[天季]?)?"
+)
 _ZH_YEAR = re.compile(r"(?P<year>\d{4})年")
 _ZH_MONTH = re.compile(r"(?<!\d)(?P<month>\d{1,2})月(?!\d{1,2}[日号])")
 _ZH_SEASON = re.compile(r"(?P<season>[春夏秋冬])(?:天|季)")
@@ -108,6 +110,13 @@ def _relative(which: str, unit: str, now: datetime) -> Window:
 
 def named_window(text: str, now: datetime) -> Window | None:
     """The stretch of time ``text`` names, or None."""
+    found = named_time(text, now)
+    return found[0] if found else None
+
+
+def named_time(text: str, now: datetime) -> tuple[Window, tuple[int, int]] | None:
+    """The stretch of time ``text`` names and where in ``text`` it is named (the span
+    of the words that name it), or None."""
     m = _ZH_DAY.search(text)
     if m and 1 <= int(m["month"]) <= 12 and 1 <= int(m["day"]) <= 31:
         try:
@@ -115,7 +124,7 @@ def named_window(text: str, now: datetime) -> Window | None:
         except ValueError:
             start = None
         if start:
-            return Window(start, start + timedelta(days=1))
+            return Window(start, start + timedelta(days=1)), m.span()
     m = _EN_DAY.search(text)
     if m:
         month = (m["month"] or m["month2"]).lower().rstrip(".")
@@ -124,43 +133,70 @@ def named_window(text: str, now: datetime) -> Window | None:
                 start = datetime(
                     int(m["year"]), _MONTH_NUMBER[month], int(m["d1"] or m["d2"]), tzinfo=UTC
                 )
-                return Window(start, start + timedelta(days=1))
+                return Window(start, start + timedelta(days=1)), m.span()
             except (ValueError, KeyError):
                 pass
     m = _ZH_MONTH_YEAR.search(text)
     if m and 1 <= int(m["month"]) <= 12:
-        return _month(int(m["year"]), int(m["month"]))
+        return _month(int(m["year"]), int(m["month"])), m.span()
     m = _EN_MONTH_YEAR.search(text)
     if m and _is_month(m["month"]):
-        return _month(int(m["year"]), _MONTH_NUMBER[m["month"].lower().rstrip(".")])
+        return _month(int(m["year"]), _MONTH_NUMBER[m["month"].lower().rstrip(".")]), m.span()
     m = _EN_SEASON_YEAR.search(text)
     if m:
-        return _season(int(m["year"]), m["season"].lower())
+        return _season(int(m["year"]), m["season"].lower()), m.span()
     m = _ZH_RELATIVE.search(text)
     if m:
         if m["season"] and m["which"] in ("去年", "今年"):
-            return _last_season(
+            season = _last_season(
                 now if m["which"] == "今年" else now.replace(year=now.year - 1, month=12, day=31),
                 _ZH_SEASONS[m["season"]],
                 True,
             )
-        return _relative(m["which"], "year" if "年" in m["which"] else "month", now)
+            return season, m.span()
+        return _relative(m["which"], "year" if "年" in m["which"] else "month", now), m.span()
     m = _EN_LAST.search(text)
     if m:
-        return _relative(m["which"].lower(), m["unit"].lower(), now)
+        return _relative(m["which"].lower(), m["unit"].lower(), now), m.span()
     m = _EN_YEAR.search(text) or _ZH_YEAR.search(text)
     if m:
-        return _year(int(m["year"]))
+        return _year(int(m["year"])), m.span()
     m = _EN_MONTH.search(text)
     if m and _is_month(m["month"]):
-        return Window(months=(_MONTH_NUMBER[m["month"].lower().rstrip(".")],))
+        return Window(months=(_MONTH_NUMBER[m["month"].lower().rstrip(".")],)), m.span()
     m = _ZH_MONTH.search(text)
     if m and 1 <= int(m["month"]) <= 12:
-        return Window(months=(int(m["month"]),))
+        return Window(months=(int(m["month"]),)), m.span()
     m = _EN_SEASON.search(text)
     if m:
-        return Window(months=_SEASONS[m["season"].lower()])
+        return Window(months=_SEASONS[m["season"].lower()]), m.span()
     m = _ZH_SEASON.search(text)
     if m:
-        return Window(months=_SEASONS[_ZH_SEASONS[m["season"]]])
+        return Window(months=_SEASONS[_ZH_SEASONS[m["season"]]]), m.span()
     return None
+
+
+# A preposition (and article) left dangling once the time it introduced is taken out
+# ("What did she do in | May 2023?", "on the evening of | 7 July, 2023").
+_DANGLING = re.compile(
+    r"\b(?:in|on|at|of|during|over|throughout|since|around|from|by)\s+(?:the\s+)?$", re.I
+)
+
+
+def without_named_time(text: str, now: datetime) -> str:
+    """``text`` without the words that name a time (``named_time``) and a preposition
+    left dangling before them: "What did Ada cook in May 2023?" -> "What did Ada cook?".
+    Unchanged if ``text`` names no time or nothing but the time."""
+    found = named_time(text, now)
+    if found is None:
+        return text
+    start, end = found[1]
+    head = _DANGLING.sub("", text[:start].rstrip() + " ").rstrip() if start else ""
+    tail = text[end:].lstrip()
+    cjk = re.compile(r"[\u3400-\u9fff]")
+    joint = "" if (head and cjk.match(head[-1])) or (tail and cjk.match(tail[0])) else " "
+    out = f"{head}{joint}{tail}".strip()
+    out = re.sub(r"\s+([,.;:?!，。；：？！])", r"\1", out)
+    out = re.sub(r"^[\s,，;；:：]+", "", out)
+    out = re.sub(r"\s{2,}", " ", out)
+    return out if re.search(r"\w", re.sub(r"[?？!！.。]", "", out)) else text

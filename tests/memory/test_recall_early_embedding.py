@@ -272,3 +272,24 @@ def test_a_failing_shortcut_never_fails_the_recall(read_agent, owner_subject, mo
     assert response.status_code == 200
     assert response.json()["items"] == reference
     assert reference[0]["id"] == str(fact.record_id)
+
+
+def test_a_question_naming_a_time_is_guessed_without_it(read_agent, owner_subject, embedded):
+    # The default weights leave the named time out of what is embedded (drop_named_time):
+    # the guess does too, so it serves; a tenant that turns it off embeds again.
+    from memory.recall import RecallWeights
+
+    remember(owner_subject, "User prefers aisle seats")
+    recall(read_agent.agent, owner_subject, "Which seat did the user prefer in May 2024?")
+    assert embedded == ["Which seat did the user prefer?"]
+    embedded.clear()
+    recall(
+        read_agent.agent,
+        owner_subject,
+        "Which seat did the user prefer in May 2024?",
+        weights=RecallWeights(drop_named_time=0),
+    )
+    assert embedded == [
+        "Which seat did the user prefer?",
+        "Which seat did the user prefer in May 2024?",
+    ]

@@ -102,7 +102,9 @@ def test_memories_in_the_window_rank_up_and_none_come_in(owner_subject):
         ],
     )
     ids = [c.id for c in ranked]
-    off = time_named(list(ranked), RecallWeights(), question="What happened in May 2024?", now=NOW)
+    off = time_named(
+        list(ranked), RecallWeights(time_named=0), question="What happened in May 2024?", now=NOW
+    )
     assert [c.id for c in off] == ids  # off by default
     on = time_named(
         list(ranked), RecallWeights(time_named=0.3), question="What happened in May 2024?", now=NOW
@@ -115,7 +117,7 @@ def test_memories_in_the_window_rank_up_and_none_come_in(owner_subject):
     assert [c.id for c in none] == ids and set(c.id for c in on) == set(ids)
 
 
-WINDOW_ON = RecallWeights(time_window=0.8, adjacent_reply=0)
+WINDOW_ON = RecallWeights(time_window=0.8, adjacent_reply=0, time_named=0)
 WINDOW_Q = "What did the user buy at the harbour market in May 2024?"
 
 
@@ -136,7 +138,9 @@ def _window_memories(subject):
 @pytest.mark.django_db
 def test_the_best_memories_inside_the_window_come_along(read_agent, owner_subject):
     hit, told = _window_memories(owner_subject)
-    off = weighed(read_agent.agent, owner_subject, WINDOW_Q, RecallWeights(adjacent_reply=0))
+    off = weighed(
+        read_agent.agent, owner_subject, WINDOW_Q, RecallWeights(adjacent_reply=0, time_named=0)
+    )
     on = weighed(read_agent.agent, owner_subject, WINDOW_Q, WINDOW_ON)
     assert [i.id for i in off.items][:1] == [hit] and told not in [i.id for i in off.items]
     assert told in [i.id for i in on.items]

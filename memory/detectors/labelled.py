@@ -122,7 +122,7 @@ _ACCESS = re.compile(
     r"保险|保險|取件|登录|登錄|登入|支付|取款|解除|暗証|잠금|도어락|현관|인증|ロック|解錠"
 )
 _LABEL = re.compile(
-    r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z]{0,10}?"
+    r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z ]{0,12}?"
     rf"(?:(?P<secret>{_SECRET_NOUN})|(?P<code>{_CODE_NOUN})))"
     r"(?:的)?\s*(?:就是|也是|是|为|為|：|:|=|は|는|은|이|가|改成了?|改为|改為|设成了?|設成了?|"
     r"换成了?|換成了?|设为|設為)?\s*(?:了\s*)?"
@@ -180,8 +180,8 @@ _ACCESS_VERB = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"\btakes?\s+{_NUM}\s+to\s+(?:open|unlock|disarm|deactivate|switch\s+(?:it\s+)?off|"
-        r"turn\s+(?:it\s+)?off|get\s+in)",
+        rf"\btakes?\s+{_NUM}\s+to\s+(?:open|unlock|disarm|deactivate|switch\s+(?:\w+\s+){{0,2}}off|"
+        r"turn\s+(?:\w+\s+){0,2}off|get\s+in)",
         re.IGNORECASE,
     ),
     re.compile(

@@ -18,6 +18,8 @@ still counts:
   an amount, a date or a count (no unit after them), or a token mixing letters with digits
   or symbols. "撤防码 4402", "锁屏的数字是 147369" are secrets; "股票代码 600519",
   "尺码是 42 码", "订单号 2023…" are not (no access word, or no code noun);
+- a **key with a checksum or an alphabet**: a BitLocker recovery key (eight blocks of six
+  digits, each a multiple of 11), an authenticator secret in base32 of 32 or 52 characters;
 - an **access verb** in English or Chinese: a number that opens, unlocks, disarms or
   switches something off ("the alarm disarms with 6620", "takes 5087 to switch off",
   "opens with 3318", "输入 2580 开门"), or that is entered when asked.
@@ -211,4 +213,29 @@ def access_verb_spans(text: str) -> list[tuple[int, int]]:
             if _UNIT_AFTER.match(text, m.end("value")):
                 continue
             spans.append((m.start("value"), m.end("value")))
+    return spans
+
+
+# --- keys with a checksum or an alphabet ------------------------------------------------
+
+_BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:[- ]?\d{6}){7}(?![\d-])")
+_BASE32 = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Z2-7]{32}|[a-z2-7]{32}|[A-Z2-7]{52}|[a-z2-7]{52})(?![A-Za-z0-9])"
+)
+
+
+def keyed_format_spans(text: str) -> list[tuple[int, int]]:
+    """A BitLocker recovery key (48 digits in eight blocks, each a multiple of 11 below
+    720,896: a random number passes one in 200 million times), and an authenticator
+    secret in RFC 4648 base32 of the lengths apps issue (160 or 256 bits: 32 or 52
+    characters of A–Z and 2–7 with digits among the letters)."""
+    spans = []
+    for m in _BITLOCKER.finditer(text):
+        blocks = re.findall(r"\d{6}", re.sub(r"[- ]", "", m.group()))
+        if all(int(b) % 11 == 0 and int(b) < 720896 for b in blocks):
+            spans.append((m.start(), m.end()))
+    for m in _BASE32.finditer(text):
+        token = m.group()
+        if sum(c.isdigit() for c in token) >= 2 and sum(c.isalpha() for c in token) >= 16:
+            spans.append((m.start(), m.end()))
     return spans

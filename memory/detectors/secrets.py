@@ -32,6 +32,7 @@ from memory.detectors.labelled import (
     access_verb_spans,
     bip39_spans,
     cjk_phrase_spans,
+    keyed_format_spans,
     labelled_value_spans,
 )
 from memory.text_normalize import detection_form
@@ -419,6 +420,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(folded)]
         + _url_spans(form.text)
         + _format_spans(form.text)
+        + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]
         + _shape_spans(form.text)
     )
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]

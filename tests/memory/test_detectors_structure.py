@@ -221,3 +221,12 @@ def test_other_people_and_lookalikes_are_not(text):
 
 def test_ordinary_chinese_conversation_has_no_special_category():
     assert [t for t in ORDINARY_ZH if find_special_categories(t)] == []
+
+
+def test_keys_with_a_checksum_or_an_alphabet_need_no_label():
+    key = "110055237864591822005555704176348348129987660033"
+    assert find_secrets(f"saved {key} in the notes app")
+    assert find_secrets("new token YXROY6N3BYO4K7CHXJIAE2F7VGDFAJRX for later")
+    # One block not a multiple of 11; a base32-looking run without digits.
+    assert not find_secrets("ref 110055237864591822005555704176348348129987660034 closed")
+    assert not find_secrets("ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF")

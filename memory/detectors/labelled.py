@@ -89,7 +89,10 @@ def _close(run: list[re.Match[str]], spans: list[tuple[int, int]]) -> None:
 
 _PHRASE_WORD = re.compile(
     r"助记词|助記詞|种子词|種子詞|恢复词|恢復詞|恢复短语|恢復短語|备份词|備份詞|"
-    r"seed|mnemonic|recovery\s+(?:phrase|words)|backup\s+words|secret\s+recovery",
+    r"seed|mnemonic|recovery\s+(?:phrase|words)|backup\s+words|secret\s+recovery|"
+    # The count of words is itself the sign: "十二个词：", "24 words:".
+    r"(?:十二|十五|十八|二十一|二十四|12|15|18|21|24)\s*个?(?:词|字|单词|單詞|詞)|"
+    r"(?:12|15|18|21|24|twelve|twenty-four)[- ]words?",
     re.IGNORECASE,
 )
 _CJK = r"[\u3400-\u9fff]"
@@ -121,7 +124,8 @@ _CODE_NOUN = r"码|碼|数字|數字|号码|號碼|番号|번호|コード|코�
 # (撤防, 布防), a door or gate, a pairing, a payment or withdrawal, a safe, a verification.
 _ACCESS = re.compile(
     r"锁|鎖|撤防|布防|设防|設防|门禁|門禁|开门|開門|进门|進門|大门|大門|配对|配對|验证|驗證|"
-    r"保险|保險|取件|登录|登錄|登入|支付|取款|解除|暗証|잠금|도어락|현관|인증|ロック|解錠"
+    r"保险|保險|取件|登录|登錄|登入|支付|取款|解除|暗証|잠금|도어락|현관|인증|ロック|解錠|"
+    r"金庫|金库|保管箱|储物柜|儲物櫃|ロッカー|キーボックス|금고|사물함"
 )
 _LABEL = re.compile(
     r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z ]{0,12}?"
@@ -177,7 +181,7 @@ _OPEN_EN = (
 )
 _ACCESS_VERB = [
     re.compile(
-        rf"\b{_OPEN_EN}\s+(?:(?:it|them|the\s+\w+)\s+)?(?:with|using|by\s+(?:entering|typing|"
+        rf"\b{_OPEN_EN}\s+(?:(?:it|them|the\s+\w+)\s+)?(?:with|on|using|by\s+(?:entering|typing|"
         rf"keying\s+in|punching\s+in|pressing))\s+(?:the\s+)?(?:code\s+|number\s+|digits\s+)?{_NUM}",
         re.IGNORECASE,
     ),
@@ -186,8 +190,8 @@ _ACCESS_VERB = [
         r"turn\s+(?:\w+\s+){0,2}off|get\s+in)",
         re.IGNORECASE,
     ),
-    re.compile(
-        rf"\b(?:enter|punch\s+in|key\s+in|tap\s+in)\s+{_NUM}\s*(?=when\b|once\b|at\s+the\b|"
+    _ENTER := re.compile(
+        rf"\b(?:enter|punch\s+in|key\s+in|tap\s+in)\s+{_NUM}\s*(?=when\b|once\b|before\b|at\s+the\b|"
         r"on\s+the\b|then\b|and\s+(?:press|hit|wait)|[,.;]|$)",
         re.IGNORECASE,
     ),
@@ -197,6 +201,14 @@ _ACCESS_VERB = [
     ),
     re.compile(
         rf"(?:开门|開門|开锁|開鎖|解锁|解鎖|撤防|进门|進門)(?:要|得|需要|时|時)?(?:输入|輸入|按|输|用)\s*{_NUM}"
+    ),
+    re.compile(rf"{_NUM}\s*で(?:開き|開け|開く|解錠)"),
+    # English labels: an access word, then a number noun ("the unlock number … is 66120").
+    re.compile(
+        r"\b(?:unlock|lock|door|gate|alarm|safe|vault|locker|lockbox|keypad|padlock|entry|"
+        r"garage|disarm|arming)\s+(?:number|digits|combo|combination|sequence)s?\b"
+        rf"(?:\s+(?:for|on|of)\s+(?:\w+\s+){{0,3}}?)?\s*(?:is|was|are|:|=|-)\s*(?:now\s+)?{_NUM}",
+        re.IGNORECASE,
     ),
 ]
 
@@ -208,7 +220,11 @@ def access_verb_spans(text: str) -> list[tuple[int, int]]:
         for m in rx.finditer(text):
             value = m.group("value")
             digits = re.sub(r"[\s#*-]", "", value)
-            if not 4 <= len(digits) <= 10 or re.fullmatch(r"(?:19|20)\d\d", digits):
+            if not 4 <= len(digits) <= 10:
+                continue
+            # "Enter 2026 in the year field": a bare entered number that reads as a year is
+            # not taken for a code; one that opens or disarms something is one.
+            if rx is _ENTER and re.fullmatch(r"(?:19|20)\d\d", digits):
                 continue
             if _UNIT_AFTER.match(text, m.end("value")):
                 continue

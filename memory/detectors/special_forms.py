@@ -37,7 +37,7 @@ _ADV = r"(?:(?:also|still|now|just|recently|already|always|never|usually|been|ba
 # no other person stands between (我朋友…, 我妈…).
 _ZH_I = r"我(?!们|們)"
 _ZH_WHEN = (
-    r"(?:(?:[上下这本]个?(?:周|週|月|星期)|明天|今天|后天|昨天|去年|今年|最近|已经|正在|现在|"
+    r"(?:(?:[上下这本]个?(?:周|週|月|星期)|明天|今天|后天|昨天|去年|今年|前年|最近|已经|正在|现在|"
     r"每[周週月天年]|刚刚?|也|还|就|都|又|一直|从小|之前|以前|[\u4e00-\u9fff]{1,2}里)){0,2}"
 )
 _NOT_NAMED = r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)\b)"
@@ -52,7 +52,7 @@ _LAB = (
     r"viral\s+load|cd4(?:\s+count)?|t[- ]cell\s+count|a1c|hba1c|blood\s+(?:sugar|glucose|pressure)|"
     r"cholesterol|ldl|triglycerides|psa|tsh|egfr|creatinine|platelets?|platelet\s+count|"
     r"white\s+(?:blood\s+)?cell\s+count|ferritin|iron\s+levels?|liver\s+enzymes|sperm\s+count|"
-    r"hcg|amh|bone\s+density|ejection\s+fraction|oxygen\s+saturation"
+    r"hcg|amh|bone\s+density|ejection\s+fraction|oxygen\s+saturation|ha?emoglobin"
 )
 _ORGAN = r"thyroid|kidneys?|liver|pancreas|heart|lungs?|adrenals?|pituitary|immune\s+system|bladder|prostate"
 
@@ -60,6 +60,10 @@ _HEALTH_EN = [
     re.compile(
         rf"{_I}\s+{_ADV}(?:take|takes|taking|took|inject|injects|injecting|need|am on|'m on|on|"
         rf"was prescribed|got prescribed|been prescribed)\s+(?:\w+\s+){{0,2}}?{_DOSE}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_I}\s+{_ADV}(?:give|gives|gave)\s+myself\s+(?:an?\s+|my\s+)?(?:\w+\s+)?(?:shot|injection|jab)s?\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -80,7 +84,8 @@ _HEALTH_EN = [
         rf"\bfor\s+me\b|{_MY}\s+(?:next|last|first|second|third|fourth|final)\s+(?:round|cycle|"
         rf"session)\s+of\s+(?:{_TREATMENT})\b|{_I}\s+{_ADV}(?:start|begin|finish|finished|started|"
         rf"am starting|'m starting|am doing|'m doing|am going through|'m going through)\s+"
-        rf"(?:\w+\s+){{0,2}}?(?:{_TREATMENT})\b",
+        rf"(?:\w+\s+){{0,2}}?(?:{_TREATMENT})\b|{_IM}\s+(?:halfway\s+|partway\s+|almost\s+)?"
+        rf"(?:through|done\s+with)\s+(?:my\s+)?(?:\w+\s+)?(?:{_TREATMENT})\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -101,8 +106,10 @@ _HEALTH_EN = [
     re.compile(
         rf"{_I}\s+{_ADV}(?:carry|carries|inherited|tested\s+positive\s+for|am\s+a\s+carrier\s+of|"
         rf"'m\s+a\s+carrier\s+of)\s+(?:\w+\s+){{0,5}}?(?:gene|genes|mutation|variant|allele)\b"
+        rf"|{_IM}\s+a\s+(?:genetic\s+)?carrier\s+(?:of|for)\b"
         rf"|{_MY}\s+(?:brca\d?|genetic|gene|dna|carrier)\s+(?:test|screen|panel|results?)\b"
-        r"|\b(?:genetic\s+test|dna\s+test|23andme|ancestry\s*dna)\s+(?:\w+\s+)?(?:says|said|shows|"
+        r"|\b(?:genetic\s+(?:test|kit|screen|panel)|dna\s+(?:test|kit)|23andme|ancestry\s*dna)\s+"
+        r"(?:\w+\s+)?(?:says|said|shows|"
         r"showed|found|revealed|confirmed)\s+(?:that\s+)?(?:i\b|i'm\b|my\b)",
         re.IGNORECASE,
     ),
@@ -120,13 +127,18 @@ _HEALTH_EN = [
     re.compile(
         rf"{_IM}\s+(?:registered|legally|partially|completely)\s+(?:blind|deaf|sighted)\b"
         rf"|{_MY}\s+(?:guide|service|assistance|hearing|seizure|mobility)\s+dog\b"
+        rf"|{_I}\s+{_ADV}(?:lost|am\s+losing|'m\s+losing|have\s+lost)\s+(?:most\s+|all\s+|some\s+|half\s+)?"
+        r"(?:of\s+)?my\s+(?:sight|vision|hearing)\b"
         rf"|{_I}\s+{_ADV}(?:rely\s+on|use|have|need|got)\s+(?:a|an|my)\s+(?:guide|service|assistance|"
         r"hearing|seizure|mobility)\s+dog\b",
         re.IGNORECASE,
     ),
 ]
 
-_ZH_CONDITION_NOUN = r"(?:(?!发)[\u4e00-\u9fff]){1,6}?(?:炎|结节|囊肿|增生|息肉|亢进|减退|功能(?:偏低|偏高|亢进|减退|异常|不全))"
+_ZH_CONDITION_NOUN = (
+    r"(?:(?!发)[\u4e00-\u9fff]){1,6}?(?:炎|结节|囊肿|增生|息肉|亢进|减退|突出|狭窄|梗死|硬化|衰竭|"
+    r"脱垂|积液|功能(?:偏低|偏高|亢进|减退|异常|不全))"
+)
 _HEALTH_ZH = [
     re.compile(
         rf"{_ZH_I}(?:的)?{_ZH_CONDITION_NOUN}(?=[^\u4e00-\u9fff]|好|已|很|一直|每|要|了|，|$)"
@@ -142,10 +154,14 @@ _HEALTH_ZH = [
     re.compile(
         rf"{_ZH_I}(?:现在|已经)?(?:怀孕|怀了|怀上了?)[^。！？，,\n]{{0,6}}?(?:周|个月|胎)"
         rf"|{_ZH_I}的?(?:产检|孕检|预产期|助产士|产科医生|孕周)|{_ZH_I}(?:在|正在)?(?:备孕|做试管|打促排)"
+        rf"|{_ZH_I}(?:现在|已经)?(?:在)?孕[早中晚]期"
     ),
     re.compile(
         rf"{_ZH_I}的?(?:HIV|艾滋|乙肝)?(?:病毒载量|CD4|糖化血红蛋白|血糖|血压|血脂|胆固醇|尿酸|甲功|"
-        r"TSH|肝功能?|肾功能?|转氨酶|肌酐)(?:是|偏|有点|已经|一直|测|检测|控制|很|太|高|低|\d|指标)"
+        r"TSH|肝功能?|肾功能?|转氨酶|肌酐)(?:是|偏|有点|已经|一直|测|检测|控制|很|太|高|低|\d|指标|降|升|涨|掉)"
+    ),
+    re.compile(
+        rf"{_ZH_I}{_ZH_WHEN}(?:每天|每晚|每周|晚上|早上){{0,2}}(?:都|要|会){{0,2}}打(?:一|两|三|\d)针"
     ),
     re.compile(rf"{_ZH_I}(?:携带|带有|是)[^。！？，,\n]{{0,10}}?(?:基因|突变|变异)(?:携带者)?"),
     re.compile(
@@ -156,6 +172,9 @@ _HEALTH_ZH = [
     re.compile(
         r"(?:私|わたし|僕|俺)(?:は|も)[^。]{0,15}(?:薬|くすり)を[^。]{0,6}(?:飲んで|飲み|服用)"
         r"|(?:^|私は|わたしは)\s*妊娠\s*\d+\s*週"
+        r"|(?:私|わたし)は[^。]{0,12}(?:注射|インスリン)を[^。]{0,4}打って"
+        r"|(?:私|わたし)は[^。]{0,10}(?:透析|抗がん剤|化学療法|放射線治療)"
+        r"|(?:저는|나는|제가|내가)\s*임신\s*\d+\s*주"
         r"|(?:저는|나는|제가|내가)\s*(?:\S+\s+){0,3}?\S*약을?\s*(?:\S+\s+)?(?:먹어요|먹고|먹는|먹어|복용)"
     ),
 ]
@@ -188,11 +207,23 @@ _RELIGION = [
         rf"{_ZH_I}(?:每[周週][一二三四五六日天]?|每个?(?:主日|周日|星期天|礼拜天|周五|安息日)|每天|平时)?"
         r"(?:都|会)?(?:去)?(?:望弥撒|做弥撒|望彌撒|做彌撒|守安息日|做礼拜|做主麻|守斋|封斋)"
         rf"|斋月(?:期间|里|的时候)?{_ZH_I}|{_ZH_I}(?:在)?(?:过|守|封)斋月"
+        rf"|{_ZH_I}[^。！？，,\n]{{0,8}}?(?:都|会)?去(?:庙里|寺里|寺庙|教堂|清真寺)(?:上香|拜佛|礼拜|做礼拜|祷告|做主麻)"
     ),
+    re.compile(
+        rf"{_I}\s+{_ADV}break\s+my\s+fast\s+at\s+(?:sunset|sundown|iftar|maghrib)"
+        rf"|{_I}\s+{_ADV}(?:put\s+on|lay|wrap)\s+(?:my\s+)?tefillin"
+        rf"|{_I}\s+{_ADV}(?:go\s+to|attend)\s+(?:the\s+)?(?:church|mass|mosque|synagogue|temple|gurdwara|"
+        r"mandir|kingdom\s+hall)\b(?:\s+\w+){0,4}?\s+(?:every|each|on\s+(?:sundays|fridays|saturdays)|weekly)",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(?:저는|나는)\s*(?:\S+\s+){0,3}?(?:성당|교회|절|모스크)에\s*(?:가|다녀|다닙)"),
 ]
 _POLITICAL = [
+    re.compile(rf"{_ZH_I}是[^。！？，,\n]{{0,6}}?(?:党员|盟员|团员)"),
     re.compile(
         rf"\bi\s+{_ADV}(?:voted|vote|will\s+vote)\s+(?:for\s+)?(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])[\w-]+"
+        rf"|{_I}\s+{_ADV}(?:hold|have|carry)\s+an?\s+{_NOT_NAMED}(?-i:[A-Z])\w+\s+party\s+(?:card|membership)"
+        rf"|\bi\s+{_ADV}(?:knocked|knock)\s+on\s+doors\s+for\s+(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])\w+"
         rf"|\bi\s+{_ADV}(?:canvass(?:ed)?|campaign(?:ed)?|phone-?bank(?:ed)?|door-?knock(?:ed)?)\s+"
         rf"for\s+(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])\w+"
         rf"|{_I}\s+{_ADV}(?:been\s+)?(?:a\s+)?(?:paid-up|card-carrying|signed-up)\s+(?:[\w-]+\s+){{0,2}}member\b",

@@ -33,16 +33,11 @@ def main():
         Counter(),
     )
     variants = Counter()
-    # A class's lines: <class>.jsonl and later additions <class>_<n>.jsonl (issue 32's
-    # credential_2.jsonl, special_category_2.jsonl), never edited in place.
-    files = [
-        (cls, path)
-        for cls in LABELS
-        for path in [HERE / f"{cls}.jsonl", *sorted(HERE.glob(f"{cls}_[0-9]*.jsonl"))]
-    ]
-    for cls, path in files:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            where = f"{path.name}:{n}"
+    for cls in LABELS:
+        for n, line in enumerate(
+            (HERE / f"{cls}.jsonl").read_text(encoding="utf-8").splitlines(), 1
+        ):
+            where = f"{cls}.jsonl:{n}"
             try:
                 row = json.loads(line)
             except ValueError as exc:

@@ -156,9 +156,15 @@ def _secret_value(value: str, after: str) -> bool:
     return looks_like_secret(core)
 
 
+# A label ends in one of the nouns: text without any is not scanned position by position.
+_NOUN = re.compile(rf"{_SECRET_NOUN}|{_CODE_NOUN}")
+
+
 def labelled_value_spans(text: str) -> list[tuple[int, int]]:
     """Values after a secret label in Chinese, Japanese or Korean (the module docstring)."""
-    spans = []
+    spans: list[tuple[int, int]] = []
+    if not _NOUN.search(text):
+        return spans
     for m in _LABEL.finditer(text):
         label = m.group("label")
         if m.group("code") and not _ACCESS.search(label):

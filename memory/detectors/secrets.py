@@ -28,6 +28,13 @@ from memory.detectors.formats import (
     policy_token_spans,
     recovery_phrase_spans,
 )
+from memory.detectors.labelled import (
+    access_verb_spans,
+    bip39_spans,
+    cjk_phrase_spans,
+    keyed_format_spans,
+    labelled_value_spans,
+)
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -39,7 +46,8 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
-    r"security\s+(?:question\s+)?answers?|memorable\s+word"
+    r"security\s+(?:question\s+)?answers?|memorable\s+word|"
+    r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
 _OTHER_EN = (
     r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
@@ -123,7 +131,9 @@ _PHRASE_CUE = re.compile(
     r"passphrase|seed\s+phrase|recovery\s+phrase|mnemonic|助记词", re.IGNORECASE
 )
 # Answers to security questions and passwords-by-agreement may be any words, in any script.
-_ANSWER_CUE = re.compile(r"密保答案|暗号|security\s+(?:question\s+)?answer|memorable\s+word", re.I)
+_ANSWER_CUE = re.compile(
+    r"密保答案|暗号|security\s+(?:question\s+)?answer|memorable\s+word|answer\s+(?:to|for)\b", re.I
+)
 _ANY_VALUE = re.compile(r"\s*(?:is|was|=|:|：|是|为)\s*[\"“'「]?([^,，。;；\n\"”'」]{2,40})")
 _QUOTED = re.compile(
     r"\"[^\"\n]{3,64}\"|“[^”\n]{3,64}”|「[^」\n]{3,64}」|『[^』\n]{3,64}』"
@@ -403,10 +413,14 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
     form = detection_form(text)
+    folded = fold_financial_numerals(form.text)
     found = (
-        _prose_spans(fold_financial_numerals(form.text))
+        _prose_spans(folded)
+        + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(folded)]
+        + [(s, e, "credential_in_prose") for s, e in access_verb_spans(folded)]
         + _url_spans(form.text)
         + _format_spans(form.text)
+        + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]
         + _shape_spans(form.text)
     )
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
@@ -415,6 +429,8 @@ def secret_spans(text: str) -> list[SecretSpan]:
     spans += [
         SecretSpan(origin[s], origin[e - 1] + 1, "recovery_phrase")
         for s, e in recovery_phrase_spans(visible)
+        + bip39_spans(visible)
+        + cjk_phrase_spans(visible)
     ]
     spans.sort()
     merged: list[SecretSpan] = []

@@ -22,6 +22,8 @@ import re
 from stdnum import iban
 
 from memory.detectors.medical_forms import MEDICAL_FORMS
+from memory.detectors.special_forms import SPECIAL_FORMS
+from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
 # The user is the subject: "I", or "the user" in an agent's third-person statement.
@@ -246,7 +248,7 @@ _ORIENTATION = [
     ),
     re.compile(
         rf"{_I}\s+came out\s+(?:as|to)\b|{_MY} (?:sexual orientation|sexuality)\b"
-        r"|\bas an? (?:gay|bisexual|queer|lesbian) (?:man|woman|person)?,? (?:i|my)\b"
+        r"|\bas an? (?:gay|bisexual|queer|lesbian)(?: (?:man|woman|person))?,? (?:i|my)\b"
         rf"|{_IM}\s+an? (?:gay|bisexual|queer) (?:man|woman|guy|person)\b",
         re.IGNORECASE,
     ),
@@ -335,12 +337,12 @@ _MINOR = [
 ]
 
 CATEGORIES: dict[str, list[re.Pattern[str]]] = {
-    "health": _HEALTH_EN + _HEALTH_ZH + MEDICAL_FORMS,
-    "religion": _RELIGION_EN + _RELIGION_ZH,
-    "sexual_orientation": _ORIENTATION,
-    "biometric": _BIOMETRIC,
-    "political": _POLITICAL,
-    "trade_union": _TRADE_UNION,
+    "health": _HEALTH_EN + _HEALTH_ZH + MEDICAL_FORMS + SPECIAL_FORMS["health"],
+    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"],
+    "sexual_orientation": _ORIENTATION + SPECIAL_FORMS["sexual_orientation"],
+    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"],
+    "political": _POLITICAL + SPECIAL_FORMS["political"],
+    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
@@ -348,8 +350,9 @@ CATEGORIES: dict[str, list[re.Pattern[str]]] = {
 
 
 def find_special_categories(text: str) -> list[str]:
-    """The special categories the text discloses about the user (sorted names)."""
-    form = normalize_for_detection(text)
+    """The special categories the text discloses about the user (sorted names). Chinese
+    is read with traditional characters folded to simplified (化療 reads as 化疗)."""
+    form = fold_traditional(normalize_for_detection(text))
     found = {name for name, patterns in CATEGORIES.items() if any(p.search(form) for p in patterns)}
     if "financial_account" not in found:
         for m in _IBAN.finditer(form):

@@ -20,8 +20,9 @@ pytestmark = pytest.mark.quality
 # class -> the fewest sentences the write path must get right (caught / total at the time
 # the floor was set; the first figure is before issue 32's mechanisms).
 CAUGHT_FLOORS = {
-    "credential": 124,  # of 153 (75 before issue 32, 99 with its rules only)
-    "special_category": 122,  # of 163 (77 before, 86 rules only)
+    "credential": 133,  # of 153 (75 before issue 32, 99 with its rules only, 124 with the
+    # learned heads; 133 with the structural rules of round 2)
+    "special_category": 132,  # of 163 (77 before, 86 rules only, 122 learned, 132 round 2)
     "instruction_tool": 115,  # of 127 (41 before, 80 rules only)
     "future_change": 52,  # of 58 (33 before, 46 rules only)
     "transient": 42,  # of 58 (5 before, 26 rules only)

@@ -213,6 +213,7 @@ class WriteBatch:
             sources=self.sources(prepared),
             existing=self.existing,
             stale=self.unless_stale,
+            embedding=kw.get("embedding"),
         )
         if decision.operation == Operation.REJECT:
             return writes._outcome(decision, None)  # nothing written: no savepoint

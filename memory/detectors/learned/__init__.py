@@ -196,15 +196,16 @@ class Model:
         """Each embedding head's log-odds, shifted so that 0 is its hold threshold."""
         return vector.astype(np.float64) @ self.emb_weights + self.emb_bias - self.emb_hold_logit
 
-    def unsure_band(self, text: str) -> np.ndarray:
-        """The classes whose embedding head answers for ``text`` (the n-gram head is unsure
-        of them and they are ``embed_classes``), with the n-gram heads' log-odds."""
-        logits = self.ngram_logits(text)
-        return (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask, logits
+    def unsure_band(self, logits: np.ndarray) -> np.ndarray:
+        """The classes whose embedding head answers, given the n-gram heads' log-odds (the
+        n-gram head is unsure of them and they are ``embed_classes``)."""
+        return (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask
 
-    def needs_embedding(self, text: str) -> bool:
+    def needs_embedding(self, text: str, logits: np.ndarray | None = None) -> bool:
         """Whether scoring ``text`` reads an embedding head (and so needs a vector)."""
-        return self.emb_weights is not None and bool(self.unsure_band(text)[0].any())
+        if self.emb_weights is None:
+            return False
+        return bool(self.unsure_band(self.ngram_logits(text) if logits is None else logits).any())
 
     def scores(
         self,
@@ -213,8 +214,11 @@ class Model:
         embedding: bool = True,
         passage: str | None = None,
         vector: np.ndarray | None = None,
+        logits: np.ndarray | None = None,
     ) -> dict[str, float]:
-        unsure, logits = self.unsure_band(text)
+        """``logits``: the n-gram heads' for ``text``, if already computed."""
+        logits = self.ngram_logits(text) if logits is None else logits
+        unsure = self.unsure_band(logits)
         if embedding and self.emb_weights is not None and unsure.any():
             if vector is None:
                 vector = embed([text if passage is None else passage])[0]
@@ -228,9 +232,17 @@ def model() -> Model:
     return Model()
 
 
+@memoized("memory.detectors.learned.ngram", maxsize=1024)
+def _ngram(text: str) -> tuple[float, ...]:
+    """The n-gram heads' log-odds for ``text``, cached: the write path asks which
+    candidates need an embedding before the policy scores them (the same text twice)."""
+    return tuple(model().ngram_logits(text).tolist())
+
+
 @memoized("memory.detectors.learned.scores", maxsize=512)
 def _scores(text: str, embedding: bool, passage: str | None) -> tuple[tuple[str, float], ...]:
-    return tuple(model().scores(text, embedding=embedding, passage=passage).items())
+    logits = np.array(_ngram(text))
+    return tuple(model().scores(text, embedding=embedding, passage=passage, logits=logits).items())
 
 
 def scores(
@@ -248,14 +260,18 @@ def scores(
     (``embedding=False``: the n-gram heads alone, no embedding). Deterministic; cached per
     text and passage (surrounding whitespace aside) when no vector is given."""
     if vector is not None:
-        return model().scores(text.strip(), embedding=embedding, vector=vector)
+        text = text.strip()
+        return model().scores(
+            text, embedding=embedding, vector=vector, logits=np.array(_ngram(text))
+        )
     return dict(_scores(text.strip(), embedding, passage))
 
 
 def needs_embedding(text: str) -> bool:
     """Whether ``scores(text)`` would read an embedding head: the write path computes the
     passage vectors of exactly these candidates, together."""
-    return model().needs_embedding(text.strip())
+    text = text.strip()
+    return model().needs_embedding(text, np.array(_ngram(text)))
 
 
 def detected(scores: dict[str, float]) -> frozenset[str]:

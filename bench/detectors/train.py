@@ -43,10 +43,7 @@ LOCOMO = ROOT.parent.parent / "shared" / "data" / "locomo-dev"
 BITS = 18
 EPOCHS = 400
 L2 = 2e-5
-# Positives weigh (negatives / positives) times more, at most this much.
-POS_WEIGHT_CAP = 3.0
 LEARNING_RATE = 0.05
-SEED = 0
 # Precision asked of each head on validation; a credential refuses, so it asks the most.
 PRECISION = {
     "credential": 0.97,
@@ -87,6 +84,17 @@ CLASS_OF = {
     "future": "future",
     "future_change": "future",
 }
+
+
+from bench.detectors.embedding_heads import (  # noqa: E402
+    POS_WEIGHT_CAP,
+    SEED,
+    embeddings,
+    passages,
+    predict_dense,
+    train_dense,
+    with_context,
+)
 
 
 def _setup() -> None:
@@ -147,17 +155,21 @@ def load_rule_corpora() -> list[tuple[str, str | None, str, str]]:
     return rows
 
 
-def ordinary_turns(locomo: Path | None) -> list[str]:
+def ordinary_turns(locomo: Path | None) -> list[tuple[str, str | None]]:
     """The false-refusal pool: LoCoMo dev turns as policy_precision.py proposes them, and
-    our Chinese conversation. Used for thresholds only, never trained on."""
+    our Chinese conversation, each with the turn before it in its conversation (the
+    context the index would embed it with; None for a first turn). Used for thresholds
+    only, never trained on."""
     from bench.quality.policy_precision import locomo_turns
     from tests.security.ordinary_zh import ORDINARY_ZH
 
-    turns: list[str] = []
+    conversations: list[list[str]] = []
     if locomo and locomo.is_dir():
-        for conv in locomo_turns(locomo).values():
-            turns.extend(text for text, _ in conv)
-    return turns + list(ORDINARY_ZH)
+        conversations.extend([text for text, _ in conv] for conv in locomo_turns(locomo).values())
+    conversations.append(list(ORDINARY_ZH))
+    return [
+        (text, conv[i - 1] if i else None) for conv in conversations for i, text in enumerate(conv)
+    ]
 
 
 def split(rows, seed: int = SEED, share: float = 0.2):
@@ -223,62 +235,6 @@ def train(X, y: np.ndarray, n: int, bits: int, epochs: int = EPOCHS, seed: int =
             vhat = v_ / (1 - beta2**t)
             param -= LEARNING_RATE * mhat / (np.sqrt(vhat) + eps)
     return W, b
-
-
-EMBEDDINGS_CACHE = Path("/tmp/engram-learned-embeddings.npz")
-
-
-def embeddings(texts: list[str]) -> np.ndarray:
-    """The e5 sentence embedding of each text as the runtime computes it
-    (``memory.detectors.learned.embed``), cached by text in /tmp (never in git)."""
-    import hashlib
-
-    from memory.detectors.learned import embed
-
-    key = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
-    cached: dict[str, np.ndarray] = {}
-    if EMBEDDINGS_CACHE.exists():
-        with np.load(EMBEDDINGS_CACHE) as data:
-            cached = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
-    missing = sorted({k: t for k, t in zip(key, texts, strict=True) if k not in cached}.items())
-    for start in range(0, len(missing), 64):
-        part = missing[start : start + 64]
-        for (k, _), v in zip(part, embed([t for _, t in part]), strict=True):
-            cached[k] = v
-    if missing:
-        np.savez(
-            EMBEDDINGS_CACHE,
-            keys=np.array(list(cached.keys())),
-            vectors=np.stack(list(cached.values())),
-        )
-    return np.stack([cached[k] for k in key]).astype(np.float32)
-
-
-def train_dense(E: np.ndarray, y: np.ndarray, epochs: int = 600, seed: int = SEED):
-    """Logistic regression per head on the embeddings: full-batch Adam, balanced, L2."""
-    n, d = E.shape
-    k = y.shape[1]
-    W = np.zeros((d, k), dtype=np.float64)
-    b = np.zeros(k, dtype=np.float64)
-    pos = y.sum(0)
-    w_pos = np.minimum((n - pos) / np.maximum(pos, 1), POS_WEIGHT_CAP)
-    sample_w = np.where(y > 0, w_pos, 1.0)
-    sample_w /= sample_w.mean(0)
-    m = [np.zeros_like(W), np.zeros_like(b)]
-    v = [np.zeros_like(W), np.zeros_like(b)]
-    for t in range(1, epochs + 1):
-        p = 1 / (1 + np.exp(-(E @ W + b)))
-        g = (p - y) * sample_w / n
-        grads = [E.T @ g + 1e-4 * W, g.sum(0)]
-        for i, (param, grad) in enumerate(zip((W, b), grads, strict=True)):
-            m[i] = 0.9 * m[i] + 0.1 * grad
-            v[i] = 0.999 * v[i] + 0.001 * grad * grad
-            param -= 0.05 * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
-    return W.astype(np.float32), b.astype(np.float32)
-
-
-def predict_dense(W, b, E) -> np.ndarray:
-    return 1 / (1 + np.exp(-(E.astype(np.float64) @ W + b)))
 
 
 def predict(W, b, X, n: int) -> np.ndarray:
@@ -352,6 +308,67 @@ def report(classes, probs, y, title: str, line: float = 0.5) -> dict:
     return figures
 
 
+def embedding_step(E_tr, y_tr, E_va, y_va, p_va, plain_va, hard_va, E_ord, p_ord, thresholds):
+    """Embedding heads trained on ``E_tr``, consulted in the n-gram heads' unsure band;
+    each class's ``emb_hold`` chosen like the n-gram heads' on the validation rows and
+    ordinary turns that reach the band (what the n-gram head already holds counts against
+    the budgets). Then the classes where the cascade catches more on validation (by
+    MIN_GAIN of recall) at no loss of precision: each consultation costs an embedding on
+    the write path. Returns (We, be, emb_hold per class, embed_classes)."""
+    from memory.detectors.learned import CLASSES
+
+    We, be = train_dense(E_tr, y_tr)
+    pe_va, pe_ord = predict_dense(We, be, E_va), predict_dense(We, be, E_ord)
+    ln_va = _logit(p_va) - _logit([thresholds[c]["hold"] for c in CLASSES])
+    ln_ord = _logit(p_ord) - _logit([thresholds[c]["hold"] for c in CLASSES])
+    th = {c: dict(thresholds[c]) for c in CLASSES}
+    for j, cls in enumerate(CLASSES):
+        in_va = (ln_va[:, j] < 0) & (ln_va[:, j] >= -UNSURE_LOGIT)
+        in_ord = (ln_ord[:, j] < 0) & (ln_ord[:, j] >= -UNSURE_LOGIT)
+        held = p_va[:, j] >= th[cls]["hold"]
+        th[cls]["emb_hold"] = choose_threshold(
+            np.where(in_va, pe_va[:, j], np.where(held, 1.0, 0.0)),
+            y_va[:, j],
+            pe_ord[in_ord, j],
+            PRECISION[cls],
+            EMB_BUDGET[cls],
+            plain_va,
+            hard_va[:, j],
+            cls,
+        )
+    cut = [th[c]["emb_hold"] for c in CLASSES]
+    report(CLASSES, (pe_va >= cut).astype(float), y_va, "embedding heads alone, validation")
+    base = report(
+        CLASSES,
+        (p_va >= [th[c]["hold"] for c in CLASSES]).astype(float),
+        y_va,
+        "(n-gram, for the choice)",
+    )
+    embed_classes = []
+    # A credential refuses: only the n-gram head, the surer one on validation, decides it.
+    for cls in (c for c in CLASSES if c != "credential"):
+        one, _ = cascade(p_va, pe_va, th, CLASSES, UNSURE_LOGIT, {cls})
+        j = CLASSES.index(cls)
+        hit = one[:, j] >= 0.5
+        tp = int((hit & (y_va[:, j] > 0)).sum())
+        prec = tp / max(int(hit.sum()), 1)
+        rec = tp / max(int(y_va[:, j].sum()), 1)
+        if rec >= base[cls]["recall"] + MIN_GAIN and prec >= min(
+            base[cls]["precision"], PRECISION[cls]
+        ):
+            embed_classes.append(cls)
+    print(f"embedding consulted for: {embed_classes}")
+    return We, be, {c: th[c]["emb_hold"] for c in CLASSES}, embed_classes
+
+
+def cascade_report(p, We, be, E, y, thresholds, embed_classes, title: str) -> tuple:
+    from memory.detectors.learned import CLASSES
+
+    pe = predict_dense(We, be, E) if We is not None else None
+    final, share = cascade(p, pe, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
+    return report(CLASSES, final, y, title), final, share
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
@@ -373,7 +390,11 @@ def main() -> None:
     texts = [r[0] for r in rows]
     y = np.array([[1.0 if r[1] == c else 0.0 for c in CLASSES] for r in rows], dtype=np.float32)
     tr, va = split(rows)
-    ordinary = ordinary_turns(args.locomo)
+    pool = ordinary_turns(args.locomo)
+    ordinary = [t for t, _ in pool]
+    print(
+        f"split: {len(tr)} train, {len(va)} validation; {len(ordinary)} ordinary turns", flush=True
+    )
     X_all = featurise(texts, args.bits)
     X_tr, X_va = (
         featurise([texts[i] for i in tr], args.bits),
@@ -382,9 +403,19 @@ def main() -> None:
     X_ord = featurise(ordinary, args.bits)
     use_emb = not args.no_embedding
     if use_emb:
+        # Every sentence as a bare passage and after a random ordinary preceding turn (the
+        # corpus's ordinary lines); ordinary turns bare and after their own preceding turn.
         t0 = time.perf_counter()
-        E_all, E_ord = embeddings(texts), embeddings(ordinary)
-        print(f"embeddings ready in {time.perf_counter() - t0:.1f} s")
+        lines = [r[0] for r in rows if r[2].startswith("ordinary/")]
+        E_bare = embeddings(texts, "corpus")
+        E_ctx = embeddings(with_context(texts, lines), "corpus after a random ordinary turn")
+        E_ord = np.vstack(
+            [
+                embeddings(ordinary, "ordinary"),
+                embeddings(passages(pool), "ordinary after their turn"),
+            ]
+        )
+        print(f"embeddings ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
     # 1. n-gram heads on the training split; thresholds on validation + ordinary turns.
     W, b = train(X_tr, y[tr], len(tr), args.bits, args.epochs)
@@ -392,8 +423,14 @@ def main() -> None:
     p_ord = predict(W, b, X_ord, len(ordinary))
     thresholds = {}
     plain_va = np.array([rows[i][2].startswith(("ordinary/", "rules/negative")) for i in va])
+    hard_va = np.stack(
+        [
+            np.array([rows[i][2].startswith(cls + "/") for i in va]) & (y[va][:, j] == 0)
+            for j, cls in enumerate(CLASSES)
+        ],
+        axis=1,
+    )
     for j, cls in enumerate(CLASSES):
-        hard_va = np.array([rows[i][2].startswith(cls + "/") for i in va]) & (y[va][:, j] == 0)
         hold = choose_threshold(
             p_va[:, j],
             y[va][:, j],
@@ -401,7 +438,7 @@ def main() -> None:
             PRECISION[cls],
             BUDGET[cls],
             plain_va,
-            hard_va,
+            hard_va[:, j],
             cls,
         )
         thresholds[cls] = {"hold": hold}
@@ -412,77 +449,67 @@ def main() -> None:
         f"n-gram heads alone, validation ({len(va)}; trained on {len(tr)})",
     )
 
-    # 2. Embedding heads, consulted in the n-gram heads' unsure band; thresholds likewise,
-    #    on the validation rows and ordinary turns that reach the band.
-    pe_va = pe_ord = We = be = None
-    if use_emb:
-        We, be = train_dense(E_all[tr], y[tr])
-        pe_va, pe_ord = predict_dense(We, be, E_all[va]), predict_dense(We, be, E_ord)
-        ln_va = _logit(p_va) - _logit([thresholds[c]["hold"] for c in CLASSES])
-        ln_ord = _logit(p_ord) - _logit([thresholds[c]["hold"] for c in CLASSES])
-        for j, cls in enumerate(CLASSES):
-            in_va = (ln_va[:, j] < 0) & (ln_va[:, j] >= -UNSURE_LOGIT)
-            in_ord = (ln_ord[:, j] < 0) & (ln_ord[:, j] >= -UNSURE_LOGIT)
-            hard_va = np.array([rows[i][2].startswith(cls + "/") for i in va]) & (y[va][:, j] == 0)
-            # What the n-gram head already holds counts against the budgets.
-            held = p_va[:, j] >= thresholds[cls]["hold"]
-            thresholds[cls]["emb_hold"] = choose_threshold(
-                np.where(in_va, pe_va[:, j], np.where(held, 1.0, 0.0)),
-                y[va][:, j],
-                pe_ord[in_ord, j],
-                PRECISION[cls],
-                EMB_BUDGET[cls],
-                plain_va,
-                hard_va,
-                cls,
-            )
-        report(
-            CLASSES,
-            (pe_va >= [thresholds[c]["emb_hold"] for c in CLASSES]).astype(float),
-            y[va],
-            "embedding heads alone, validation",
-        )
-    # The embedding is consulted only for the classes where the cascade catches more on
-    # validation (by MIN_GAIN of recall) at no loss of precision: each consultation costs
-    # an embedding on the write path.
+    # 2. Embedding heads on passage embeddings, bare and after a preceding turn (both in
+    #    training and in the choice of thresholds). For comparison first, heads trained
+    #    and thresholded on bare passages alone (the heads before the context
+    #    augmentation), measured on both kinds of validation passage.
+    We = be = None
     embed_classes: list[str] = []
+    two = lambda a: np.concatenate([a, a])  # noqa: E731 - each row twice, bare and in context
     if use_emb:
-        base = report(
-            CLASSES,
-            (p_va >= [thresholds[c]["hold"] for c in CLASSES]).astype(float),
-            y[va],
-            "(n-gram, for the choice)",
-        )
-        # A credential refuses: only the n-gram head, the surer one on validation, decides it.
-        for cls in (c for c in CLASSES if c != "credential"):
-            one, _ = cascade(p_va, pe_va, thresholds, CLASSES, UNSURE_LOGIT, {cls})
-            j = CLASSES.index(cls)
-            hit = one[:, j] >= 0.5
-            tp = int((hit & (y[va][:, j] > 0)).sum())
-            prec = tp / max(int(hit.sum()), 1)
-            rec = tp / max(int(y[va][:, j].sum()), 1)
-            if rec >= base[cls]["recall"] + MIN_GAIN and prec >= min(
-                base[cls]["precision"], PRECISION[cls]
-            ):
-                embed_classes.append(cls)
-    print(f"embedding consulted for: {embed_classes}")
-    final_va, share_va = cascade(p_va, pe_va, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
-    final_ord, share_ord = cascade(p_ord, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
-    val_figures = report(
-        CLASSES, final_va, y[va], "the cascade (what the write policy reads), validation"
-    )
+        print("\n== embedding heads on bare passages only (comparison) ==")
+        n_ord = len(ordinary)
+        We0, be0, emb0, cls0 = embedding_step(
+            E_bare[tr], y[tr], E_bare[va], y[va], p_va, plain_va, hard_va,
+            E_ord[:n_ord], p_ord, thresholds,
+        )  # fmt: skip
+        th0 = {c: {**thresholds[c], "emb_hold": emb0[c]} for c in CLASSES}
+        for E, kind in ((E_bare, "bare"), (E_ctx, "after a turn")):
+            cascade_report(
+                p_va, We0, be0, E[va], y[va], th0, cls0, f"cascade, bare-trained, validation {kind}"
+            )
+        print("\n== embedding heads on passages bare and after a turn (shipped) ==")
+        We, be, emb, embed_classes = embedding_step(
+            np.vstack([E_bare[tr], E_ctx[tr]]), two(y[tr]),
+            np.vstack([E_bare[va], E_ctx[va]]), two(y[va]), two(p_va), two(plain_va),
+            two(hard_va), E_ord, two(p_ord), thresholds,
+        )  # fmt: skip
+        for c in CLASSES:
+            thresholds[c]["emb_hold"] = emb[c]
+        for E, kind in ((E_bare, "bare"), (E_ctx, "after a turn")):
+            cascade_report(
+                p_va, We, be, E[va], y[va], thresholds, embed_classes, f"cascade, validation {kind}"
+            )
+    E_va = np.vstack([E_bare[va], E_ctx[va]]) if use_emb else None
+    p_va2 = two(p_va) if use_emb else p_va
+    val_figures, _, share_va = cascade_report(
+        p_va2, We, be, E_va, two(y[va]) if use_emb else y[va], thresholds, embed_classes,
+        "the cascade (what the write policy reads), validation" + (" bare + after a turn" if use_emb else ""),
+    )  # fmt: skip
+    p_ord2 = two(p_ord) if use_emb else p_ord
+    pe_ord = predict_dense(We, be, E_ord) if use_emb else None
+    final_ord, share_ord = cascade(p_ord2, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
     ord_hits = {c: int((final_ord[:, j] >= 0.5).sum()) for j, c in enumerate(CLASSES)}
     print(
-        f"ordinary turns reaching hold ({len(ordinary)}): {ord_hits}; "
+        f"ordinary passages reaching hold ({len(p_ord2)}): {ord_hits}; "
         f"share needing an embedding: validation {share_va:.3f}, ordinary {share_ord:.3f}"
     )
     print(json.dumps(thresholds))
 
     # 3. Final heads on all the data, same settings, the thresholds chosen above.
+    print("\ntraining the final heads on all the data", flush=True)
     W, b = train(X_all, y, len(rows), args.bits, args.epochs)
+    #    As saved and read at run time (float16 rows, scaled), so that the budgets below are
+    #    checked on what the runtime computes (an ordinary turn once sat on the line).
+    used = np.flatnonzero(np.abs(W).max(1) > 1e-4)
+    scale = float(np.abs(W[used]).max() / 60000.0) if len(used) else 1.0
+    Wq = np.zeros_like(W)
+    Wq[used] = (W[used] / scale).astype(np.float16).astype(np.float32) * scale
+    W = Wq
     if use_emb:
-        We, be = train_dense(E_all, y)
+        We, be = train_dense(np.vstack([E_bare, E_ctx]), two(y))
     p_ord = predict(W, b, X_ord, len(ordinary))
+    p_ord2 = two(p_ord) if use_emb else p_ord
     pe_ord = predict_dense(We, be, E_ord) if use_emb else None
     #    The final heads score ordinary turns a little differently: each threshold is
     #    raised, if need be, to keep the same budget on them (never lowered).
@@ -490,16 +517,16 @@ def main() -> None:
         t_fr = choose_threshold(np.zeros(0), np.zeros(0), p_ord[:, j], 0.0, BUDGET[cls])
         thresholds[cls]["hold"] = max(thresholds[cls]["hold"], t_fr)
         if use_emb:
-            ln = _logit(p_ord[:, j]) - _logit(thresholds[cls]["hold"])
+            ln = _logit(p_ord2[:, j]) - _logit(thresholds[cls]["hold"])
             band = (ln < 0) & (ln >= -UNSURE_LOGIT)
             t_fr = choose_threshold(np.zeros(0), np.zeros(0), pe_ord[band, j], 0.0, EMB_BUDGET[cls])
             thresholds[cls]["emb_hold"] = max(thresholds[cls]["emb_hold"], t_fr)
     thresholds["credential"]["refuse"] = thresholds["credential"]["hold"]
     print(json.dumps(thresholds))
-    final_ord, share_ord = cascade(p_ord, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
+    final_ord, share_ord = cascade(p_ord2, pe_ord, thresholds, CLASSES, UNSURE_LOGIT, embed_classes)
     ord_final = {c: int((final_ord[:, j] >= 0.5).sum()) for j, c in enumerate(CLASSES)}
     print(
-        f"final heads (all {len(rows)}): ordinary turns reaching hold: {ord_final}; "
+        f"final heads (all {len(rows)}): ordinary passages reaching hold: {ord_final}; "
         f"share needing an embedding {share_ord:.3f}"
     )
     print(f"trained in {time.perf_counter() - started:.1f} s")
@@ -516,10 +543,12 @@ def main() -> None:
             "validation": val_figures,
             "ordinary_turns": {
                 "count": len(ordinary),
+                "passages": len(p_ord2),
                 "held_at_threshold": ord_final,
                 "share_embedded": round(float(share_ord), 4),
             },
             "sentences": len(rows),
+            "embedding": "passage, bare and after an ordinary preceding turn",
             "seed": SEED,
             "epochs": args.epochs,
             "l2": L2,

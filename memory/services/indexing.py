@@ -61,7 +61,7 @@ from memory import lexical
 from memory.content_rules import find_secrets
 from memory.embedders import get_embedder
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, MemoryStatus
-from memory.neighbourhood import Context, preceding_turns
+from memory.neighbourhood import Context, passage_text, preceding_turns
 from memory.selectors import active_model_id, indexing_model_ids
 from memory.services.background import BatchingThread
 
@@ -200,13 +200,7 @@ def embedding_text(record: MemoryRecord, context: Context | None = None) -> str:
     On LoCoMo dev the turn before lifted the vector route's own Recall@10 from 0.51-0.59
     to 0.61-0.67 per conversation (margin ranking, the default model): a reply ("Yes,
     last week!") is found by the question it answers."""
-    text = record.statement
-    extra = lexical.value_text(record.value)
-    if extra and extra not in record.statement:
-        text = f"{text}\n{extra}"
-    if context is not None:
-        text = f"{context.text}\n{text}"
-    return text
+    return passage_text(record.statement, record.value, context.text if context else None)
 
 
 def is_embeddable(record: MemoryRecord) -> bool:
@@ -219,6 +213,11 @@ def is_embeddable(record: MemoryRecord) -> bool:
 
 def _embeddable_with_context(record: MemoryRecord, context: Context | None) -> Context | None:
     """The context to embed ``record`` with: none if the context holds a secret."""
+    return embeddable_context(context)
+
+
+def embeddable_context(context: Context | None) -> Context | None:
+    """``context``, or none if it holds a secret (a secret is never embedded)."""
     if context is not None and find_secrets(context.text):
         return None
     return context

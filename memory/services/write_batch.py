@@ -214,6 +214,7 @@ class WriteBatch:
             existing=self.existing,
             stale=self.unless_stale,
             answered=kw["answered"],
+            embedding=kw.get("embedding"),
         )
         if decision.operation == Operation.REJECT:
             return writes._outcome(decision, None)  # nothing written: no savepoint

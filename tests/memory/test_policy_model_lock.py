@@ -59,19 +59,16 @@ class _LockProbe(_Guard):
         super().do_POST()
 
 
+def _probe(subject, answer: dict) -> type[_LockProbe]:
+    attrs = {"requests": [], "seen": [], "answer": answer}
+    return type(
+        "Probe", (_LockProbe,), {**attrs, "tenant_id": subject.tenant_id, "subject_id": subject.pk}
+    )
+
+
 def test_the_model_is_asked_while_the_subject_is_not_locked(owner_subject, uses_model, model):
     uses_model()
-    handler = type(
-        "Probe",
-        (_LockProbe,),
-        {
-            "requests": [],
-            "seen": [],
-            "tenant_id": owner_subject.tenant_id,
-            "subject_id": owner_subject.pk,
-            "answer": flags("credential"),
-        },
-    )
+    handler = _probe(owner_subject, flags("credential"))
     with model(handler):
         outcomes = submit(owner_subject, cand(SURE), cand(UNSURE_CREDENTIAL))
     assert handler.seen == [False]
@@ -85,17 +82,7 @@ def test_a_batch_asks_once_per_unsure_text_and_never_under_the_lock(
 ):
     # Five candidates take the batched path; the same unsure text twice is asked once.
     uses_model()
-    handler = type(
-        "Probe",
-        (_LockProbe,),
-        {
-            "requests": [],
-            "seen": [],
-            "tenant_id": owner_subject.tenant_id,
-            "subject_id": owner_subject.pk,
-            "answer": flags("instruction"),
-        },
-    )
+    handler = _probe(owner_subject, flags("instruction"))
     batch = [
         cand(UNSURE_INSTRUCTION),
         cand("User prefers green tea"),

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 
 from memory.detectors import learned
 from memory.models import MemoryRecord, Subject
@@ -87,13 +87,16 @@ class WriteVectors:
         stored = 0
         for model_id in models:
             try:
-                stored += indexing._store_vectors(
-                    [r for r, _, _ in rows],
-                    [v for _, v, _ in rows],
-                    [c for _, _, c in rows],
-                    model_id,
-                    None,
-                )
+                # A savepoint of its own: a failure here rolls back only the vectors, never
+                # the request's writes (the transaction stays usable).
+                with transaction.atomic():
+                    stored += indexing._store_vectors(
+                        [r for r, _, _ in rows],
+                        [v for _, v, _ in rows],
+                        [c for _, _, c in rows],
+                        model_id,
+                        None,
+                    )
             except DatabaseError as exc:  # the indexer embeds them after the commit
                 logger.warning("storing %d vectors failed (%s)", len(rows), type(exc).__name__)
         return stored

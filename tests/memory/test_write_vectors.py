@@ -285,3 +285,21 @@ def test_the_policy_alone_reads_the_bare_passage():
         kw = dict(existing=[], subject=SubjectState(), tenant=TenantPolicy(), now=now)
         alone, given = decide(c, **kw), decide(c, embedding=vector, **kw)
         assert (alone.operation, alone.reason_code) == (given.operation, given.reason_code)
+
+
+def test_a_failure_to_store_the_vector_never_fails_the_write(tenant, write_agent, monkeypatch):
+    # The database refuses the vector (a real failing statement in the write's transaction):
+    # the memory and its audit row are still written, and the indexer embeds it later.
+    from django.db import connection
+
+    def refused(*args, **kwargs):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 / 0")
+
+    monkeypatch.setattr(write_vectors.indexing, "_store_vectors", refused)
+    actor, subject = _subject(tenant, "refused-vector")
+    stored = _stored_after_a_question(actor, write_agent.agent, subject, _needing()[:2])
+    for record_id, _ in stored:
+        assert not MemoryEmbedding.objects.filter(record_id=record_id).exists()
+        monkeypatch.undo()
+        assert index_pending_records([record_id]) == 1

@@ -63,7 +63,8 @@ def remember(
 
 
 def remember_many(subject: Subject, statements: list[str]) -> list:
-    """Write many plain statements in one batch (one write transaction), not embedded."""
+    """Write many plain statements in one batch (one write transaction), not indexed (only a
+    statement the learned heads read an embedding for keeps that vector from the write)."""
     outcomes = candidates_submit(
         actor=Actor.system(subject.tenant_id, "test"),
         subject=subject,
@@ -85,8 +86,10 @@ def remember_many(subject: Subject, statements: list[str]) -> list:
 
 def embed_as(record_ids, vectors, model_id: str) -> None:
     """Derived rows with chosen vectors: what the index would hold for these records
-    (in the caller's tenant transaction, or as the owner)."""
+    (in the caller's tenant transaction, or as the owner). They replace any vector the
+    write stored itself (the learned heads' passage vector, memory/services/write_vectors.py)."""
     records = MemoryRecord.objects.in_bulk(record_ids)
+    MemoryEmbedding.objects.filter(record_id__in=record_ids, model_id=model_id).delete()
     MemoryEmbedding.objects.bulk_create(
         MemoryEmbedding(
             tenant_id=records[rid].tenant_id,

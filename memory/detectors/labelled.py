@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from importlib import resources
 
 from core.process_state import memoized
@@ -140,9 +141,7 @@ _UNIT_AFTER = re.compile(
 )
 
 
-def _secret_value(value: str, after: str) -> bool:
-    from memory.detectors.secrets import looks_like_secret
-
+def _secret_value(value: str, after: str, looks_like_secret: Callable[[str], bool]) -> bool:
     core = value.strip().rstrip(".,")
     digits = re.sub(r"[\s#*-]", "", core)
     if digits.isdigit():
@@ -160,8 +159,12 @@ def _secret_value(value: str, after: str) -> bool:
 _NOUN = re.compile(rf"{_SECRET_NOUN}|{_CODE_NOUN}")
 
 
-def labelled_value_spans(text: str) -> list[tuple[int, int]]:
-    """Values after a secret label in Chinese, Japanese or Korean (the module docstring)."""
+def labelled_value_spans(
+    text: str, looks_like_secret: Callable[[str], bool]
+) -> list[tuple[int, int]]:
+    """Values after a secret label in Chinese, Japanese or Korean (the module docstring).
+    ``looks_like_secret``: the secret-shape test of ``memory.detectors.secrets``, passed in
+    so that this module does not import the one that imports it."""
     spans: list[tuple[int, int]] = []
     if not _NOUN.search(text):
         return spans
@@ -172,7 +175,7 @@ def labelled_value_spans(text: str) -> list[tuple[int, int]]:
         if m.group("secret") in ("PIN", "pin") and not re.search(r"[^\x00-\x7f]", label):
             continue  # an English PIN is the prose detector's
         value = m.group("value")
-        if _secret_value(value, text[m.end("value") : m.end("value") + 3]):
+        if _secret_value(value, text[m.end("value") : m.end("value") + 3], looks_like_secret):
             spans.append((m.start("value"), m.end("value")))
     return spans
 

@@ -416,7 +416,10 @@ def secret_spans(text: str) -> list[SecretSpan]:
     folded = fold_financial_numerals(form.text)
     found = (
         _prose_spans(folded)
-        + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(folded)]
+        + [
+            (s, e, "credential_in_prose")
+            for s, e in labelled_value_spans(folded, looks_like_secret)
+        ]
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(folded)]
         + _url_spans(form.text)
         + _format_spans(form.text)

@@ -32,6 +32,8 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
+from django.conf import settings
+
 from core.process_state import memoized
 
 
@@ -143,7 +145,54 @@ def _remove(
 @memoized("memory.text_normalize.detection_form", maxsize=512)
 def detection_form(text: str) -> DetectionText:
     """``text`` with obfuscation undone (see the module docstring); cached per text, since
-    the write policy runs several detectors over the same candidate."""
+    the write policy runs several detectors over the same candidate. The same result by
+    ``_detection_form_fast`` (``ENGRAM_FAST_DETECTION_TEXT``, default on) or by the
+    reference, ``detection_form_reference``."""
+    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+        return _detection_form_fast(text)
+    return detection_form_reference(text)
+
+
+def _detection_form_fast(text: str) -> DetectionText:
+    """``detection_form_reference(text)``, with every ASCII character passed through at
+    once. Exact, not a heuristic: no ASCII character is a format control (category Cf), a
+    variation selector or a tag character, NFKC and the confusables table are applied only
+    outside ASCII, and the CJK spacing rule needs a CJK character on both sides. So the
+    reference keeps every ASCII character as it is, at its own index, and ASCII text
+    takes its first branch (which it reaches only when also printable: a candidate's
+    ``statement + "\n" + value`` never is, and paid the per-character loop)."""
+    if text.isascii():
+        chars, origin = _remove(list(text), list(range(len(text))), _SPACED_LATIN, True)
+        chars, origin = _remove_separators(chars, origin)
+        return DetectionText("".join(chars), tuple(origin))
+    table = _skeleton_table()
+    chars = []
+    origin = []
+    for index, ch in enumerate(text):
+        if ch.isascii():
+            chars.append(ch)
+            origin.append(index)
+            continue
+        tagged = _tag_char(ch)
+        if tagged is not None:
+            chars.append(tagged)
+            origin.append(index)
+            continue
+        if _dropped(ch):
+            continue
+        for out in unicodedata.normalize("NFKC", ch):
+            if not out.isascii():
+                out = _PUNCT_FOLD.get(out) or table.get(out, out)
+            chars.append(out)
+            origin.append(index)
+    chars, origin = _remove(chars, origin, _SPACED_CJK, keep_letters=False)
+    chars, origin = _remove(chars, origin, _SPACED_LATIN, keep_letters=True)
+    chars, origin = _remove_separators(chars, origin)
+    return DetectionText("".join(chars), tuple(origin))
+
+
+def detection_form_reference(text: str) -> DetectionText:
+    """The reference of ``detection_form`` (uncached), character by character."""
     if text.isascii() and text.isprintable():
         # Fast path (most text): nothing to drop or map, only spaced-out letters to join.
         chars, origin = _remove(list(text), list(range(len(text))), _SPACED_LATIN, True)

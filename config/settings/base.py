@@ -364,6 +364,10 @@ ENGRAM = {
 ENGRAM_WRITE_BATCH = {
     "LOOKUPS": env.bool("ENGRAM_WRITE_BATCH_LOOKUPS", default=True),
     "MIN_CANDIDATES": env.int("ENGRAM_WRITE_BATCH_MIN_CANDIDATES", default=4),
+    # The detectors' normalised text (memory.text_normalize.detection_form) with ASCII
+    # characters passed through at once; off: the reference, character by character. The
+    # same text and positions either way (tests/memory/test_detection_text_fast.py).
+    "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

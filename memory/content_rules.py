@@ -17,6 +17,7 @@ from django.conf import settings
 from stdnum import luhn
 from stdnum.cn import ric
 
+from core.process_state import memoized
 from memory.detectors.instructions import (
     find_injection,
     find_instruction_to_agent,
@@ -235,16 +236,21 @@ def find_system_of_record(text: str, predicate: str = "") -> list[str]:
 
 
 def normalize_text(text: str) -> str:
-    """Case-, width- and punctuation-insensitive form used for duplicate detection. ASCII
-    text by one ``str.translate`` (``ENGRAM_FAST_DETECTION_TEXT``, default on), the same
-    result as the reference (``normalize_text_reference``): NFKC leaves ASCII as it is, its
-    case folding is ``lower()``, and the characters dropped are the ASCII ones the
-    reference drops (whitespace and categories P and S), listed once from it."""
-    if (
-        text.isascii()
-        and settings.configured
-        and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT")
-    ):
+    """Case-, width- and punctuation-insensitive form used for duplicate detection.
+    With ``ENGRAM_FAST_DETECTION_TEXT`` (default on), each text once per process (a bounded
+    cache) and ASCII text by one ``str.translate``: the reference's result
+    (``normalize_text_reference``), since NFKC leaves ASCII as it is, its case folding is
+    ``lower()``, and the ASCII characters dropped are the ones the reference drops
+    (whitespace and categories P and S), listed once from it."""
+    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+        return _normalize_text_fast(text)
+    return normalize_text_reference(text)
+
+
+@memoized("memory.content_rules.normalize_text", maxsize=1024)
+def _normalize_text_fast(text: str) -> str:
+    # Cached: a write compares one candidate's keys several times (content_keys).
+    if text.isascii():
         return text.lower().translate(_ASCII_DROPPED)
     return normalize_text_reference(text)
 

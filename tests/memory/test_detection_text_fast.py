@@ -183,3 +183,14 @@ def test_decisions_are_the_same_with_and_without_the_fast_paths(settings, parts,
 def test_every_clause_normalises_the_same(text):
     for t in (text, text + "\n", text + "\nPorto"):
         assert _detection_form_fast(t) == detection_form_reference(t)
+
+
+@hsettings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.one_of(text_any, text_ascii))
+def test_nfkc_visible_fast_equals_the_reference(settings, text):
+    from memory.detectors.formats import nfkc_visible, nfkc_visible_reference
+
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": True}
+    assert nfkc_visible(text) == nfkc_visible_reference(text)

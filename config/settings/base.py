@@ -364,9 +364,11 @@ ENGRAM = {
 ENGRAM_WRITE_BATCH = {
     "LOOKUPS": env.bool("ENGRAM_WRITE_BATCH_LOOKUPS", default=True),
     "MIN_CANDIDATES": env.int("ENGRAM_WRITE_BATCH_MIN_CANDIDATES", default=4),
-    # The detectors' normalised text (memory.text_normalize.detection_form) with ASCII
-    # characters passed through at once; off: the reference, character by character. The
-    # same text and positions either way (tests/memory/test_detection_text_fast.py).
+    # The detectors' exact shortcuts: ASCII text normalised at once (detection_form,
+    # nfkc_visible, normalize_text), no phone-number matcher on text without a digit, the
+    # learned n-gram heads' features hashed once per distinct token; off: the references.
+    # The same results either way (tests/memory/test_detection_text_fast.py,
+    # tests/memory/test_fast_ngrams.py).
     "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
 }
 

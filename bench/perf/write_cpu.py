@@ -12,7 +12,8 @@ time and the load average. ``--texts bench``: write_api.py's candidates (ordinar
 preferences, English and Chinese); ``locomo``: one candidate per LoCoMo dev turn
 (``"Speaker: text"``, no cited event). ``--profile``: cProfile of the batches, by
 cumulative and by own time. The worktree is read from the current directory, so the
-script runs unchanged against another checkout (an A/B of two commits). Set
+script runs unchanged against another checkout (an A/B of two commits). One OpenMP
+thread unless ``OMP_NUM_THREADS`` says otherwise, as the web workers run. Set
 ``ENGRAM_EMBED_AFTER_COMMIT=none`` so no embedding runs in this process after a commit.
 """
 
@@ -29,6 +30,9 @@ import time
 import uuid
 from pathlib import Path
 
+# One OpenMP thread, as the bench's web workers run (bench/_harness.py): the embedding a
+# request computes for the learned heads otherwise spins every core of a shared machine.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path.cwd()
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "perf"))

@@ -33,6 +33,9 @@ from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+# One OpenMP thread, as the web workers (bench/_harness.py): the learned heads' embedding
+# calls otherwise spin every core of a shared machine (ten times slower at a load of 4).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench._harness import django_setup, machine, progress  # noqa: E402
 

@@ -43,7 +43,6 @@ from pathlib import Path
 import numpy as np
 
 from core.process_state import memoized
-from memory.detectors.values import carries_secret_value
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -77,14 +76,9 @@ def _shape(word: str) -> str:
     return "".join(out)
 
 
-def value_text(text: str) -> str:
-    """``text`` as the heads read it: normalised for detection, dates and times taken out."""
-    return _DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS]))
-
-
 def feature_strings(text: str) -> list[str]:
     """The features of ``text`` before hashing (see the module docstring)."""
-    raw = value_text(text)
+    raw = _DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS]))
     norm = fold_traditional(raw)
     out: list[str] = []
     prev = "^"
@@ -187,27 +181,16 @@ class Model:
         )
         # Below the hold line by at most this much log-odds: unsure (the module docstring).
         self.unsure_logit = float(meta["unsure_logit"])
-        # The credential head's lower line for a sentence that carries a secret-shaped
-        # value (memory.detectors.values; bench/detectors/valued.py chose it), if the
-        # weights name one.
-        refuse_valued = th.get("credential", {}).get("refuse_valued")
-        self.valued_logit = None if refuse_valued is None else float(_logit(refuse_valued))
         # The classes whose embedding head answers in the n-gram head's unsure band (the
         # ones where that measured better on validation; each consultation costs an
         # embedding on the write path).
         self.embed_mask = np.array([c in meta.get("embed_classes", ()) for c in self.classes])
 
-    def ngram_logits(self, text: str, *, valued: bool = True) -> np.ndarray:
-        """Each n-gram head's log-odds, shifted so that 0 is its hold threshold: for a
-        credential in a sentence that carries a secret-shaped value, its lower line
-        ``refuse_valued`` where the weights have one (``valued=False``: never)."""
+    def ngram_logits(self, text: str) -> np.ndarray:
+        """Each n-gram head's log-odds, shifted so that 0 is its hold threshold."""
         idx, val = hashed(text, self.bits)
         raw = val.astype(np.float64) @ self.weights[idx] if len(idx) else 0.0
-        out = raw + self.bias - self.hold_logit
-        if valued and self.valued_logit is not None and carries_secret_value(value_text(text)):
-            j = self.classes.index("credential")
-            out[j] += self.hold_logit[j] - self.valued_logit
-        return out
+        return raw + self.bias - self.hold_logit
 
     def embedding_logits(self, vector: np.ndarray) -> np.ndarray:
         """Each embedding head's log-odds, shifted so that 0 is its hold threshold."""

@@ -26,10 +26,6 @@ words, ``memory.neighbourhood.passage_text``), trained on passages bare and afte
 ordinary preceding turn. About 1-2 % of ordinary turns need one; the write path computes a
 request's in one call and hands each stored memory's to the index
 (memory/services/write_vectors.py), so it is computed once, not twice.
-Where the weights carry a ``subject_hold`` line (``bench/detectors/subject.py``), the
-special-category embedding head is also read for every sentence that names the user in the
-first person (``memory.detectors.first_person``) and that the n-gram head does not hold,
-at that line, whatever the n-gram head's band: such a candidate needs its vector too.
 ``scores(text)`` gives each class's calibrated score: 0.5 is its hold line (a
 credential's refusal line). ``detected(scores)`` names the classes at or above it;
 ``unsure(scores)`` the classes in ``[UNSURE, 0.5)``, where a second opinion (the optional
@@ -47,7 +43,6 @@ from pathlib import Path
 import numpy as np
 
 from core.process_state import memoized
-from memory.detectors.first_person import first_person
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -81,14 +76,9 @@ def _shape(word: str) -> str:
     return "".join(out)
 
 
-def value_text(text: str) -> str:
-    """``text`` as the heads read it: normalised for detection, dates and times taken out."""
-    return _DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS]))
-
-
 def feature_strings(text: str) -> list[str]:
     """The features of ``text`` before hashing (see the module docstring)."""
-    raw = value_text(text)
+    raw = _DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS]))
     norm = fold_traditional(raw)
     out: list[str] = []
     prev = "^"
@@ -191,11 +181,6 @@ class Model:
         )
         # Below the hold line by at most this much log-odds: unsure (the module docstring).
         self.unsure_logit = float(meta["unsure_logit"])
-        # The special-category embedding head's line for a sentence that names the user in
-        # the first person (memory.detectors.first_person), read whatever the n-gram head
-        # says, if the weights name one (bench/detectors/subject.py chose it).
-        subject_hold = th.get("special_category", {}).get("subject_hold")
-        self.subject_logit = None if subject_hold is None else float(_logit(subject_hold))
         # The classes whose embedding head answers in the n-gram head's unsure band (the
         # ones where that measured better on validation; each consultation costs an
         # embedding on the write path).
@@ -216,20 +201,11 @@ class Model:
         n-gram head is unsure of them and they are ``embed_classes``)."""
         return (logits < 0) & (logits >= -self.unsure_logit) & self.embed_mask
 
-    def subject_reading(self, text: str, logits: np.ndarray) -> bool:
-        """Whether the special-category embedding head reads ``text`` at its subject line:
-        the weights have one, the n-gram head does not hold it, and it names the user."""
-        if self.subject_logit is None or self.emb_weights is None:
-            return False
-        j = self.classes.index("special_category")
-        return bool(logits[j] < 0) and first_person(value_text(text))
-
     def needs_embedding(self, text: str, logits: np.ndarray | None = None) -> bool:
         """Whether scoring ``text`` reads an embedding head (and so needs a vector)."""
         if self.emb_weights is None:
             return False
-        logits = self.ngram_logits(text) if logits is None else logits
-        return bool(self.unsure_band(logits).any()) or self.subject_reading(text, logits)
+        return bool(self.unsure_band(self.ngram_logits(text) if logits is None else logits).any())
 
     def scores(
         self,
@@ -243,17 +219,10 @@ class Model:
         """``logits``: the n-gram heads' for ``text``, if already computed."""
         logits = self.ngram_logits(text) if logits is None else logits
         unsure = self.unsure_band(logits)
-        subject = embedding and self.subject_reading(text, logits)
-        if embedding and self.emb_weights is not None and (unsure.any() or subject):
+        if embedding and self.emb_weights is not None and unsure.any():
             if vector is None:
                 vector = embed([text if passage is None else passage])[0]
-            dense = self.embedding_logits(vector)
-            logits = np.where(unsure, dense, logits)
-            if subject:
-                # Held when the head clears its subject line, whatever the cascade said.
-                j = self.classes.index("special_category")
-                at_subject = dense[j] + self.emb_hold_logit[j] - self.subject_logit
-                logits[j] = max(logits[j], at_subject)
+            logits = np.where(unsure, self.embedding_logits(vector), logits)
         probs = 1.0 / (1.0 + np.exp(-logits))
         return {c: round(float(p), 6) for c, p in zip(self.classes, probs, strict=True)}
 

@@ -13,6 +13,8 @@ one ``labelled`` already has:
   解除布防，输 N — the reverse of "N to switch it off" and 输入 N 开门;
 - **digits written as Chinese numerals** (一二三 … 零, 幺): a run of four or more is read as
   digits (same length, same positions), as ``formats`` already does for 大写 numerals;
+- **an answer to a standard security question** (mother's maiden name, first pet, first
+  school …) that was given or "set to" a value: a password by agreement;
 - **a card security code named by where it is printed** (ISO/IEC 7812 cards carry it on
   the back): "the three digits on the back are N", 卡背面的三位数是 N, 裏面の3桁, 뒷면 3자리.
 
@@ -71,6 +73,17 @@ _CARD_CODE = re.compile(
     re.IGNORECASE,
 )
 
+# The standard security questions banks and sites ask (a closed, well-known set): an answer
+# given to one, or one "set to" a value, is a password by agreement.
+_SECURITY_QUESTION = re.compile(
+    r"\b(?:mother'?s\s+maiden\s+name|first\s+pet(?:'s\s+name)?|first\s+(?:school|car|teacher|boss)|"
+    r"favou?rite\s+teacher|(?:city|town|place)\s+(?:of\s+birth|(?:where\s+)?i\s+was\s+born)|"
+    r"childhood\s+(?:street|best\s+friend|nickname|hero)|best\s+friend'?s\s+name|street\s+i\s+grew\s+up\s+on)"
+    r"[^.!?\n]{0,60}?(?:answer(?:\s+(?:i|we)\s+(?:gave|set|used|put))?\s+(?:is|was|:)|(?:is|was)\s+set\s+to|"
+    r"set\s+(?:it\s+)?to)\s+[\"“']?(?P<value>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
+    re.IGNORECASE,
+)
+
 _DIGIT_CHARS = "零〇一二三四五六七八九幺"
 _DIGIT_RUN = re.compile(rf"[{_DIGIT_CHARS}](?:\s?[{_DIGIT_CHARS}]){{3,}}")
 _TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
@@ -93,6 +106,7 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
             if re.fullmatch(r"19[5-9]\d|20[0-4]\d", digits) and rx is _ACCESS_EN[2]:
                 continue  # "to open the form, type 2026": a year, not a code
             spans.append((m.start("value"), m.end("value")))
+    spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
     for m in _CARD_CODE.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g))
         spans.append((m.start(group), m.end(group)))

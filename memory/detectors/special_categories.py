@@ -345,11 +345,13 @@ CATEGORIES: dict[str, list[re.Pattern[str]]] = {
     + MEDICAL_FORMS
     + SPECIAL_FORMS["health"]
     + SUBJECT_FORMS["health"],
-    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"],
-    "sexual_orientation": _ORIENTATION + SPECIAL_FORMS["sexual_orientation"],
-    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"],
+    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"] + SUBJECT_FORMS["religion"],
+    "sexual_orientation": _ORIENTATION
+    + SPECIAL_FORMS["sexual_orientation"]
+    + SUBJECT_FORMS["sexual_orientation"],
+    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"] + SUBJECT_FORMS["biometric"],
     "political": _POLITICAL + SPECIAL_FORMS["political"],
-    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"],
+    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"] + SUBJECT_FORMS["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,

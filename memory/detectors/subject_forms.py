@@ -154,8 +154,60 @@ _CRIMINAL = [
     ),
 ]
 
+# Language parity: forms the English and Chinese rules know, said in Japanese or Korean
+# (I'm gay / 我是同性恋; I'm a Catholic / 我是天主教徒; I go to Mass every week; union rep
+# / 工会代表), and the English forms of a practice with the adverb placed first.
+_ORIENTATION = [
+    re.compile(
+        r"(?<!\S)(?:저는|나는|난|전|나|제가)\s+(?:\S*[^\s가이는께]\s+)?(?:게이|레즈비언|양성애자|동성애자|범성애자|무성애자|"
+        r"바이섹슈얼|퀴어)(?:야|이야|예요|이에요|입니다|라서|인데)"
+        r"|(?:私|わたし|僕|俺|あたし)は[^。]{0,6}?(?:ゲイ|レズビアン|バイセクシュアル|同性愛者|両性愛者|"
+        r"アセクシュアル|パンセクシュアル)(?:です|だ|なので|として)"
+    ),
+]
+_RELIGION = [
+    re.compile(
+        r"(?:私|わたし|僕|俺)は[^。]{0,8}?(?:カトリック|クリスチャン|キリスト教徒|仏教徒|イスラム教徒|ムスリム|"
+        r"ユダヤ教徒|ヒンドゥー教徒|シク教徒|モルモン教徒|エホバの証人|無神論者|(?:教|宗)の(?:信者|信徒))"
+        r"(?:です|だ|なので|として)"
+        r"|(?:私|わたし|僕|俺)は[^。]{0,12}?(?:毎週|毎日|毎朝|日曜(?:日)?(?:に|は)?)[^。]{0,6}?"
+        r"(?:ミサ|礼拝|教会|モスク)に(?:行|通|参加)"
+        r"|(?:저는|나는|제가|내가)\s*(?:\S*[^\s가이는께]\s+)?(?:천주교|가톨릭|기독교|개신교|불교|이슬람교?|원불교)\s*"
+        r"(?:신자|신도|교도)(?:예요|이에요|입니다|야|이야|라서)"
+    ),
+    re.compile(
+        rf"{_I}\s+{_ADV}(?:eat|keep|buy|cook)\s+(?:only\s+|strictly\s+)?(?:halal|kosher)\b"
+        rf"|{_I}\s+{_ADV}(?:fast|am\s+fasting|'m\s+fasting)\s+from\s+(?:dawn|sunrise|sun-?up|first\s+light)"
+        r"\s+(?:to|until|till)\s+(?:sunset|dusk|sundown|nightfall)",
+        re.IGNORECASE,
+    ),
+]
+_TRADE_UNION = [
+    re.compile(
+        r"(?:저는|나는|제가|내가)\s*(?:\S*[^\s가이는께]\s+){0,3}?(?:노조|노동조합)\s*(?:\S+\s*)?"
+        r"(?:위원장|분회장|지부장|지회장|대의원|간부|사무국장)(?:이에요|예요|입니다|이야|야|을|를|으로|로)"
+    ),
+]
+# The user's body verifies the user: "the bank checks it's me by my voice", 用我的声音验证.
+_BIOMETRIC = [
+    re.compile(
+        r"\b(?:verif(?:y|ies|ied)|checks?|checked|recogni[sz]es?|identif(?:y|ies)|authenticates?|"
+        r"unlocks?)\s+(?:(?:that\s+)?it'?s\s+)?me\s+(?:by|with|from|using|through)\s+my\s+(?:voice|face|"
+        r"fingerprints?|iris(?:es)?|palm|eyes?|retinas?|veins?|gait)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:用|靠|通过|通過|刷)我的(?:声音|聲音|脸|臉|面部|指纹|指紋|虹膜|掌纹|掌紋|静脉|靜脈)(?:来|來)?"
+        r"(?:验证|驗證|识别|識別|解锁|解鎖|登录|登錄|确认|確認)"
+    ),
+]
+
 SUBJECT_FORMS: dict[str, list[re.Pattern[str]]] = {
     "health": _HEALTH,
     "ethnicity": _ETHNICITY,
     "criminal_record": _CRIMINAL,
+    "sexual_orientation": _ORIENTATION,
+    "religion": _RELIGION,
+    "trade_union": _TRADE_UNION,
+    "biometric": _BIOMETRIC,
 }

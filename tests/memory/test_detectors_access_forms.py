@@ -31,6 +31,9 @@ POSITIVE = [
     "The security code on the back of my debit card is 0291.",
     "卡背面的三位数是 093。",
     "カードの裏面の3桁は 552 です。",
+    # an answer to a standard security question
+    "The security question about my first car: the answer I used was Corsa.",
+    "Mother's maiden name on the card account is set to Hartwell.",
     # a padlock label in Korean
     "자물쇠 번호는 3 8 2 1 이야.",
 ]
@@ -49,6 +52,8 @@ NEGATIVE = [
     "The three digits on the back of the receipt are the store number 417.",
     "Our flat number is 2 0 8 8.",
     "The safe is on the 14th floor, room 1402.",
+    "My mother's maiden name was O'Brien, so we're partly Irish.",
+    "My first pet was a hamster called Nibbles.",
 ]
 
 

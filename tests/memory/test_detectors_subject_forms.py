@@ -67,6 +67,19 @@ POSITIVE = [
     ("我因为打架被判过刑。", "criminal_record"),
     ("我被判了三年缓刑。", "criminal_record"),
     ("私は前科があります。", "criminal_record"),
+    # language parity: Japanese and Korean forms of what English and Chinese know
+    ("나 게이야.", "sexual_orientation"),
+    ("저는 양성애자예요.", "sexual_orientation"),
+    ("私はレズビアンです。", "sexual_orientation"),
+    ("私はクリスチャンなので日曜は教会に行きます。", "religion"),
+    ("私は浄土真宗の信者です。", "religion"),
+    ("저는 천주교 신자예요.", "religion"),
+    ("저는 노조 대의원이에요.", "trade_union"),
+    ("I only eat halal.", "religion"),
+    ("I keep strictly kosher.", "religion"),
+    ("I fast from dawn to sunset during the holy month.", "religion"),
+    ("The app verifies me with my face.", "biometric"),
+    ("银行用我的声音来验证。", "biometric"),
 ]
 
 NEGATIVE = [
@@ -94,6 +107,15 @@ NEGATIVE = [
     "I have a conviction that we'll win.",
     "My conviction that she was right only grew.",
     "I have a wheelchair ramp fitted for my mum's visits.",
+    "친구가 게이야.",
+    "나는 친구가 게이야.",
+    "우리 엄마는 천주교 신자예요.",
+    "私はこのブランドの信者です。",
+    "저는 아빠가 노조 위원장이에요.",
+    "I only eat vegetables.",
+    "I fast from time to time.",
+    "The app verifies my address with my bank.",
+    "我用我的手机验证。",
     # a job in the field
     "我是药剂师，每天配几百张处方。",
     "我每天都要做五台手术。",
@@ -115,7 +137,7 @@ def test_the_users_own_special_category_is_found(text, category):
 
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_other_people_the_topic_and_a_job_pass(text):
-    found = set(find_special_categories(text)) & {"health", "ethnicity", "criminal_record"}
+    found = set(find_special_categories(text))
     assert not found, (text, found)
 
 

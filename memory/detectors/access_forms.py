@@ -13,6 +13,8 @@ one ``labelled`` already has:
   解除布防，输 N — the reverse of "N to switch it off" and 输入 N 开门;
 - **digits written as Chinese numerals** (一二三 … 零, 幺): a run of four or more is read as
   digits (same length, same positions), as ``formats`` already does for 大写 numerals;
+- **a dial combination read as turns** ("left 14, right 33", 左转27右转4) in a sentence
+  about a safe, a lock or a combination;
 - **an answer to a standard security question** (mother's maiden name, first pet, first
   school …) that was given or "set to" a value: a password by agreement;
 - **a card security code named by where it is printed** (ISO/IEC 7812 cards carry it on
@@ -84,6 +86,17 @@ _SECURITY_QUESTION = re.compile(
     re.IGNORECASE,
 )
 
+# A dial combination read as turns ("left 14, right 33", 左转27右转4) beside a lock word.
+_TURNS = re.compile(
+    r"\b(?:left|right)\s*\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*\d{1,2}"
+    r"|(?:左|右)转?\s*\d{1,2}\s*[，,、]?\s*(?:再)?(?:左|右)转?\s*\d{1,2}",
+    re.IGNORECASE,
+)
+_DIAL_WORD = re.compile(
+    r"safe|lock|combination|combo|dial|vault|保险|保險|锁|鎖|组合|組合|密码|密碼|金庫|금고",
+    re.IGNORECASE,
+)
+
 _DIGIT_CHARS = "零〇一二三四五六七八九幺"
 _DIGIT_RUN = re.compile(rf"[{_DIGIT_CHARS}](?:\s?[{_DIGIT_CHARS}]){{3,}}")
 _TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
@@ -107,6 +120,8 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
                 continue  # "to open the form, type 2026": a year, not a code
             spans.append((m.start("value"), m.end("value")))
     spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
+    if _DIAL_WORD.search(text):
+        spans += [m.span() for m in _TURNS.finditer(text)]
     for m in _CARD_CODE.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g))
         spans.append((m.start(group), m.end(group)))

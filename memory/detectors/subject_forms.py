@@ -103,6 +103,22 @@ _HEALTH = [
         r"|(?:私|わたし|僕|俺)は[^。]{0,12}手術を(?:受け|し)"
         r"|(?:저는|나는|제가|내가)\s*(?:\S*[^\s가이서]\s+){0,3}?\S*수술을?\s*(?:받았|받을|받아|받고|했)"
     ),
+    # A test or scan of the user that came back; a numbered session of a therapy for the
+    # user; a medicine collected from the pharmacy or taken on a schedule (any name).
+    re.compile(
+        rf"{_MY}\s+(?:[\w-]+\s+){{0,2}}?(?:analysis|biopsy|scan|smear|swab|bloods|blood\s+work|screening|"
+        r"mri|ct|x-ray|ultrasound|mammogram|colonoscopy|endoscopy)\s+(?:results?\s+)?(?:came\s+back|showed|"
+        r"shows|found|(?:was|were)\s+(?:abnormal|clear|positive|negative|poor|normal|inconclusive))\b"
+        rf"|{_MY}\s+(?:first|second|third|fourth|fifth|sixth|next|last|final|\d+(?:st|nd|rd|th))\s+"
+        r"(?:session|round|cycle|dose|course|fraction)\s+of\s+(?:[\w-]+\s+){0,3}?(?:therapy|treatment|"
+        r"radiotherapy|chemo(?:therapy)?|infusions?)\b"
+        rf"|{_I}\s+{_ADV}(?:pick\s+up|collect|get|fetch)\s+my\s+(?!(?:mum|mom|dad|son|daughter|kids?|"
+        r"wife|husband|partner|parcel|package|post|mail)\b)(?:[\w-]+\s+){1,2}?from\s+the\s+"
+        r"(?:chemist|pharmacy|dispensary|clinic)\b"
+        rf"|{_I}\s+{_ADV}take\s+my\s+(?-i:[A-Z])[\w-]+\s+(?:at\s+\d{{1,2}}(?::\d\d)?\s*(?:am|pm)|"
+        r"before\s+bed|with\s+(?:food|a\s+snack|meals|water))",
+        re.IGNORECASE,
+    ),
     re.compile(
         r"我(?!们|們)(?:最近|一直|这阵子|这段时间)?(?:抑郁|焦虑|躁郁|强迫症|失眠|厌食|暴食)"
         + _SEVERE_ZH
@@ -175,6 +191,8 @@ _RELIGION = [
         r"|(?:저는|나는|제가|내가)\s*(?:\S*[^\s가이는께]\s+)?(?:천주교|가톨릭|기독교|개신교|불교|이슬람교?|원불교)\s*"
         r"(?:신자|신도|교도)(?:예요|이에요|입니다|야|이야|라서)"
     ),
+    # A holy day named before the user: "每个主日我都去…" (as 斋月期间我 in special_forms).
+    re.compile(r"(?:主日|安息日|主麻日)[^。！？，,\n]{0,3}我(?!们|們)"),
     re.compile(
         rf"{_I}\s+{_ADV}(?:eat|keep|buy|cook)\s+(?:only\s+|strictly\s+)?(?:halal|kosher)\b"
         rf"|{_I}\s+{_ADV}(?:fast|am\s+fasting|'m\s+fasting)\s+from\s+(?:dawn|sunrise|sun-?up|first\s+light)"

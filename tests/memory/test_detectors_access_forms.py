@@ -34,6 +34,9 @@ POSITIVE = [
     # an answer to a standard security question
     "The security question about my first car: the answer I used was Corsa.",
     "Mother's maiden name on the card account is set to Hartwell.",
+    # a dial combination read as turns
+    "The safe in the office: left 12, right 40, left 3.",
+    "我家保险柜是右转15左转8。",
     # a padlock label in Korean
     "자물쇠 번호는 3 8 2 1 이야.",
 ]
@@ -54,6 +57,8 @@ NEGATIVE = [
     "The safe is on the 14th floor, room 1402.",
     "My mother's maiden name was O'Brien, so we're partly Irish.",
     "My first pet was a hamster called Nibbles.",
+    "Go left 2, right 3 at the lights.",
+    "路口左转2右转3就到了。",
 ]
 
 

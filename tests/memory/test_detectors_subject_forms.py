@@ -80,6 +80,13 @@ POSITIVE = [
     ("I fast from dawn to sunset during the holy month.", "religion"),
     ("The app verifies me with my face.", "biometric"),
     ("银行用我的声音来验证。", "biometric"),
+    # a test that came back, a numbered session, a medicine collected or on a schedule
+    ("My MRI came back clear.", "health"),
+    ("My second session of light therapy is on Friday.", "health"),
+    ("I pick up my lisinopril from the pharmacy on Mondays.", "health"),
+    ("I take my Lyrica at 9pm with food.", "health"),
+    ("My fasting glucose was 6.8.", "health"),
+    ("每个主日我都去教会帮忙。", "religion"),
 ]
 
 NEGATIVE = [
@@ -116,6 +123,12 @@ NEGATIVE = [
     "I fast from time to time.",
     "The app verifies my address with my bank.",
     "我用我的手机验证。",
+    "My driving test came back fine.",
+    "My mum's MRI came back clear.",
+    "I pick up my mum from the pharmacy.",
+    "I take my Labrador twice a day to the park.",
+    "I take my Rex for a walk every morning.",
+    "礼拜天我都去爬山。",
     # a job in the field
     "我是药剂师，每天配几百张处方。",
     "我每天都要做五台手术。",

@@ -37,6 +37,9 @@ POSITIVE = [
     # a dial combination read as turns
     "The safe in the office: left 12, right 40, left 3.",
     "我家保险柜是右转15左转8。",
+    # Korean 비번 (short for 비밀번호) with the object marker; 备份单词 as "backup words"
+    "현관 비번을 4 8 2 6 으로 바꿨어.",
+    "钱包备份单词：山 水 火 木 金 土 日 月 星 云 风 雨",
     # a padlock label in Korean
     "자물쇠 번호는 3 8 2 1 이야.",
 ]
@@ -58,6 +61,8 @@ NEGATIVE = [
     "My mother's maiden name was O'Brien, so we're partly Irish.",
     "My first pet was a hamster called Nibbles.",
     "Go left 2, right 3 at the lights.",
+    "비번을 바꿨어.",
+    "我把备份单词抄在本子上了。",
     "路口左转2右转3就到了。",
 ]
 

@@ -10,9 +10,11 @@ Data (never the held-out set, tests/data/detector_heldout.jsonl, which only meas
 - the labelled corpora the rule detectors were written with (``tests/security``).
 Each head is one-vs-rest: another class's positives are its negatives.
 
-Split: 80/20, stratified by (class, label, language). Trained on the 80 %, thresholds
-chosen on the 20 % and on ordinary conversation (LoCoMo dev turns, ``--locomo``, as
-``bench/quality/policy_precision.py`` reads them, plus tests/security/ordinary_zh.py):
+Split: about 80/20 by a hash of each sentence's text (``split``), so that an addition to
+the corpus never moves an existing sentence between training and validation. Trained on
+the 80 %, thresholds chosen on the 20 % and on ordinary conversation (LoCoMo dev turns,
+``--locomo``, as ``bench/quality/policy_precision.py`` reads them, plus
+tests/security/ordinary_zh.py):
 - ``hold``: the lowest threshold with validation precision >= PRECISION[class], raised
   until at most BUDGET[class] ordinary turns reach it (a held ordinary turn is a false
   refusal of the write policy);
@@ -26,11 +28,11 @@ the metadata (CARD.md quotes them).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import random
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -172,17 +174,17 @@ def ordinary_turns(locomo: Path | None) -> list[tuple[str, str | None]]:
     ]
 
 
-def split(rows, seed: int = SEED, share: float = 0.2):
-    by: dict[str, list[int]] = defaultdict(list)
-    for i, r in enumerate(rows):
-        by[r[2]].append(i)
-    rng = random.Random(seed)
-    val: set[int] = set()
-    for key in sorted(by):
-        items = by[key][:]
-        rng.shuffle(items)
-        val.update(items[: int(round(len(items) * share))])
-    return [i for i in range(len(rows)) if i not in val], sorted(val)
+def split(rows, share: int = 5):
+    """(train, validation) indices: a sentence is in validation when the SHA-1 of its text,
+    as an integer, is 0 modulo ``share`` (one in five). The draw depends on the text only,
+    so adding corpus lines never moves an existing sentence between the two."""
+    val = [i for i, r in enumerate(rows) if _in_validation(r[0], share)]
+    chosen = set(val)
+    return [i for i in range(len(rows)) if i not in chosen], val
+
+
+def _in_validation(text: str, share: int = 5) -> bool:
+    return int.from_bytes(hashlib.sha1(text.encode("utf-8")).digest(), "big") % share == 0
 
 
 def featurise(texts: list[str], bits: int):
@@ -379,6 +381,9 @@ def main() -> None:
     parser.add_argument(
         "--write", action="store_true", help="save memory/detectors/learned/weights.npz"
     )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="with --write: save there instead (to compare)"
+    )
     args = parser.parse_args()
     _setup()
     from memory.detectors.learned import CLASSES, WEIGHTS
@@ -558,15 +563,16 @@ def main() -> None:
             if use_emb
             else {}
         )
+        out = args.out or WEIGHTS
         np.savez_compressed(
-            WEIGHTS,
+            out,
             rows=used.astype(np.int32),
             weights=(W[used] / scale).astype(np.float16),
             bias=b.astype(np.float32),
             meta=np.array(json.dumps(meta)),
             **extra,
         )
-        print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size / 1e6:.2f} MB, {len(used)} buckets)")
+        print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB, {len(used)} buckets)")
 
 
 if __name__ == "__main__":

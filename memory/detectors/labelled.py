@@ -89,7 +89,8 @@ def _close(run: list[re.Match[str]], spans: list[tuple[int, int]]) -> None:
 
 
 _PHRASE_WORD = re.compile(
-    r"助记词|助記詞|种子词|種子詞|恢复词|恢復詞|恢复短语|恢復短語|备份词|備份詞|"
+    # A recovery or backup noun with any word noun: 备份单词 as "backup words".
+    r"(?:助记|助記|种子|種子|恢复|恢復|备份|備份)(?:单词|單詞|词|詞|短语|短語)|"
     r"seed|mnemonic|recovery\s+(?:phrase|words)|backup\s+words|secret\s+recovery|"
     # The count of words is itself the sign: "十二个词：", "24 words:".
     r"(?:十二|十五|十八|二十一|二十四|12|15|18|21|24)\s*个?(?:词|字|单词|單詞|詞)|"
@@ -119,19 +120,19 @@ def cjk_phrase_spans(text: str) -> list[tuple[int, int]]:
 
 # --- labelled values (Chinese, Japanese, Korean) ------------------------------------------
 
-_SECRET_NOUN = r"密码|密碼|口令|密钥|密鑰|暗号|暗號|暗証番号|パスワード|비밀번호|암호|PIN|pin"
+_SECRET_NOUN = r"密码|密碼|口令|密钥|密鑰|暗号|暗號|暗証番号|パスワード|비밀번호|비번|암호|PIN|pin"
 _CODE_NOUN = r"码|碼|数字|數字|号码|號碼|番号|번호|コード|코드"
 # What a code opens or guards: a lock (锁, 鎖, 잠금, 도어락), an alarm armed or disarmed
 # (撤防, 布防), a door or gate, a pairing, a payment or withdrawal, a safe, a verification.
 _ACCESS = re.compile(
     r"锁|鎖|撤防|布防|设防|設防|门禁|門禁|开门|開門|进门|進門|大门|大門|配对|配對|验证|驗證|"
     r"保险|保險|取件|登录|登錄|登入|支付|取款|解除|暗証|잠금|도어락|현관|인증|ロック|解錠|"
-    r"金庫|金库|保管箱|储物柜|儲物櫃|ロッカー|キーボックス|금고|사물함"
+    r"金庫|金库|保管箱|储物柜|儲物櫃|ロッカー|キーボックス|금고|사물함|자물쇠|南京錠"
 )
 _LABEL = re.compile(
     r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z ]{0,12}?"
     rf"(?:(?P<secret>{_SECRET_NOUN})|(?P<code>{_CODE_NOUN})))"
-    r"(?:的)?\s*(?:就是|也是|是|为|為|：|:|=|は|는|은|이|가|改成了?|改为|改為|设成了?|設成了?|"
+    r"(?:的)?\s*(?:就是|也是|是|为|為|：|:|=|は|는|은|이|가|을|를|改成了?|改为|改為|设成了?|設成了?|"
     r"换成了?|換成了?|设为|設為)?\s*(?:了\s*)?"
     r"(?P<value>[#*]?\d[\d -]{2,16}\d[#*]?|[!-~]{4,40})"
 )

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
+from memory.detectors.access_forms import access_form_spans, fold_digit_chars
 from memory.detectors.formats import (
     daxie_code_spans,
     fold_financial_numerals,
@@ -414,13 +415,13 @@ def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
     form = detection_form(text)
     folded = fold_financial_numerals(form.text)
+    # Codes read by their label or what they open also count in Chinese numerals (一二三…).
+    keyed = fold_digit_chars(folded)
     found = (
         _prose_spans(folded)
-        + [
-            (s, e, "credential_in_prose")
-            for s, e in labelled_value_spans(folded, looks_like_secret)
-        ]
-        + [(s, e, "credential_in_prose") for s, e in access_verb_spans(folded)]
+        + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
+        + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
         + _url_spans(form.text)
         + _format_spans(form.text)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]

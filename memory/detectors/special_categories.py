@@ -11,8 +11,9 @@ are not the user's special-category data and pass.
 
 Categories (finding ``special_category_<name>``): health, religion, sexual_orientation,
 biometric, political, trade_union, financial_account, location_track, minor (the user is a
-child). Gender identity and third parties' data are not flagged (see the README's write
-policy section for why).
+child), ethnicity and criminal_record (closed standard classes, ``subject_forms``). Gender
+identity and third parties' data are not flagged by a rule (see the README's write policy
+section for why).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from stdnum import iban
 
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.special_forms import SPECIAL_FORMS
+from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -166,6 +168,7 @@ _HEALTH_ZH = [
     _zh(
         rf"我{_ZH_WHEN}(?:每天|长期|在|正在|开始|按时|需要)?(?:吃|服用|服|打|用)(?:着|了)?(?:{_DRUGS_ZH})"
     ),
+    re.compile(rf"{ZH_TAKES}(?:{_DRUGS_ZH})"),
     _zh(
         r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
         r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"
@@ -337,15 +340,23 @@ _MINOR = [
 ]
 
 CATEGORIES: dict[str, list[re.Pattern[str]]] = {
-    "health": _HEALTH_EN + _HEALTH_ZH + MEDICAL_FORMS + SPECIAL_FORMS["health"],
-    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"],
-    "sexual_orientation": _ORIENTATION + SPECIAL_FORMS["sexual_orientation"],
-    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"],
+    "health": _HEALTH_EN
+    + _HEALTH_ZH
+    + MEDICAL_FORMS
+    + SPECIAL_FORMS["health"]
+    + SUBJECT_FORMS["health"],
+    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"] + SUBJECT_FORMS["religion"],
+    "sexual_orientation": _ORIENTATION
+    + SPECIAL_FORMS["sexual_orientation"]
+    + SUBJECT_FORMS["sexual_orientation"],
+    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"] + SUBJECT_FORMS["biometric"],
     "political": _POLITICAL + SPECIAL_FORMS["political"],
-    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"],
+    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"] + SUBJECT_FORMS["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
+    "ethnicity": SUBJECT_FORMS["ethnicity"],
+    "criminal_record": SUBJECT_FORMS["criminal_record"],
 }
 
 

@@ -50,6 +50,7 @@ _DEVICE = (
 _TREATMENT = r"chemo(?:therapy)?|radiation\s+therapy|radiotherapy|dialysis|ivf|immunotherapy"
 _LAB = (
     r"viral\s+load|cd4(?:\s+count)?|t[- ]cell\s+count|a1c|hba1c|blood\s+(?:sugar|glucose|pressure)|"
+    r"fasting\s+(?:blood\s+)?(?:glucose|sugar)|"
     r"cholesterol|ldl|triglycerides|psa|tsh|egfr|creatinine|platelets?|platelet\s+count|"
     r"white\s+(?:blood\s+)?cell\s+count|ferritin|iron\s+levels?|liver\s+enzymes|sperm\s+count|"
     r"hcg|amh|bone\s+density|ejection\s+fraction|oxygen\s+saturation|ha?emoglobin"

@@ -142,6 +142,11 @@ POSITIVE: list[tuple[str, str]] = [
     ("我是回族，信伊斯兰教", "religion"),
     ("我有轻度抑郁，在吃药", "health"),
     ("I'm twelve years old", "minor"),
+    # ethnicity and criminal record (closed standard classes, subject_forms.py)
+    ("我是傣族", "ethnicity"),
+    ("I'm Greek on my mother's side", "ethnicity"),
+    ("I served four years in prison", "criminal_record"),
+    ("我以前坐过牢", "criminal_record"),
 ]
 
 NEGATIVE: list[str] = [

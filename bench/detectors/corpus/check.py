@@ -1,6 +1,7 @@
 """Validate the detector training corpus and print its counts as Markdown tables.
 
 Run:  python bench/detectors/corpus/check.py
+Reads ``<class>.jsonl`` and the later passes ``<class>_<n>.jsonl`` (train.py reads them all).
 Exits non-zero when a line does not parse, a field is out of range, a label does
 not match its class and kind, or a text occurs twice (across all files).
 """
@@ -34,10 +35,13 @@ def main():
     )
     variants = Counter()
     for cls in LABELS:
-        for n, line in enumerate(
-            (HERE / f"{cls}.jsonl").read_text(encoding="utf-8").splitlines(), 1
+        files = [HERE / f"{cls}.jsonl", *sorted(HERE.glob(f"{cls}_*.jsonl"))]
+        for path, n, line in (
+            (f, n, line)
+            for f in files
+            for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
         ):
-            where = f"{cls}.jsonl:{n}"
+            where = f"{path.name}:{n}"
             try:
                 row = json.loads(line)
             except ValueError as exc:

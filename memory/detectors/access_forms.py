@@ -1,0 +1,128 @@
+"""Codes recognised by what they open, in the orders and scripts ``labelled`` lacks
+(round 4 of issue 32).
+
+``labelled`` reads a Chinese/Japanese/Korean label that names what a code opens
+(门禁密码, 撤防码) and the English "<access word> code/number is N" and "opens with N". The
+same facts are said in the other orders and scripts too; each rule here is the parity of
+one ``labelled`` already has:
+
+- **noun first, lock after** (English): "the combination for the padlock on the shed is N",
+  "the number you punch at the ATM is N" — the Chinese label 保险柜的密码 reads that way;
+- **the lock takes N** (English): "the keypad by the gate takes N", "the lock box wants N";
+- **purpose, then the keys** (English and Chinese): "to disarm the alarm … punch N",
+  解除布防，输 N — the reverse of "N to switch it off" and 输入 N 开门;
+- **digits written as Chinese numerals** (一二三 … 零, 幺): a run of four or more is read as
+  digits (same length, same positions), as ``formats`` already does for 大写 numerals;
+- **a dial combination read as turns** ("left 14, right 33", 左转27右转4) in a sentence
+  about a safe, a lock or a combination;
+- **an answer to a standard security question** (mother's maiden name, first pet, first
+  school …) that was given or "set to" a value: a password by agreement;
+- **a card security code named by where it is printed** (ISO/IEC 7812 cards carry it on
+  the back): "the three digits on the back are N", 卡背面的三位数是 N, 裏面の3桁, 뒷면 3자리.
+
+A number needs four to ten digits (a card code three or four) and no unit after it, so a
+room, a bus, a flat, a train time or "takes 2 AA batteries" is not a code.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUM = r"(?P<value>[#*]?\d(?:[\d -]{2,10})?\d[#*]?)"
+# Things a short code opens or guards (closed: the kinds of keypad, lock and alarm).
+_LOCK_EN = (
+    r"(?:pad|bike|combination|door|gate|cable)?\s*lock|padlock|lock\s*box|key\s*safe|safe|vault|"
+    r"alarm|keypad|locker|atm|cash\s+machine|cash\s+card|suitcase|dial"
+)
+_OPEN_PURPOSE_EN = r"disarm|open|unlock|deactivate|(?:switch|turn)\s+(?:\w+\s+){0,3}off|get\s+in(?:to)?|let\s+yourself\s+in"
+_KEY_VERB_EN = r"enter|punch(?:\s+in)?|key(?:\s+in)?|type(?:\s+in)?|tap(?:\s+in)?|press|dial"
+_UNIT_AFTER_EN = re.compile(
+    r"\s*(?:minutes?|mins?|seconds?|secs?|hours?|days?|batteries|aa|aaa|volts?|kg|lbs?|pounds?|"
+    r"dollars?|euros?|times|people|steps|metres?|meters?|feet|ft|%|st\b|nd\b|rd\b|th\b)",
+    re.IGNORECASE,
+)
+
+_ACCESS_EN = [
+    re.compile(
+        r"\b(?:code|combination|combo|pin|passcode|digits|number\s+you\s+(?:punch|enter|type|key))"
+        rf"\s+(?:\w+\s+){{0,2}}?(?:for|on|of|to|at|into)\s+(?:[\w']+\s+){{0,4}}?(?:{_LOCK_EN})\b"
+        rf"[^.!?\n]{{0,24}}?\s(?:is|are|was|:|=)\s*(?:now\s+|set\s+to\s+)?{_NUM}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?:{_LOCK_EN})\b[^.!?\n]{{0,30}}?\b(?:takes|wants|needs|accepts|is\s+set\s+to|opens\s+(?:on|to))"
+        rf"\s+{_NUM}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\bto\s+(?:{_OPEN_PURPOSE_EN})\b[^.!?\n]{{0,40}}?\b(?:{_KEY_VERB_EN})\s+(?:the\s+code\s+)?{_NUM}",
+        re.IGNORECASE,
+    ),
+]
+_ACCESS_ZH = re.compile(
+    r"(?:撤防|布防|解除|开门|開門|开锁|開鎖|解锁|解鎖|进门|進門|门禁|門禁|储物柜|儲物櫃|密码箱|密碼箱|"
+    r"保险柜|保險櫃|保险箱|保險箱|报警器|報警器|键盘|鍵盤|面板)[^。！？\n]{0,10}?"
+    rf"(?:输入|輸入|输|輸|按|键入|鍵入)\s*{_NUM}"
+)
+_CARD_CODE = re.compile(
+    r"\b(?:three|four|3|4)[- ](?:digits?|numbers?)\s+(?:code\s+)?on\s+the\s+back"
+    r"(?:\s+of\s+(?:the|my|your|his|her)\s+(?:[\w']+\s+)?card)?\s+(?:is|are|:|=|reads?)\s*(?P<v1>\d{3,4})\b"
+    r"|\b(?:security\s+)?(?:digits|numbers?|code)\s+on\s+the\s+back\s+of\s+(?:the|my|your|his|her)\s+"
+    r"(?:[\w']+\s+){0,2}?card\s+(?:is|are|:|=|reads?)\s*(?P<v2>\d{3,4})\b"
+    r"|背面(?:的|那|上的)?(?:三|四|3|4)位(?:数字|数|數字|數|码|碼)?\s*(?:是|为|為|：|:)\s*(?P<v3>\d{3,4})"
+    r"|裏(?:面)?の\s*[34]桁(?:の(?:番号|数字))?\s*(?:は|：|:)\s*(?P<v4>\d{3,4})"
+    r"|뒷면(?:의)?\s*[34]\s*자리(?:\s*(?:숫자|번호))?\s*(?:는|은|:)?\s*(?P<v5>\d{3,4})",
+    re.IGNORECASE,
+)
+
+# The standard security questions banks and sites ask (a closed, well-known set): an answer
+# given to one, or one "set to" a value, is a password by agreement.
+_SECURITY_QUESTION = re.compile(
+    r"\b(?:mother'?s\s+maiden\s+name|first\s+pet(?:'s\s+name)?|first\s+(?:school|car|teacher|boss)|"
+    r"favou?rite\s+teacher|(?:city|town|place)\s+(?:of\s+birth|(?:where\s+)?i\s+was\s+born)|"
+    r"childhood\s+(?:street|best\s+friend|nickname|hero)|best\s+friend'?s\s+name|street\s+i\s+grew\s+up\s+on)"
+    r"[^.!?\n]{0,60}?(?:answer(?:\s+(?:i|we)\s+(?:gave|set|used|put))?\s+(?:is|was|:)|(?:is|was)\s+set\s+to|"
+    r"set\s+(?:it\s+)?to)\s+[\"“']?(?P<value>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
+    re.IGNORECASE,
+)
+
+# A dial combination read as turns ("left 14, right 33", 左转27右转4) beside a lock word.
+_TURNS = re.compile(
+    r"\b(?:left|right)\s*\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*\d{1,2}"
+    r"|(?:左|右)转?\s*\d{1,2}\s*[，,、]?\s*(?:再)?(?:左|右)转?\s*\d{1,2}",
+    re.IGNORECASE,
+)
+_DIAL_WORD = re.compile(
+    r"safe|lock|combination|combo|dial|vault|保险|保險|锁|鎖|组合|組合|密码|密碼|金庫|금고",
+    re.IGNORECASE,
+)
+
+_DIGIT_CHARS = "零〇一二三四五六七八九幺"
+_DIGIT_RUN = re.compile(rf"[{_DIGIT_CHARS}](?:\s?[{_DIGIT_CHARS}]){{3,}}")
+_TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
+
+
+def fold_digit_chars(text: str) -> str:
+    """``text`` with each run of four or more Chinese digit characters (一二三 … 零, 幺 for
+    one) as ASCII digits, same length and positions; 一个, 三四天 stay."""
+    return _DIGIT_RUN.sub(lambda m: m.group().translate(_TO_DIGIT), text)
+
+
+def access_form_spans(text: str) -> list[tuple[int, int]]:
+    """Codes found by what they open or where they are printed (the module docstring)."""
+    spans = []
+    for rx in [*_ACCESS_EN, _ACCESS_ZH]:
+        for m in rx.finditer(text):
+            digits = re.sub(r"[\s#*-]", "", m.group("value"))
+            if not 4 <= len(digits) <= 10 or _UNIT_AFTER_EN.match(text, m.end("value")):
+                continue
+            if re.fullmatch(r"19[5-9]\d|20[0-4]\d", digits) and rx is _ACCESS_EN[2]:
+                continue  # "to open the form, type 2026": a year, not a code
+            spans.append((m.start("value"), m.end("value")))
+    spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
+    if _DIAL_WORD.search(text):
+        spans += [m.span() for m in _TURNS.finditer(text)]
+    for m in _CARD_CODE.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g))
+        spans.append((m.start(group), m.end(group)))
+    return spans

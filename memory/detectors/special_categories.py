@@ -13,7 +13,8 @@ Categories (finding ``special_category_<name>``): health, religion, sexual_orien
 biometric, political, trade_union, financial_account, location_track, minor (the user is a
 child), ethnicity and criminal_record (closed standard classes, ``subject_forms``). Gender
 identity and third parties' data are not flagged by a rule (see the README's write policy
-section for why).
+section for why). A Chinese clause with its subject dropped (上周刚做完手术) is read with an
+implicit 我 when the speaker is the one it is about (``dropped_subject``).
 """
 
 from __future__ import annotations

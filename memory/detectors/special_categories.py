@@ -13,7 +13,8 @@ Categories (finding ``special_category_<name>``): health, religion, sexual_orien
 biometric, political, trade_union, financial_account, location_track, minor (the user is a
 child), ethnicity and criminal_record (closed standard classes, ``subject_forms``). Gender
 identity and third parties' data are not flagged by a rule (see the README's write policy
-section for why).
+section for why). A Chinese clause with its subject dropped (上周刚做完手术) is read with an
+implicit 我 when the speaker is the one it is about (``dropped_subject``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 
 from stdnum import iban
 
+from memory.detectors.dropped_subject import dropped_subject_clauses
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
@@ -358,6 +360,21 @@ CATEGORIES: dict[str, list[re.Pattern[str]]] = {
     "ethnicity": SUBJECT_FORMS["ethnicity"],
     "criminal_record": SUBJECT_FORMS["criminal_record"],
 }
+# What a clause with the subject dropped is tested for, with an implicit 我 in front
+# (``dropped_subject``): the categories a person discloses by what they do or undergo.
+# Not minor (今年十二岁 is often said of a child) nor financial or location data.
+_IMPLICIT_I = {
+    name: CATEGORIES[name]
+    for name in (
+        "health",
+        "religion",
+        "sexual_orientation",
+        "political",
+        "trade_union",
+        "ethnicity",
+        "criminal_record",
+    )
+}
 
 
 def find_special_categories(text: str) -> list[str]:
@@ -365,6 +382,12 @@ def find_special_categories(text: str) -> list[str]:
     is read with traditional characters folded to simplified (化療 reads as 化疗)."""
     form = fold_traditional(normalize_for_detection(text))
     found = {name for name, patterns in CATEGORIES.items() if any(p.search(form) for p in patterns)}
+    for clause in dropped_subject_clauses(form):
+        found |= {
+            name
+            for name, patterns in _IMPLICIT_I.items()
+            if name not in found and any(p.search(clause) for p in patterns)
+        }
     if "financial_account" not in found:
         for m in _IBAN.finditer(form):
             if iban.is_valid(m.group()):

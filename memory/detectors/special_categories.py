@@ -153,8 +153,29 @@ _DRUGS_ZH = (
     r"拉莫三嗪|喹硫平|阿立哌唑|奥氮平|利培酮|哌甲酯|专注达|阿普唑仑|地西泮|安定|劳拉西泮|"
     r"氯硝西泮|唑吡坦|二甲双胍|胰岛素|司美格鲁肽|左甲状腺素|优甲乐|氨氯地平|阿托伐他汀|华法林|"
     r"泼尼松|甲氨蝶呤|抗抑郁药|抗焦虑药|抗精神病药|降压药|降糖药|安眠药|激素药|避孕药|"
-    r"抗病毒药|靶向药|精神类药物|百忧解|来士普|左洛复|思诺思|[\u4e00-\u9fff]{2,6}(?:片|胶囊|缓释片|注射液)"
+    r"抗病毒药|靶向药|精神类药物|百忧解|来士普|左洛复|思诺思|"
+    # A name in one of the Chinese Pharmacopoeia's dosage forms that only medicines take
+    # (a closed, published class). A bare …片 or …胶囊 is food as often (燕麦片, 薯片,
+    # 胶囊咖啡): it counts only beside a word of prescribing or dosing (_PRESCRIBED_ZH).
+    r"[\u4e00-\u9fff]{2,6}(?:缓释片|控释片|肠溶片|分散片|缓释胶囊|肠溶胶囊|注射液|口服液|滴丸)"
 )
+_TABLET_ZH = r"[\u4e00-\u9fff]{2,6}(?:片|胶囊)"
+_PRESCRIBED_ZH = re.compile(
+    r"药|医生|大夫|医嘱|处方|剂量|毫克|mg|[一二两三\d]日[一二两三\d]次|每次[一二两三半\d]+[片粒]",
+    re.IGNORECASE,
+)
+
+
+class _Cued:
+    """A pattern that counts only in a text that also holds ``cue`` (anywhere in it)."""
+
+    def __init__(self, pattern: re.Pattern[str], cue: re.Pattern[str]) -> None:
+        self.pattern, self.cue = pattern, cue
+
+    def search(self, text: str):
+        return self.pattern.search(text) if self.cue.search(text) else None
+
+
 _ZH_WHEN = ""  # time adverbs after 我 are part of _ME_ZH
 _HEALTH_ZH = [
     _zh(
@@ -171,6 +192,7 @@ _HEALTH_ZH = [
         rf"我{_ZH_WHEN}(?:每天|长期|在|正在|开始|按时|需要)?(?:吃|服用|服|打|用)(?:着|了)?(?:{_DRUGS_ZH})"
     ),
     re.compile(rf"{ZH_TAKES}(?:{_DRUGS_ZH})"),
+    _Cued(re.compile(rf"{ZH_TAKES}(?:{_TABLET_ZH})"), _PRESCRIBED_ZH),
     _zh(
         r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
         r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"

@@ -87,6 +87,10 @@ POSITIVE = [
     ("I take my Lyrica at 9pm with food.", "health"),
     ("My fasting glucose was 6.8.", "health"),
     ("每个主日我都去教会帮忙。", "religion"),
+    # a dosage form only medicines take, or a tablet beside a word of prescribing
+    ("我每天吃一片阿司匹林肠溶片。", "health"),
+    ("我在吃某某胶囊，医嘱说要吃三个月。", "health"),
+    ("我在吃左甲状腺素钠片，一日一次。", "health"),
 ]
 
 NEGATIVE = [
@@ -137,6 +141,12 @@ NEGATIVE = [
     "I'm a nurse; I teach patients to use a mobility scooter.",
     # ordinary
     "我每天吃一片面包当早餐。",
+    # food in a tablet's or a capsule's shape, with no word of prescribing or dosing
+    "我最近在吃燕麦片当早餐。",
+    "我每天都吃燕麦片。",
+    "我吃了一包薯片。",
+    "我在吃鱼油和钙片。",
+    "我在吃胶囊咖啡。",
     "我吃了小龙虾。",
     "I need cholesterol-free recipes for the party.",
     "I'm on the train.",

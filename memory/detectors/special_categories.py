@@ -363,7 +363,7 @@ _MINOR = [
     ),
 ]
 
-CATEGORIES: dict[str, list[re.Pattern[str]]] = {
+CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     "health": _HEALTH_EN
     + _HEALTH_ZH
     + MEDICAL_FORMS

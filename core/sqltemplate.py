@@ -19,7 +19,8 @@ that was inlined into the SQL, transformed (a ``__contains`` pattern wraps its v
 ``%``) or dropped makes its shape a *literal* one: built and compiled with the real
 values on every call, as the ORM would (``Literals``) — slower, never wrong. Rows
 come back as the database driver returns them, without Django's field converters: a
-``jsonb`` column arrives as text (``json.loads`` it)."""
+``jsonb`` column arrives as text (``json.loads`` it); ``ModelColumns`` builds model
+instances from such rows as the ORM's own iteration would."""
 
 from __future__ import annotations
 
@@ -30,16 +31,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connections, router
-from django.db.models import Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from core.process_state import Cache
 
 __all__ = [
     "Literals",
+    "ModelColumns",
     "Placeholders",
     "QueryTemplate",
     "TemplateError",
+    "insert_new",
     "pk_in_array",
     "read_connection",
     "uuid_array",
@@ -98,8 +101,13 @@ class QueryTemplate:
     its SQL for ``shape`` (a hashable key, passed on to ``build``) with ``values`` (name →
     value) in the placeholders' places."""
 
-    def __init__(self, build: Callable[..., QuerySet]) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet], enabled: Callable[[], bool] | None = None
+    ) -> None:
+        """``enabled()``: whether templates are used now (by default recall's setting,
+        ``ENGRAM_RECALL_COMPILED_QUERIES``); when not, every call builds its queryset."""
         self._build = build
+        self._enabled = enabled or _recall_compiled_queries
         # Shapes are few (a handful per query): the bound is never reached in use.
         self._compiled: Cache[Hashable, Any] = Cache(
             f"sqltemplate.{build.__module__}.{build.__qualname__}", max_items=256, pure=True
@@ -144,7 +152,7 @@ class QueryTemplate:
         """The SQL for ``shape`` with ``values``: the compiled template's, or — for a shape
         that cannot be a template — the queryset built and compiled with the values."""
         try:
-            if not settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
+            if not self._enabled():
                 raise TemplateError("compiled queries are off")
             sql, params, slots = self.compile(shape)
         except TemplateError:
@@ -163,6 +171,72 @@ class QueryTemplate:
             return cursor.fetchall()
 
 
+class ModelColumns:
+    """A model's concrete fields, read by a template's ``values_list`` (``names``: through
+    ``path``, a lookup like ``"agent__"``), and the instance the ORM builds from their
+    values: each field's ``from_db_value`` applied (a ``jsonb`` column arrives as text),
+    then ``Model.from_db`` — what a queryset's iteration does with the same row."""
+
+    def __init__(self, model: type[Model], path: str = "") -> None:
+        self.model = model
+        self.fields = tuple(model._meta.concrete_fields)
+        self.names = tuple(path + f.attname for f in self.fields)
+        self._attnames = [f.attname for f in self.fields]
+        self._converted = tuple(
+            (i, f) for i, f in enumerate(self.fields) if hasattr(f, "from_db_value")
+        )
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def instance(self, values: Sequence[Any], connection) -> Model:
+        """The instance of ``values`` (the fields' columns in ``names``' order, as the
+        database driver returns them) read on ``connection``."""
+        values = list(values)
+        for i, field in self._converted:
+            if values[i] is not None:
+                values[i] = field.from_db_value(values[i], None, connection)
+        return self.model.from_db(connection.alias, self._attnames, values)
+
+
+def insert_new(instances: Sequence[Model], connection) -> None:
+    """Insert ``instances`` (new rows of any models, each with its primary key set unless
+    the database assigns it) in one statement, as ``save(force_insert=True)`` inserts each
+    (every concrete field's ``pre_save`` and ``get_db_prep_save``), without building the
+    ORM's insert query every time: the SQL is written once per sequence of models. No
+    signals are sent (a caller's models have no receivers) and a database-assigned key is
+    not read back."""
+    models = tuple(type(i) for i in instances)
+    sql, columns = _INSERTS.get_or_compute(models, lambda: _insert_sql(models, connection))
+    params = []
+    for instance, fields in zip(instances, columns, strict=True):
+        params += [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+_INSERTS: Cache[tuple, tuple[str, tuple]] = Cache("sqltemplate.inserts", max_items=64, pure=True)
+
+
+def _insert_sql(models: tuple[type[Model], ...], connection) -> tuple[str, tuple]:
+    quote = connection.ops.quote_name
+    statements, columns = [], []
+    for model in models:
+        fields = tuple(
+            f
+            for f in model._meta.concrete_fields
+            if not (f.primary_key and f.db_returning) and not getattr(f, "generated", False)
+        )
+        names = ", ".join(quote(f.column) for f in fields)
+        values = ", ".join(["%s"] * len(fields))
+        statements.append(f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({values})")
+        columns.append(fields)
+    # Data-modifying statements in WITH all run, once each: one round trip for all rows.
+    first = [f"i{n} AS ({sql})" for n, sql in enumerate(statements[:-1])]
+    sql = (f"WITH {', '.join(first)} " if first else "") + statements[-1]
+    return sql, tuple(columns)
+
+
 def uuid_array(ids: Sequence[uuid.UUID]) -> str:
     """``ids`` as one ``uuid[]`` literal: a single parameter however many ids there are."""
     return "{" + ",".join(str(i) for i in ids) + "}"
@@ -178,6 +252,10 @@ def read_connection():
     """The connection reads go to now (the database router's choice: a replica that has
     replayed this subject's writes inside ``core.db_router.replica_reads``)."""
     return connections[router.db_for_read(None)]
+
+
+def _recall_compiled_queries() -> bool:
+    return settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]
 
 
 def _holds_placeholder(value: Any) -> bool:

@@ -331,6 +331,9 @@ ENGRAM = {
     # Subject tokens for organisation subjects (the tenant's procedures live on one).
     # Off by default; even when on, procedural memory only changes through review.
     "ALLOW_ORG_SUBJECT_TOKENS": env.bool("ENGRAM_ALLOW_ORG_SUBJECT_TOKENS", default=False),
+    # The API key's lookup runs from SQL compiled once (accounts/services/credentials.py);
+    # off: the ORM's queryset, compiled on every request (the reference).
+    "API_COMPILED_AUTH": env.bool("ENGRAM_API_COMPILED_AUTH", default=True),
     "MAX_BATCH_ITEMS": env.int("ENGRAM_MAX_BATCH_ITEMS", default=100),
     # How long an Idempotency-Key on POST /api/v1/candidates replays its first answer.
     "IDEMPOTENCY_TTL_HOURS": env.int("ENGRAM_IDEMPOTENCY_TTL_HOURS", default=24),

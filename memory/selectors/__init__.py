@@ -5,10 +5,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from core.codes import ReasonCode
+from core.sqltemplate import Placeholders, QueryTemplate
 from memory.models import (
     AssertionKind,
     EmbeddingIndex,
@@ -71,7 +73,13 @@ def agent_access_state(
     *, tenant_id: uuid.UUID, agent_id: uuid.UUID, subject_id: uuid.UUID
 ) -> str | None:
     """``paused`` or ``revoked`` when the subject (their user) took this agent's access to
-    their memories away; None when the agent has the access its key gives it."""
+    their memories away; None when the agent has the access its key gives it. Every
+    request naming a subject asks: with ``ENGRAM_API_COMPILED_AUTH`` the query runs from
+    its SQL compiled once."""
+    if settings.ENGRAM["API_COMPILED_AUTH"]:
+        values = {"tenant": tenant_id, "agent": agent_id, "subject": subject_id}
+        rows = _ACCESS_STATE.rows((), values)
+        return rows[0][0] if rows else None
     return (
         SubjectAgentAccess.objects.filter(
             tenant_id=tenant_id, agent_id=agent_id, subject_id=subject_id
@@ -79,6 +87,22 @@ def agent_access_state(
         .values_list("state", flat=True)
         .first()
     )
+
+
+def _access_state_query(p: Placeholders) -> QuerySet:
+    # What ``.first()`` asks of the reference's queryset: ordered by the key, one row.
+    return (
+        SubjectAgentAccess.objects.filter(
+            tenant_id=p.uuid("tenant"), agent_id=p.uuid("agent"), subject_id=p.uuid("subject")
+        )
+        .order_by("pk")
+        .values_list("state")[:1]
+    )
+
+
+_ACCESS_STATE = QueryTemplate(
+    _access_state_query, enabled=lambda: settings.ENGRAM["API_COMPILED_AUTH"]
+)
 
 
 def events_resolve_client_ids(

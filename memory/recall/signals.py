@@ -13,11 +13,16 @@ import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 
+from django.conf import settings
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.expressions import RawSQL
 
 from core.sqltemplate import (
+    ModelColumns,
+    Placeholders,
+    QueryTemplate,
+    pk_in_array,
     read_connection,
     uuid_array,
 )
@@ -138,17 +143,49 @@ def load_records(
     """The candidates' records, in one query, each with ``source_event_ids`` (the events
     it was derived from, for its item's source), ``with_speakers``, ``source_speakers``
     (who said them) and, with a ``model_id``, ``has_vector`` (whether it is embedded
-    under that model yet): a subquery per row, not a query per candidate."""
+    under that model yet): a subquery per row, not a query per candidate. With
+    ``ENGRAM_RECALL_COMPILED_QUERIES`` the query runs from its SQL compiled once per
+    shape, and the records are built from its rows as the ORM builds them."""
     if not ids:
         return {}
-    return {record.id: record for record in _records(ids, with_speakers, model_id)}
+    if not settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
+        return {record.id: record for record in _records(ids, with_speakers, model_id)}
+    shape = (with_speakers, bool(model_id))
+    rows = _RECORDS.rows(shape, {"ids": uuid_array(ids), "model_id": model_id})
+    connection = read_connection()
+    annotations = _annotations(*shape)
+    width = len(_RECORD)
+    loaded = {}
+    for row in rows:
+        record = _RECORD.instance(row[:width], connection)
+        for name, value in zip(annotations, row[width:], strict=True):
+            setattr(record, name, value)
+        loaded[record.id] = record
+    return loaded
+
+
+_RECORD = ModelColumns(MemoryRecord)
+
+
+def _annotations(with_speakers: bool, with_model: bool) -> tuple[str, ...]:
+    return (
+        "source_event_ids",
+        *(("has_vector",) if with_model else ()),
+        *(("source_speakers",) if with_speakers else ()),
+    )
 
 
 def _records(ids: list[uuid.UUID], with_speakers: bool, model_id: str) -> QuerySet[MemoryRecord]:
-    sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
+    """The reference: the records as the ORM loads them."""
     records = MemoryRecord.objects.filter(
         pk__in=RawSQL("SELECT unnest(%s::uuid[])", [uuid_array(ids)])
-    ).annotate(source_event_ids=ArraySubquery(sources.values("event_id")))
+    )
+    return _annotated(records, with_speakers, model_id).using(read_connection().alias)
+
+
+def _annotated(records: QuerySet, with_speakers: bool, model_id: str) -> QuerySet[MemoryRecord]:
+    sources = MemorySource.objects.filter(record_id=OuterRef("pk")).order_by("event_id")
+    records = records.annotate(source_event_ids=ArraySubquery(sources.values("event_id")))
     if model_id:
         records = records.annotate(
             has_vector=Exists(
@@ -160,4 +197,15 @@ def _records(ids: list[uuid.UUID], with_speakers: bool, model_id: str) -> QueryS
             "speaker"
         )
         records = records.annotate(source_speakers=ArraySubquery(spoken))
-    return records.using(read_connection().alias)
+    return records
+
+
+def _records_query(p: Placeholders, with_speakers: bool, with_model: bool) -> QuerySet:
+    records = MemoryRecord.objects.filter(pk_in_array(p, "ids"))
+    model_id = p.text("model_id") if with_model else ""
+    return _annotated(records, with_speakers, model_id).values_list(
+        *_RECORD.names, *_annotations(with_speakers, with_model)
+    )
+
+
+_RECORDS = QueryTemplate(_records_query)

@@ -7,12 +7,14 @@ import hashlib
 import uuid
 
 from django.conf import settings
+from django.db import connections, router
 from django.utils import timezone
 
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
 from core.models import AuditEvent
+from core.sqltemplate import insert_new
 from core.tenancy import tenant_context
 from memory.content_rules import normalize_text
 from memory.models import RecallTrace
@@ -39,7 +41,7 @@ def record_recall(
     ids = [i.id for i in items]
     trace_id = uuid.uuid4()
     now = timezone.now()
-    RecallTrace.objects.create(
+    trace = RecallTrace(
         id=trace_id,
         tenant_id=scope.tenant_id,
         subject_id=scope.subject_id,
@@ -50,7 +52,7 @@ def record_recall(
         created_at=now,
         latency_ms=latency_ms,
     )
-    AuditEvent.objects.create(
+    audit = AuditEvent(
         tenant_id=actor.tenant_id,
         occurred_at=now,
         actor_type=actor.type,
@@ -65,6 +67,13 @@ def record_recall(
             "record_ids": [str(i) for i in ids],
         },
     )
+    if settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
+        # Both rows in one statement whose SQL is written once (the ORM's insert is
+        # built and compiled on every save).
+        insert_new([trace, audit], connections[router.db_for_write(RecallTrace)])
+    else:
+        trace.save(force_insert=True)
+        audit.save(force_insert=True)
     # Access statistics are written off the request, after this transaction commits;
     # evaluation runs freeze them (ENGRAM_RECALL_FREEZE_ACCESS).
     if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:

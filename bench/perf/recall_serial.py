@@ -7,7 +7,11 @@ asks of the CPU and the database around the embedding, without the embedding's o
 
 Reports the request's p50 / p95, the request thread's CPU time, and the SQL time per
 request by statement (``--sql``; each statement's text shortened, the largest first).
-``--profile`` prints cProfile's cumulative table of the timed requests.
+``--profile`` prints cProfile's cumulative table of the timed requests. ``--compile``
+reports the time the ORM spends compiling querysets (``SQLCompiler.as_sql``, the outermost
+call). ``--toggle NAME`` turns a setting on and off request by request, each column then
+measured interleaved with the other in one run (the CPU per request is the robust figure on
+a shared machine).
 
 Usage: .venv/bin/python bench/perf/recall_serial.py --memories-per-subject 600 --sql
 """
@@ -36,6 +40,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from django.db.models.sql.compiler import SQLCompiler  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from bench.perf.recall_perf import (  # noqa: E402
@@ -46,6 +51,7 @@ from bench.perf.recall_perf import (  # noqa: E402
     post_recall,
     subject_tokens,
 )
+from bench.perf.recall_timeline import toggle  # noqa: E402
 from memory.recall.query import warm_up  # noqa: E402
 
 WARM_UP = 10
@@ -58,6 +64,15 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--sql", action="store_true", help="SQL time per statement")
     parser.add_argument("--profile", action="store_true", help="cProfile's cumulative table")
+    parser.add_argument(
+        "--compile", action="store_true", help="the ORM's SQL compilation time per request"
+    )
+    parser.add_argument(
+        "--toggle",
+        metavar="NAME",
+        help="a setting (ENGRAM_RETRIEVAL's or ENGRAM's key, several joined by commas) "
+        "turned on and off request by request",
+    )
     parser.add_argument(
         "--questions-dir",
         type=Path,
@@ -94,11 +109,52 @@ def main() -> None:
         finally:
             statement_ms[re.sub(r"\s+", " ", sql)[:100]] += (time.perf_counter() - started) * 1000
 
+    compiling = {"depth": 0, "ms": 0.0}
+    compiled_where: dict = {state: defaultdict(float) for state in (True, False, None, "warm-up")}
+    current = {"state": None}
+
+    def caller() -> str:
+        """The first of Engram's frames above the ORM's compilation."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name.startswith(str(ROOT)) and "-packages" not in name:
+                return f"{Path(name).relative_to(ROOT)}:{frame.f_code.co_name}"
+            frame = frame.f_back
+        return "?"
+
+    def timing(as_sql):
+        def timed_as_sql(self, *a, **kw):
+            compiling["depth"] += 1
+            started = time.thread_time()
+            try:
+                return as_sql(self, *a, **kw)
+            finally:
+                compiling["depth"] -= 1
+                if not compiling["depth"]:
+                    ms = (time.thread_time() - started) * 1000
+                    compiling["ms"] += ms
+                    compiled_where[current["state"]][caller()] += ms
+
+        return timed_as_sql
+
+    if args.compile:
+        for kind in (SQLCompiler, *SQLCompiler.__subclasses__()):
+            if "as_sql" in vars(kind):
+                kind.as_sql = timing(kind.as_sql)
+
     profile = cProfile.Profile() if args.profile else None
-    wall: list[float] = []
-    cpu: list[float] = []
+    states = (True, False) if args.toggle else (None,)
+    wall: dict = {state: [] for state in states}
+    cpu: dict = {state: [] for state in states}
+    compile_ms: dict = {state: [] for state in states}
     for i, (question, subject) in enumerate(asked):
         counted = i >= WARM_UP
+        state = states[i % len(states)]
+        if args.toggle:
+            toggle(args.toggle.split(","), state)
+        compiling["ms"] = 0.0
+        current["state"] = state if counted else "warm-up"
         if counted and profile:
             profile.enable()
         started, cpu_started = time.perf_counter(), time.thread_time()
@@ -108,17 +164,25 @@ def main() -> None:
         else:
             ask(question, subject)
         if counted:
-            wall.append((time.perf_counter() - started) * 1000)
-            cpu.append((time.thread_time() - cpu_started) * 1000)
+            wall[state].append((time.perf_counter() - started) * 1000)
+            cpu[state].append((time.thread_time() - cpu_started) * 1000)
+            compile_ms[state].append(compiling["ms"])
         if counted and profile:
             profile.disable()
-    wall.sort()
-    cpu.sort()
-    print(
-        f"{args.requests} recalls, {args.memories_per_subject} memories per subject, the "
-        f"embedding cached: p50 {pct(wall, 50):.1f} / p95 {pct(wall, 95):.1f} ms; the request "
-        f"thread's CPU p50 {pct(cpu, 50):.1f} ms"
-    )
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    for state in states:
+        w, c, m = sorted(wall[state]), sorted(cpu[state]), sorted(compile_ms[state])
+        print(
+            (f"{args.toggle}={state}: " if args.toggle else "")
+            + f"{len(w)} recalls, {args.memories_per_subject} memories per subject, the "
+            f"embedding cached: p50 {pct(w, 50):.1f} / p95 {pct(w, 95):.1f} ms; the request "
+            f"thread's CPU p50 {pct(c, 50):.1f} / p95 {pct(c, 95):.1f} ms"
+            + (f"; compiling SQL {sum(m) / len(m):.2f} ms a request" if args.compile else "")
+        )
+        if args.compile:
+            where = sorted(compiled_where[state].items(), key=lambda kv: -kv[1])
+            for name, ms in where[:8]:
+                print(f"    {ms / len(m):6.2f} ms  {name}")
     if args.sql:
         per_request = sorted(
             ((ms / args.requests, sql) for sql, ms in statement_ms.items()), reverse=True

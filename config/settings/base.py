@@ -520,6 +520,9 @@ ENGRAM_RETRIEVAL = {
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
+    # Recall's plain body read and its answer written without building the DRF
+    # serializers, as they give them (memory/api/recall_wire.py).
+    "PLAIN_SERIALIZERS": env.bool("ENGRAM_RECALL_PLAIN_SERIALIZERS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).
     "COMPILED_QUERIES": env.bool("ENGRAM_RECALL_COMPILED_QUERIES", default=True),
     # The question's embedding starts before recall reads its context (after the

@@ -17,6 +17,7 @@ from core.api import ApiError
 from core.db_router import replica_reads
 from core.observability import metrics
 from core.serializers import ErrorSerializer, StrictInputSerializer
+from memory.api.recall_wire import recall_answer, recall_input
 from memory.api.serializers import NAMESPACE_RE, PREDICATE_RE
 from memory.api.views import (
     ERRORS,
@@ -44,12 +45,13 @@ from memory.recall.routing import ROUTE_MODES, USES, VERIFY_ORDER
 CONF = settings.ENGRAM_RETRIEVAL
 
 _QUERY_MAX = 2000
+_PURPOSE_MAX = 100
 
 
 class RecallInputSerializer(StrictInputSerializer):
     query = serializers.CharField(max_length=_QUERY_MAX, help_text="What the agent needs to know.")
     purpose = serializers.CharField(
-        max_length=100,
+        max_length=_PURPOSE_MAX,
         help_text="The task's purpose; only memories written for this purpose are returned.",
     )
     memory_types = serializers.ListField(
@@ -245,8 +247,42 @@ _RESULT_FIELDS = (
 ).split()
 
 
+# The optional fields' defaults, as RecallInputSerializer gives them (recall_input; a test
+# holds the two to the same validated bodies).
+_INPUT_DEFAULTS = {
+    "memory_types": [],
+    "namespaces": [],
+    "predicates": [],
+    "as_of": None,
+    "known_at": None,
+    "valid_during_start": None,
+    "valid_during_end": None,
+    "include_future": False,
+    "k": CONF["DEFAULT_K"],
+    "token_budget": CONF["DEFAULT_TOKEN_BUDGET"],
+    "route": "all",
+}
+
+
+def _recall_input(request: Request) -> dict[str, Any]:
+    """The body, validated: a plain one without building the serializer
+    (``ENGRAM_RECALL_PLAIN_SERIALIZERS``), any other by it."""
+    if settings.ENGRAM_RETRIEVAL["PLAIN_SERIALIZERS"] and isinstance(request.data, dict):
+        plain = recall_input(
+            request.data,
+            max_chars={"query": _QUERY_MAX, "purpose": _PURPOSE_MAX},
+            defaults=_INPUT_DEFAULTS,
+        )
+        if plain is not None:
+            return plain
+    return _validated(RecallInputSerializer, request)
+
+
 def _answer(result: RecallResult) -> dict[str, Any]:
-    """The answer, rendered by its documented output serializer."""
+    """The answer, rendered by its documented output serializer (or, with
+    ``ENGRAM_RECALL_PLAIN_SERIALIZERS``, as it renders it, without building it)."""
+    if settings.ENGRAM_RETRIEVAL["PLAIN_SERIALIZERS"]:
+        return recall_answer(result)
     return RecallOutputSerializer(
         {
             "trace_id": result.trace_id,
@@ -279,7 +315,7 @@ class RecallView(SubjectScopedView):
         # the subject token (DRF's ``initial``), then the body (the serializer). Only then
         # does recall start, and with it the question's embedding (memory.recall.pipeline).
         scope = _scope(self, request, look_up=False)
-        data = _validated(RecallInputSerializer, request)
+        data = _recall_input(request)
         clock = metrics.recall_started()
         # Reads go to the replica when it has replayed this subject's writes (db_router).
         with replica_reads(scope.tenant_id, scope.subject_id):

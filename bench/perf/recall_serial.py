@@ -192,6 +192,7 @@ def main() -> None:
             print(f"  {ms:6.2f} ms  {sql}")
     if profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(50)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(40)
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ class ModelColumns:
 
     def __init__(self, model: type[Model], path: str = "") -> None:
         self.model = model
-        self.fields = tuple(model._meta.concrete_fields)
+        self.fields = _columns(model)
         self.names = tuple(path + f.attname for f in self.fields)
         self._attnames = [f.attname for f in self.fields]
         self._converted = tuple(
@@ -224,8 +224,9 @@ def _insert_sql(models: tuple[type[Model], ...], connection) -> tuple[str, tuple
     for model in models:
         fields = tuple(
             f
-            for f in model._meta.concrete_fields
-            if not (f.primary_key and f.db_returning) and not getattr(f, "generated", False)
+            for f in _columns(model)
+            if not (f.primary_key and f.get_internal_type() in _AUTO_KEYS)
+            and not getattr(f, "generated", False)
         )
         names = ", ".join(quote(f.column) for f in fields)
         values = ", ".join(["%s"] * len(fields))
@@ -235,6 +236,15 @@ def _insert_sql(models: tuple[type[Model], ...], connection) -> tuple[str, tuple
     first = [f"i{n} AS ({sql})" for n, sql in enumerate(statements[:-1])]
     sql = (f"WITH {', '.join(first)} " if first else "") + statements[-1]
     return sql, tuple(columns)
+
+
+_AUTO_KEYS = frozenset({"AutoField", "BigAutoField", "SmallAutoField"})  # the database assigns
+
+
+def _columns(model: type[Model]) -> tuple:
+    """``model``'s fields that are columns of its table, in the order ``Model.from_db``
+    takes their values (the documented ``_meta`` API: forward fields first)."""
+    return tuple(f for f in model._meta.get_fields() if f.concrete and not f.many_to_many)
 
 
 def uuid_array(ids: Sequence[uuid.UUID]) -> str:

@@ -31,8 +31,8 @@ def recall_input(
     that the serializer accepts as they are once stripped: at most ``max_chars`` of each),
     with ``defaults`` (the serializer's other fields' defaults, each list a new one); None
     for any other body."""
-    if data.keys() != _PLAIN_BODY:
-        return None
+    if type(data) is not dict or data.keys() != _PLAIN_BODY:
+        return None  # a form's QueryDict is read by the serializer's own rules
     out = {}
     for name in ("query", "purpose"):
         value = data[name]

@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
+from memory.detectors.described_secrets import described_secret_spans
 from memory.detectors.formats import (
     daxie_code_spans,
     fold_financial_numerals,
@@ -53,19 +54,24 @@ _STRONG_EN = (
 _OTHER_EN = (
     r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
-    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
+    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|puk2?|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
     r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"
     r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
     r"sms|text|access|unlock|door|gate|garage|alarm|lock|recovery|backup|reset|bank|pairing|"
-    r"safe|locker|padlock|keypad|entry|building|wifi|wi-fi|network|admin|master|one-off)\s+codes?"
+    r"safe|locker|padlock|keypad|entry|building|wifi|wi-fi|network|admin|master|one-off|"
+    # codes that release something held or unblock an account (a pickup code, a PUK)
+    r"unblock(?:ing)?|puk|collection|pick-?up|parcel|release|claim|redemption|"
+    r"activation|gift\s+card|disarm(?:ing)?|arming)\s+codes?"
 )
 _ZH = (
     r"密码|口令|密钥|私钥|秘钥|令牌|验证码|动态码|校验码|安全码|授权码|提取码|解锁码|确认码|登录码|"
-    r"识别码|助记词|暗号|暗码|短信码|登入码|开锁码|门禁码|取件码|密保答案|密保问题"
+    r"识别码|助记词|暗号|暗码|短信码|登入码|开锁码|门禁码|取件码|密保答案|密保问题|"
+    # a delivery's release code, a card's secret, and the traditional spellings
+    r"提货码|取货码|提貨碼|取貨碼|取件碼|卡密|兑换码|兌換碼|密碼|金鑰|驗證碼|動態碼|提取碼"
 )
-_STRONG_ZH = r"密码|口令|暗号"
+_STRONG_ZH = r"密码|密碼|口令|暗号"
 
 _CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
@@ -93,6 +99,7 @@ _NOT_SECRET = re.compile(
     r"^(?:"
     r"\d+(?:st|nd|rd|th|am|pm|h|hrs?|mins?|s|x|k|m|km|kg|lbs?|g|mb|gb|tb|mph|yrs?|%)"
     r"|\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?"  # dates
+    r"|\d{1,3}-(?:characters?|chars?|digits?|letters?|words?|bits?|bytes?|symbols?)"  # a length
     r"|\d{1,2}:\d{2}(?::\d{2})?"  # times
     r"|[$€£¥]\d[\d,.]*[kKmM]?"  # money
     r"|v?\d+(?:\.\d+)+"  # versions, decimals
@@ -422,6 +429,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
         + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
+        + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
         + _url_spans(form.text)
         + _format_spans(form.text)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]

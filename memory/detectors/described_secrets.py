@@ -20,7 +20,11 @@ credential word, and needs four or more digits. Four kinds of secret have neithe
   cells of four digits, asked for as the first or last two) and the Chinese 密保卡 /
   口令卡 (lettered coordinates): "보안카드 17번 앞 두 자리는 48" discloses a cell;
 - a **key holder's code**: a box, safe or tin that holds a key, and the number on it
-  ("the box holding the spare key is 3156").
+  ("the box holding the spare key is 3156");
+- a **plain word as the password** in Japanese, Korean or Chinese (パスワードは tulip です),
+  as "password is swordfish" already is in English;
+- a value **spelt in the ICAO alphabet** (two or more of its words in a run of four with
+  digits read aloud) in a text with a credential word.
 
 Each rule reads the detection form with Chinese digit characters folded (as the other
 access rules do) and returns spans of it.
@@ -117,7 +121,9 @@ _PATTERN = re.compile(
 
 # --- a dial combination of three digits -------------------------------------------------
 
-_CASE_EN = r"carry-?on|suitcase|luggage|case|bag|backpack|rucksack|duffel|trunk|briefcase|locker|bike|shed"
+_CASE_EN = (
+    r"carry-?on|suitcase|luggage|case|bag|backpack|rucksack|duffel|trunk|briefcase|locker|bike|shed"
+)
 _DIAL = re.compile(
     r"(?:\b(?:(?:combination|number|code|dial|luggage|suitcase|travel|cable|bike|tsa)[\s-]+lock|padlock)"
     r"|\b(?:lock|dials?)\s+(?:on|of|for)\s+(?:my|the|our|his|her|their)\s+(?:[\w'-]+\s+){0,2}?"
@@ -139,7 +145,9 @@ _UNIT_AFTER = re.compile(
 
 # --- a grid card cell -------------------------------------------------------------------
 
-_GRID_CARD = re.compile(r"보안\s*카드|密保卡|口令卡|矩阵卡|矩陣卡|\b(?:grid|security)\s+card\b", re.I)
+_GRID_CARD = re.compile(
+    r"보안\s*카드|密保卡|口令卡|矩阵卡|矩陣卡|\b(?:grid|security)\s+card\b", re.I
+)
 _GRID_CELL = re.compile(
     r"(?:앞|뒤|뒷)\s*(?:두\s*|2\s*)?자리(?:\s*(?:숫자|번호))?\s*(?:는|은|가|이|:)?\s*(?P<half>\d{2})(?!\d)"
     r"|\d{1,2}\s*번\s*(?:은|는|:)?\s*(?P<cell>\d{4})(?!\d)"
@@ -158,6 +166,34 @@ _KEY_HOLDER = re.compile(
 )
 
 
+# --- a plain word after a password noun in Japanese, Korean or Chinese ----------------------
+# "password is swordfish" is a password in English (``secrets``); the same with は/는/是:
+# an ASCII word as the whole predicate, the sentence or copula ending right after it.
+_PLAIN_CJK = re.compile(
+    r"(?:パスワード|パスコード|暗証番号|合言葉|비밀\s?번호|비번|패스워드|암호|密碼|密码|口令)"
+    r"\s*(?:は|는|은|:|：|是|就是)\s*[「\"“']?(?P<value>[A-Za-z][A-Za-z0-9_.!@#$%^&*-]{3,39}?)[」\"”']?"
+    r"(?=\s*(?:です|だよ|だ|よ|이에요|예요|이야|야|입니다|。|！|\.|!|,|，|、|$))"
+)
+
+# --- a value spelled in the ICAO alphabet beside a credential word -------------------------
+# The ICAO/NATO spelling alphabet (a closed, published list) and the digits as read aloud.
+_ICAO = (
+    r"alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|"
+    r"november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-?ray|"
+    r"yankee|zulu"
+)
+_SPELT = re.compile(
+    rf"\b(?:(?:{_ICAO}|zero|one|two|three|four|five|six|seven|eight|nine|niner)[\s,-]+){{3,}}"
+    rf"(?:{_ICAO}|zero|one|two|three|four|five|six|seven|eight|nine|niner)\b",
+    re.IGNORECASE,
+)
+_ICAO_WORD = re.compile(rf"\b(?:{_ICAO})\b", re.IGNORECASE)
+_CREDENTIAL_WORD = re.compile(
+    r"\b(?:pass(?:word|code|phrase)|pin|key|login)s?\b|密码|密碼|口令|パスワード|비밀번호",
+    re.IGNORECASE,
+)
+
+
 def described_secret_spans(text: str) -> list[tuple[int, int]]:
     """Every secret of the module docstring's kinds in ``text``."""
     spans = recipe_spans(text)
@@ -171,6 +207,11 @@ def described_secret_spans(text: str) -> list[tuple[int, int]]:
         for m in _GRID_CELL.finditer(text, card.start(), min(len(text), card.end() + 80)):
             group = next(g for g in ("half", "cell", "coord") if m.group(g))
             spans.append(m.span(group))
+    spans += [m.span("value") for m in _PLAIN_CJK.finditer(text)]
+    if _CREDENTIAL_WORD.search(text):
+        spans += [
+            m.span() for m in _SPELT.finditer(text) if len(_ICAO_WORD.findall(m.group())) >= 2
+        ]
     for m in _KEY_HOLDER.finditer(text):
         if not _UNIT_AFTER.match(text, m.end("value")):
             spans.append(m.span("value"))

@@ -120,7 +120,11 @@ def cjk_phrase_spans(text: str) -> list[tuple[int, int]]:
 
 # --- labelled values (Chinese, Japanese, Korean) ------------------------------------------
 
-_SECRET_NOUN = r"密码|密碼|口令|密钥|密鑰|暗号|暗號|卡密|暗証番号|パスワード|비밀번호|비번|암호|PIN|pin"
+# Each language's words for a password, passcode or PIN (closed: parity with the English).
+_SECRET_NOUN = (
+    r"密码|密碼|口令|密钥|密鑰|暗号|暗號|卡密|暗証番号|パスワード|パスコード|PINコード|ピン番号|合言葉|"
+    r"비밀\s?번호|비번|암호|패스워드|패스코드|핀\s?번호|PIN|pin"
+)
 _CODE_NOUN = r"码|碼|数字|數字|号码|號碼|番号|번호|コード|코드"
 # What a code opens or guards: a lock (锁, 鎖, 잠금, 도어락), an alarm armed or disarmed
 # (撤防, 布防), a door or gate, a pairing, a payment or withdrawal, a safe, a verification.

@@ -80,7 +80,11 @@ _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECAS
 _CODE_CUE = re.compile(rf"{_B}codes?{_E}", re.IGNORECASE)
 _CODE_CONTEXT = re.compile(
     rf"{_B}(?:text(?:ed)?|texts|sms|sent|send|emailed|messaged|bank|app|authenticator|"
-    rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for){_E}|短信|发来|发给|登录|验证|银行",
+    rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for|"
+    # or where a code opens something: the closed class of entry devices and access points
+    rf"opener|remote|fob|intercom|buzzer|keypad|keypads|panel|alarm|lock|padlock|locker|safe|"
+    rf"door|gate|garage|entrance|lobby|shed|laptop|phone|tablet|wifi|wi-fi){_E}|"
+    r"短信|发来|发给|登录|验证|银行",
     re.IGNORECASE,
 )
 _NOT_CODE = re.compile(
@@ -131,7 +135,10 @@ _DIGIT_WORDS_EN = re.compile(
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
 # "772 019", "4821-9930": a code read out in groups.
-_DIGIT_GROUPS = re.compile(r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?![\w.])")
+# A full stop after the code ends the sentence; one before a digit makes a decimal.
+_DIGIT_GROUPS = re.compile(
+    r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?!\w|\.\d)"
+)
 # Card security codes are three digits; other credentials need four or more.
 _SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECASE)
 # A passphrase is several words: everything after "is"/":" to the end of the clause.
@@ -297,7 +304,7 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
             if looks_like_secret(tok.group()):
                 spans.append((*_token_span(tok), code))
         if _SHORT_CODE_CUE.fullmatch(cue.group()):
-            for m in re.finditer(r"(?<![\w.])\d{3,4}(?![\w.])", text[:window_end]):
+            for m in re.finditer(r"(?<![\w.])\d{3,4}(?!\w|\.\d)", text[:window_end]):
                 if m.start() >= cue.end():
                     spans.append((m.start(), m.end(), code))
         if _ANSWER_CUE.search(cue.group()):

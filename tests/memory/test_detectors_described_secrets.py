@@ -169,3 +169,29 @@ def test_a_frame_suppresses_a_recipe_only_in_its_own_sentence(recipe, frame):
     assert described_secret_spans(framed) == []
     separate = f"{frame} nothing much. {recipe[0].upper()}{recipe[1:]}."
     assert described_secret_spans(separate), separate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "パスワードは marigold です。",
+        "비밀번호는 sunflower예요.",
+        "The wifi password is tango kilo four four nine.",
+    ],
+)
+def test_a_plain_or_spelt_password_in_any_script_is_a_secret(text):
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "パスワードは Bitwarden で管理しています。",
+        "비밀번호는 Chrome에 저장돼 있어.",
+        "We met Mike and India at the Lima hotel to talk about the code.",
+        "The code name was Echo Delta Foxtrot Seven.",
+        "Alpha Bravo Charlie Delta is how pilots spell letters.",
+    ],
+)
+def test_a_password_manager_or_the_alphabet_itself_is_not(text):
+    assert find_secrets(text) == [], text

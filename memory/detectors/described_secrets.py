@@ -194,6 +194,49 @@ _CREDENTIAL_WORD = re.compile(
 )
 
 
+# --- a Wi-Fi key named apart from its network ---------------------------------------------
+# "the wifi is X and the key is Y": beside a wireless network, "key" or "pass" is its
+# passphrase, which IEEE 802.11i fixes at 8–63 printable ASCII characters.
+_WIFI_KEY = re.compile(
+    r"\b(?:wifi|wi-fi|wlan|ssid|wireless|network|router|hotspot)\b[^.!?\n]{0,60}?"
+    r"\b(?:key|pass)\s*(?:is|:|=)\s*[\"“']?(?P<value>[!-~]+)",
+    re.IGNORECASE,
+)
+
+
+def _not_a_word(value: str) -> bool:
+    return bool(re.search(r"\d|[^\w\s-]", value) or re.search(r"[a-z][A-Z]", value))
+
+
+# --- obfuscations the detection form keeps -------------------------------------------------
+# Enclosing combining marks (U+20DD–U+20E4: circle, square, diamond, keycap as in "4️⃣") draw
+# a frame round the character before them; NFKC keeps them, so "4⃣8⃣2⃣1⃣" is no digit run.
+_ENCLOSING = re.compile(r"[\u20dd-\u20e4]")
+# Leetspeak spellings of the password words (0→o, @/4→a, 5/$→s, 3→e, 1→l/i), and a hyphen
+# or space inside them; only a spelling with one of those substitutions is folded.
+_LEET_CUE = re.compile(
+    r"(?<![A-Za-z0-9])(?P<w>p[a@4][s5$][s5$][\s_-]?(?:w[o0]rd|c[o0]d[e3]|phr[a@4][s5$][e3])s?)"
+    r"(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+def fold_obfuscations(text: str) -> str:
+    """``text`` with enclosing marks as spaces and leetspeak password words spelt plainly,
+    the same length and positions (so spans found in it are spans of ``text``)."""
+    text = _ENCLOSING.sub(" ", text)
+
+    def plain(m: re.Match[str]) -> str:
+        word = m.group("w")
+        if word.isalpha() and not re.search(r"[\s_-]", word):
+            return word
+        letters = word.translate(str.maketrans("0@4$53", "oaasse")).replace("-", "")
+        letters = re.sub(r"[\s_]", "", letters)
+        return letters.ljust(len(word))
+
+    return _LEET_CUE.sub(plain, text)
+
+
 def described_secret_spans(text: str) -> list[tuple[int, int]]:
     """Every secret of the module docstring's kinds in ``text``."""
     spans = recipe_spans(text)
@@ -212,6 +255,10 @@ def described_secret_spans(text: str) -> list[tuple[int, int]]:
         spans += [
             m.span() for m in _SPELT.finditer(text) if len(_ICAO_WORD.findall(m.group())) >= 2
         ]
+    for m in _WIFI_KEY.finditer(text):
+        value = m.group("value").rstrip(".,;!?\"”'")
+        if 8 <= len(value) <= 63 and _not_a_word(value):
+            spans.append((m.start("value"), m.start("value") + len(value)))
     for m in _KEY_HOLDER.finditer(text):
         if not _UNIT_AFTER.match(text, m.end("value")):
             spans.append(m.span("value"))

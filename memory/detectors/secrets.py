@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
-from memory.detectors.described_secrets import described_secret_spans
+from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
     daxie_code_spans,
     fold_financial_numerals,
@@ -56,6 +56,7 @@ _OTHER_EN = (
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
     r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|puk2?|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
     r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"
+    r"(?:wifi|wi-fi|wlan|wpa2?|wireless|network|router|hotspot)\s+keys?|"
     r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
@@ -83,7 +84,8 @@ _CODE_CONTEXT = re.compile(
     rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for|"
     # or where a code opens something: the closed class of entry devices and access points
     rf"opener|remote|fob|intercom|buzzer|keypad|keypads|panel|alarm|lock|padlock|locker|safe|"
-    rf"door|gate|garage|entrance|lobby|shed|laptop|phone|tablet|wifi|wi-fi){_E}|"
+    rf"door|gate|garage|entrance|lobby|shed|laptop|computer|phone|iphone|tablet|ipad|watch|"
+    rf"console|wifi|wi-fi){_E}|"
     r"短信|发来|发给|登录|验证|银行",
     re.IGNORECASE,
 )
@@ -428,7 +430,7 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
     form = detection_form(text)
-    folded = fold_financial_numerals(form.text)
+    folded = fold_obfuscations(fold_financial_numerals(form.text))
     # Codes read by their label or what they open also count in Chinese numerals (一二三…).
     keyed = fold_digit_chars(folded)
     found = (

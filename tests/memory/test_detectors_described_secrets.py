@@ -5,7 +5,9 @@ with no secret: advice, the topic, other people's habits, stories, non-secret nu
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -177,6 +179,13 @@ def test_a_frame_suppresses_a_recipe_only_in_its_own_sentence(recipe, frame):
         "パスワードは marigold です。",
         "비밀번호는 sunflower예요.",
         "The wifi password is tango kilo four four nine.",
+        # obfuscations the detection form keeps: keycap digits, leetspeak password words
+        "My bank PIN is 5️⃣0️⃣9️⃣3️⃣.",
+        "my p4ssw0rd for the forum is heronbay",
+        "the pass-code for the app is 8830",
+        # a Wi-Fi key named apart from its network; a code beside a device
+        "The guest network is Loft-2G and the key is amber7Quill.",
+        "The code for my work laptop is 51 88 20.",
     ],
 )
 def test_a_plain_or_spelt_password_in_any_script_is_a_secret(text):
@@ -191,7 +200,36 @@ def test_a_plain_or_spelt_password_in_any_script_is_a_secret(text):
         "We met Mike and India at the Lima hotel to talk about the code.",
         "The code name was Echo Delta Foxtrot Seven.",
         "Alpha Bravo Charlie Delta is how pilots spell letters.",
+        "The wifi in the flat was slow and the key is patience.",
+        "Our network is fine; the key point is 5G coverage in the garden.",
+        "I bought a pass-word puzzle book for the train.",
+        "The emoji 4️⃣ means the fourth floor.",
+        "The laptop cost 1299 and the phone 899.",
     ],
 )
 def test_a_password_manager_or_the_alphabet_itself_is_not(text):
     assert find_secrets(text) == [], text
+
+
+def test_no_ordinary_chinese_turn_is_taken_for_a_described_secret():
+    from tests.security.ordinary_zh import ORDINARY_ZH
+
+    assert [t for t in ORDINARY_ZH if described_secret_spans(t)] == []
+
+
+# --- probe 6 (tests/data/detector_probe6_credential_*.jsonl), rules alone ----------------
+
+_PROBE6 = Path(__file__).resolve().parents[1] / "data"
+# Positives refused by the rules alone, and store-labelled sentences refused (measured;
+# main before round 6: tuning 24/38 with 1/34, reporting 21/39 with 0/34).
+_PROBE6_FLOORS = {"tune": (38, 0), "report": (34, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(_PROBE6_FLOORS))
+def test_probe6_floors_with_the_rules_alone(name):
+    path = _PROBE6 / f"detector_probe6_credential_{name}.jsonl"
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    caught = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "refuse")
+    wrong = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "store")
+    floor, ceiling = _PROBE6_FLOORS[name]
+    assert caught >= floor and wrong <= ceiling, (name, caught, wrong)

@@ -23,6 +23,8 @@ credential word, and needs four or more digits. Four kinds of secret have neithe
   ("the box holding the spare key is 3156");
 - a **plain word as the password** in Japanese, Korean or Chinese (パスワードは tulip です),
   as "password is swordfish" already is in English;
+- the Chinese credential words **in pinyin** (wo de mima shi …), with digits or digits read
+  as pinyin syllables;
 - a value **spelt in the ICAO alphabet** (two or more of its words in a run of four with
   digits read aloud) in a text with a credential word.
 
@@ -208,6 +210,17 @@ def _not_a_word(value: str) -> bool:
     return bool(re.search(r"\d|[^\w\s-]", value) or re.search(r"[a-z][A-Z]", value))
 
 
+# --- the Chinese credential words in pinyin ------------------------------------------------
+# Hanyu Pinyin of 密码, 口令, 验证码, 密钥 (with or without tone marks), then 是/shi or a colon,
+# then digits, a token with a digit, or four or more digits read as pinyin syllables.
+_PINYIN_DIGIT = r"(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)"
+_PINYIN = re.compile(
+    r"\b(?:m[iíǐìī]\s?m[aáǎàā]|k[oóǒòō]u\s?l[iíǐìī]ng|y[aáǎàā]n\s?zh[eéěèē]ng\s?m[aáǎàā]|"
+    r"m[iíǐìī]\s?y[aáǎàā]o)\s*(?:sh[iíǐìī]\b|[:=：]|\bis\b)\s*"
+    rf"(?P<value>(?:{_PINYIN_DIGIT}[\s-]*){{4,12}}\b|[!-~]*\d[!-~]*)",
+    re.IGNORECASE,
+)
+
 # --- obfuscations the detection form keeps -------------------------------------------------
 # Enclosing combining marks (U+20DD–U+20E4: circle, square, diamond, keycap as in "4️⃣") draw
 # a frame round the character before them; NFKC keeps them, so "4⃣8⃣2⃣1⃣" is no digit run.
@@ -259,6 +272,7 @@ def described_secret_spans(text: str) -> list[tuple[int, int]]:
         value = m.group("value").rstrip(".,;!?\"”'")
         if 8 <= len(value) <= 63 and _not_a_word(value):
             spans.append((m.start("value"), m.start("value") + len(value)))
+    spans += [m.span("value") for m in _PINYIN.finditer(text) if len(m.group("value")) >= 4]
     for m in _KEY_HOLDER.finditer(text):
         if not _UNIT_AFTER.match(text, m.end("value")):
             spans.append(m.span("value"))

@@ -48,11 +48,12 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
-    r"security\s+(?:question\s+)?answers?|memorable\s+word|"
+    r"security\s+(?:question\s+)?answers?|memorable\s+word|safe\s?words?|secret\s+words?|"
     r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
 _OTHER_EN = (
-    r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
+    r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing|"
+    r"recovery|backup|unlock|activation|serial)[\s_-]?keys?|"
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
     r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|puk2?|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
     r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"

@@ -186,6 +186,11 @@ def test_a_frame_suppresses_a_recipe_only_in_its_own_sentence(recipe, frame):
         # a Wi-Fi key named apart from its network; a code beside a device
         "The guest network is Loft-2G and the key is amber7Quill.",
         "The code for my work laptop is 51 88 20.",
+        # pinyin of the Chinese credential words; a password by agreement; a named key
+        "wo de mima shi 582031",
+        "Wǒ de mìmǎ shì qi ba san ling er yi",
+        "Our family safe word is pineapple, in case someone calls pretending to be me.",
+        "My secret word for the bank is heronfield.",
     ],
 )
 def test_a_plain_or_spelt_password_in_any_script_is_a_secret(text):
@@ -205,6 +210,9 @@ def test_a_plain_or_spelt_password_in_any_script_is_a_secret(text):
         "I bought a pass-word puzzle book for the train.",
         "The emoji 4️⃣ means the fourth floor.",
         "The laptop cost 1299 and the phone 899.",
+        "Mima is my cat and she is 4 years old.",
+        "wo xihuan mima zhe ge ci",
+        "I keep the backup key in a drawer.",
     ],
 )
 def test_a_password_manager_or_the_alphabet_itself_is_not(text):

@@ -120,14 +120,20 @@ def cjk_phrase_spans(text: str) -> list[tuple[int, int]]:
 
 # --- labelled values (Chinese, Japanese, Korean) ------------------------------------------
 
-_SECRET_NOUN = r"密码|密碼|口令|密钥|密鑰|暗号|暗號|暗証番号|パスワード|비밀번호|비번|암호|PIN|pin"
+# Each language's words for a password, passcode or PIN (closed: parity with the English).
+_SECRET_NOUN = (
+    r"密码|密碼|口令|密钥|密鑰|暗号|暗號|卡密|暗証番号|パスワード|パスコード|PINコード|ピン番号|合言葉|"
+    r"비밀\s?번호|비번|암호|패스워드|패스코드|핀\s?번호|PIN|pin"
+)
 _CODE_NOUN = r"码|碼|数字|數字|号码|號碼|番号|번호|コード|코드"
 # What a code opens or guards: a lock (锁, 鎖, 잠금, 도어락), an alarm armed or disarmed
 # (撤防, 布防), a door or gate, a pairing, a payment or withdrawal, a safe, a verification.
 _ACCESS = re.compile(
     r"锁|鎖|撤防|布防|设防|設防|门禁|門禁|开门|開門|进门|進門|大门|大門|配对|配對|验证|驗證|"
     r"保险|保險|取件|登录|登錄|登入|支付|取款|解除|暗証|잠금|도어락|현관|인증|ロック|解錠|"
-    r"金庫|金库|保管箱|储物柜|儲物櫃|ロッカー|キーボックス|금고|사물함|자물쇠|南京錠"
+    r"金庫|金库|保管箱|储物柜|儲物櫃|ロッカー|キーボックス|금고|사물함|자물쇠|南京錠|"
+    # a delivery held for collection, a sign-in, an entry (ja/ko parity with 取件/登录/门禁)
+    r"提货|取货|提貨|取貨|受取|受け取り|宅配|認証|ログイン|택배|보관함|로그인|출입|해제"
 )
 _LABEL = re.compile(
     r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z ]{0,12}?"

@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
+from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
     daxie_code_spans,
     fold_financial_numerals,
@@ -47,25 +48,32 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
-    r"security\s+(?:question\s+)?answers?|memorable\s+word|"
+    r"security\s+(?:question\s+)?answers?|memorable\s+word|safe\s?words?|secret\s+words?|"
     r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
 _OTHER_EN = (
-    r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing)[\s_-]?keys?|"
+    r"(?:api|access|secret|private|ssh|license|licence|product|encryption|master|signing|"
+    r"recovery|backup|unlock|activation|serial)[\s_-]?keys?|"
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
-    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
+    r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|puk2?|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
     r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"
+    r"(?:wifi|wi-fi|wlan|wpa2?|wireless|network|router|hotspot)\s+keys?|"
     r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
     r"sms|text|access|unlock|door|gate|garage|alarm|lock|recovery|backup|reset|bank|pairing|"
-    r"safe|locker|padlock|keypad|entry|building|wifi|wi-fi|network|admin|master|one-off)\s+codes?"
+    r"safe|locker|padlock|keypad|entry|building|wifi|wi-fi|network|admin|master|one-off|"
+    # codes that release something held or unblock an account (a pickup code, a PUK)
+    r"unblock(?:ing)?|puk|collection|pick-?up|parcel|release|claim|redemption|"
+    r"activation|gift\s+card|disarm(?:ing)?|arming)\s+codes?"
 )
 _ZH = (
     r"密码|口令|密钥|私钥|秘钥|令牌|验证码|动态码|校验码|安全码|授权码|提取码|解锁码|确认码|登录码|"
-    r"识别码|助记词|暗号|暗码|短信码|登入码|开锁码|门禁码|取件码|密保答案|密保问题"
+    r"识别码|助记词|暗号|暗码|短信码|登入码|开锁码|门禁码|取件码|密保答案|密保问题|"
+    # a delivery's release code, a card's secret, and the traditional spellings
+    r"提货码|取货码|提貨碼|取貨碼|取件碼|卡密|兑换码|兌換碼|密碼|金鑰|驗證碼|動態碼|提取碼"
 )
-_STRONG_ZH = r"密码|口令|暗号"
+_STRONG_ZH = r"密码|密碼|口令|暗号"
 
 _CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
@@ -74,7 +82,12 @@ _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECAS
 _CODE_CUE = re.compile(rf"{_B}codes?{_E}", re.IGNORECASE)
 _CODE_CONTEXT = re.compile(
     rf"{_B}(?:text(?:ed)?|texts|sms|sent|send|emailed|messaged|bank|app|authenticator|"
-    rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for){_E}|短信|发来|发给|登录|验证|银行",
+    rf"log\s?in|sign\s?in|verify|verification|expires?|valid\s+for|"
+    # or where a code opens something: the closed class of entry devices and access points
+    rf"opener|remote|fob|intercom|buzzer|keypad|keypads|panel|alarm|lock|padlock|locker|safe|"
+    rf"door|gate|garage|entrance|lobby|shed|laptop|computer|phone|iphone|tablet|ipad|watch|"
+    rf"console|wifi|wi-fi){_E}|"
+    r"短信|发来|发给|登录|验证|银行",
     re.IGNORECASE,
 )
 _NOT_CODE = re.compile(
@@ -93,6 +106,7 @@ _NOT_SECRET = re.compile(
     r"^(?:"
     r"\d+(?:st|nd|rd|th|am|pm|h|hrs?|mins?|s|x|k|m|km|kg|lbs?|g|mb|gb|tb|mph|yrs?|%)"
     r"|\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?"  # dates
+    r"|\d{1,3}-(?:characters?|chars?|digits?|letters?|words?|bits?|bytes?|symbols?)"  # a length
     r"|\d{1,2}:\d{2}(?::\d{2})?"  # times
     r"|[$€£¥]\d[\d,.]*[kKmM]?"  # money
     r"|v?\d+(?:\.\d+)+"  # versions, decimals
@@ -124,7 +138,10 @@ _DIGIT_WORDS_EN = re.compile(
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
 # "772 019", "4821-9930": a code read out in groups.
-_DIGIT_GROUPS = re.compile(r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?![\w.])")
+# A full stop after the code ends the sentence; one before a digit makes a decimal.
+_DIGIT_GROUPS = re.compile(
+    r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?!\w|\.\d)"
+)
 # Card security codes are three digits; other credentials need four or more.
 _SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECASE)
 # A passphrase is several words: everything after "is"/":" to the end of the clause.
@@ -290,7 +307,7 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
             if looks_like_secret(tok.group()):
                 spans.append((*_token_span(tok), code))
         if _SHORT_CODE_CUE.fullmatch(cue.group()):
-            for m in re.finditer(r"(?<![\w.])\d{3,4}(?![\w.])", text[:window_end]):
+            for m in re.finditer(r"(?<![\w.])\d{3,4}(?!\w|\.\d)", text[:window_end]):
                 if m.start() >= cue.end():
                     spans.append((m.start(), m.end(), code))
         if _ANSWER_CUE.search(cue.group()):
@@ -414,7 +431,7 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
     form = detection_form(text)
-    folded = fold_financial_numerals(form.text)
+    folded = fold_obfuscations(fold_financial_numerals(form.text))
     # Codes read by their label or what they open also count in Chinese numerals (一二三…).
     keyed = fold_digit_chars(folded)
     found = (
@@ -422,6 +439,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
         + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
+        + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
         + _url_spans(form.text)
         + _format_spans(form.text)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]

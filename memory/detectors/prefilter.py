@@ -15,8 +15,8 @@ does when it runs at least once; a positive lookaround what it looks for. Everyt
 (classes, back-references, negative lookarounds, optional parts) yields no clause. A
 pattern without a clause is always searched; the three most selective are kept.
 
-Case: a case-insensitive literal is kept only when it is ASCII and is compared against the
-text lowercased. Python's case-insensitive matching also lets a few non-ASCII characters
+Case: a case-insensitive literal is kept only when it is ASCII or without case (CJK, kana,
+Hangul: checked against ``re`` by a test) and is compared against the text lowercased. Python's case-insensitive matching also lets a few non-ASCII characters
 match ASCII letters (K, the Kelvin sign, for k; ſ for s; İ for i); a text holding one of
 them (``ASCII_CASE_TWINS``, checked against ``re`` itself by a test) is searched in full.
 
@@ -27,6 +27,7 @@ plain loop it replaces, and tests/memory/test_detector_prefilter.py shows both a
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -53,6 +54,12 @@ _CLAUSES_KEPT = 3  # the most selective clauses kept per pattern: each costs a s
 _REPEATS = {_sc.MAX_REPEAT, _sc.MIN_REPEAT, getattr(_sc, "POSSESSIVE_REPEAT", _sc.MAX_REPEAT)}
 
 
+def _caseless_or_ascii(ch: str) -> bool:
+    """A character a case-insensitive literal may hold: ASCII (compared lowercased), or a
+    letter without case (Lo: CJK, kana, Hangul), which matches only itself."""
+    return ch.isascii() or unicodedata.category(ch) == "Lo"
+
+
 def _selectivity(clause: _Clause) -> tuple[int, int]:
     return (min(min(len(s), 3) for s, _ in clause), -len(clause))
 
@@ -71,7 +78,7 @@ def _required(items, icase: bool) -> list[_Clause]:
     for op, av in items:
         if op is _sc.LITERAL:
             ch = chr(av)
-            if icase and not ch.isascii():
+            if icase and not _caseless_or_ascii(ch):
                 close_run()
             else:
                 run.append(ch.lower() if icase else ch)

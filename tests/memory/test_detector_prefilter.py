@@ -1,5 +1,6 @@
 """The detectors' literal prefilter (``memory.detectors.prefilter``, issue 39) skips a
-pattern only where it cannot match: the required literals derived from every registered
+pattern only where it cannot match (special categories, instructions, addressing, systems
+of record): the required literals derived from every registered
 rule are in every string that rule matches, the fast search answers as the plain loop
 does on any text, and the case assumptions it rests on hold for every code point."""
 
@@ -12,7 +13,8 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from memory.detectors import prefilter
+from memory import content_rules
+from memory.detectors import addressing, instructions, prefilter
 from memory.detectors.prefilter import (
     ASCII_CASE_TWINS,
     UNEVEN_LOWER,
@@ -22,7 +24,16 @@ from memory.detectors.prefilter import (
 )
 from memory.detectors.special_categories import CATEGORIES, find_special_categories
 
-RULE_LISTS = list(CATEGORIES.values())
+# Every rule list searched through ``search_any``: a rule added to one is covered here.
+RULE_LISTS = [
+    *CATEGORIES.values(),
+    instructions._INJECTION_PATTERNS,
+    instructions._PROCEDURE_PATTERNS,
+    instructions._TO_AGENT_PATTERNS,
+    addressing._ADDRESS,
+    addressing._INTERNALS,
+    content_rules._SOR_PATTERNS,
+]
 PATTERNS = list(
     {id(p): p for rules in RULE_LISTS for p in rules if isinstance(p, re.Pattern)}.values()
 )
@@ -60,6 +71,26 @@ def test_the_case_twins_are_every_non_ascii_character_matching_an_ascii_one():
     for code in range(128):
         found |= set(re.findall(re.escape(chr(code)), ALL_CODE_POINTS[128:], re.IGNORECASE))
     assert found == ASCII_CASE_TWINS
+
+
+def test_caseless_letters_in_case_insensitive_literals_match_only_themselves():
+    """The letters without case (Lo) the derived literals hold: under ``re.IGNORECASE``
+    each matches itself and no other code point."""
+    caseless = sorted(
+        {
+            ch
+            for p in PATTERNS
+            for clause in required_literals(p) or ()
+            for literal, icase in clause
+            if icase
+            for ch in literal
+            if not ch.isascii()
+        }
+    )
+    assert caseless
+    klass = re.compile("[" + "".join(re.escape(c) for c in caseless) + "]", re.IGNORECASE)
+    assert sorted(set(klass.findall(ALL_CODE_POINTS))) == caseless
+    assert len(klass.findall(ALL_CODE_POINTS)) == len(caseless)
 
 
 def test_lowercasing_is_one_character_for_one_outside_the_uneven_ones():

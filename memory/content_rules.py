@@ -9,7 +9,6 @@ text, so findings can be logged and audited safely.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 
@@ -154,7 +153,7 @@ _DIGIT_RUN = re.compile(r"(?<![\dA-Za-z])(\d[\d -]{11,22}[\dXx])(?![\dA-Za-z])")
 _ANY_DIGIT = re.compile(r"\d")
 
 
-@functools.cache
+@memoized("memory.content_rules.min_phone_digits", maxsize=1)
 def _min_phone_digits() -> int:
     """Fewest digits a number ``find_sensitive_personal_data`` accepts is written with: one
     for the country code and the shortest national number of any region or non-geographic

@@ -32,6 +32,8 @@ from collections.abc import Iterable
 
 from django.conf import settings
 
+from core.process_state import Cache, memoized
+
 try:  # Python 3.11+
     from re import _constants as _sc
     from re import _parser as _sp
@@ -109,27 +111,18 @@ def _required(items, icase: bool) -> list[_Clause]:
     return sorted(set(clauses), key=_selectivity, reverse=True)[:_CLAUSES_KEPT]
 
 
-_cache: dict[re.Pattern[str], tuple[_Clause, ...] | None] = {}
-
-
+@memoized("memory.detectors.prefilter.required_literals", maxsize=4096)
 def required_literals(pattern: re.Pattern[str]) -> tuple[_Clause, ...] | None:
     """Clauses of (literal, case-insensitive) pairs: every match of ``pattern`` contains
     a literal of each clause. None when nothing is derived (the pattern is then always
     searched)."""
+    if not isinstance(pattern.pattern, str) or pattern.flags & re.LOCALE:
+        return None
     try:
-        return _cache[pattern]
-    except KeyError:
-        pass
-    clauses: tuple[_Clause, ...] | None = None
-    if isinstance(pattern.pattern, str) and not pattern.flags & re.LOCALE:
-        try:
-            parsed = _sp.parse(pattern.pattern, pattern.flags)
-        except Exception:  # noqa: BLE001 - an unreadable tree only means no prefilter
-            parsed = None
-        if parsed is not None:
-            clauses = tuple(_required(parsed, bool(parsed.state.flags & re.IGNORECASE))) or None
-    _cache[pattern] = clauses
-    return clauses
+        parsed = _sp.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - an unreadable tree only means no prefilter
+        return None
+    return tuple(_required(parsed, bool(parsed.state.flags & re.IGNORECASE))) or None
 
 
 # Every literal is looked for by one piece of it, ``_GRAM`` characters long (all of it when
@@ -167,13 +160,16 @@ def _key(literal: str) -> str:
 
 
 _Plan = tuple[tuple[re.Pattern[str] | object, tuple[frozenset[str], ...] | None], ...]
-_plans: dict[int, tuple[list, int, _Plan]] = {}
+# Keyed by the list's id, holding the list itself (so the id is not reused while kept).
+_plans: Cache[int, tuple[list, int, _Plan]] = Cache(
+    "memory.detectors.prefilter.plans", max_items=256, pure=True
+)
 
 
 def _plan(patterns: list) -> _Plan:
     """Each pattern with the keys of its required literals, lowercased (see
-    ``_TextPieces``); None: always search. Cached by the list's identity and length (the
-    rule lists are built once)."""
+    ``_text_pieces``); None: always search. Kept per rule list (they are built once; a
+    list of another length is planned again)."""
     cached = _plans.get(id(patterns))
     if cached is not None and cached[0] is patterns and cached[1] == len(patterns):
         return cached[2]
@@ -184,47 +180,29 @@ def _plan(patterns: list) -> _Plan:
         if clauses is not None:
             keys = tuple(frozenset(_key(s.lower()) for s, _ in clause) for clause in clauses)
         plan.append((p, keys))
-    _plans[id(patterns)] = (patterns, len(patterns), tuple(plan))
+    _plans.put(id(patterns), (patterns, len(patterns), tuple(plan)))
     return tuple(plan)
 
 
-class _TextPieces:
+# The detectors ask about one text for several rule lists in a row (a category each).
+@memoized("memory.detectors.prefilter.text_pieces", maxsize=64)
+def _text_pieces(text: str) -> frozenset[str] | None:
     """Every piece of 1 to ``_GRAM`` characters of the text lowercased, or None when the
     text holds a character that matches an ASCII letter only case-insensitively
-    (``ASCII_CASE_TWINS``: then every pattern is searched).
+    (``ASCII_CASE_TWINS``) or lowercases unevenly (``UNEVEN_LOWER``): then every pattern
+    is searched.
 
-    One set serves both kinds of literal: a case-insensitive (ASCII) literal matches only
-    characters that lowercase to its own; a case-sensitive one, present in the text, is
-    present lowercased in the text lowercased, since ``str.lower`` maps each character
-    to one character except İ (U+0130), which is a twin."""
-
-    __slots__ = ("text", "pieces")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        if not text.isascii() and not (
-            ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
-        ):
-            self.pieces = None
-            return
-        low = text.lower()
-        n = len(low)
-        self.pieces = frozenset(
-            {low[i : i + k] for k in range(1, _GRAM + 1) for i in range(n - k + 1)}
-        )
-
-
-# The detectors ask about one text for several rule lists in a row (a category each).
-_last: _TextPieces | None = None
-
-
-def _text_pieces(text: str) -> _TextPieces:
-    global _last
-    last = _last
-    if last is not None and last.text == text:
-        return last
-    last = _last = _TextPieces(text)
-    return last
+    One set serves both kinds of literal: a case-insensitive one (ASCII or caseless)
+    matches only characters that lowercase to its own; a case-sensitive one, present in
+    the text, is present lowercased in the text lowercased, since ``str.lower`` maps each
+    other character to one character, whatever surrounds it."""
+    if not text.isascii() and not (
+        ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
+    ):
+        return None
+    low = text.lower()
+    n = len(low)
+    return frozenset({low[i : i + k] for k in range(1, _GRAM + 1) for i in range(n - k + 1)})
 
 
 def search_any_reference(patterns: Iterable, text: str) -> bool:
@@ -235,7 +213,7 @@ def search_any_reference(patterns: Iterable, text: str) -> bool:
 def search_any_fast(patterns: list, text: str) -> bool:
     """``search_any_reference``, skipping each compiled pattern none of whose required
     literals is in ``text``."""
-    pieces = _text_pieces(text).pieces
+    pieces = _text_pieces(text)
     for p, clauses in _plan(patterns):
         if clauses is not None and pieces is not None:
             for keys in clauses:

@@ -25,6 +25,7 @@ from memory.detectors.instructions import (
     find_procedure_like,
 )
 from memory.detectors.passing_state import passing_state
+from memory.detectors.prefilter import search_any
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
 from memory.temporal.common import fold_traditional
@@ -142,16 +143,55 @@ def find_transient(text: str) -> list[str]:
 _DIGIT_RUN = re.compile(r"(?<![\dA-Za-z])(\d[\d -]{11,22}[\dXx])(?![\dA-Za-z])")
 
 
-# phonenumbers' matcher finds a number only inside a match of its pattern, and every
-# match of it holds a decimal digit (``phonenumbermatcher._PATTERN``: a ``\d`` block,
-# Unicode digits included): text without one holds no phone number. A prefilter
-# (``ENGRAM_FAST_DETECTION_TEXT``), so the matcher is not built twice for nothing.
+# phonenumbers' matcher finds a number only inside a match of its pattern, whose digits are
+# ``\d`` (``phonenumbermatcher._PATTERN``, Unicode digits included), and keeps it only when
+# valid: a national number of a length its region's metadata allows, after a country code
+# of one digit or more unless read as a Chinese number. Text with fewer decimal digits than
+# the shortest of these (``_min_phone_digits``, read from the metadata) holds no phone
+# number. A prefilter (``ENGRAM_FAST_DETECTION_TEXT``), so the matcher is not run twice
+# for nothing.
 _ANY_DIGIT = re.compile(r"\d")
+
+
+@memoized("memory.content_rules.min_phone_digits", maxsize=1)
+def _min_phone_digits() -> int:
+    """Fewest digits a number ``find_sensitive_personal_data`` accepts is written with: one
+    for the country code and the shortest national number of any region or non-geographic
+    code, or, read in CN without a country code, CN's shortest. A description without
+    lengths allows any from phonenumbers' minimum (2)."""
+    from phonenumbers.phonemetadata import PhoneMetadata
+
+    least = phonenumbers.phonenumberutil._MIN_LENGTH_FOR_NSN
+
+    def shortest(metadata) -> int:
+        lengths = []
+        for name in _PHONE_DESCRIPTIONS:
+            desc = getattr(metadata, name, None)
+            if desc is None or desc.national_number_pattern is None:
+                continue
+            if tuple(desc.possible_length) == (-1,):  # the metadata's "no such numbers"
+                continue
+            lengths.append(min(desc.possible_length, default=least))
+        return max(least, min(lengths, default=least))
+
+    regions = [PhoneMetadata.metadata_for_region(r) for r in phonenumbers.SUPPORTED_REGIONS]
+    regions += [
+        PhoneMetadata.metadata_for_nongeo_region(c)
+        for c in phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS
+    ]
+    international = 1 + min(shortest(m) for m in regions if m is not None)
+    return min(international, shortest(PhoneMetadata.metadata_for_region("CN")))
+
+
+_PHONE_DESCRIPTIONS = (
+    "general_desc", "fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost",
+    "personal_number", "voip", "pager", "uan", "voicemail",
+)  # fmt: skip
 
 
 def _may_hold_phone_number(text: str) -> bool:
     if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
-        return _ANY_DIGIT.search(text) is not None
+        return len(_ANY_DIGIT.findall(text)) >= _min_phone_digits()
     return True
 
 
@@ -223,7 +263,7 @@ def find_system_of_record(text: str, predicate: str = "") -> list[str]:
     if predicate.lower() in _SOR_PREDICATES:
         return ["system_of_record_predicate"]
     text = normalize_for_detection(text)
-    if any(p.search(text) for p in _SOR_PATTERNS):
+    if search_any(_SOR_PATTERNS, text):
         return ["system_of_record_fact"]
     return []
 

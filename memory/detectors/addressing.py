@@ -30,6 +30,8 @@ import binascii
 import codecs
 import re
 
+from memory.detectors.prefilter import search_any
+
 _ROLE_EN = (
     r"(?:ai|a\.i\.|assistants?|agents?|models?|llms?|language models?|chatbots?|bots?|"
     r"copilots?|summari[sz]ers?|(?:ai|automated|virtual|digital) (?:assistants?|agents?|readers?))"
@@ -122,7 +124,7 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+
 
 
 def addresses_the_assistant(form: str) -> bool:
-    return any(p.search(form) for p in _ADDRESS) or any(p.search(form) for p in _INTERNALS)
+    return search_any(_ADDRESS, form) or search_any(_INTERNALS, form)
 
 
 def sends_users_data_out(form: str) -> bool:

@@ -25,6 +25,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
+from memory.detectors.prefilter import search_any
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -209,13 +210,13 @@ def _unleet(form: str) -> str:
 def find_injection(text: str) -> list[str]:
     """``instruction_like_text`` when the text attacks the agent's instructions."""
     form = normalize_for_detection(text)
-    if any(p.search(form) for p in _INJECTION_PATTERNS):
+    if search_any(_INJECTION_PATTERNS, form):
         return ["instruction_like_text"]
     unleet = _unleet(form)
-    if unleet != form and any(p.search(unleet) for p in _INJECTION_PATTERNS):
+    if unleet != form and search_any(_INJECTION_PATTERNS, unleet):
         return ["instruction_like_text"]
     # ROT13 or base64 that decodes to language is read like what it hides.
-    if any(p.search(decoded) for decoded in readings(form) for p in _INJECTION_PATTERNS):
+    if any(search_any(_INJECTION_PATTERNS, decoded) for decoded in readings(form)):
         return ["instruction_like_text"]
     return []
 
@@ -224,7 +225,7 @@ def find_procedure_like(text: str) -> list[str]:
     """``procedure_like_text`` for text that prescribes how to act (a runbook step, a
     rule) — what only reviewed procedural memory may say, whatever type is claimed."""
     form = normalize_for_detection(text)
-    if any(p.search(form) for p in _PROCEDURE_PATTERNS):
+    if search_any(_PROCEDURE_PATTERNS, form):
         return ["procedure_like_text"]
     return []
 
@@ -235,7 +236,7 @@ def find_instruction_to_agent(text: str) -> list[str]:
     of tool and web content only)."""
     form = normalize_for_detection(text)
     for reading in (form, *readings(form)):
-        if any(p.search(reading) for p in _TO_AGENT_PATTERNS):
+        if search_any(_TO_AGENT_PATTERNS, reading):
             return ["instruction_to_agent"]
         # Structure, not phrasing (memory.detectors.addressing): content that speaks to the
         # assistant, or that would send the user's data somewhere.

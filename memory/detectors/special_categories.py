@@ -25,6 +25,7 @@ from stdnum import iban
 
 from memory.detectors.dropped_subject import dropped_subject_clauses
 from memory.detectors.medical_forms import MEDICAL_FORMS
+from memory.detectors.prefilter import search_any
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.temporal.common import fold_traditional
@@ -403,12 +404,12 @@ def find_special_categories(text: str) -> list[str]:
     """The special categories the text discloses about the user (sorted names). Chinese
     is read with traditional characters folded to simplified (化療 reads as 化疗)."""
     form = fold_traditional(normalize_for_detection(text))
-    found = {name for name, patterns in CATEGORIES.items() if any(p.search(form) for p in patterns)}
+    found = {name for name, patterns in CATEGORIES.items() if search_any(patterns, form)}
     for clause in dropped_subject_clauses(form):
         found |= {
             name
             for name, patterns in _IMPLICIT_I.items()
-            if name not in found and any(p.search(clause) for p in patterns)
+            if name not in found and search_any(patterns, clause)
         }
     if "financial_account" not in found:
         for m in _IBAN.finditer(form):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from datetime import UTC, datetime
 
+import phonenumbers
 import pytest
 from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
@@ -87,12 +88,55 @@ def test_phone_prefilter_finds_what_the_matcher_finds(settings, text):
     assert found[True] == found[False]
 
 
-def test_the_prefilter_skips_only_text_without_a_digit(settings):
+def test_the_prefilter_skips_only_text_with_too_few_digits(settings):
     settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": True}
     assert "phone_number" in content_rules.find_sensitive_personal_data(PHONE_TEXTS[0])
     assert "phone_number" in content_rules.find_sensitive_personal_data(PHONE_TEXTS[1])
     assert not content_rules._may_hold_phone_number("no digits here at all")
-    assert content_rules._may_hold_phone_number("٠١٢")
+    assert not content_rules._may_hold_phone_number("variant 12 of the 3 lists")
+    assert content_rules._may_hold_phone_number("٠١٢٣٤٥٦٧")
+
+
+def test_every_example_number_has_the_digits_the_prefilter_asks_for():
+    """phonenumbers' own example numbers, of every region and type, written in full and
+    (Chinese ones) nationally: none is shorter than ``_min_phone_digits``."""
+    least = content_rules._min_phone_digits()
+    shortest = []
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        for kind in range(11):
+            number = phonenumbers.example_number_for_type(region, kind)
+            if number is not None:
+                written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+                shortest.append(sum(c.isdigit() for c in written))
+    for code in phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS:
+        number = phonenumbers.example_number_for_non_geo_entity(code)
+        if number is not None:
+            written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+            shortest.append(sum(c.isdigit() for c in written))
+    assert shortest and min(shortest) >= least
+
+
+short_numbers = st.builds(
+    lambda plus, digits, sep: ("+" if plus else "") + sep.join(digits),
+    st.booleans(),
+    st.lists(st.sampled_from("0123456789١٢３"), min_size=1, max_size=6),
+    st.sampled_from(["", " ", "-", "."]),
+)
+
+
+@hsettings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(number=short_numbers, around=st.sampled_from(["{}", "call {} now", "电话{}", "tel: {}"]))
+def test_short_numbers_are_judged_the_same_with_the_prefilter(settings, number, around):
+    text = around.format(number)
+    found = {}
+    for fast in (False, True):
+        settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": fast}
+        found[fast] = content_rules.find_sensitive_personal_data(text)
+    assert found[True] == found[False]
 
 
 def test_ascii_text_with_a_newline_takes_the_fast_path(settings, monkeypatch):

@@ -1,0 +1,236 @@
+"""A literal prefilter for the detectors' regular expressions, derived from each pattern.
+
+Python's ``re`` tries a pattern at every position of the text, and a case-insensitive one
+cannot jump to a literal prefix, so a rule list of a hundred patterns costs a few
+microseconds each on every text even when none can match. Most rules hold words that any
+match must contain ("diagnosed", "我的"): this module reads each compiled pattern's parse
+tree and derives *clauses*, each a set of literals of which every match contains one. A
+text that misses every literal of one clause cannot match, and its search is skipped.
+
+The derivation is a proof by construction over the parse tree, not a list per rule, so a
+rule added later is covered without anyone declaring anything: a run of literals is a
+clause; a sequence satisfies every clause of its parts; an alternation satisfies the union
+of one clause from each branch (nothing if a branch has none); a repeat what its body
+does when it runs at least once; a positive lookaround what it looks for. Everything else
+(classes, back-references, negative lookarounds, optional parts) yields no clause. A
+pattern without a clause is always searched; the three most selective are kept.
+
+Case: a case-insensitive literal is kept only when it is ASCII or without case (CJK, kana,
+Hangul: checked against ``re`` by a test) and is compared against the text lowercased. Python's case-insensitive matching also lets a few non-ASCII characters
+match ASCII letters (K, the Kelvin sign, for k; ſ for s; İ for i); a text holding one of
+them (``ASCII_CASE_TWINS``, checked against ``re`` itself by a test) is searched in full.
+
+``ENGRAM_FAST_DETECTION_TEXT`` (default on) selects it; ``search_any_reference`` is the
+plain loop it replaces, and tests/memory/test_detector_prefilter.py shows both agree.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from django.conf import settings
+
+from core.process_state import Cache, memoized
+
+try:  # Python 3.11+
+    from re import _constants as _sc
+    from re import _parser as _sp
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_constants as _sc  # type: ignore[no-redef]
+    import sre_parse as _sp  # type: ignore[no-redef]
+
+# Non-ASCII characters that ``re.IGNORECASE`` matches to an ASCII character: K (U+212A,
+# Kelvin) to k, ſ (U+017F, long s) to s, İ (U+0130) and ı (U+0131) to i. A test derives the
+# set from ``re`` over every code point and compares it with this one.
+ASCII_CASE_TWINS = frozenset("\u0130\u0131\u017f\u212a")
+
+# Characters whose ``str.lower`` is not one character for one regardless of context:
+# İ (U+0130) lowercases to two, Σ (U+03A3) to σ or, ending a word, ς. A test checks that
+# every other code point lowercases to one character.
+UNEVEN_LOWER = frozenset("\u0130\u03a3")
+
+_Clause = frozenset[tuple[str, bool]]  # (literal, case-insensitive): a match holds one
+_CLAUSES_KEPT = 3  # the most selective clauses kept per pattern: each costs a set look-up
+_REPEATS = {_sc.MAX_REPEAT, _sc.MIN_REPEAT, getattr(_sc, "POSSESSIVE_REPEAT", _sc.MAX_REPEAT)}
+
+
+def _caseless_or_ascii(ch: str) -> bool:
+    """A character a case-insensitive literal may hold: ASCII (compared lowercased), or a
+    letter without case (Lo: CJK, kana, Hangul), which matches only itself."""
+    return ch.isascii() or unicodedata.category(ch) == "Lo"
+
+
+def _selectivity(clause: _Clause) -> tuple[int, int]:
+    return (min(min(len(s), 3) for s, _ in clause), -len(clause))
+
+
+def _required(items, icase: bool) -> list[_Clause]:
+    """Clauses every match of the sequence ``items`` satisfies, each a set of literals of
+    which the match contains one (see the module's docstring); [] when none is derived."""
+    clauses: list[_Clause] = []
+    run: list[str] = []
+
+    def close_run() -> None:
+        if run:
+            clauses.append(frozenset({("".join(run), icase)}))
+            run.clear()
+
+    for op, av in items:
+        if op is _sc.LITERAL:
+            ch = chr(av)
+            if icase and not _caseless_or_ascii(ch):
+                close_run()
+            else:
+                run.append(ch.lower() if icase else ch)
+            continue
+        close_run()
+        if op is _sc.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            inner = (icase or bool(add_flags & re.IGNORECASE)) and not (del_flags & re.IGNORECASE)
+            clauses += _required(sub, inner)
+        elif op is _sc.BRANCH:
+            # A match takes one branch: it holds one literal of that branch's best clause.
+            branches = [_required(alt, icase) for alt in av[1]]
+            if branches and all(branches):
+                clauses.append(frozenset().union(*(b[0] for b in branches)))
+        elif op in _REPEATS:
+            low, _high, sub = av
+            if low >= 1:
+                clauses += _required(sub, icase)
+        elif op is _sc.ASSERT:
+            _direction, sub = av
+            clauses += _required(sub, icase)
+        elif op is getattr(_sc, "ATOMIC_GROUP", None):
+            clauses += _required(av, icase)
+        # Anything else (classes, ANY, anchors, back-references, negative lookarounds)
+        # requires nothing and ends the run of literals: a zero-width anchor between two
+        # literals would not, but ending the run there only weakens the filter.
+    close_run()
+    return sorted(set(clauses), key=_selectivity, reverse=True)[:_CLAUSES_KEPT]
+
+
+@memoized("memory.detectors.prefilter.required_literals", maxsize=4096)
+def required_literals(pattern: re.Pattern[str]) -> tuple[_Clause, ...] | None:
+    """Clauses of (literal, case-insensitive) pairs: every match of ``pattern`` contains
+    a literal of each clause. None when nothing is derived (the pattern is then always
+    searched)."""
+    if not isinstance(pattern.pattern, str) or pattern.flags & re.LOCALE:
+        return None
+    try:
+        parsed = _sp.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - an unreadable tree only means no prefilter
+        return None
+    return tuple(_required(parsed, bool(parsed.state.flags & re.IGNORECASE))) or None
+
+
+# Every literal is looked for by one piece of it, ``_GRAM`` characters long (all of it when
+# shorter): a text holding the literal holds that piece. The text's pieces of 1 to
+# ``_GRAM`` characters are one set, so each pattern costs one set operation, not a search.
+# The piece chosen is the one least likely in ordinary text, by general English statistics
+# (the language's most common trigrams, then its letter frequencies): a cost, never a
+# correctness matter, since any piece of the literal is implied by it.
+_GRAM = 3
+_COMMON_TRIGRAMS = frozenset(
+    "the and ing ion tio ent ati for her ter hat tha ere ate his con res ver all ons nce "
+    "men ith ted ers pro thi wit are ess not ive was ect rea com eve per int est sta cti "
+    "ica ist ear ain one our iti rat ave out ght ill sho ome ove hin ith you but wer".split()
+)
+# Letters per thousand in English text (the common published table), most frequent first.
+_LETTER_FREQUENCY = {
+    "e": 127, "t": 91, "a": 82, "o": 75, "i": 70, "n": 67, "s": 63, "h": 61, "r": 60,
+    "d": 43, "l": 40, "c": 28, "u": 28, "m": 24, "w": 24, "f": 22, "g": 20, "y": 20,
+    "p": 19, "b": 15, "v": 10, "k": 8, "j": 2, "x": 2, "q": 1, "z": 1,
+}  # fmt: skip
+
+
+def _likelihood(piece: str) -> tuple[bool, int]:
+    product = 1
+    for c in piece:
+        product *= 180 if c.isspace() else _LETTER_FREQUENCY.get(c, 5)
+    return (piece.strip() in _COMMON_TRIGRAMS, product)
+
+
+def _key(literal: str) -> str:
+    if len(literal) <= _GRAM:
+        return literal
+    pieces = [literal[i : i + _GRAM] for i in range(len(literal) - _GRAM + 1)]
+    return min(pieces, key=_likelihood)
+
+
+_Plan = tuple[tuple[re.Pattern[str] | object, tuple[frozenset[str], ...] | None], ...]
+# Keyed by the list's id, holding the list itself (so the id is not reused while kept).
+_plans: Cache[int, tuple[list, int, _Plan]] = Cache(
+    "memory.detectors.prefilter.plans", max_items=256, pure=True
+)
+
+
+def _plan(patterns: list) -> _Plan:
+    """Each pattern with the keys of its required literals, lowercased (see
+    ``_text_pieces``); None: always search. Kept per rule list (they are built once; a
+    list of another length is planned again)."""
+    cached = _plans.get(id(patterns))
+    if cached is not None and cached[0] is patterns and cached[1] == len(patterns):
+        return cached[2]
+    plan = []
+    for p in patterns:
+        clauses = required_literals(p) if isinstance(p, re.Pattern) else None
+        keys = None
+        if clauses is not None:
+            keys = tuple(frozenset(_key(s.lower()) for s, _ in clause) for clause in clauses)
+        plan.append((p, keys))
+    _plans.put(id(patterns), (patterns, len(patterns), tuple(plan)))
+    return tuple(plan)
+
+
+# The detectors ask about one text for several rule lists in a row (a category each).
+@memoized("memory.detectors.prefilter.text_pieces", maxsize=64)
+def _text_pieces(text: str) -> frozenset[str] | None:
+    """Every piece of 1 to ``_GRAM`` characters of the text lowercased, or None when the
+    text holds a character that matches an ASCII letter only case-insensitively
+    (``ASCII_CASE_TWINS``) or lowercases unevenly (``UNEVEN_LOWER``): then every pattern
+    is searched.
+
+    One set serves both kinds of literal: a case-insensitive one (ASCII or caseless)
+    matches only characters that lowercase to its own; a case-sensitive one, present in
+    the text, is present lowercased in the text lowercased, since ``str.lower`` maps each
+    other character to one character, whatever surrounds it."""
+    if not text.isascii() and not (
+        ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
+    ):
+        return None
+    low = text.lower()
+    n = len(low)
+    return frozenset({low[i : i + k] for k in range(1, _GRAM + 1) for i in range(n - k + 1)})
+
+
+def search_any_reference(patterns: Iterable, text: str) -> bool:
+    """Whether any pattern (or object with ``search``) finds something in ``text``."""
+    return any(p.search(text) for p in patterns)
+
+
+def search_any_fast(patterns: list, text: str) -> bool:
+    """``search_any_reference``, skipping each compiled pattern none of whose required
+    literals is in ``text``."""
+    pieces = _text_pieces(text)
+    for p, clauses in _plan(patterns):
+        if clauses is not None and pieces is not None:
+            for keys in clauses:
+                if keys.isdisjoint(pieces):
+                    break
+            else:
+                if p.search(text):
+                    return True
+            continue
+        if p.search(text):
+            return True
+    return False
+
+
+def search_any(patterns: Iterable, text: str) -> bool:
+    """Whether any of ``patterns`` finds something in ``text``; with
+    ``ENGRAM_FAST_DETECTION_TEXT`` through the literal prefilter."""
+    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+        return search_any_fast(patterns, text)
+    return search_any_reference(patterns, text)

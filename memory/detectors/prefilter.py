@@ -34,12 +34,15 @@ from django.conf import settings
 
 from core.process_state import Cache, memoized
 
-try:  # Python 3.11+
+# ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
+# ``re._parser``). Should it be missing or changed, nothing is derived: every rule is then
+# searched in full, as the reference does (tests/memory/test_detector_prefilter.py fails
+# loudly on a Python where no rule gets a filter).
+try:
     from re import _constants as _sc
     from re import _parser as _sp
-except ImportError:  # pragma: no cover - older Pythons
-    import sre_constants as _sc  # type: ignore[no-redef]
-    import sre_parse as _sp  # type: ignore[no-redef]
+except ImportError:  # pragma: no cover - another Python
+    _sc = _sp = None  # type: ignore[assignment]
 
 # Non-ASCII characters that ``re.IGNORECASE`` matches to an ASCII character: K (U+212A,
 # Kelvin) to k, ſ (U+017F, long s) to s, İ (U+0130) and ı (U+0131) to i. A test derives the
@@ -53,7 +56,11 @@ UNEVEN_LOWER = frozenset("\u0130\u03a3")
 
 _Clause = frozenset[tuple[str, bool]]  # (literal, case-insensitive): a match holds one
 _CLAUSES_KEPT = 3  # the most selective clauses kept per pattern: each costs a set look-up
-_REPEATS = {_sc.MAX_REPEAT, _sc.MIN_REPEAT, getattr(_sc, "POSSESSIVE_REPEAT", _sc.MAX_REPEAT)}
+_REPEATS = (
+    {_sc.MAX_REPEAT, _sc.MIN_REPEAT, getattr(_sc, "POSSESSIVE_REPEAT", _sc.MAX_REPEAT)}
+    if _sc is not None
+    else set()
+)
 
 
 def _caseless_or_ascii(ch: str) -> bool:
@@ -116,13 +123,13 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[_Clause, ...] | None:
     """Clauses of (literal, case-insensitive) pairs: every match of ``pattern`` contains
     a literal of each clause. None when nothing is derived (the pattern is then always
     searched)."""
-    if not isinstance(pattern.pattern, str) or pattern.flags & re.LOCALE:
+    if _sp is None or not isinstance(pattern.pattern, str) or pattern.flags & re.LOCALE:
         return None
     try:
         parsed = _sp.parse(pattern.pattern, pattern.flags)
+        return tuple(_required(parsed, bool(parsed.state.flags & re.IGNORECASE))) or None
     except Exception:  # noqa: BLE001 - an unreadable tree only means no prefilter
         return None
-    return tuple(_required(parsed, bool(parsed.state.flags & re.IGNORECASE))) or None
 
 
 # Every literal is looked for by one piece of it, ``_GRAM`` characters long (all of it when

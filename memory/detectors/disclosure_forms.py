@@ -27,7 +27,7 @@ import re
 _I = r"\b(?:i(?:'m|'ve|'d| am| have| had| was)?|(?:the\s+)?user(?: has| is| was)?)"
 _IM = r"\b(?:i(?:'m| am)|(?:the\s+)?user(?:'s| is))"
 _MY = r"\b(?:my|(?:the\s+)?user's)"
-_ADV = r"(?:(?:also|still|now|just|recently|already|always|been|back|only|finally)\s+)*"
+_ADV = r"(?:(?:also|still|now|just|recently|already|always|been|back|only|ever|finally)\s+)*"
 _ZH_I = r"我(?!们|們)"
 _ZH_WHEN = (
     r"(?:[上下这本]个?(?:周|週|月|星期)|明天|今天|昨天|去年|前年|今年|最近|已经|一直|长期|以前|之前|曾经|"
@@ -43,7 +43,25 @@ _ORGAN_EN = (
 )
 _ORGAN_ZH = r"甲状腺|胆囊|阑尾|脾|脾脏|子宫|卵巢|乳腺|乳房|肾|肾脏|胃|肺叶|胰腺|前列腺|扁桃体|结肠|直肠|膀胱|睾丸"
 
+# A body site of the trunk or a limb, where a device is implanted (我胸口埋了个输液港).
+_SITE_ZH = r"胸口|胸前|胸部|锁骨下|肚子|腹部|手臂|胳膊|上臂|心脏|脑子|头里|耳朵|耳后|腰上|背上|腿上|膀胱|体内"
+_IMPLANT_ZH = (
+    r"输液港|起搏器|支架|除颤器|人工耳蜗|钢板|钢钉|分流管|引流管|造口|胰岛素泵|节育环|PICC管?"
+)
+
 _HEALTH = [
+    re.compile(
+        rf"{_ZH_I}的?(?:{_SITE_ZH})(?:里|里面|上|下)?(?:{_ZH_WHEN}){{0,2}}(?:埋了|装了|放了|植入了?|插着|装着|带着|有)个?"
+        rf"(?:{_IMPLANT_ZH})",
+        re.IGNORECASE,
+    ),
+    # A rescue medicine the user carries (adrenaline auto-injector, reliever inhaler, glucagon).
+    re.compile(
+        rf"{_I}\s+{_ADV}(?:carry|carries|keep|have|need)\s+(?:an?|two|my|\d)\s+(?:spare\s+)?"
+        r"(?:epi-?pens?|(?:adrenaline|epinephrine)\s+(?:auto-?injectors?|pens?|shots?)|auto-?injectors?|"
+        r"glucagon\s+(?:kits?|pens?)|(?:gtn|nitro(?:glycerin)?)\s+spray|(?:blue\s+|reliever\s+)inhalers?)\b",
+        re.IGNORECASE,
+    ),
     re.compile(
         rf"{_I}\s+{_ADV}(?:had|got|have\s+had)\s+(?:my|a|one|part\s+of\s+my|half\s+(?:of\s+)?my)\s+"
         rf"(?:left\s+|right\s+)?(?:{_ORGAN_EN})\s+(?:taken\s+out|removed|out)\b"
@@ -92,6 +110,32 @@ _RELIGION = [
         r"(?:上香|烧香|拜佛|拜菩萨|拜神|拜妈祖|礼佛|祈福|还愿|求签|念佛|诵经)"
     ),
 ]
+# Same-sex attraction stated across two clauses: the gender of whom the user is drawn to
+# and the user's own are the same ("I only date women, and I'm a woman myself",
+# 我喜欢男生，我自己也是男生). A different gender is not flagged.
+_GENDERS_EN = (
+    (r"(?:men|guys|boys|other\s+men)", r"(?:man|guy|boy|male)"),
+    (r"(?:women|girls|ladies|other\s+women)", r"(?:woman|girl|lady|female)"),
+)
+_GENDERS_ZH = (
+    ("男生|男人|男的|男孩", "男生|男人|男的|男孩"),
+    ("女生|女人|女的|女孩", "女生|女人|女的|女孩"),
+)
+_ORIENTATION = [
+    re.compile(
+        rf"{_I}\s+{_ADV}(?:date|dated|dating|like|fancy|am\s+into|'m\s+into|am\s+attracted\s+to|"
+        rf"'m\s+attracted\s+to|fall\s+for|love)\s+(?:only\s+)?{them}\b[^.!?\n]{{0,40}}?"
+        rf"(?:{_IM}\s+(?:a\s+)?{me}\b|\b(?:a\s+)?{me}\s+myself\b|\bmyself\s+(?:a\s+)?{me}\b)",
+        re.IGNORECASE,
+    )
+    for them, me in _GENDERS_EN
+] + [
+    re.compile(
+        rf"{_ZH_I}{_ZH_WHEN}{{0,2}}(?:只)?(?:喜欢|爱|对)(?:{them})[^。！？\n]{{0,12}}?"
+        rf"我(?:自己)?(?:也|本身也?)?是(?:个)?(?:{me})"
+    )
+    for them, me in _GENDERS_ZH
+]
 _BIOMETRIC = [
     re.compile(
         rf"{_MY}\s+(?:palm|finger|hand|wrist)?\s*(?:vein|vascular)\s+(?:pattern|template|print|scan|data)\b"
@@ -106,7 +150,44 @@ _POLITICAL = [
         rf"|{_ZH_I}{_ZH_WHEN}{{0,3}}(?:入了党|入党了|入过党)"
     ),
 ]
+# Race and ethnicity as censuses publish them (closed): the US OMB SPD 15 categories, the
+# ONS 2021 ethnic groups of England and Wales, the Indigenous peoples of the Canadian and
+# Australian censuses. A bare nationality word (Indian, Chinese, Irish) is not among them
+# alone: it is one only as part of a census name (British Pakistani, Irish Traveller).
+_CENSUS_EN = (
+    r"(?-i:B)lack(?:\s+(?:British|American|African|Caribbean))?|(?-i:W)hite(?:\s+British)?|"
+    r"(?:black|white|brown)(?=\s+(?:woman|man|person|guy|girl|kid|lady|family|mother|father)\b)|"
+    r"African[- ]American|Afro-(?:Caribbean|Latin[oa]|American)|mixed[- ]race|biracial|multiracial|"
+    r"(?:half|part)[- ](?:Black|white|Asian|Latin[oa]|Native)|Latin[oax]|Latine|Hispanic|Chicano|Chicana|"
+    r"Native\s+(?:American|Hawaiian)|Alaska\s+Native|(?:Pacific|Torres\s+Strait)\s+Islander|"
+    r"Aboriginal|Indigenous|First\s+Nations|M[eé]tis|Inuk|Inuit|(?:an?\s+)?(?:Irish\s+)?Traveller|"
+    r"Romani|Gypsy|Arab|(?:British|American|Canadian|Australian)[- ](?:Pakistani|Bangladeshi|Indian|"
+    r"Chinese|Korean|Japanese|Filipino|Vietnamese|Nigerian|Somali|Caribbean|Asian|Arab)|"
+    r"(?:Chinese|Korean|Japanese|Filipino|Vietnamese|Mexican|Indian|Pakistani)[- ]American|"
+    r"Asian[- ](?:American|British|Canadian|Australian)"
+)
 _ETHNICITY = [
+    re.compile(
+        rf"{_IM}\s+(?:an?\s+)?(?:proud\s+)?(?:{_CENSUS_EN})"
+        r"(?:\s+(?:woman|man|person|guy|girl|kid|lady|dude|family|mother|father|mum|mom|dad)\b"
+        r"|(?=\s*(?:[,.;!?—–]|$|\s(?:and|but|so|myself|too|by|on|from|with)\b)))",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\bas\s+an?\s+(?:{_CENSUS_EN})(?:\s+(?:woman|man|person|guy|girl|kid|lady|mother|father))?"
+        r"\s*,?\s+(?:i|my|i'm|i've)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_IM}\s+(?:half[- ])?(?-i:[A-Z])[a-z]+\s+by\s+(?:birth|blood|heritage|descent|ancestry)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_ZH_I}{_ZH_WHEN}{{0,2}}是(?:一个|一名|个)?(?:黑人|白人|[\u4e00-\u9fff]{{0,3}}混血儿?|华裔|华侨后代|少数民族|"
+        r"原住民|印第安人|阿拉伯人|吉普赛人)(?!的朋友|朋友|同事|演员|明星|角色)"
+        r"|(?:저는|나는|제가)\s*(?:\S+\s+)?(?:혼혈|흑인|교포\s*\d세)(?:이에요|예요|입니다|이야|야|이라서|라서)"
+        r"|(?:私|わたし|僕|俺)は[^。]{0,6}?(?:ハーフ|ミックス|黒人|アイヌ|在日(?:韓国人|朝鮮人|コリアン)?)(?:です|だ|なので|として)"
+    ),
     re.compile(
         rf"{_MY}\s+(?:family|people|parents|ancestors|forebears|grandparents)\s+(?:is|are|were|was)\s+"
         r"(?:all\s+|both\s+)?(?-i:[A-Z])[a-z]+(?:-(?-i:[A-Z])[a-z]+)?"
@@ -120,5 +201,6 @@ DISCLOSURE_FORMS: dict[str, list[re.Pattern[str]]] = {
     "religion": _RELIGION,
     "biometric": _BIOMETRIC,
     "political": _POLITICAL,
+    "sexual_orientation": _ORIENTATION,
     "ethnicity": _ETHNICITY,
 }

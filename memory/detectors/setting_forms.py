@@ -63,6 +63,13 @@ _CUSTODY = re.compile(
 )
 # Dialysis by its everyday names (洗肾 "washing the kidneys", 血透, 腹透).
 _DIALYSIS_ZH = re.compile(rf"{_ZH_I}{_ZH_WHEN}{{0,6}}(?:在|去|做)?(?:洗肾|血透|腹透)")
+# English: a stay of some length somewhere, ended by the user's release or parole.
+_RELEASED_EN = re.compile(
+    r"\bi\s+(?:(?:also|just|once)\s+)?(?:spent|did|served)\s+(?:\w+\s+){1,3}?(?:days?|weeks?|months?|years?)\s+"
+    r"(?:in|at|inside)\b[^.!?\n]{0,40}?\b(?:before|until|till|since|after)\s+(?:my\s+(?:release|parole)|"
+    r"i\s+(?:was|got)\s+(?:released|paroled))\b(?!\s+(?:of|on|by)\b)",
+    re.IGNORECASE,
+)
 # Japanese and Korean: a treatment received by the speaker (Korean had no dialysis or
 # chemotherapy form; Japanese had, Korean parity).
 _TREATED_KO = re.compile(
@@ -89,5 +96,5 @@ def without_care_place(form: str) -> list[str]:
 
 SETTING_FORMS: dict[str, list[re.Pattern[str]]] = {
     "health": [_CARE_SETTING, _DIALYSIS_ZH, _TREATED_KO],
-    "criminal_record": [_CUSTODY],
+    "criminal_record": [_CUSTODY, _RELEASED_EN],
 }

@@ -399,7 +399,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + DISCLOSURE_FORMS["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
-    + SUBJECT_FORMS["sexual_orientation"],
+    + SUBJECT_FORMS["sexual_orientation"]
+    + DISCLOSURE_FORMS["sexual_orientation"],
     "biometric": _BIOMETRIC
     + SPECIAL_FORMS["biometric"]
     + SUBJECT_FORMS["biometric"]

@@ -59,6 +59,15 @@ from tests.security.ordinary_zh import ORDINARY_ZH
         ("我是二〇一〇年在大学入的党", "political"),
         ("My family is Hakka, from the hills near Meizhou.", "ethnicity"),
         ("我每逢初一都去庙里上香", "religion"),
+        ("I'm biracial, my dad is from Lagos.", "ethnicity"),
+        ("As a Native Hawaiian woman, I feel that.", "ethnicity"),
+        ("I'm Quechua by birth.", "ethnicity"),
+        ("我是中法混血", "ethnicity"),
+        ("I've only ever dated guys, and I'm a guy myself.", "sexual_orientation"),
+        ("我只喜欢男生，我自己也是男生", "sexual_orientation"),
+        ("我锁骨下埋了个输液港", "health"),
+        ("I keep a glucagon kit in the car.", "health"),
+        ("I did four years inside before I was paroled.", "criminal_record"),
     ],
 )
 def test_the_users_own_special_category_is_found(text, category):
@@ -95,6 +104,15 @@ def test_the_users_own_special_category_is_found(text, category):
         "I went blind drunk at the wedding.",
         "我的计划流产了",
         "I lost my temper and the pregnancy test box in one afternoon.",
+        "She was the first Black woman to chair the board.",
+        "He got stopped twice as a Black man.",
+        "I'm a white belt in judo.",
+        "I'm black and blue after the match.",
+        "I like men with beards, and I'm a woman.",
+        "我喜欢男生，我是女生",
+        "我弟弟锁骨下埋了个输液港",
+        "The glucagon kit in the clinic expired.",
+        "I spent two years in Lisbon before my release of the album.",
     ],
 )
 def test_other_people_a_job_and_the_topic_pass(text):

@@ -24,7 +24,7 @@ import re
 from stdnum import iban
 
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
-from memory.detectors.dropped_subject import dropped_subject_clauses
+from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
 from memory.detectors.special_forms import SPECIAL_FORMS
@@ -441,7 +441,7 @@ def find_special_categories(text: str) -> list[str]:
         p.search(reading) for reading in without_care_place(form) for p in CATEGORIES["health"]
     ):
         found.add("health")
-    for clause in dropped_subject_clauses(form):
+    for clause in (*dropped_subject_clauses(form), *dropped_subject_clauses_en(form)):
         found |= {
             name
             for name, patterns in _IMPLICIT_I.items()

@@ -231,3 +231,47 @@ def test_an_everyday_ailment_never_undoes_a_rules_special_category(special, ailm
     decision = _decide(text, learned_on=on)
     assert decision.operation == "QUARANTINE"
     assert decision.reason_code == "sensitive_needs_confirmation"
+
+
+# --- English with the subject dropped ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Been on lamotrigine since the spring.", "health"),
+        ("Had a mastectomy two years ago, doing well.", "health"),
+        ("Just got diagnosed with coeliac disease.", "health"),
+        ("Spent three years in prison, out since June.", "criminal_record"),
+        ("Went to mass every Sunday growing up and still do.", "religion"),
+    ],
+)
+def test_english_with_the_subject_dropped_is_the_speakers(text, category):
+    assert category in find_special_categories(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Take lamotrigine with food.",
+        "Had a great week at the lake.",
+        "In the film, had a mastectomy scene that went viral.",
+        "According to the article, diagnosed with coeliac disease at forty.",
+        "My aunt? Been on lamotrigine for years.",
+    ],
+)
+def test_orders_news_and_ordinary_clauses_are_not(text):
+    assert not find_special_categories(text)
+
+
+_TREATMENTS_EN = ["chemo", "dialysis", "lamotrigine", "sertraline"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["Take", "Start", "Stop", "Try", "Ask about"]), st.sampled_from(_TREATMENTS_EN)
+)
+def test_an_order_with_the_subject_dropped_is_never_the_speakers(verb, treatment):
+    """An imperative has no subject either; only a verb form that cannot be one reads
+    with an implicit "I"."""
+    assert not find_special_categories(f"{verb} {treatment} on Monday.")

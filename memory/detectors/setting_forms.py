@@ -37,10 +37,12 @@ _ZH_WHEN = (
 )
 # The specialties of the NHC list whose name is a field of conditions (not everyday care).
 _SPECIALTY_ZH = (
-    r"肿瘤|癌症|精神卫生|精神病|精神|心理|身心|生殖|不孕不育|妇产|产|康复|透析|血透|肾透析|戒毒|传染病|"
-    r"结核病?|性病|艾滋病|肝病|肾内|肾病|内分泌|血液|风湿|免疫|疼痛|胸|肛肠|老年病|临终关怀|安宁疗护"
+    r"肿瘤|癌症|精神卫生|精神病|精神|心理|身心|生殖|不孕不育|妇产|(?<![生物资房财矿水特地遗])产(?=科)|康复|透析|血透|戒毒|传染病|结核病?|"
+    r"性病|艾滋病|肝病|肾内|肾病|内分泌|血液(?=内|科)|风湿免疫|风湿|疼痛|胸(?=科)|肛肠|老年病|临终关怀|安宁疗护"
 )
-_FACILITY_ZH = r"(?:专科)?(?:医院|中心|门诊|诊所|科|病房|病区|所|室)"
+# The specialty names the place itself: only 医学/专科 may stand between (生殖医学中心,
+# 肿瘤专科医院), so a word merely containing it (心理学院, 心理研究所) is not one.
+_FACILITY_ZH = r"(?:医学|专科)?(?:医院|病院|中心|门诊|诊所|科|病房|病区)"
 # What the user does there: is treated, consulted, examined, admitted, medicated.
 _CARE_ZH = (
     r"(?:看病|看门诊|看医生|就诊|复诊|复查|随访|检查|治疗|治|住院|住了|住过|待过|待了|呆过|"
@@ -49,7 +51,7 @@ _CARE_ZH = (
 )
 _CARE_SETTING = re.compile(
     rf"{_ZH_I}{_ZH_WHEN}{{0,6}}(?:去|到|在|上|进)(?:了|过)?(?:[\u4e00-\u9fff]{{0,6}}?)"
-    rf"(?:{_SPECIALTY_ZH})[\u4e00-\u9fff]{{0,4}}?{_FACILITY_ZH}(?:里|里面)?"
+    rf"(?:{_SPECIALTY_ZH}){_FACILITY_ZH}(?:里|里面)?"
     rf"(?:{_ZH_WHEN}){{0,3}}(?:去|来)?{_CARE_ZH}"
 )
 # The custodial institutions of PRC law, and a stay there (or a sentence served in one).

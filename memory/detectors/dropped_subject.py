@@ -101,3 +101,60 @@ def dropped_subject_clauses(text: str) -> Iterator[str]:
             bare = _ANCHORS.sub("", clause)
             if bare and bare != clause:
                 yield "我" + bare
+
+
+# English drops the subject too in casual speech ("Been on lithium for years.", "Had a
+# hysterectomy in May.", "Just got diagnosed with …"). A clause counts when it opens, after
+# optional adverbs, with a verb form that cannot be an imperative — a past tense, a past
+# participle or an -ing form of a closed set of verbs of undergoing, taking and belonging —
+# and is not in a text of news, fiction or hearsay. Base forms ("Take it with food") are
+# orders or advice and never count.
+_CLAUSE_EN = re.compile(r"[^.!?;\n]+")
+_OPENS_EN = re.compile(
+    r"^\s*(?:(?:and|but|so|also|just|still|recently|finally|only|actually|honestly|literally|"
+    r"already|now|then|ever\s+since|since)\s+)*"
+    r"(?:been|had|got|was|started|finished|diagnosed|taking|going|spent|did|went|getting|having|"
+    r"starting|seeing|saw|stopped|quit|tested|converted|joined|voted|lost|needed|recovering|"
+    r"living|struggling|dealing|coping|battling|waiting|wearing|using)\b",
+    re.IGNORECASE,
+)
+_REPORTED_EN = re.compile(
+    r"\b(?:according\s+to|reportedly|the\s+(?:article|news|report|novel|film|show|story|book)|"
+    r"in\s+the\s+(?:novel|film|movie|show|series|book|story)|headline|a\s+study|researchers|"
+    r"(?:he|she|they)\s+(?:said|says|told))\b",
+    re.IGNORECASE,
+)
+_SUBJECT_EN = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:i|i'm|i've|i'd|we|you|he|she|they|it|my|his|her|their|our|the|a|an|"
+    r"this|that|there|[A-Z][a-z]+\s+(?:is|was|has|had))\b"
+)
+
+
+_KIN_EN = (
+    r"(?:mum|mom|mother|dad|father|parents?|brother|sister|son|daughter|kids?|children|wife|husband|"
+    r"partner|boyfriend|girlfriend|friend|mate|colleague|boss|neighbou?r|aunt|uncle|cousin|gran|"
+    r"grandma|grandpa|grandmother|grandfather|nan|flatmate|roommate|patient|client)"
+)
+# The person a clause names: the speaker ("I", "me", "my" not before a kin word) or someone else.
+_PERSON_EN = re.compile(
+    rf"\b(?P<other>he|she|they|him|her|his|their|them|(?:my|our|a|the|his|her)\s+{_KIN_EN}s?)\b"
+    r"|(?P<me>\bi\b|\bi'm\b|\bi've\b|\bme\b|\bmy\b|\bmyself\b)",
+    re.IGNORECASE,
+)
+
+
+def dropped_subject_clauses_en(text: str) -> Iterator[str]:
+    """The English clauses of ``text`` that open with a non-imperative verb and no subject,
+    each with an implicit "I" in front. As in Chinese, the dropped subject is the last
+    person named before it (my aunt? Been on … — the aunt). News, fiction and hearsay
+    yield nothing."""
+    if _REPORTED_EN.search(text):
+        return
+    other = False
+    for match in _CLAUSE_EN.finditer(text):
+        for clause in re.split(r",\s*(?=(?:and|but|so)\b)|,\s+", match.group()):
+            if _OPENS_EN.match(clause) and not _SUBJECT_EN.match(clause) and not other:
+                yield "I " + re.sub(r"^\s*(?:(?:and|but|so)\s+)?", "", clause)
+            person = _PERSON_EN.search(clause)
+            if person:
+                other = person.group("me") is None

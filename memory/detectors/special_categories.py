@@ -23,9 +23,11 @@ import re
 
 from stdnum import iban
 
-from memory.detectors.dropped_subject import dropped_subject_clauses
+from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
+from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.prefilter import search_any
+from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.temporal.common import fold_traditional
@@ -166,6 +168,23 @@ _PRESCRIBED_ZH = re.compile(
     re.IGNORECASE,
 )
 
+# A Chinese approved drug name (中国药品通用名称命名原则) ends in its chemical class: an
+# alkaloid (…碱), a purine or pyrimidine (…嘌呤, …嘧啶), an amine (…胺), an azine or azole
+# (…嗪, …唑), a glycoside (…苷), a sodium or potassium salt (…钠, …钾) — a closed naming
+# rule, so a medicine nobody listed is still named by it. It must end the name.
+_CADN_ZH = (
+    r"[\u4e00-\u9fff]{1,6}?(?:碱|嘌呤|嘧啶|胺|嗪|唑|苷|钠|钾)"
+    r"(?=[^\u4e00-\u9fff]|$|片|胶囊|了|已|每|一直|快|好)"
+)
+# A medicine named in Latin script inside Chinese (我在吃 Depakote), taken, not used.
+_LATIN_DRUG_ZH = (
+    ZH_TAKES.replace("(?:吃|服用|服|打|用|注射|喷)", "(?:吃|服用|服)") + r"\s*[A-Za-z][A-Za-z-]{3,}"
+)
+_DOSING_ZH = re.compile(
+    r"(?:每天|每日|一天|一日|每晚|每早)[一二两三四\d]次|每次[一二两三半\d]+[片粒]|毫克|\d\s*mg",
+    re.IGNORECASE,
+)
+
 
 class _Cued:
     """A pattern that counts only in a text that also holds ``cue`` (anywhere in it)."""
@@ -194,6 +213,8 @@ _HEALTH_ZH = [
     ),
     re.compile(rf"{ZH_TAKES}(?:{_DRUGS_ZH})"),
     _Cued(re.compile(rf"{ZH_TAKES}(?:{_TABLET_ZH})"), _PRESCRIBED_ZH),
+    re.compile(rf"{ZH_TAKES}{_CADN_ZH}"),
+    _Cued(re.compile(_LATIN_DRUG_ZH), _DOSING_ZH),
     _zh(
         r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
         r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"
@@ -369,19 +390,29 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + _HEALTH_ZH
     + MEDICAL_FORMS
     + SPECIAL_FORMS["health"]
-    + SUBJECT_FORMS["health"],
-    "religion": _RELIGION_EN + _RELIGION_ZH + SPECIAL_FORMS["religion"] + SUBJECT_FORMS["religion"],
+    + SUBJECT_FORMS["health"]
+    + SETTING_FORMS["health"]
+    + DISCLOSURE_FORMS["health"],
+    "religion": _RELIGION_EN
+    + _RELIGION_ZH
+    + SPECIAL_FORMS["religion"]
+    + SUBJECT_FORMS["religion"]
+    + DISCLOSURE_FORMS["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
-    + SUBJECT_FORMS["sexual_orientation"],
-    "biometric": _BIOMETRIC + SPECIAL_FORMS["biometric"] + SUBJECT_FORMS["biometric"],
-    "political": _POLITICAL + SPECIAL_FORMS["political"],
+    + SUBJECT_FORMS["sexual_orientation"]
+    + DISCLOSURE_FORMS["sexual_orientation"],
+    "biometric": _BIOMETRIC
+    + SPECIAL_FORMS["biometric"]
+    + SUBJECT_FORMS["biometric"]
+    + DISCLOSURE_FORMS["biometric"],
+    "political": _POLITICAL + SPECIAL_FORMS["political"] + DISCLOSURE_FORMS["political"],
     "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"] + SUBJECT_FORMS["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
-    "ethnicity": SUBJECT_FORMS["ethnicity"],
-    "criminal_record": SUBJECT_FORMS["criminal_record"],
+    "ethnicity": SUBJECT_FORMS["ethnicity"] + DISCLOSURE_FORMS["ethnicity"],
+    "criminal_record": SUBJECT_FORMS["criminal_record"] + SETTING_FORMS["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.
@@ -405,7 +436,13 @@ def find_special_categories(text: str) -> list[str]:
     is read with traditional characters folded to simplified (化療 reads as 化疗)."""
     form = fold_traditional(normalize_for_detection(text))
     found = {name for name, patterns in CATEGORIES.items() if search_any(patterns, form)}
-    for clause in dropped_subject_clauses(form):
+    # A place of care between 我 and the verb (我每周去医院做透析) is read once more
+    # without it, by the same rules (``setting_forms``).
+    if "health" not in found and any(
+        search_any(CATEGORIES["health"], reading) for reading in without_care_place(form)
+    ):
+        found.add("health")
+    for clause in (*dropped_subject_clauses(form), *dropped_subject_clauses_en(form)):
         found |= {
             name
             for name, patterns in _IMPLICIT_I.items()

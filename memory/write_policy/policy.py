@@ -59,6 +59,7 @@ from accounts.models import Sensitivity
 from accounts.policies import TenantPolicy
 from core.codes import ReasonCode
 from memory import content_rules, predicates
+from memory.detectors.everyday_ailments import learned_special_vetoed, learned_transient_vetoed
 from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.models import AssertionKind, MemoryStatus, MemoryType
@@ -280,7 +281,13 @@ def decide(
     # 11. Sensitive personal data the tenant does not remember at all is refused. (A
     #     retraction or an expiry stores nothing new and is never refused for it.)
     sensitive = content_rules.find_sensitive_personal_data(text)
-    if "special_category" in found and "special_category" not in sensitive:
+    #     (An everyday ailment, not lasting, is not special-category data: the learned head
+    #     reads the topic, the rule in ``everyday_ailments`` says no; a rule's finding stays.)
+    if (
+        "special_category" in found
+        and "special_category" not in sensitive
+        and not learned_special_vetoed(text)
+    ):
         sensitive = [*sensitive, "special_category_learned"]
     if sensitive:
         candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
@@ -411,8 +418,10 @@ def decide(
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
     #     A state given an end (``expires_at``, ``valid_to``) already passes by itself.
+    #     An everyday ailment that is already over is a past episode, kept (``everyday_ailments``).
     if (
         "transient" in found
+        and not learned_transient_vetoed(text)
         and candidate.intent == Intent.ASSERT
         and not candidate.user_confirmed_sensitive
         and candidate.expires_at is None

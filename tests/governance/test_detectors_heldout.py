@@ -24,16 +24,18 @@ CAUGHT_FLOORS = {
     # learned heads; 133 with the structural rules of round 2; 131 with both and the heads
     # retrained on passage embeddings; 135 with round 4's access forms; 139 with round 6's
     # described secrets and short-code devices)
-    "special_category": 137,  # of 163 (77 before, 86 rules only, 122 learned, 132 round 2,
-    # 130 with the passage heads, 137 with round 4's closed standard classes)
+    "special_category": 140,  # of 163 (77 before, 86 rules only, 122 learned, 132 round 2,
+    # 130 with the passage heads, 137 with round 4's closed standard classes, 140 with
+    # round 6's places of care and custody)
     "instruction_tool": 115,  # of 127 (41 before, 80 rules only)
     "future_change": 53,  # of 58 (33 before, 46 rules only, 52 learned, 53 passage heads)
     "transient": 42,  # of 58 (5 before, 26 rules only)
 }
 # Sentences that must be stored: at most this many refused or held. With the learned heads
-# (memory/detectors/learned) 2 of the 70 special-category negatives are held (0 with the
-# rules only): above issue 32's 2 % target, measured and left for the next retrain.
-REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 2}
+# (memory/detectors/learned) 2 of the 70 special-category negatives were held (0 with the
+# rules only); round 6's everyday-ailment rule overrules the learned heads on one: 1/70,
+# within issue 32's 2 % target.
+REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 1}
 
 
 def test_the_set_is_large_labelled_and_bilingual():

@@ -59,8 +59,10 @@ NEGATIVE = [
     "一直在吃火锅，都吃腻了。",
     "每天都要打卡上班。",
     "已经三年了，时间过得真快。",
-    # English is untouched
-    "Had surgery last week.",
+    # English (round 6 reads "Had surgery last week." as the speaker's): an order, and a
+    # dropped subject after another person is named
+    "Have surgery next week if the scan is bad.",
+    "My brother? Had surgery last week.",
 ]
 
 

@@ -18,6 +18,9 @@ the rule that says no, by class rather than by sentence:
 
 ``learned_special_vetoed`` and ``learned_transient_vetoed`` are read by the write policy
 only when the learned head alone detected the class: a rule's detection is never undone.
+Nor is the head's reading of anything else in the text: the policy asks the head again
+about the text with the ailment's words taken out (``without_ailments``), and a text that
+still reads as the class there ("I had a cold last week, and I take PrEP") is held.
 """
 
 from __future__ import annotations
@@ -54,6 +57,12 @@ _OVER = re.compile(
 
 def _form(text: str) -> str:
     return fold_traditional(normalize_for_detection(text))
+
+
+def without_ailments(text: str) -> str:
+    """The text (its detection form) with the everyday ailments' words taken out: what the
+    learned head is asked again before a veto, so that only the ailment is overruled."""
+    return _AILMENT.sub(" ", _form(text))
 
 
 def learned_special_vetoed(text: str) -> bool:

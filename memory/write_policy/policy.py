@@ -59,7 +59,11 @@ from accounts.models import Sensitivity
 from accounts.policies import TenantPolicy
 from core.codes import ReasonCode
 from memory import content_rules, predicates
-from memory.detectors.everyday_ailments import learned_special_vetoed, learned_transient_vetoed
+from memory.detectors.everyday_ailments import (
+    learned_special_vetoed,
+    learned_transient_vetoed,
+    without_ailments,
+)
 from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.models import AssertionKind, MemoryStatus, MemoryType
@@ -92,6 +96,16 @@ def consent_refusal(*, withdrawn: bool, paused: bool) -> tuple[ReasonCode, str] 
             "The user has paused memory; nothing new is written until they resume it.",
         )
     return None
+
+
+def _ailment_alone(candidate: Candidate) -> bool:
+    """The learned head's special category came from an everyday ailment alone
+    (``everyday_ailments``): the text tells of one, and the head no longer reads the class
+    in the text with the ailment's words taken out (a cold beside a medicine is held)."""
+    words = learned_words(candidate)
+    if not learned_special_vetoed(words):
+        return False
+    return "special_category" not in learned_detected(learned_scores(without_ailments(words)))
 
 
 def learned_words(candidate: Candidate) -> str:
@@ -286,7 +300,7 @@ def decide(
     if (
         "special_category" in found
         and "special_category" not in sensitive
-        and not learned_special_vetoed(text)
+        and not _ailment_alone(candidate)
     ):
         sensitive = [*sensitive, "special_category_learned"]
     if sensitive:
@@ -421,7 +435,7 @@ def decide(
     #     An everyday ailment that is already over is a past episode, kept (``everyday_ailments``).
     if (
         "transient" in found
-        and not learned_transient_vetoed(text)
+        and not learned_transient_vetoed(learned_words(candidate))
         and candidate.intent == Intent.ASSERT
         and not candidate.user_confirmed_sensitive
         and candidate.expires_at is None

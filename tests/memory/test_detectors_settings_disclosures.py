@@ -280,3 +280,51 @@ def test_an_order_with_the_subject_dropped_is_never_the_speakers(verb, treatment
     """An imperative has no subject either; only a verb form that cannot be one reads
     with an implicit "I"."""
     assert not find_special_categories(f"{verb} {treatment} on Monday.")
+
+
+# What only the learned head reads (no rule finds it), said beside an everyday ailment: the
+# veto overrules the ailment, never the rest of the text (found in review: before the head
+# was asked again without the ailment's words, 179 of 182 such corpus sentences were stored).
+_LEARNED_SPECIALS = [
+    "I take PrEP.",
+    "I'm on Suboxone maintenance, it's been good for me.",
+    "我每周都去做心理咨询。",
+    "我一直在做心理咨询。",
+    "我在吃抗抑郁的药。",
+]
+_AILMENTS_BEFORE = ["I had a cold last week, and", "上周感冒了，", "Bit of a headache today."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had a cold last week, and I take PrEP.",
+        "I had a cold last week, and I'm on Suboxone maintenance, it's been good for me.",
+        "上周感冒了，我在吃抗抑郁的药。",
+    ],
+)
+def test_an_ailment_beside_what_only_the_learned_head_reads_is_still_held(text):
+    assert not find_special_categories(text)  # the learned head alone holds it
+    decision = _decide(text, learned_on=True)
+    assert decision.operation == "QUARANTINE"
+    assert decision.reason_code == "sensitive_needs_confirmation"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_LEARNED_SPECIALS), st.sampled_from(_AILMENTS_BEFORE + _AILMENTS))
+def test_the_ailment_veto_only_removes_the_ailment(special, ailment):
+    """What the head reads in the text, and still reads once the ailment's words are taken
+    out, is held: the veto changes a decision only when the ailment was all it read."""
+    from memory.detectors.everyday_ailments import without_ailments
+    from memory.detectors.learned import detected, scores
+
+    text = f"{ailment} {special}"
+    decision = _decide(text, learned_on=True)
+    read = "special_category" in detected(scores(text))
+    if read and "special_category" in detected(scores(without_ailments(text))):
+        assert decision.operation == "QUARANTINE"
+
+
+def test_an_ailment_alone_is_still_stored():
+    for text in _AILMENTS:
+        assert _decide(text, learned_on=True).operation == "ADD"

@@ -325,9 +325,13 @@ def baseline_vectors(name: str, turns: list[dict]):
     return vectors
 
 
-def loco_run(convs: dict, ctx: dict, creds: dict, variants: dict, limit: int) -> dict:
+def loco_run(
+    convs: dict, ctx: dict, creds: dict, variants: dict, limit: int, guard: dict | None = None
+) -> dict:
     """Recall@10 per variant and conversation, asked in this process (weights are the
-    tenant's ``recall_weights``; the baseline is the policy as it stands)."""
+    tenant's ``recall_weights``; the baseline is the policy as it stands). ``guard``, if
+    given, receives ``[variant][conversation] = (adversarial abstention, answerable
+    questions left empty)``: what a change to the speaker gate trades."""
     from accounts.models import Tenant
     from bench.quality.loco import BASELINE
 
@@ -350,6 +354,12 @@ def loco_run(convs: dict, ctx: dict, creds: dict, variants: dict, limit: int) ->
                     ranked = [[events[e] for e in ids if e in events] for ids in ask(q["question"])]
                     table.add(q["category"], q.get("evidence", []), ranked)
                 scores[variant][name] = round(table.overall(table.r10), 4)
+                if guard is not None:
+                    row = table.row()
+                    guard.setdefault(variant, {})[name] = (
+                        row["abstention"],
+                        row["empty_answerable"],
+                    )
             print(f"  {variant}: {scores[variant]}", flush=True)
     finally:
         tenant.policy = original
@@ -465,13 +475,18 @@ def main() -> None:
         if args.loco:
             from bench.quality.loco import format_result, leave_one_out, per_variant_table
 
-            scores = loco_run(convs, ctx, creds, args.variants, args.limit)
+            guard: dict = {}
+            scores = loco_run(convs, ctx, creds, args.variants, args.limit, guard)
             print(f"\nLoCoMo {args.folder.name}, leave one conversation out (Recall@10):")
             print("\n".join(per_variant_table(scores)))
+            print("\nadversarial abstained / answerable left empty, per conversation:")
+            for variant, per_conv in guard.items():
+                cells = "".join(f"{a:>8.3f} / {e:<4}" for _, (a, e) in sorted(per_conv.items()))
+                print(f"{variant:<24}{cells}")
             print()
             print("\n".join(format_result(leave_one_out(scores))))
             if args.json:
-                args.json.write_text(json.dumps({"loco": scores}, indent=2))
+                args.json.write_text(json.dumps({"loco": scores, "guard": guard}, indent=2))
             return
         engram, vector = Table(), Table()
         latencies: list[float] = []

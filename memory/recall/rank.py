@@ -19,6 +19,7 @@ from datetime import datetime
 
 from memory import relations
 from memory.models import MemoryType
+from memory.recall.attribution import addressed
 from memory.recall.signals import RANKINGS, Candidate, load_records
 from memory.recall.weights import RecallWeights
 
@@ -183,19 +184,24 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
     by_others = [
         c for c in kept if speaker not in c.record.source_speakers and any(c.record.source_speakers)
     ]
-    if by_others:
-        best_other = max(_or(c.signals.fused, 0.0) for c in by_others)
-        best_said = max(
-            (
-                _or(c.signals.fused, 0.0)
-                for c in said
-                if not asks(c.record.statement, w.asking_share)
-            ),
-            default=0.0,
-        )
+    # With ``addressed_turns``, a turn that speaks to someone ("your race sounds great")
+    # is the addressee's story: it neither answers for its speaker nor, told to the
+    # speaker asked about, counts against them (``attribution.addressed``).
+    own = [
+        c
+        for c in said
+        if not asks(c.record.statement, w.asking_share)
+        and not (w.addressed_turns and addressed(c.record.statement))
+    ]
+    against = [c for c in by_others if not (w.addressed_turns and addressed(c.record.statement))]
+    if against:
+        best_other = max(_or(c.signals.fused, 0.0) for c in against)
+        best_said = max((_or(c.signals.fused, 0.0) for c in own), default=0.0)
         if best_said < w.named_speaker_share * best_other:
             return []
     for c in said:
         c.signals.spoken_by_speaker = True
+        if w.addressed_rank and addressed(c.record.statement):
+            continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept

@@ -87,6 +87,16 @@ class RecallWeights:
     # A trade, so off: on LoCoMo dev at 0.5 Recall@10 0.739/0.745/0.713 ->
     # 0.765/0.757/0.720 but adversarial abstention 0.31 -> 0.15 (docs/recall.md).
     asking_share: float = 0.0
+    # Over 0: for that gate a turn in which its speaker says "you" more than "I" (``你``
+    # more than ``我``) is about the person addressed (``attribution.addressed``): not the
+    # speaker's own statement, and no evidence against the speaker asked about. 0: off.
+    # A trade, so off: on LoCoMo dev adversarial abstention 0.295 -> 0.420, but Recall@10
+    # 0.764/0.769/0.766 -> 0.758/0.757/0.766 and 13 -> 17 answerable questions empty
+    # (docs/recall.md).
+    addressed_turns: float = 0.0
+    # Over 0: such a turn of the speaker asked about gets no ``named_speaker`` bonus. 0: off
+    # (with ``addressed_turns``: multi-hop @10 0.479 -> 0.495, but 30 loses 0.024).
+    addressed_rank: float = 0.0
     # The memory of the turn right after a top hit that asks something comes along at
     # this share of the hit's score (``expand.adjacent_replies``): the answer to the
     # question the hit asked. 0: off. Kept by leave-one-conversation-out on LoCoMo dev
@@ -174,6 +184,8 @@ class RecallWeights:
                 "lexical_context_only",
                 "named_speaker_share",
                 "asking_share",
+                "addressed_turns",
+                "addressed_rank",
                 "drop_named_time",
                 "unname_speakers",
                 "adjacent_reply",

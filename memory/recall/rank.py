@@ -145,16 +145,22 @@ def fuse_and_rerank(
     return kept
 
 
-# A turn that asks something ("Wow! What got you into running?").
-ASKS = re.compile(r"[?？]")
+# A turn that asks something ("Wow! What got you into running?"). Chinese also asks
+# without a question mark: a clause that ends in 吗 ("你去过杭州吗。"), or in 呢 after a
+# question word or 你/您 ("你最近在忙什么呢", "你呢"; "我在忙呢" states). Only Chinese
+# characters: an English turn is read as before.
+_CLAUSE_END = r"(?=[\s~～…」』”’\"')）]*(?:$|[。．.！!，,；;\n]))"
+ASKS = re.compile(
+    r"[?？]|吗" + _CLAUSE_END + r"|(?:什么|哪|谁|怎|几|多少|[你您])[^。！？!?.]*呢" + _CLAUSE_END
+)
 # A sentence and the punctuation that ends it.
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 
 
 def asks(statement: str, share: float = 0.0) -> bool:
-    """The turn asks something: it holds a question mark and, with ``share`` over 0, its
-    sentences that ask (end in ?/？) hold at least that share of its words (Chinese
-    characters count one each)."""
+    """The turn asks something: it holds a question (``ASKS``: a question mark, or a
+    Chinese clause ending in 吗/呢) and, with ``share`` over 0, its sentences that ask
+    hold at least that share of its words (Chinese characters count one each)."""
     if not ASKS.search(statement):
         return False
     if share <= 0:

@@ -478,3 +478,53 @@ def hanzi_spellings(name: str, query: str) -> list[str]:
             ):
                 found.append(word)
     return list(dict.fromkeys(found))
+
+
+# What the segmenter tags an ordinary word that is not a name: time words ("明天",
+# "天天"), verbs, adjectives, adverbs, pronouns, numbers, measure words, locality words.
+_NOT_A_NAME_TAG = re.compile(r"^(?:t|v|a|d|r|m|q|f|s|p|c|u|y|e|o|z|b)")
+# Quoted words are someone else's ("小林说'我饿了'").
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+
+
+def speakers_named_in_chinese(query: str, speakers: Iterable[str]) -> list[str]:
+    """Which of ``speakers`` a Chinese (or mixed) question names. A Latin name by its
+    words, as ``names_in``. A Chinese name (two characters or more) by its characters,
+    where they are read as that name:
+
+    - the longest speaker's name wins: "小林子" names 小林子, not also 小林;
+    - the name starts a word of the question (as the segmenter cuts it): speaker 华明 is
+      not in "中华明珠"; it may run into the next word ("王芳画了什么" cuts as 王芳画);
+    - a name that the segmenter reads as an ordinary word here (a time word, verb,
+      adverb…: speaker 天天 in "阿杰天天跑步吗") is that word, not the person."""
+    people = [p.strip() for p in speakers if isinstance(p, str) and p.strip()]
+    found = names_in(query, [p for p in people if not has_cjk(p)])
+    chinese = sorted({p for p in people if has_cjk(p) and len(p) >= 2}, key=lambda p: (-len(p), p))
+    if not chinese:
+        return found
+    starts: dict[int, tuple[str, str]] = {}  # where each word of the question starts
+    at = 0
+    for word, tag in rjieba.tag(query):
+        starts[at] = (word, tag)
+        at += len(word)
+    taken: set[int] = set()
+    for name in chinese:
+        for m in re.finditer(re.escape(name), query):
+            span = set(range(m.start(), m.end()))
+            if span & taken:
+                continue  # inside a longer speaker's name
+            taken |= span
+            word, tag = starts.get(m.start(), ("", ""))
+            if not word:
+                continue  # starts inside another word
+            if word == name and _NOT_A_NAME_TAG.match(tag):
+                continue
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def in_first_person(query: str) -> bool:
+    """The question speaks of its asker, outside quoted words: "我上周去了哪里？" is about
+    the user, as "I" is in English (我, 我们, 咱们)."""
+    return re.search(r"[我咱]", _QUOTED.sub("", query)) is not None

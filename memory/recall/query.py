@@ -45,8 +45,8 @@ class Question:
     # The one person of the subject's conversations the question is about, when it names
     # exactly one of several speakers and not the subject themself ("What did Ada
     # realise after her race?" between Ada and Bea): what that person said must
-    # answer it (``rank.scope_to_speaker``). Empty otherwise, and for Chinese questions,
-    # where a name's characters can run into other words.
+    # answer it (``rank.scope_to_speaker``). Empty otherwise. Chinese and mixed questions
+    # are read by ``lexical.speakers_named_in_chinese``.
     speaker: str = ""
     # ``searched`` with the time it names, when that was taken out of ``searched``
     # (``drop_named_time``): what step 5e reads the named time from. Empty otherwise.
@@ -89,10 +89,32 @@ def read_question(
 
 
 def speaker_asked_about(query: str, context: RecallContext, named: list[str]) -> str:
-    """The speaker a question is about, if the speaker gate applies (see ``Question``)."""
-    if len(context.speakers) < 2 or len(named) != 1 or lexical.has_cjk(query):
+    """The speaker a question is about, if the speaker gate applies (see ``Question``).
+    ``named``: the speakers ``lexical.names_in`` finds in the question as read for the
+    subject (``refer_to_user``); a Chinese or mixed question is read again here."""
+    if lexical.has_cjk(query):
+        return _speaker_asked_about_in_chinese(query, context)
+    if len(context.speakers) < 2 or len(named) != 1:
         return ""
     if lexical.names_in(query, context.self_names):
+        return ""
+    return named[0]
+
+
+def _speaker_asked_about_in_chinese(query: str, context: RecallContext) -> str:
+    """As for English, where a name's characters can run into other words
+    (``lexical.speakers_named_in_chinese``); a question in the first person ("我上周去了
+    哪里？") is about the user, as one naming the subject is."""
+    if len(context.speakers) < 2 or lexical.in_first_person(query):
+        return ""
+    named = lexical.speakers_named_in_chinese(query, context.speakers)
+    if len(named) != 1:
+        return ""
+    # The subject themself, by name or by a pinyin name written in characters ("王芳"
+    # for Wang Fang): a question about the user, whatever they said.
+    if lexical.speakers_named_in_chinese(query, context.self_names) or any(
+        lexical.hanzi_spellings(n, query) for n in context.self_names
+    ):
         return ""
     return named[0]
 

@@ -2,7 +2,7 @@
 speaker said: naming the wrong person ("What did Caroline realize after her charity race?"
 when Melanie ran it) abstains, naming the right one answers with that person's turns
 first. The rule stays out of the way where it does not apply: a subject with one speaker,
-a question naming both speakers or the subject themself, a Chinese question."""
+a question naming both speakers or the subject themself."""
 
 from __future__ import annotations
 
@@ -64,8 +64,8 @@ def context(speakers: tuple[str, ...], self_names: tuple[str, ...] = ()) -> Reca
         # The subject themself: a question about the user, whatever they said.
         ("What did Caroline paint?", ("Caroline", "Melanie"), ("Caroline Smith",), ""),
         ("What did Caroline paint?", ("Caroline", "Melanie"), ("Caroline",), ""),
-        # Chinese questions are left alone.
-        ("王芳画了什么？", ("李娜", "王芳"), (), ""),
+        # Chinese questions too (more in test_recall_speaker_gate_zh).
+        ("王芳画了什么？", ("李娜", "王芳"), (), "王芳"),
     ],
 )
 def test_which_speaker_a_question_is_about(query, speakers, self_names, expected):
@@ -170,9 +170,8 @@ def test_a_question_naming_the_subject_is_unaffected(read_agent, owner_subject, 
     assert all("spoken_by_speaker" not in item.scores for item in result.items)
 
 
-def test_chinese_questions_are_unaffected(read_agent, owner_subject, write_agent):
-    record_ids = converse(write_agent.agent, owner_subject, ZH_CHAT)
-    # Names 王芳 though 李娜 ran the race: left to the ordinary gate, which answers.
+def test_chinese_questions_name_the_wrong_speaker_too(read_agent, owner_subject, write_agent):
+    converse(write_agent.agent, owner_subject, ZH_CHAT)
+    # Names 王芳 though 李娜 ran the race.
     result = recall(read_agent.agent, owner_subject, "王芳跑完慈善赛跑后意识到了什么？")
-    assert record_ids[3] in ids(result)
-    assert all("spoken_by_speaker" not in item.scores for item in result.items)
+    assert result.items == []

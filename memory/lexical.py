@@ -489,7 +489,8 @@ _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
 
 def speakers_named_in_chinese(query: str, speakers: Iterable[str]) -> list[str]:
     """Which of ``speakers`` a Chinese (or mixed) question names. A Latin name by its
-    words, as ``names_in``. A Chinese name (two characters or more) by its characters,
+    words, as ``names_in``, or a pinyin one written in characters (``hanzi_spellings``).
+    A Chinese name (two characters or more) by its characters,
     where they are read as that name:
 
     - the longest speaker's name wins: "小林子" names 小林子, not also 小林;
@@ -498,7 +499,9 @@ def speakers_named_in_chinese(query: str, speakers: Iterable[str]) -> list[str]:
     - a name that the segmenter reads as an ordinary word here (a time word, verb,
       adverb…: speaker 天天 in "阿杰天天跑步吗") is that word, not the person."""
     people = [p.strip() for p in speakers if isinstance(p, str) and p.strip()]
-    found = names_in(query, [p for p in people if not has_cjk(p)])
+    latin = [p for p in people if not has_cjk(p)]
+    # A pinyin name may be written in characters ("王芳" for speaker Wang Fang).
+    found = [p for p in latin if p in names_in(query, [p]) or hanzi_spellings(p, query)]
     chinese = sorted({p for p in people if has_cjk(p) and len(p) >= 2}, key=lambda p: (-len(p), p))
     if not chinese:
         return found

@@ -56,6 +56,9 @@ def flagged(result) -> list[bool]:
         ("小林上周末学了什么？", ("小林", "阿杰"), (), "小林"),
         ("What did 小林 dye last weekend?", ("小林", "阿杰"), (), "小林"),
         ("Ada上周去了哪里？", ("Ada", "Bea"), (), "Ada"),
+        # A pinyin speaker's name written in characters.
+        ("王芳上周去了哪里？", ("Li Na", "Wang Fang"), (), "Wang Fang"),
+        ("王芳和李娜去了哪里？", ("Li Na", "Wang Fang"), (), ""),
         # The longer name is the one named; the shorter is not read inside it.
         ("小林子烧了什么？", ("小林", "小林子"), (), "小林子"),
         ("小林染了什么？", ("小林", "小林子"), (), "小林"),

@@ -95,7 +95,15 @@ def api_key_rotate(
 def api_key_authenticate(raw: str) -> ApiKey:
     """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare."""
     parts = raw.split("_", 2)
-    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
+    # Keys are issued in ASCII; anything else (a lone surrogate cannot even be hashed) is
+    # malformed, refused before the database is asked.
+    if (
+        not raw.isascii()
+        or len(parts) != 3
+        or parts[0] != KEY_PREFIX
+        or not parts[1]
+        or not parts[2]
+    ):
         raise CredentialError(
             "invalid_api_key", "The API key is malformed; it looks like egk_<prefix>_<secret>."
         )

@@ -155,3 +155,14 @@ def test_any_presented_key_gets_the_same_answer_both_ways(write_agent, prefix, s
         assert answer(True, raw) == answer(False, raw)
     assert answer(True, write_agent.key)[0] == "ok"
     assert real_secret  # the real key's secret is never drawn: only the real key passes
+
+
+@pytest.mark.parametrize("compiled_on", [True, False])
+def test_a_key_that_is_not_ascii_is_malformed(write_agent, compiled_on):
+    """Found by the property above in the full suite: a lone surrogate in the secret
+    raised UnicodeEncodeError while hashing (a 500, not a refusal)."""
+    _, real_prefix, _ = write_agent.key.split("_", 2)
+    for raw in (f"egk_{real_prefix}_\ud800", f"egk_{real_prefix}_sécret", "egk_é_x"):
+        with compiled_auth(compiled_on), pytest.raises(CredentialError) as refused:
+            api_key_authenticate(raw)
+        assert refused.value.code == "invalid_api_key"

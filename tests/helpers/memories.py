@@ -1,16 +1,17 @@
 """Memories for tests: one written the way an agent writes one (the user's message appended
-as an event, then a candidate citing it, through the real write path), and a home-city
-candidate."""
+as an event, then a candidate citing it, through the real write path), a home-city
+candidate, and the write policy's decision on a user's own statement."""
 
 from __future__ import annotations
 
 import uuid
 
+from accounts.policies import TenantPolicy
 from core.actor import Actor
 from memory.models import MemoryRecord
 from memory.services.events import EventInput, events_append
 from memory.services.writes import candidates_submit
-from memory.write_policy import Candidate
+from memory.write_policy import Candidate, SubjectState, decide
 
 
 def agent_memory(agent, subject, statement: str, **overrides) -> MemoryRecord:
@@ -57,4 +58,27 @@ def home_city(value: str, start) -> Candidate:
         purpose="personalization",
         consent_basis="explicit_consent",
         valid_from=start,
+    )
+
+
+def decide_user_statement(text: str, *, now, learned_detectors: bool):
+    """The write policy's decision (pure, no database) on ``text`` stated by the user
+    themself as a semantic profile memory, with nothing stored before it."""
+    candidate = Candidate(
+        memory_type="semantic",
+        namespace="assistant/profile",
+        statement=text,
+        assertion_kind="user_explicit",
+        confidence=1.0,
+        purpose="personalization",
+        consent_basis="explicit_consent",
+        source_roles=("user",),
+    )
+    return decide(
+        candidate,
+        existing=[],
+        subject=SubjectState(),
+        tenant=TenantPolicy(),
+        now=now,
+        learned_detectors=learned_detectors,
     )

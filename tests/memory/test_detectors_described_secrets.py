@@ -13,10 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from memory.detectors.described_secrets import described_secret_spans
 from memory.detectors.secrets import find_secrets, redact_secrets
-from memory.write_policy import Candidate, SubjectState, decide
+from tests.helpers.memories import decide_user_statement
 
 POSITIVE = [
     # a password described by how it was built
@@ -129,24 +128,7 @@ _OTHERS = [
 
 
 def _decide(text: str):
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=("user",),
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=NOW,
-        learned_detectors=False,
-    )
+    return decide_user_statement(text, now=NOW, learned_detectors=False)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

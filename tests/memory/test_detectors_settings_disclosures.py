@@ -14,11 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from memory.detectors.everyday_ailments import learned_special_vetoed, learned_transient_vetoed
 from memory.detectors.setting_forms import without_care_place
 from memory.detectors.special_categories import find_special_categories
-from memory.write_policy import Candidate, SubjectState, decide
+from tests.helpers.memories import decide_user_statement
 from tests.security.ordinary_zh import ORDINARY_ZH
 
 
@@ -202,23 +201,8 @@ _AILMENTS = [
 
 
 def _decide(text: str, learned_on: bool):
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=("user",),
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=datetime(2026, 12, 6, tzinfo=UTC),
-        learned_detectors=learned_on,
+    return decide_user_statement(
+        text, now=datetime(2026, 12, 6, tzinfo=UTC), learned_detectors=learned_on
     )
 
 

@@ -373,6 +373,13 @@ ENGRAM_WRITE_BATCH = {
     # The same results either way (tests/memory/test_detection_text_fast.py,
     # tests/memory/test_fast_ngrams.py).
     "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
+    # POST /api/v1/candidates reads a plain body without building the DRF serializers
+    # (memory/api/candidate_wire.py; any other body goes to them); off: the serializers.
+    "PLAIN_VALIDATION": env.bool("ENGRAM_WRITE_PLAIN_VALIDATION", default=True),
+    # Round trips a write can do without: no context-turn lookup for new records that
+    # cite no event, the subject's write lock and its write counter in one statement.
+    # Off: the reference statements (the same rows either way).
+    "FEWER_ROUND_TRIPS": env.bool("ENGRAM_WRITE_FEWER_ROUND_TRIPS", default=True),
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

@@ -18,6 +18,7 @@ from core.actor import Actor
 from core.api import ApiError
 from core.serializers import ErrorSerializer
 from memory.api import serializers as s
+from memory.api.candidate_wire import candidates_input
 from memory.models import MemoryRecord, MemoryType, Subject, SubjectKind
 from memory.selectors import (
     events_resolve_client_ids,
@@ -227,7 +228,7 @@ class CandidateSubmitView(SubjectScopedView):
                 "Idempotency-Key must be 1 to 200 printable ASCII characters.",
                 extra={"max_length": 200},
             )
-        data = _validated(s.CandidateBatchInputSerializer, request)
+        data = _candidates_validated(request)
         if key is None:
             return Response(self.apply(request, subject, data)[1])
         try:
@@ -517,6 +518,16 @@ def procedure_change_refused() -> ApiError:
         "POST /api/v1/procedures/<slug>/change-requests.",
         status_code=status.HTTP_403_FORBIDDEN,
     )
+
+
+def _candidates_validated(request: Request) -> dict[str, Any]:
+    """The candidates body: a plain one read directly (``ENGRAM_WRITE_PLAIN_VALIDATION``,
+    memory/api/candidate_wire.py), any other by the serializer."""
+    if settings.ENGRAM_WRITE_BATCH["PLAIN_VALIDATION"]:
+        plain = candidates_input(request.data, max_items=s.MAX_BATCH)
+        if plain is not None:
+            return {"candidates": plain}
+    return _validated(s.CandidateBatchInputSerializer, request)
 
 
 def _validated(serializer_class, request: Request, *, allow_empty: bool = False) -> dict[str, Any]:

@@ -129,11 +129,12 @@ def _search_doc(record: MemoryRecord, context: Context | None = None) -> MemoryS
     )
 
 
-def search_docs_write(records: Sequence[MemoryRecord]) -> int:
+def search_docs_write(records: Sequence[MemoryRecord], citing: set | None = None) -> int:
     """Write (or rewrite) the lexical docs of ``records``, each with its conversation
-    context (``memory.neighbourhood``); deleted ones get none."""
+    context (``memory.neighbourhood``); deleted ones get none. ``citing``: the ids of those
+    that cite an event, when the caller knows (the others have no context: not looked up)."""
     live = [r for r in records if r.status != MemoryStatus.DELETED]
-    contexts = preceding_turns([r.id for r in live])
+    contexts = preceding_turns([r.id for r in live if citing is None or r.id in citing])
     docs = [_search_doc(r, contexts.get(r.id)) for r in live]
     if docs:
         MemorySearchDoc.objects.bulk_create(
@@ -151,18 +152,18 @@ def search_docs_write(records: Sequence[MemoryRecord]) -> int:
     return len(docs)
 
 
-def record_indexed_on_write(record: MemoryRecord) -> None:
+def record_indexed_on_write(record: MemoryRecord, citing: set | None = None) -> None:
     """Called by the write path for every record it creates, inside its transaction."""
-    records_indexed_on_write([record])
+    records_indexed_on_write([record], citing)
 
 
-def records_indexed_on_write(records: Sequence[MemoryRecord]) -> None:
+def records_indexed_on_write(records: Sequence[MemoryRecord], citing: set | None = None) -> None:
     """``record_indexed_on_write`` for several records at once: one context lookup and one
     insert for their lexical docs and one for their entity mentions (the batched write
     path, memory/services/write_batch.py)."""
     from memory.services.mentions import mentions_write
 
-    search_docs_write(records)
+    search_docs_write(records, citing)
     mentions_write(records)
     mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
     for record in records:

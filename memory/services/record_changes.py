@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
+from django.conf import settings
 from django.db.models import F
 
 from core.actor import Actor
@@ -156,8 +157,16 @@ def _create(
     record.save(force_insert=True)
     _link_sources(record, c.source_event_ids)
     # [retrieval] lexical doc now, in this transaction; embedding after the commit.
-    record_indexed_on_write(record)
+    record_indexed_on_write(record, citing_known([(record, c.source_event_ids)]))
     return record
+
+
+def citing_known(created: Sequence[tuple[MemoryRecord, Sequence[uuid.UUID]]]) -> set | None:
+    """The ids of just-created records that cite an event (the rest have no context turn
+    to look up), or None (look all up: the reference) with ``FEWER_ROUND_TRIPS`` off."""
+    if not settings.ENGRAM_WRITE_BATCH.get("FEWER_ROUND_TRIPS"):
+        return None
+    return {record.id for record, events in created if events}
 
 
 def _link_sources(record: MemoryRecord, event_ids: Sequence[uuid.UUID]) -> None:

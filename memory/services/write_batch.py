@@ -43,6 +43,7 @@ from core.codes import Operation
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import predicate_spellings
 from memory.services.indexing import records_indexed_on_write
+from memory.services.record_changes import citing_known
 from memory.write_policy import Candidate, Decision, ExistingFact, Intent, content_key, content_keys
 
 # The columns of writes._EXISTING_FACTS_SQL (ExistingFact's fields), plus when the record's
@@ -312,7 +313,7 @@ def flush_docs(pending: Sequence[tuple[MemoryRecord, tuple[uuid.UUID, ...]]]) ->
         ],
         ignore_conflicts=True,
     )
-    records_indexed_on_write([record for record, _ in pending])
+    records_indexed_on_write([record for record, _ in pending], citing_known(pending))
 
 
 def prefetch(

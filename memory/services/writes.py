@@ -17,7 +17,7 @@ from datetime import datetime
 import numpy as np
 from django.conf import settings
 from django.db import DatabaseError, DataError, connection, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import Tenant
@@ -34,6 +34,7 @@ from memory.predicates import canonical_predicate, predicate_spellings
 from memory.services import write_vectors
 from memory.services.policy_model import Verdict, answers_before_the_lock, second_opinion
 from memory.services.record_changes import _apply
+from memory.services.subject_lock import subject_locked_for_write
 from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
     Candidate,
@@ -162,9 +163,8 @@ def candidates_submit(
         # the previous write, and an out-of-order correction cannot resurrect a value.
         # FOR NO KEY UPDATE: it serialises writers but never waits for the KEY SHARE
         # locks that inserting rows referencing the subject take (the indexer's vectors).
-        locked = Subject.objects.select_for_update(no_key=True).get(
-            pk=subject.pk, tenant_id=actor.tenant_id
-        )
+        # One statement with ENGRAM_WRITE_FEWER_ROUND_TRIPS (memory/services/subject_lock.py).
+        locked = subject_locked_for_write(actor.tenant_id, subject.pk, len(candidates))
         unusual = {c.purpose for c in candidates} - {*DEFAULT_PURPOSES, ""}
         if unusual and not tenant_policy.allowed_purposes:
             # The purposes this subject's memories use, read only when the batch names one
@@ -182,9 +182,6 @@ def candidates_submit(
         state = SubjectState(
             memory_paused=locked.memory_paused,
             consent_withdrawn=locked.consent_withdrawn_at is not None,
-        )
-        Subject.objects.filter(pk=locked.pk).update(
-            write_sequence=F("write_sequence") + len(candidates)
         )
         # Many candidates: their lookups and inserts batched (memory/services/write_batch.py),
         # with the same decisions as this reference path, candidate by candidate.

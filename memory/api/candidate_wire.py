@@ -112,8 +112,10 @@ def _candidate(item: Any) -> dict[str, Any] | None:
     out.update(namespace=namespace, statement=statement, purpose=purpose, confidence=confidence)
     if "predicate" in item:
         out["predicate"] = _text(item["predicate"], 200, blank=True, pattern=_PREDICATE)
-    if "cardinality" in item and item["cardinality"] is not None:
+    if item.get("cardinality") is not None:
         out["cardinality"] = _choice(item["cardinality"], "cardinality")
+        if out["cardinality"] is None:
+            return None  # None here is a refusal, not the null the serializer allows
     for name in ("sensitivity", "intent"):
         if name in item:
             out[name] = _choice(item[name], name)

@@ -24,12 +24,12 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from core.actor import Actor
 from core.tenancy import tenant_context
-from memory.models import DeadLetter, SourceEvent, TaskOutcome, TaskRun
+from memory.models import DeadLetter, MemorySource, SourceEvent, TaskOutcome, TaskRun
 
 logger = logging.getLogger(__name__)
 
@@ -215,6 +215,7 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
             ).values_list("key", flat=True)
         )
     bodies: dict[str, Callable[[], dict[str, Any]]] = {}
+    batch = _EventReads(tenant_id, event_ids)
     for event_id in event_ids:
         llm = None
         event = events.get(str(event_id))
@@ -223,11 +224,14 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
             llm = llm_ask(event.id, event.content)  # outside any transaction
 
         def body(event_id: str = event_id, llm=llm) -> dict[str, Any]:
-            event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
+            event, used = batch.take(event_id)
+            if event is _UNREAD:  # the reference: this job's own two reads
+                event = SourceEvent.objects.filter(tenant_id=tenant_id, id=event_id).first()
+                used = None
             if event is None:  # erased before we got to it
                 return {"missing": 1}
             result = ExtractionResult()
-            event_extract(actor=actor, event=event, result=result, llm=llm)
+            event_extract(actor=actor, event=event, result=result, llm=llm, used=used)
             # Indexing of the records written here is queued by the write path itself.
             return result.as_json()
 
@@ -249,6 +253,35 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
     for subject_id, thread_id in threads:
         summarize_thread(tenant_id, subject_id, thread_id)
     return totals
+
+
+_UNREAD = object()
+
+
+class _EventReads:
+    """Each job of an extraction batch reads its event again and asks whether a memory
+    already cites it: two round trips per event. With ``ENGRAM_WRITE_FEWER_ROUND_TRIPS``
+    the first job to run reads both for the whole batch in one query, inside the batch's
+    transaction (a job writes memories citing its own event only, so the batch's other
+    jobs cannot change another's answer); each job takes its row once, and a job run
+    again alone (``run_job``, after a failure) reads its own, as the reference does."""
+
+    def __init__(self, tenant_id: str, event_ids: list[str]) -> None:
+        self.tenant_id, self.event_ids = tenant_id, event_ids
+        self.rows: dict[str, tuple[SourceEvent | None, bool]] | None = None
+        self.enabled = bool(settings.ENGRAM_WRITE_BATCH.get("FEWER_ROUND_TRIPS"))
+
+    def take(self, event_id: str) -> tuple[Any, bool | None]:
+        if not self.enabled:
+            return _UNREAD, None
+        if self.rows is None:
+            cited = MemorySource.objects.filter(tenant_id=self.tenant_id, event_id=OuterRef("pk"))
+            found = SourceEvent.objects.filter(
+                tenant_id=self.tenant_id, id__in=self.event_ids
+            ).annotate(engram_cited=Exists(cited))
+            self.rows = {str(e): (None, False) for e in self.event_ids}
+            self.rows.update({str(e.id): (e, e.engram_cited) for e in found})
+        return self.rows.pop(str(event_id), (_UNREAD, None))
 
 
 @shared_task(bind=True, name="memory.summarize_thread")

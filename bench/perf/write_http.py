@@ -14,7 +14,8 @@ the connection (from ``/proc``: the embedded or a local PostgreSQL only); each s
 wall and CPU (functions wrapped for the run only and swapped back; stages nest, so they
 do not add up); every SQL statement (round trip) by kind and table through
 ``connection.execute_wrapper``, and the commit apart (the wait for the WAL flush).
-Figures are medians per request (and ms per candidate for batches). ``--profile``:
+Figures are medians and means per request (and the mean per candidate); the backend's
+CPU is counted in clock ticks (10 ms), so only its mean over many requests means much. ``--profile``:
 cProfile of one kind of request, by own time. The worktree is the current directory, so
 the script runs unchanged against another checkout (an A/B of two commits)."""
 
@@ -45,7 +46,8 @@ STAGES = (
     ("accounts.throttles", "AgentRateThrottle.allow_request", "throttle"),
     ("memory.api.views", "CandidateSubmitView.post", "view: whole"),
     ("memory.api.views", "SubjectScopedView.subject", "  subject lookup"),
-    ("memory.api.views", "_validated", "  body validation (serializer)"),
+    ("memory.api.views", "_candidates_validated", "  body validation (plain or serializer)"),
+    ("memory.api.views", "_validated", "    of it: the serializer"),
     ("memory.api.views", "events_resolve_client_ids", "  client event ids lookup"),
     ("memory.api.views", "candidates_submit", "  candidates_submit"),
     ("memory.services.writes", "_policy_model_answers", "    policy model pre-pass"),
@@ -204,11 +206,12 @@ def main() -> None:
                     row[f"sql {k}: count"] = count
                 rows.append(row)
         keys = list(dict.fromkeys(k for r in rows for k in r))
-        print(f"\n{kind}: {n} requests of {size} candidate(s); medians per request")
-        print(f"  {'':<52} {'ms/request':>11} {'per cand.':>10}")
+        print(f"\n{kind}: {n} requests of {size} candidate(s); per request")
+        print(f"  {'':<52} {'median':>9} {'mean':>9} {'mean/cand.':>10}")
         for k in keys:
             v = statistics.median(r.get(k, 0.0) for r in rows)
-            print(f"  {k[:52]:<52} {v:11.3f} {v / size:10.4f}")
+            m = statistics.fmean(r.get(k, 0.0) for r in rows)
+            print(f"  {k[:52]:<52} {v:9.3f} {m:9.3f} {m / size:10.4f}")
         walls = sorted(r["whole request: wall"] for r in rows)
         print(f"  p95 wall {walls[int(0.95 * (len(walls) - 1))]:.2f} ms")
         if profile:

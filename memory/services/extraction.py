@@ -475,13 +475,19 @@ def event_extract(
     event: SourceEvent,
     result: ExtractionResult,
     llm: LLMAnswer | None = None,
+    used: bool | None = None,
 ) -> None:
     """Propose and submit the candidates of one event (caller holds the tenant context).
     ``llm`` is the model's answer when the caller asked it beforehand; when the LLM is
-    configured and the caller did not, it is asked here."""
+    configured and the caller did not, it is asked here. ``used``: whether a memory
+    already cites the event, when the caller read it (None: read here)."""
     result.events += 1
     authority = _ROLE_AUTHORITY.get(event.role)
-    already_used = MemorySource.objects.filter(tenant_id=event.tenant_id, event=event).exists()
+    already_used = (
+        used
+        if used is not None
+        else MemorySource.objects.filter(tenant_id=event.tenant_id, event=event).exists()
+    )
     if authority is None or already_used:
         result.skipped += 1
         return

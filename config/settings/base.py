@@ -380,6 +380,9 @@ ENGRAM_WRITE_BATCH = {
     # cite no event, the subject's write lock and its write counter in one statement.
     # Off: the reference statements (the same rows either way).
     "FEWER_ROUND_TRIPS": env.bool("ENGRAM_WRITE_FEWER_ROUND_TRIPS", default=True),
+    # The request's subject and the tenant's policy read from SQL compiled once
+    # (memory/selectors/write_lookups.py); off: the ORM's querysets, built every time.
+    "COMPILED_LOOKUPS": env.bool("ENGRAM_WRITE_COMPILED_LOOKUPS", default=True),
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

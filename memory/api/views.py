@@ -25,6 +25,7 @@ from memory.selectors import (
     memory_get_for_subject,
     memory_list_for_agent,
 )
+from memory.selectors.write_lookups import subject_of_tenant
 from memory.services.deletion import subject_erase
 from memory.services.events import (
     ConsentWithdrawn,
@@ -74,9 +75,7 @@ class SubjectScopedView(APIView):
     """Every memory operation acts for one subject, named by the credential."""
 
     def subject(self, request: Request) -> Subject:
-        subject = Subject.objects.filter(
-            tenant_id=request.user.tenant_id, id=self.subject_id(request)
-        ).first()
+        subject = subject_of_tenant(request.user.tenant_id, self.subject_id(request))
         if subject is None:
             raise subject_gone()
         if not org_subject_tokens_allowed(subject.kind):

@@ -20,7 +20,6 @@ from django.db import DatabaseError, DataError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounts.models import Tenant
 from accounts.policies import DEFAULT_PURPOSES, TenantPolicy
 from core.actor import Actor, ActorType
 from core.audit import audit_record_many
@@ -31,6 +30,7 @@ from core.observability.metrics import observe_write_decisions
 from core.observability.traces import traced
 from memory.models import MemoryRecord, MemoryStatus, SourceEvent, Subject
 from memory.predicates import canonical_predicate, predicate_spellings
+from memory.selectors.write_lookups import tenant_policy_json
 from memory.services import write_vectors
 from memory.services.policy_model import Verdict, answers_before_the_lock, second_opinion
 from memory.services.record_changes import _apply
@@ -154,9 +154,7 @@ def candidates_submit(
     outcomes: list[WriteOutcome] = []
     # A tenant's policy model is asked before the subject's lock is taken, so a slow model
     # never holds up the subject's other writes (memory/services/policy_model.py).
-    tenant_policy = TenantPolicy.from_json(
-        Tenant.objects.only("policy").get(pk=actor.tenant_id).policy
-    )
+    tenant_policy = TenantPolicy.from_json(tenant_policy_json(actor.tenant_id))
     answered = _policy_model_answers(actor, subject, candidates, tenant_policy)
     with transaction.atomic():
         # The row lock serialises all writes for one subject: decisions see the effect of

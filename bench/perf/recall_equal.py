@@ -41,7 +41,8 @@ from bench.perf.recall_perf import (  # noqa: E402
     subject_tokens,
 )
 from bench.perf.recall_timeline import toggle  # noqa: E402
-from memory.recall.routes import exact, trigram  # noqa: E402
+from memory.recall import routes  # noqa: E402
+from memory.recall.routes import exact  # noqa: E402
 
 
 def main() -> None:
@@ -58,8 +59,8 @@ def main() -> None:
     tokens = subject_tokens(tenant)
     client = Client(HTTP_HOST="127.0.0.1")
     hits: list = []
-    for module in (exact, trigram):
-        module.search = recording(module.search, module.__name__.rsplit(".", 1)[1], hits)
+    exact.search = recording(exact.search, "exact", hits)
+    routes.search_trigram = recording(routes.search_trigram, "trigram", hits)
     as_of = datetime.now(UTC).isoformat()  # one time point for every answer
     compared = differences = routes_found = 0
     for subject in tenant["subjects"]:

@@ -66,7 +66,7 @@ PARTS = (
     ("memory.recall.pipeline", "slot_keys", "slot keys"),
     ("memory.recall.pipeline", "run_routes", "routes: credits"),
     ("memory.recall.routes.exact", "search", "routes: exact"),
-    ("memory.recall.routes.trigram", "search", "routes: trigram"),
+    ("memory.recall.routes", "search_trigram", "routes: trigram"),
     ("memory.recall.routes.recency", "search", "routes: recency"),
     ("memory.recall.routes.lexical", "search", "routes: lexical"),
     ("memory.recall.routes", "load_records", "routes: records"),

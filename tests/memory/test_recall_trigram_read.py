@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord, Subject
 from memory.recall.accel.trigram_read import route_trigram_in_one_read
-from memory.recall.routes import RouteQuery, trigram
+from memory.recall.routes import RouteQuery, search_trigram
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
 from memory.recall.weights import RecallWeights
 from tests.helpers.lifecycle import erase
@@ -91,7 +91,7 @@ def _route(subject: Subject, question: str, speakers: frozenset[str], settings, 
         scope_names=speakers,
     )
     with tenant_context(subject.tenant_id):
-        return trigram.search(q), q
+        return search_trigram(q), q
 
 
 word = st.one_of(

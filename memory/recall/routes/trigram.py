@@ -7,7 +7,6 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db.models import Q, QuerySet
 
@@ -152,14 +151,7 @@ _ID_PART_SIMILARITY = 0.8
 
 
 def search(q: RouteQuery) -> Hits:
-    """The route for ``q``; with ``ENGRAM_RECALL_ONE_TRIGRAM_READ``, in one statement for
-    all its tokens (``accel.trigram_read``, the same hits) unless the scope is large."""
-    if settings.ENGRAM_RETRIEVAL["ONE_TRIGRAM_READ"]:
-        from memory.recall.accel.trigram_read import route_trigram_in_one_read
-
-        hits = route_trigram_in_one_read(q)
-        if hits is not None:
-            return hits
+    """The route for ``q``."""
     return route_trigram(
         lambda: q.records,
         q.doc_scope,

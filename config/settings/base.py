@@ -524,8 +524,12 @@ ENGRAM_RETRIEVAL = {
     "VECTOR_CACHE": env.bool("ENGRAM_RECALL_VECTOR_CACHE", default=True),
     "VECTOR_CACHE_SIZE": env.int("ENGRAM_RECALL_VECTOR_CACHE_SIZE", default=30000),
     "VECTOR_CACHE_SECONDS": env.float("ENGRAM_RECALL_VECTOR_CACHE_SECONDS", default=60.0),
-    # Off until measured to help: count, ids, searchable ids in one read (accel/scope_read.py).
-    "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=False),
+    # The trigram route's searches, every token's, in one statement over the eligible docs
+    # read once (recall/accel/trigram_read.py); a large scope takes the reference's path.
+    "ONE_TRIGRAM_READ": env.bool("ENGRAM_RECALL_ONE_TRIGRAM_READ", default=True),
+    # Count, ids, searchable ids in one read (accel/scope_read.py): ~1 ms of CPU a recall
+    # beside the embedding (docs/performance.md, 2026-12-06, rlat2).
+    "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=True),
     # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.

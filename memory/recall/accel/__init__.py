@@ -5,9 +5,11 @@ and the pipeline), each behind a setting, each held to the reference's answers b
 - ``vector_cache`` + ``cached_scan`` (``ENGRAM_RECALL_VECTOR_CACHE``): a scope's vectors
   kept in process memory, checked against the database's rows in each recall's own
   transaction, ranked in process instead of scanned after the question is embedded.
-- ``scope_read`` (``ENGRAM_RECALL_ONE_SCOPE_READ``, off, with the vector cache): the
+- ``scope_read`` (``ENGRAM_RECALL_ONE_SCOPE_READ``, with the vector cache): the
   scope's vector count, embedding ids and searchable ids in one statement instead of
-  three; off until measured to help.
+  three.
+- ``trigram_read`` (``ENGRAM_RECALL_ONE_TRIGRAM_READ``): the trigram route's searches for
+  every token of the question in one statement over the eligible docs read once.
 - ``trace_commit`` (``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``, off): an API recall's trace and
   audit row committed without waiting for the disk (a durability trade, opt-in).
 - compiled SQL (``ENGRAM_RECALL_COMPILED_QUERIES``, ``core.sqltemplate``): a route's

@@ -55,6 +55,7 @@ __all__ = [
     "route_trigram",
     "route_vector",
     "run_routes",
+    "search_trigram",
     "slot_keys",
 ]
 
@@ -62,6 +63,19 @@ ROUTES = ("exact", "slot", "lexical", "trigram", "vector", "recency")
 
 
 WhileEmbedding = Callable[[Iterable[MemoryRecord], Callable[[], bool]], None]
+
+
+def search_trigram(q: RouteQuery) -> Hits:
+    """The trigram route for ``q``; with ``ENGRAM_RECALL_ONE_TRIGRAM_READ``, in one
+    statement for all its tokens (``accel.trigram_read``, the same hits) unless the scope
+    is large."""
+    if settings.ENGRAM_RETRIEVAL["ONE_TRIGRAM_READ"]:
+        from memory.recall.accel.trigram_read import route_trigram_in_one_read
+
+        hits = route_trigram_in_one_read(q)
+        if hits is not None:
+            return hits
+    return trigram.search(q)
 
 
 def run_routes(
@@ -78,7 +92,7 @@ def run_routes(
     embedded. ``while_embedding(records, done)``, if given, uses any wait left for work
     the answer needs later (``pack.judge_ahead``), until ``done()``."""
     exact_hits = exact.search(q)
-    trigram_hits = trigram.search(q)
+    trigram_hits = search_trigram(q)
     recency_hits = recency.search(q)
     lexical_hits, coverage = lexical.search(q)
     found = {

@@ -39,6 +39,13 @@ SEARCHABLE = QueryTemplate(searchable_query)
 LEXICAL_INDEX_FROM = 2000
 
 
+def queryset_of(eligible: QuerySet | Callable[[], QuerySet]) -> QuerySet:
+    """A route's eligible records: the queryset, or built now by the callable a route's
+    ``search`` passes (``lambda: q.records``) so that a route that queries nothing for
+    a question never builds it."""
+    return eligible() if callable(eligible) else eligible
+
+
 def subject_values(subject_ids: list[uuid.UUID]) -> dict[str, uuid.UUID]:
     return {f"scope_subject{i}": sid for i, sid in enumerate(subject_ids)}
 

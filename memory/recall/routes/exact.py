@@ -14,7 +14,7 @@ from django.db.models.expressions import RawSQL
 from core.sqltemplate import uuid_array
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc
-from memory.recall.routes.common import docs_rows
+from memory.recall.routes.common import docs_rows, queryset_of
 from memory.recall.scope import SLOTS_MAX, RecallRequest
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def route_exact(
-    eligible: QuerySet[MemoryRecord],
+    eligible: QuerySet[MemoryRecord] | Callable[[], QuerySet[MemoryRecord]],
     request: RecallRequest,
     n: int,
     predicates: tuple[str, ...] | None = None,
@@ -55,7 +55,7 @@ def route_exact(
             [query, query],
             output_field=BooleanField(),
         )
-        eligible = eligible.alias(spelled=spelled)
+        eligible = queryset_of(eligible).alias(spelled=spelled)
         match = Q(spelled=True)
     if request.predicates:
         match |= Q(predicate__in=request.predicates)
@@ -75,7 +75,8 @@ def route_exact(
         else:
             match |= Q(search_doc__trigram_text__contains=ident)
     rows = (
-        eligible.filter(match)
+        queryset_of(eligible)
+        .filter(match)
         .order_by("-valid_from", "-recorded_at")
         .values_list("id", flat=True)[:n]
     )
@@ -94,7 +95,7 @@ _AS_WORDS = str.maketrans("_.", "  ")
 def search(q: RouteQuery) -> Hits:
     """The route for ``q``."""
     return route_exact(
-        q.records,
+        lambda: q.records,
         q.request,
         q.n,
         q.predicates if len(q.subject_ids) == 1 else None,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
 from memory import lexical
 from memory.models import MemoryRecord, MemoryType
+from memory.recall.routes.common import queryset_of
 from memory.recall.scope import RecallRequest
 
 if TYPE_CHECKING:
@@ -16,7 +18,9 @@ if TYPE_CHECKING:
 
 
 def route_recency(
-    eligible: QuerySet[MemoryRecord], request: RecallRequest, n: int
+    eligible: QuerySet[MemoryRecord] | Callable[[], QuerySet[MemoryRecord]],
+    request: RecallRequest,
+    n: int,
 ) -> list[tuple[uuid.UUID, float]]:
     """The latest experiences (episodic memory), for questions that ask about the latest
     ones ("what happened last time?", "上次…"): for other questions, recent is not
@@ -26,7 +30,8 @@ def route_recency(
     if not lexical.asks_for_recent(request.query):
         return []
     rows = (
-        eligible.filter(memory_type=MemoryType.EPISODIC)
+        queryset_of(eligible)
+        .filter(memory_type=MemoryType.EPISODIC)
         .order_by("-valid_from")
         .values_list("id", flat=True)[: max(3, n // 5)]
     )
@@ -35,4 +40,4 @@ def route_recency(
 
 def search(q: RouteQuery) -> Hits:
     """The route for ``q``."""
-    return route_recency(q.records, q.request, q.n)
+    return route_recency(lambda: q.records, q.request, q.n)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,6 +12,7 @@ from django.db.models import QuerySet
 from memory.embedders import predicate_labels
 from memory.models import MemoryRecord
 from memory.recall.query import QueryVector
+from memory.recall.routes.common import queryset_of
 from memory.recall.weights import RecallWeights
 
 if TYPE_CHECKING:
@@ -20,7 +22,7 @@ Hits = list[tuple[uuid.UUID, float]]
 
 
 def route_slot(
-    eligible: QuerySet[MemoryRecord],
+    eligible: QuerySet[MemoryRecord] | Callable[[], QuerySet[MemoryRecord]],
     query_vector: QueryVector,
     predicates: tuple[str, ...],
     w: RecallWeights,
@@ -46,7 +48,8 @@ def route_slot(
         return []
     score = round(float(scores[best]), 4)
     rows = (
-        eligible.filter(predicate=known[best])
+        queryset_of(eligible)
+        .filter(predicate=known[best])
         .order_by("-valid_from", "-recorded_at")
         .values_list("id", flat=True)[:n]
     )
@@ -55,4 +58,4 @@ def route_slot(
 
 def search(q: RouteQuery) -> Hits:
     """The route for ``q``."""
-    return route_slot(q.records, q.query_vector, q.predicates, q.weights, q.n)
+    return route_slot(lambda: q.records, q.query_vector, q.predicates, q.weights, q.n)

@@ -12,14 +12,14 @@ from django.db.models import Q, QuerySet
 
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc
-from memory.recall.routes.common import docs_rows
+from memory.recall.routes.common import docs_rows, queryset_of
 
 if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
 
 
 def route_trigram(
-    eligible: QuerySet[MemoryRecord],
+    eligible: QuerySet[MemoryRecord] | Callable[[], QuerySet[MemoryRecord]],
     doc_scope: Q,
     query: str,
     n: int,
@@ -43,13 +43,11 @@ def route_trigram(
     In a large scope (``large_scope()``: ``LEXICAL_INDEX_FROM`` docs or more) the docs
     that can match are found through the trigram index (``docs_rows``), which
     row-level security keeps PostgreSQL from using on its own."""
-    identifiers = [t.lower() for t in lexical.identifiers(query)]
-    names = [t.lower() for t in lexical.names(query, scope_names) if t.lower() not in identifiers]
-    tokens = list(dict.fromkeys(identifiers + names))[:8]
+    tokens, identifiers = trigram_tokens(query, scope_names)
     if not tokens:
         return []
     best: dict[uuid.UUID, float] = {}
-    docs = MemorySearchDoc.objects.filter(doc_scope, record__in=eligible)
+    docs = MemorySearchDoc.objects.filter(doc_scope, record__in=queryset_of(eligible))
     through_index = subject_ids is not None and large_scope()
     for token in tokens:
         is_id = token in identifiers
@@ -57,7 +55,7 @@ def route_trigram(
             # A name the subject's memories hold as a word needs no typo search: those
             # memories match it fully (word similarity 1), and a cheap word match finds
             # them where word similarity over every doc is the costliest search a recall can make.
-            word = rf"\m{re.escape(token)}\M"
+            word = whole_word(token)
             verbatim = docs_rows(
                 docs.filter(trigram_text__regex=word)
                 .order_by("record_id")
@@ -84,17 +82,38 @@ def route_trigram(
             ("engram_search_docs_similar(%s::uuid[], %s::text, %s::real)", [token, floor]),
             subject_ids if through_index else None,
         )
-        for rid, sim, text in rows:
-            if is_id:
-                # An id matches itself or a typo of itself. Sharing a prefix with another
-                # id ("ORD-2023-63805" for "ORD-2023-65769") is no match; a part of one
-                # ("65719" in "ORD-2023-65719") scores high as a whole word.
-                typo = lexical.closest_identifier_score(token, text)
-                sim = typo if typo else (sim if sim >= _ID_PART_SIMILARITY else 0.0)
-                if sim < threshold:
-                    continue
-            best[rid] = max(best.get(rid, 0.0), sim)
+        credit_similar(best, token, is_id, rows, threshold)
     return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
+
+
+def trigram_tokens(query: str, scope_names: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(the tokens the route searches for, at most 8: identifiers, then names; the
+    identifiers among them), lowercased."""
+    identifiers = [t.lower() for t in lexical.identifiers(query)]
+    names = [t.lower() for t in lexical.names(query, scope_names) if t.lower() not in identifiers]
+    return list(dict.fromkeys(identifiers + names))[:8], identifiers
+
+
+def whole_word(token: str) -> str:
+    """The regular expression (PostgreSQL's) of ``token`` as a whole word."""
+    return rf"\m{re.escape(token)}\M"
+
+
+def credit_similar(
+    best: dict[uuid.UUID, float], token: str, is_id: bool, rows: list, threshold: float
+) -> None:
+    """``best`` gains the docs of the typo search for ``token`` (rows of record id,
+    word similarity, text)."""
+    for rid, sim, text in rows:
+        if is_id:
+            # An id matches itself or a typo of itself. Sharing a prefix with another
+            # id ("ORD-2023-63805" for "ORD-2023-65769") is no match; a part of one
+            # ("65719" in "ORD-2023-65719") scores high as a whole word.
+            typo = lexical.closest_identifier_score(token, text)
+            sim = typo if typo else (sim if sim >= _ID_PART_SIMILARITY else 0.0)
+            if sim < threshold:
+                continue
+        best[rid] = max(best.get(rid, 0.0), sim)
 
 
 def _typo_candidates(token: str) -> Q:
@@ -103,15 +122,24 @@ def _typo_candidates(token: str) -> Q:
     one piece whole (pigeonhole), so a doc holding none of the pieces is no match. A
     substring test per piece is cheap; word similarity over every doc of a subject is not,
     and grows with the subject."""
-    parts = max(1, len(token) // 6) + 1
-    size = -(-len(token) // parts)
-    pieces = [token[i : i + size] for i in range(0, len(token), size)]
-    if min(len(p) for p in pieces) < 2:
+    pieces = typo_pieces(token)
+    if pieces is None:
         return Q()
     match = Q()
     for piece in pieces:
         match |= Q(trigram_text__contains=piece)
     return match
+
+
+def typo_pieces(token: str) -> list[str] | None:
+    """The pieces of ``_typo_candidates``; None when one is shorter than two characters
+    (then every doc is a candidate)."""
+    parts = max(1, len(token) // 6) + 1
+    size = -(-len(token) // parts)
+    pieces = [token[i : i + size] for i in range(0, len(token), size)]
+    if min(len(p) for p in pieces) < 2:
+        return None
+    return pieces
 
 
 # Identifier candidates for the edit-distance check (see route_trigram), and the
@@ -125,7 +153,7 @@ _ID_PART_SIMILARITY = 0.8
 def search(q: RouteQuery) -> Hits:
     """The route for ``q``."""
     return route_trigram(
-        q.records,
+        lambda: q.records,
         q.doc_scope,
         q.request.query,
         q.n,

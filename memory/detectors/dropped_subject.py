@@ -115,7 +115,15 @@ _OPENS_EN = re.compile(
     r"already|now|then|ever\s+since|since)\s+)*"
     r"(?:been|had|got|was|started|finished|diagnosed|taking|going|spent|did|went|getting|having|"
     r"starting|seeing|saw|stopped|quit|tested|converted|joined|voted|lost|needed|recovering|"
-    r"living|struggling|dealing|coping|battling|waiting|wearing|using)\b",
+    r"living|struggling|dealing|coping|battling|waiting|wearing|using|released|discharged|"
+    r"admitted|sentenced|convicted|arrested|bapti[sz]ed|born|raised|prescribed|treated|"
+    r"referred|booked|scheduled)\b",
+    re.IGNORECASE,
+)
+_PASSIVE_EN = re.compile(
+    r"^(?:(?:just|recently|finally|only|already|ever\s+since|since|also|still)\s+)*(?=(?:diagnosed|"
+    r"released|discharged|admitted|sentenced|convicted|arrested|bapti[sz]ed|born|raised|"
+    r"prescribed|treated|referred)\b)",
     re.IGNORECASE,
 )
 _REPORTED_EN = re.compile(
@@ -154,7 +162,24 @@ def dropped_subject_clauses_en(text: str) -> Iterator[str]:
     for match in _CLAUSE_EN.finditer(text):
         for clause in re.split(r",\s*(?=(?:and|but|so)\b)|,\s+", match.group()):
             if _OPENS_EN.match(clause) and not _SUBJECT_EN.match(clause) and not other:
-                yield "I " + re.sub(r"^\s*(?:(?:and|but|so)\s+)?", "", clause)
+                bare = re.sub(r"^\s*(?:(?:and|but|so)\s+)?", "", clause)
+                yield "I " + bare
+                # A participle of undergoing ("Prescribed …", "Released on …") is a
+                # passive whose subject is the speaker: read it as "I was …" too.
+                if _PASSIVE_EN.match(bare):
+                    yield "I was " + _PASSIVE_EN.sub("", bare, count=1).lstrip()
             person = _PERSON_EN.search(clause)
             if person:
                 other = person.group("me") is None
+
+
+# Read by ``speaker_subject`` (whether a text tells of the speaker at all).
+SENTENCES_ZH = _SENTENCE
+CLAUSES_ZH = _CLAUSE
+PERSON_ZH = _PERSON
+ASKING_ZH = _ASKING
+REPORTED_ZH = _REPORTED
+PERSON_EN = _PERSON_EN
+REPORTED_EN = _REPORTED_EN
+ANCHOR_ZH = _ANCHOR
+OTHER_ZH = _OTHER

@@ -23,6 +23,7 @@ import re
 
 from stdnum import iban
 
+from memory.detectors.clause_readings import adjunct_readings
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.medical_forms import MEDICAL_FORMS
@@ -345,7 +346,9 @@ _TRADE_UNION = [
         rf"|{_MY} (?:union (?:rep|dues|membership|card)|trade union)\b",
         re.IGNORECASE,
     ),
-    _zh(r"我(?:是|加入了?|参加了?)\S{0,10}工会(?:会员|成员|代表)?|我的工会|我交工会会费"),
+    _zh(
+        r"我(?:是|加入了?|参加了?|入了?|入过)\S{0,10}工会(?:会员|成员|代表)?|我的工会|我交工会会费"
+    ),
 ]
 _FINANCIAL = [
     re.compile(
@@ -442,7 +445,12 @@ def find_special_categories(text: str) -> list[str]:
         search_any(CATEGORIES["health"], reading) for reading in without_care_place(form)
     ):
         found.add("health")
-    for clause in (*dropped_subject_clauses(form), *dropped_subject_clauses_en(form)):
+    readings = (
+        *dropped_subject_clauses(form),
+        *dropped_subject_clauses_en(form),
+        *adjunct_readings(form),
+    )
+    for clause in readings:
         found |= {
             name
             for name, patterns in _IMPLICIT_I.items()

@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.dropped_subject import OTHER_ZH
+
 _I = r"\b(?:i(?:'m|'ve|'d| am| have| had| was)?|(?:the\s+)?user(?: has| is| was)?)"
 _IM = r"\b(?:i(?:'m| am)|(?:the\s+)?user(?:'s| is))"
 _MY = r"\b(?:my|(?:the\s+)?user's)"
 _ADV = r"(?:(?:also|still|now|just|recently|already|always|never|usually|been|back)\s+)*"
 # 我 and not 我们, followed only by words of time or aspect before the predicate, so that
 # no other person stands between (我朋友…, 我妈…).
-_ZH_I = r"我(?!们|們)"
+# 我 before a kin word or another person (我妈, 我朋友) is that person, not the user.
+_ZH_I = rf"我(?!们|們|{OTHER_ZH})"
 _ZH_WHEN = (
     r"(?:(?:[上下这本]个?(?:周|週|月|星期)|明天|今天|后天|昨天|去年|今年|前年|最近|已经|正在|现在|"
     r"每[周週月天年]|刚刚?|也|还|就|都|又|一直|从小|之前|以前|[\u4e00-\u9fff]{1,2}里)){0,2}"
@@ -208,7 +211,7 @@ _RELIGION = [
         rf"{_ZH_I}(?:每[周週][一二三四五六日天]?|每个?(?:主日|周日|星期天|礼拜天|周五|安息日)|每天|平时)?"
         r"(?:都|会)?(?:去)?(?:望弥撒|做弥撒|望彌撒|做彌撒|守安息日|做礼拜|做主麻|守斋|封斋)"
         rf"|斋月(?:期间|里|的时候)?{_ZH_I}|{_ZH_I}(?:在)?(?:过|守|封)斋月"
-        rf"|{_ZH_I}[^。！？，,\n]{{0,8}}?(?:都|会)?去(?:庙里|寺里|寺庙|教堂|清真寺)(?:上香|拜佛|礼拜|做礼拜|祷告|做主麻)"
+        rf"|{_ZH_I}(?:(?!{OTHER_ZH})[^。！？，,\n]){{0,8}}?(?:都|会)?去(?:庙里|寺里|寺庙|教堂|清真寺)(?:上香|拜佛|礼拜|做礼拜|祷告|做主麻)"
     ),
     re.compile(
         rf"{_I}\s+{_ADV}break\s+my\s+fast\s+at\s+(?:sunset|sundown|iftar|maghrib)"

@@ -1,0 +1,104 @@
+"""Is the speaker the one a text is about? A structural test, with no vocabulary of any
+special category (issue 32, round 7).
+
+The learned special-category head reads the topic: "I'm a pharmacist and dispense a lot
+of Effexor" and "I've been on Effexor since May" are close in its space. Where its
+embedding head says "special category" but the n-gram head is further from sure than its
+ordinary unsure band, the write path asks this instead whether a sentence is the speaker
+telling of themselves (memory.detectors.learned, ``SPEAKER_BAND``). The test is grammar
+only, in each language:
+
+- **English**: a clause whose first person named is the speaker ("I", "my" not before a
+  kin word, "the user"), or a clause with its subject dropped before a verb form that
+  cannot be an imperative ("Been on …", ``dropped_subject``);
+- **Chinese**: a clause whose first person named is 我 (not 我妈) or 用户/本人, or a clause
+  with its subject dropped whose subject carries over from the speaker
+  (``dropped_subject``);
+- **Japanese and Korean**, which drop the subject as a rule: a sentence whose first person
+  named is the speaker (私/僕/俺, 저/나/제/내), or that names no person at all; another
+  person named first (母, 友達, 엄마, 친구 …: pronouns and kin, closed classes) is theirs.
+
+Never the speaker's: a question (a question mark, 吗, か。, 까), and a text of news,
+fiction or hearsay (the frames ``dropped_subject`` already refuses).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.detectors.dropped_subject import (
+    ASKING_ZH,
+    CLAUSES_ZH,
+    PERSON_EN,
+    PERSON_ZH,
+    REPORTED_EN,
+    REPORTED_ZH,
+    SENTENCES_ZH,
+    dropped_subject_clauses,
+    dropped_subject_clauses_en,
+)
+
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
+# Japanese and Korean persons (closed: personal pronouns and kin/social nouns).
+_PERSON_JAKO = re.compile(
+    r"(?P<me>私|僕|俺|わたし|あたし|自分|(?<![가-힣])(?:저|나)(?:는|도|가|의|한테)|제가|내가|"
+    r"(?<![가-힣])[제내](?=\s))"
+    r"|(?:母|父|妹|姉|兄|弟|夫|妻|娘|息子|祖母|祖父|友達|友人|彼女?|同僚|上司|先生|さん|"
+    r"엄마|아빠|어머니|아버지|친구|남편|아내|언니|오빠|형|누나|동생|아들|딸|할머니|할아버지|동료|"
+    r"그는|그녀|그가|씨)"
+)
+_QUESTION_JAKO = re.compile(r"[?？]|か[。\s]*$|까\s*[.。]?\s*$|나요\s*[.。]?\s*$")
+_QUESTION_EN = re.compile(r"\?\s*$")
+_USER_EN = re.compile(r"\bthe user\b", re.IGNORECASE)
+
+
+def _jako(text: str) -> bool:
+    for sentence in _SENTENCE.findall(text):
+        if _QUESTION_JAKO.search(sentence.strip()):
+            continue
+        person = _PERSON_JAKO.search(sentence)
+        if person is None or person.group("me"):
+            return True
+    return False
+
+
+def _zh(text: str) -> bool:
+    if next(dropped_subject_clauses(text), None) is not None:
+        return True
+    for sentence in SENTENCES_ZH.findall(text):
+        if ASKING_ZH.search(sentence):
+            continue
+        for clause in CLAUSES_ZH.split(sentence):
+            person = PERSON_ZH.search(clause)
+            if person:
+                if person.group("me"):
+                    return True
+                break  # the sentence is about the person it names first
+    return False
+
+
+def _en(text: str) -> bool:
+    if next(dropped_subject_clauses_en(text), None) is not None:
+        return True
+    for sentence in _SENTENCE.findall(text):
+        if _QUESTION_EN.search(sentence):
+            continue
+        for clause in re.split(r"[;,:]", sentence):
+            person = PERSON_EN.search(clause)
+            if person and person.group("me") or person is None and _USER_EN.search(clause):
+                return True
+    return False
+
+
+def speaker_is_subject(text: str) -> bool:
+    """Whether some sentence of ``text`` tells of the speaker (or "the user") by its
+    grammar (module docstring). News, fiction, hearsay and questions never do."""
+    if REPORTED_ZH.search(text) or REPORTED_EN.search(text):
+        return False
+    if _KANA_HANGUL.search(text):
+        return _jako(text)
+    if _HAN.search(text):
+        return _zh(text)
+    return _en(text)

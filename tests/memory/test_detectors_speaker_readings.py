@@ -169,3 +169,18 @@ def test_adjunct_readings_compose_with_persons_ailments_and_plans(
     assert find_special_categories(theirs) == [], theirs
     errand = f"{ailment}我{adjunct}{ordinary}。{later}"
     assert find_special_categories(errand) == [], errand
+
+
+def test_the_speaker_band_is_a_setting_and_zero_closes_it(settings):
+    """ENGRAM_DETECTOR_SPEAKER_BAND: the band reaches as far as the setting says, and 0 (or
+    anything inside the unsure band) closes it, for the speaker's own sentence too."""
+    model = learned.model()
+    i = model.classes.index("special_category")
+    text = "I've been seeing a counsellor since the spring."
+    logits = np.array([-model.unsure_logit - 1.0] * len(model.classes))
+    settings.ENGRAM = {**settings.ENGRAM, "DETECTOR_SPEAKER_BAND": 0.0}
+    assert not model.speaker_band(logits, text).any()
+    settings.ENGRAM = {**settings.ENGRAM, "DETECTOR_SPEAKER_BAND": model.unsure_logit + 0.5}
+    assert not model.speaker_band(logits, text).any()
+    settings.ENGRAM = {**settings.ENGRAM, "DETECTOR_SPEAKER_BAND": model.unsure_logit + 1.5}
+    assert model.speaker_band(logits, text)[i]

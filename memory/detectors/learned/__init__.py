@@ -247,8 +247,18 @@ HOLD = 0.5  # every calibrated score holds (or, for a credential, refuses) at 0.
 # ordinary turn newly held. A wider band or a lower margin held LoCoMo speakers' turns
 # about other people's identity. Below that band the text is far from anything the heads
 # learned as a disclosure.
+# The band is a setting (``ENGRAM_DETECTOR_SPEAKER_BAND``, log-odds; 0 switches it off):
+# each text inside it is embedded during the write request, which costs write throughput
+# (docs/write-policy.md, round 7). SPEAKER_BAND is the measured value, used outside Django.
 SPEAKER_BAND = 4.0
 SPEAKER_MARGIN = 1.0
+
+
+def speaker_band_width() -> float:
+    """How far below the n-gram line the speaker band reaches (0: no band)."""
+    if settings.configured:
+        return float(settings.ENGRAM.get("DETECTOR_SPEAKER_BAND", SPEAKER_BAND))
+    return SPEAKER_BAND
 
 
 class Model:
@@ -308,7 +318,10 @@ class Model:
         if "special_category" not in self.classes or self.emb_weights is None:
             return band
         i = self.classes.index("special_category")
-        if -SPEAKER_BAND <= logits[i] < -self.unsure_logit and speaker_is_subject(text):
+        width = speaker_band_width()
+        if width <= self.unsure_logit:
+            return band
+        if -width <= logits[i] < -self.unsure_logit and speaker_is_subject(text):
             band[i] = True
         return band
 

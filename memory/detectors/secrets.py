@@ -37,6 +37,7 @@ from memory.detectors.labelled import (
     keyed_format_spans,
     labelled_value_spans,
 )
+from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -74,8 +75,17 @@ _ZH = (
     r"提货码|取货码|提貨碼|取貨碼|取件碼|卡密|兑换码|兌換碼|密碼|金鑰|驗證碼|動態碼|提取碼"
 )
 _STRONG_ZH = r"密码|密碼|口令|暗号"
+# "Password" in other languages (a closed class: the one noun, in the EU's official
+# languages and the other most-spoken ones), matched in the detection form, where the
+# confusables table writes Cyrillic а/р/о as Latin letters. Only a value of secret shape
+# follows them, as after "token".
+_FOREIGN = (
+    r"passwort|kennwort|mot\s+de\s+passe|contraseña|contrasena|senha|wachtwoord|hasło|lösenord|"
+    r"adgangskode|passord|salasana|şifre|heslo|jelszó|parolă|κωδ[iι]κός|п[аa][рp][оo]ль|"
+    r"mật\s+khẩu|kata\s+sandi|kata\s+laluan|סיסמה|كلمة\s+(?:المرور|السر)|รหัสผ่าน|पासवर्ड"
+)
 
-_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
+_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}|{_FOREIGN}){_E}|{_ZH}", re.IGNORECASE)
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
 # "Code" alone is a credential word only where a code is delivered or used to log in
 # ("the code the bank just texted me"), never in "dress code" or "zip code 94107".
@@ -137,6 +147,18 @@ _DIGIT_WORDS_EN = re.compile(
     re.IGNORECASE,
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
+# Digits read as Hanyu Pinyin syllables ("qi san ling jiu"), four or more, after a cue.
+_DIGIT_WORDS_PINYIN = re.compile(
+    r"\b(?:(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)[\s,-]*){3,11}"
+    r"(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)\b",
+    re.IGNORECASE,
+)
+# A digit said as repeated ("六个1", "八个八", "six ones"): the count of a run of one digit.
+_REPEATED_DIGIT = re.compile(
+    r"(?:[四五六七八]|[4-8])\s*个\s*(?:\d|[零一二三四五六七八九])(?![样樣起半些])"
+    r"|\b(?:four|five|six|seven|eight)\s+(?:zeros|ones|twos|threes|fours|fives|sixes|sevens|eights|nines)\b",
+    re.IGNORECASE,
+)
 # "772 019", "4821-9930": a code read out in groups.
 # A full stop after the code ends the sentence; one before a digit makes a decimal.
 _DIGIT_GROUPS = re.compile(
@@ -318,7 +340,14 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
             phrase = _ASSIGN.match(text[cue.end() : hi])
             if phrase and len(text[cue.end() + phrase.start("value") : hi].split()) >= 3:
                 spans.append((cue.end() + phrase.start("value"), hi, code))
-        for rx in (_DIGIT_WORDS_EN, _DIGIT_WORDS_ZH, _DIGIT_GROUPS, _QUOTED):
+        for rx in (
+            _DIGIT_WORDS_EN,
+            _DIGIT_WORDS_ZH,
+            _DIGIT_WORDS_PINYIN,
+            _REPEATED_DIGIT,
+            _DIGIT_GROUPS,
+            _QUOTED,
+        ):
             for m in rx.finditer(text, cue.end(), window_end):
                 spans.append((m.start(), m.end(), code))
         if _STRONG_CUE.fullmatch(cue.group()) or _STRONG_CUE.match(cue.group()):
@@ -428,23 +457,36 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
     )
 
 
-def secret_spans(text: str) -> list[SecretSpan]:
-    """Every secret found, as spans of the original ``text`` (merged, in order)."""
-    form = detection_form(text)
-    folded = fold_obfuscations(fold_financial_numerals(form.text))
+def _reading_spans(form: str) -> list[tuple[int, int, str]]:
+    """Every detector over one reading of the text, as spans of that reading."""
+    folded = fold_obfuscations(fold_financial_numerals(form))
     # Codes read by their label or what they open also count in Chinese numerals (一二三…).
     keyed = fold_digit_chars(folded)
-    found = (
+    return (
         _prose_spans(folded)
         + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
-        + _url_spans(form.text)
-        + _format_spans(form.text)
-        + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]
-        + _shape_spans(form.text)
+        + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
+        + _url_spans(form)
+        + _format_spans(form)
+        + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]
+        + _shape_spans(form)
     )
+
+
+def secret_spans(text: str) -> list[SecretSpan]:
+    """Every secret found, as spans of the original ``text`` (merged, in order)."""
+    # A symbol repeated between single characters ("4🔸8🔸2🔸1") is an invisible character for
+    # the detection form (same length, so every index is still an index of ``text``).
+    form = detection_form(hide_separators(text))
+    found = _reading_spans(form.text)
+    if not found:
+        # A text written in ROT13 is read too (a letter for a letter: the same positions).
+        rot = rot13_reading(form.text)
+        if rot is not None:
+            found = _reading_spans(rot)
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.
     visible, origin = nfkc_visible(text)

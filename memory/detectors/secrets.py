@@ -182,9 +182,11 @@ _QUOTED = re.compile(
 
 # "X as the passphrase", "X is my password", "用 X 作为密码".
 _VALUE_BEFORE_CUE = re.compile(
-    r"(?P<tok>[!-~]{4,})\s+(?:as|is|was|being|for)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
-    r"home|admin|account|router|login)\s+){0,3}(?=" + _CUE.pattern + ")"
-    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    r"(?P<tok>[!-~]{4,}?),?\s+(?:as|is|was|being|for|that's|that\s+is|it's)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
+    r"home|admin|account|router|login|email|e-mail|bank|phone|work|laptop|computer|banking)\s+){0,3}(?="
+    + _CUE.pattern
+    + ")"
+    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
     + _ZH
     + ")",
     re.IGNORECASE,
@@ -360,20 +362,53 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     for m in _VALUE_BEFORE_CUE.finditer(text):
         group = "tok" if m.group("tok") else "tokzh"
         token = m.group(group)
-        if looks_like_secret(token) or (
-            token.strip(_TOKEN_TRIM).lower() not in _NOT_A_PASSWORD_WORD
-            and _STRONG_CUE.search(text, m.end(group), m.end(group) + 40)
-            and not _NOT_SECRET.match(token.strip(_TOKEN_TRIM))
-        ):
+        plain = token.strip(_TOKEN_TRIM)
+        strong = plain.lower() not in _NOT_A_PASSWORD_WORD and _STRONG_CUE.search(
+            text, m.end(group), m.end(group) + 40
+        )
+        # A plain word is the password where it is *used as* one or pointed back to
+        # ("I use bluebird as the password", "bluebird, that's my password"), never with
+        # "a"/"your" (advice: "your name as a password") nor a word that describes.
+        connector = text[m.end(group) : m.end()]
+        cue = _CUE.match(text, m.end())
+        used_as = (
+            re.search(r"\b(?:as|that's|that\s+is|it's)\b", connector, re.I)
+            and not re.search(r"\b(?:a|an|your|any)\b", connector, re.I)
+            and plain.isalpha()
+            and not _DESCRIBING.fullmatch(plain)
+            # the noun ends the phrase ("… my password philosophy" is another noun's)
+            and cue is not None
+            and not re.match(r"\s*[A-Za-z]", text[cue.end() : cue.end() + 3])
+            # "something random as the password": a word after a quantifier describes
+            and not re.search(
+                r"\b(?:something|anything|some|any|a|an|the|your|his|her|their)\s+$",
+                text[max(0, m.start(group) - 12) : m.start(group)],
+                re.I,
+            )
+        )
+        if looks_like_secret(token) or (strong and (used_as or not _NOT_SECRET.match(plain))):
             spans.append((m.start(group), m.end(group), "credential_in_prose"))
     return spans
 
 
 _ASSIGN = re.compile(
-    r"^(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
-    r"\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|设为|设成|换成了?)\s*[\"“'「]?"
-    r"(?P<value>[!-~]{3,})"
+    r"^(?:(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
+    # what may stand between the noun and its verb: an aside set off by commas or dashes
+    # ("the password, by the way, is …"), a relative clause of choosing ("the password I
+    # picked: …"), a question the speaker answers ("Password? …"), a Chinese topic
+    # ("邮箱的密码我设的 …")
+    r"|\s*[,—–]\s*[^,—–.!?\n]{1,80}?[,—–]"
+    r"|(?:\s+(?:that|which))?\s+(?:i|we)\s+(?:picked|chose|set|use|used|made|went\s+with|settled\s+on)"
+    r"|\s*\?|(?:我|我们|我們)?(?:的)?)"
+    r"\s*(?:is|was|are|'s|=|:|：|->|\u2192|是|为|改成了?|改为|设为|设成|换成了?|"
+    r"用的是|用的|就用|用了|设的是|设的|設的|填的是|填的|写的是|寫的是)\s*"
+    r"(?:(?:now|still|just|always|currently|simply|actually)\s+|(?:全)?(?:小写|大写|小寫|大寫)的\s*)?"
+    r"[\"“'「]?(?P<value>[!-~]{3,})",
+    re.IGNORECASE,
 )
+# Lowercase words with an adjective's or a participle's ending say what the password is
+# like ("important", "expiring", "readable"), not what it is.
+_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive|ant|ent|al|ic)", re.IGNORECASE)
 
 
 def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:
@@ -383,6 +418,8 @@ def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, in
         return None
     value = m.group("value").strip(_TOKEN_TRIM).rstrip(".!?")
     if value.lower() in _NOT_A_PASSWORD_WORD or len(value) < 3:
+        return None
+    if value.islower() and _DESCRIBING.fullmatch(value) and m.group().lstrip()[:1] not in ":=":
         return None
     if _NOT_SECRET.match(value) and not value.isalpha():
         return None

@@ -408,7 +408,7 @@ _ASSIGN = re.compile(
 )
 # Lowercase words with an adjective's or a participle's ending say what the password is
 # like ("important", "expiring", "readable"), not what it is.
-_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive|ant|ent|al|ic)", re.IGNORECASE)
+_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive)", re.IGNORECASE)
 
 
 def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:

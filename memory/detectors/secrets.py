@@ -37,6 +37,7 @@ from memory.detectors.labelled import (
     keyed_format_spans,
     labelled_value_spans,
 )
+from memory.detectors.prefilter import search_any
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.text_normalize import detection_form
 
@@ -85,7 +86,9 @@ _FOREIGN = (
     r"mật\s+khẩu|kata\s+sandi|kata\s+laluan|סיסמה|كلمة\s+(?:المرور|السر)|รหัสผ่าน|पासवर्ड"
 )
 
-_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}|{_FOREIGN}){_E}|{_ZH}", re.IGNORECASE)
+_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
+# Searched apart, through the literal prefilter: most texts hold none of its words.
+_FOREIGN_CUE = [re.compile(rf"{_B}(?:{_FOREIGN}){_E}", re.IGNORECASE)]
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
 # "Code" alone is a credential word only where a code is delivered or used to log in
 # ("the code the bank just texted me"), never in "dress code" or "zip code 94107".
@@ -312,6 +315,8 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     """Spans in the detection form of secrets given beside a credential word."""
     spans: list[tuple[int, int, str]] = []
     cues = [(m, "credential_in_prose") for m in _CUE.finditer(text)]
+    if search_any(_FOREIGN_CUE, text):
+        cues += [(m, "credential_in_prose") for m in _FOREIGN_CUE[0].finditer(text)]
     for m in _CODE_CUE.finditer(text):
         if any(c.start() <= m.start() < c.end() for c, _ in cues):
             continue

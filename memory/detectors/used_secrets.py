@@ -230,6 +230,7 @@ _RULES = (
 )
 # One list per rule, kept for the process: the prefilter plans each list once.
 _GATES = {id(rx): [rx] for rx in _RULES}
+_ALL = list(_RULES)
 _UNIT_AFTER = re.compile(
     r"\s*(?:元|块|塊|円|원|分|号|號|楼|樓|岁|歲|年|月|日|天|次|个|個|人|%|万|萬|"
     r"minutes?|mins?|seconds?|hours?|days?|times|people|dollars?|pounds?|euros?|points?|"
@@ -390,6 +391,8 @@ def spoken_code_spans(text: str) -> list[tuple[int, int]]:
 
 def used_secret_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Every secret of the module docstring's kinds in ``text``."""
+    if not search_any(_ALL, text):  # one pass of the prefilter for every rule (most texts)
+        return []
     return (
         keyed_spans(text, looks_like_secret)
         + paired_spans(text, looks_like_secret)
@@ -432,16 +435,19 @@ def hide_separators(text: str) -> str:
 
 # The ten commonest letters of English make up about 70 % of its letters and about 25 % of
 # its ROT13: which of the two reads as English is a matter of counting.
-_COMMON_LETTERS = frozenset("etaoinsrhl")
+_COMMON_LETTERS = "etaoinsrhl"
+_COMMON_AFTER_ROT13 = codecs.encode(_COMMON_LETTERS, "rot13")
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 def rot13_reading(text: str) -> str | None:
     """ROT13 of ``text`` when that reads more like English than ``text`` (at least twelve
-    letters, and a fifth more of them among the commonest), else None."""
-    letters = [c for c in text.lower() if "a" <= c <= "z"]
-    if len(letters) < 12:
+    letters, and a fifth more of them among the commonest), else None. Counted on the text
+    itself (the letters ROT13 turns into the common ones), decoded only when it passes."""
+    low = text.lower()
+    letters = sum(map(low.count, _ALPHABET))
+    if letters < 12:
         return None
-    common = sum(c in _COMMON_LETTERS for c in letters)
-    rot = codecs.decode(text, "rot13")
-    rot_common = sum(c in _COMMON_LETTERS for c in rot.lower() if "a" <= c <= "z")
-    return rot if rot_common >= common + 0.2 * len(letters) else None
+    common = sum(map(low.count, _COMMON_LETTERS))
+    rot_common = sum(map(low.count, _COMMON_AFTER_ROT13))
+    return codecs.decode(text, "rot13") if rot_common >= common + 0.2 * letters else None

@@ -50,7 +50,8 @@ _ACCESS_EN = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"\b(?:{_LOCK_EN})\b[^.!?\n]{{0,30}}?\b(?:takes|wants|needs|accepts|is\s+set\s+to|opens\s+(?:on|to))"
+        rf"\b(?:{_LOCK_EN})\b[^.!?\n]{{0,30}}?\b(?:takes|wants|needs|accepts|is\s+set\s+to|"
+        r"(?:(?:clicks|pops|springs|swings|comes)\s+)?opens?\s+(?:on|to|at|with))"
         rf"\s+{_NUM}",
         re.IGNORECASE,
     ),
@@ -61,8 +62,10 @@ _ACCESS_EN = [
 ]
 _ACCESS_ZH = re.compile(
     r"(?:撤防|布防|解除|开门|開門|开锁|開鎖|解锁|解鎖|进门|進門|门禁|門禁|储物柜|儲物櫃|密码箱|密碼箱|"
-    r"保险柜|保險櫃|保险箱|保險箱|报警器|報警器|键盘|鍵盤|面板)[^。！？\n]{0,10}?"
-    rf"(?:输入|輸入|输|輸|按|键入|鍵入)\s*{_NUM}"
+    r"保险柜|保險櫃|保险箱|保險箱|报警器|報警器|键盘|鍵盤|面板|"
+    # a lock of any kind, a payment or a withdrawal (支付 …输 N, 门锁按 N)
+    r"锁|鎖|支付|付款|付钱|付錢|取款|取钱|取錢|提款)[^。！？\n]{0,10}?"
+    rf"(?:输入|輸入|输|輸|按|键入|鍵入|用的是|用的|用)\s*{_NUM}"
 )
 _CARD_CODE = re.compile(
     r"\b(?:three|four|3|4)[- ](?:digits?|numbers?)\s+(?:code\s+)?on\s+the\s+back"
@@ -79,17 +82,31 @@ _CARD_CODE = re.compile(
 # given to one, or one "set to" a value, is a password by agreement.
 _SECURITY_QUESTION = re.compile(
     r"\b(?:mother'?s\s+maiden\s+name|first\s+pet(?:'s\s+name)?|first\s+(?:school|car|teacher|boss)|"
-    r"favou?rite\s+teacher|(?:city|town|place)\s+(?:of\s+birth|(?:where\s+)?i\s+was\s+born)|"
+    r"favou?rite[\s-]teacher|(?:city|town|place)\s+(?:of\s+birth|(?:where\s+)?i\s+was\s+born(?:\s+in)?)|"
+    r"(?:security|secret|memorable|verification)[\s-]question|"
     r"childhood\s+(?:street|best\s+friend|nickname|hero)|best\s+friend'?s\s+name|street\s+i\s+grew\s+up\s+on)"
-    r"[^.!?\n]{0,60}?(?:answer(?:\s+(?:i|we)\s+(?:gave|set|used|put))?\s+(?:is|was|:)|(?:is|was)\s+set\s+to|"
-    r"set\s+(?:it\s+)?to)\s+[\"“']?(?P<value>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
+    r"[^.!?\n]{0,60}?(?:answer(?:\s+(?:i|we)\s+(?:gave|set|used|put)(?:\s+(?:them|it|in))?)?\s+(?:is|was|:)|"
+    r"(?:is|was)\s+set\s+to|set\s+(?:it\s+)?to|"
+    r"\b(?:i|we)\s+(?:always\s+|just\s+)?(?:put|use|used|gave|give|type|typed|wrote|write|answered|said))"
+    r"\s+[\"“']?(?P<value>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
     re.IGNORECASE,
+)
+
+# The same in Chinese: a security question named as such (安全问题, 密保问题, the question of
+# an account's recovery), then what was filled in or answered (填的是, 答的, 写了).
+_SECURITY_QUESTION_ZH = re.compile(
+    r"(?:安全问题|安全問題|密保问题|密保問題|验证问题|驗證問題|保密问题|保密問題|提示问题|提示問題|"
+    r"找回(?:密码|密碼|账号|賬號|帐号|帳號)?(?:的|时|時)?(?:那道|问题|問題))"
+    r"[^。！？\n]{0,24}?(?:填|答|写|寫|设|設|选|選)(?:的|了)?(?:是|的是)?\s*[“\"「]?"
+    r"(?P<value>[^\s，,。！？”\"」]{1,16})"
 )
 
 # A dial combination read as turns ("left 14, right 33", 左转27右转4) beside a lock word.
 _TURNS = re.compile(
-    r"\b(?:left|right)\s*\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*\d{1,2}"
-    r"|(?:左|右)转?\s*\d{1,2}\s*[，,、]?\s*(?:再)?(?:左|右)转?\s*\d{1,2}",
+    r"\b(?:left|right)\s*(?:to\s+)?\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*(?:to\s+)?\d{1,2}"
+    r"|(?:左|右)(?:转|轉|旋)?(?:到|至)?\s*\d{1,2}[^\d。！？\n]{0,6}?(?:左|右)(?:转|轉|旋)?(?:到|至)?\s*\d{1,2}"
+    # Japanese: 右に3回 45、左に2回 12 (turns counted, then the number)
+    r"|(?:左|右)(?:に|へ)\s*(?:\d\s*回\s*)?\d{1,2}[^\d。！？\n]{0,4}?(?:左|右)(?:に|へ)\s*(?:\d\s*回\s*)?\d{1,2}",
     re.IGNORECASE,
 )
 _DIAL_WORD = re.compile(
@@ -100,12 +117,20 @@ _DIAL_WORD = re.compile(
 _DIGIT_CHARS = "零〇一二三四五六七八九幺"
 _DIGIT_RUN = re.compile(rf"[{_DIGIT_CHARS}](?:\s?[{_DIGIT_CHARS}]){{3,}}")
 _TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
+# Sino-Korean digits read one syllable each (공/영 0, 일 1 … 구 9), four or more in a row.
+_KO_DIGIT_CHARS = "공영일이삼사오육칠팔구"
+_KO_DIGIT_RUN = re.compile(
+    rf"(?<![\uac00-\ud7af])[{_KO_DIGIT_CHARS}]{{4,12}}(?![\uac00-\ud7af]{{2}})"
+)
+_KO_TO_DIGIT = str.maketrans(_KO_DIGIT_CHARS, "00123456789")
 
 
 def fold_digit_chars(text: str) -> str:
     """``text`` with each run of four or more Chinese digit characters (一二三 … 零, 幺 for
     one) as ASCII digits, same length and positions; 一个, 三四天 stay."""
-    return _DIGIT_RUN.sub(lambda m: m.group().translate(_TO_DIGIT), text)
+    text = _DIGIT_RUN.sub(lambda m: m.group().translate(_TO_DIGIT), text)
+    # A Korean particle may follow the digits (공일이삼이야): at most one syllable after.
+    return _KO_DIGIT_RUN.sub(lambda m: m.group().translate(_KO_TO_DIGIT), text)
 
 
 def access_form_spans(text: str) -> list[tuple[int, int]]:
@@ -120,6 +145,7 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
                 continue  # "to open the form, type 2026": a year, not a code
             spans.append((m.start("value"), m.end("value")))
     spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
+    spans += [m.span("value") for m in _SECURITY_QUESTION_ZH.finditer(text)]
     if _DIAL_WORD.search(text):
         spans += [m.span() for m in _TURNS.finditer(text)]
     for m in _CARD_CODE.finditer(text):

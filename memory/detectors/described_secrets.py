@@ -133,7 +133,8 @@ _DIAL = re.compile(
     r"[^.!?\n]{0,30}?(?:\b(?:is|are)\s+(?:set\s+to\s+|now\s+|still\s+)?|:\s*|=\s*|\bset\s+to\s+|"
     r"\bopens\s+(?:on|at|with)\s+)"
     r"(?P<value>\d(?:\s?[-./·・]?\s?\d){2,7})(?![\d])"
-    r"|(?:密码锁|密碼鎖|号码锁|號碼鎖|转盘锁|轉盤鎖|番号錠|ダイヤル錠|ダイヤルロック|ナンバーロック|"
+    # ダイヤル alone is a lock's dial too; ダイヤルイン and ダイヤルする are a telephone's.
+    r"|(?:密码锁|密碼鎖|号码锁|號碼鎖|转盘锁|轉盤鎖|番号錠|ダイヤル(?!イン|す|し)|ナンバーロック|"
     r"번호\s*자물쇠|다이얼\s*자물쇠|자물쇠(?:\s*번호)?)"
     r"[^。！？\n]{0,8}?(?:就是|是|为|為|设成了?|設成了?|设的是|設的是|改成了?|：|:|は|を|는|은|이|가)\s*"
     r"(?P<cjk>\d(?:\s?[-./·・]?\s?\d){2,7})(?![\d])",
@@ -141,7 +142,7 @@ _DIAL = re.compile(
 )
 _UNIT_AFTER = re.compile(
     r"\s*(?:years?|months?|days?|hours?|minutes?|mins?|digits?|dials?|wheels?|numbers?|cm|mm|kg|g|"
-    r"pounds?|dollars?|euros?|%|x|inch(?:es)?|元|块|塊|年|月|日|天|个|個|位|号|號|円|원|개|자리|cm)",
+    r"pounds?|dollars?|euros?|%|x|inch(?:es)?|元|块|塊|年|月|日|天|个|個|位|号|號|番|円|원|개|자리|cm)",
     re.IGNORECASE,
 )
 

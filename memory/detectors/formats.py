@@ -86,7 +86,10 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
         tokens = m.group().split()
         # Words of at least two characters: single characters spaced out are an evasion of
         # the word detectors, not a word list.
-        if sum(len(t) >= 2 for t in tokens) < 12:
+        # … unless they are exactly a BIP-39 length (12, 15, 18, 21 or 24), the Chinese
+        # lists being single characters: a spaced-out sentence is rarely that long exactly.
+        singles = all(len(t) == 1 for t in tokens) and len(tokens) in (12, 15, 18, 21, 24)
+        if sum(len(t) >= 2 for t in tokens) < 12 and not singles:
             continue
         if _PHRASE_LEAD.search(text[max(0, m.start() - 24) : m.start()]):
             spans.append((m.start(), m.end()))

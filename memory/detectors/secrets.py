@@ -37,6 +37,8 @@ from memory.detectors.labelled import (
     keyed_format_spans,
     labelled_value_spans,
 )
+from memory.detectors.prefilter import search_any
+from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -74,8 +76,19 @@ _ZH = (
     r"提货码|取货码|提貨碼|取貨碼|取件碼|卡密|兑换码|兌換碼|密碼|金鑰|驗證碼|動態碼|提取碼"
 )
 _STRONG_ZH = r"密码|密碼|口令|暗号"
+# "Password" in other languages (a closed class: the one noun, in the EU's official
+# languages and the other most-spoken ones), matched in the detection form, where the
+# confusables table writes Cyrillic а/р/о as Latin letters. Only a value of secret shape
+# follows them, as after "token".
+_FOREIGN = (
+    r"passwort|kennwort|mot\s+de\s+passe|contraseña|contrasena|senha|wachtwoord|hasło|lösenord|"
+    r"adgangskode|passord|salasana|şifre|heslo|jelszó|parolă|κωδ[iι]κός|п[аa][рp][оo]ль|"
+    r"mật\s+khẩu|kata\s+sandi|kata\s+laluan|סיסמה|كلمة\s+(?:المرور|السر)|รหัสผ่าน|पासवर्ड"
+)
 
 _CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
+# Searched apart, through the literal prefilter: most texts hold none of its words.
+_FOREIGN_CUE = [re.compile(rf"{_B}(?:{_FOREIGN}){_E}", re.IGNORECASE)]
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
 # "Code" alone is a credential word only where a code is delivered or used to log in
 # ("the code the bank just texted me"), never in "dress code" or "zip code 94107".
@@ -137,6 +150,18 @@ _DIGIT_WORDS_EN = re.compile(
     re.IGNORECASE,
 )
 _DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
+# Digits read as Hanyu Pinyin syllables ("qi san ling jiu"), four or more, after a cue.
+_DIGIT_WORDS_PINYIN = re.compile(
+    r"\b(?:(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)[\s,-]*){3,11}"
+    r"(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)\b",
+    re.IGNORECASE,
+)
+# A digit said as repeated ("六个1", "八个八", "six ones"): the count of a run of one digit.
+_REPEATED_DIGIT = re.compile(
+    r"(?:[四五六七八]|[4-8])\s*个\s*(?:\d|[零一二三四五六七八九])(?![样樣起半些])"
+    r"|\b(?:four|five|six|seven|eight)\s+(?:zeros|ones|twos|threes|fours|fives|sixes|sevens|eights|nines)\b",
+    re.IGNORECASE,
+)
 # "772 019", "4821-9930": a code read out in groups.
 # A full stop after the code ends the sentence; one before a digit makes a decimal.
 _DIGIT_GROUPS = re.compile(
@@ -160,9 +185,11 @@ _QUOTED = re.compile(
 
 # "X as the passphrase", "X is my password", "用 X 作为密码".
 _VALUE_BEFORE_CUE = re.compile(
-    r"(?P<tok>[!-~]{4,})\s+(?:as|is|was|being|for)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
-    r"home|admin|account|router|login)\s+){0,3}(?=" + _CUE.pattern + ")"
-    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    r"(?P<tok>[!-~]{4,}?),?\s+(?:as|is|was|being|for|that's|that\s+is|it's)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
+    r"home|admin|account|router|login|email|e-mail|bank|phone|work|laptop|computer|banking)\s+){0,3}(?="
+    + _CUE.pattern
+    + ")"
+    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
     + _ZH
     + ")",
     re.IGNORECASE,
@@ -288,6 +315,8 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     """Spans in the detection form of secrets given beside a credential word."""
     spans: list[tuple[int, int, str]] = []
     cues = [(m, "credential_in_prose") for m in _CUE.finditer(text)]
+    if search_any(_FOREIGN_CUE, text):
+        cues += [(m, "credential_in_prose") for m in _FOREIGN_CUE[0].finditer(text)]
     for m in _CODE_CUE.finditer(text):
         if any(c.start() <= m.start() < c.end() for c, _ in cues):
             continue
@@ -318,7 +347,14 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
             phrase = _ASSIGN.match(text[cue.end() : hi])
             if phrase and len(text[cue.end() + phrase.start("value") : hi].split()) >= 3:
                 spans.append((cue.end() + phrase.start("value"), hi, code))
-        for rx in (_DIGIT_WORDS_EN, _DIGIT_WORDS_ZH, _DIGIT_GROUPS, _QUOTED):
+        for rx in (
+            _DIGIT_WORDS_EN,
+            _DIGIT_WORDS_ZH,
+            _DIGIT_WORDS_PINYIN,
+            _REPEATED_DIGIT,
+            _DIGIT_GROUPS,
+            _QUOTED,
+        ):
             for m in rx.finditer(text, cue.end(), window_end):
                 spans.append((m.start(), m.end(), code))
         if _STRONG_CUE.fullmatch(cue.group()) or _STRONG_CUE.match(cue.group()):
@@ -331,20 +367,53 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     for m in _VALUE_BEFORE_CUE.finditer(text):
         group = "tok" if m.group("tok") else "tokzh"
         token = m.group(group)
-        if looks_like_secret(token) or (
-            token.strip(_TOKEN_TRIM).lower() not in _NOT_A_PASSWORD_WORD
-            and _STRONG_CUE.search(text, m.end(group), m.end(group) + 40)
-            and not _NOT_SECRET.match(token.strip(_TOKEN_TRIM))
-        ):
+        plain = token.strip(_TOKEN_TRIM)
+        strong = plain.lower() not in _NOT_A_PASSWORD_WORD and _STRONG_CUE.search(
+            text, m.end(group), m.end(group) + 40
+        )
+        # A plain word is the password where it is *used as* one or pointed back to
+        # ("I use bluebird as the password", "bluebird, that's my password"), never with
+        # "a"/"your" (advice: "your name as a password") nor a word that describes.
+        connector = text[m.end(group) : m.end()]
+        cue = _CUE.match(text, m.end())
+        used_as = (
+            re.search(r"\b(?:as|that's|that\s+is|it's)\b", connector, re.I)
+            and not re.search(r"\b(?:a|an|your|any)\b", connector, re.I)
+            and plain.isalpha()
+            and not _DESCRIBING.fullmatch(plain)
+            # the noun ends the phrase ("… my password philosophy" is another noun's)
+            and cue is not None
+            and not re.match(r"\s*[A-Za-z]", text[cue.end() : cue.end() + 3])
+            # "something random as the password": a word after a quantifier describes
+            and not re.search(
+                r"\b(?:something|anything|some|any|a|an|the|your|his|her|their)\s+$",
+                text[max(0, m.start(group) - 12) : m.start(group)],
+                re.I,
+            )
+        )
+        if looks_like_secret(token) or (strong and (used_as or not _NOT_SECRET.match(plain))):
             spans.append((m.start(group), m.end(group), "credential_in_prose"))
     return spans
 
 
 _ASSIGN = re.compile(
-    r"^(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
-    r"\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|设为|设成|换成了?)\s*[\"“'「]?"
-    r"(?P<value>[!-~]{3,})"
+    r"^(?:(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
+    # what may stand between the noun and its verb: an aside set off by commas or dashes
+    # ("the password, by the way, is …"), a relative clause of choosing ("the password I
+    # picked: …"), a question the speaker answers ("Password? …"), a Chinese topic
+    # ("邮箱的密码我设的 …")
+    r"|\s*[,—–]\s*[^,—–.!?\n]{1,80}?[,—–]"
+    r"|(?:\s+(?:that|which))?\s+(?:i|we)\s+(?:picked|chose|set|use|used|made|went\s+with|settled\s+on)"
+    r"|\s*\?|(?:我|我们|我們)?(?:的)?)"
+    r"\s*(?:is|was|are|'s|=|:|：|->|\u2192|是|为|改成了?|改为|设为|设成|换成了?|"
+    r"用的是|用的|就用|用了|设的是|设的|設的|填的是|填的|写的是|寫的是)\s*"
+    r"(?:(?:now|still|just|always|currently|simply|actually)\s+|(?:全)?(?:小写|大写|小寫|大寫)的\s*)?"
+    r"[\"“'「]?(?P<value>[!-~]{3,})",
+    re.IGNORECASE,
 )
+# Lowercase words with an adjective's or a participle's ending say what the password is
+# like ("important", "expiring", "readable"), not what it is.
+_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive)", re.IGNORECASE)
 
 
 def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:
@@ -354,6 +423,8 @@ def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, in
         return None
     value = m.group("value").strip(_TOKEN_TRIM).rstrip(".!?")
     if value.lower() in _NOT_A_PASSWORD_WORD or len(value) < 3:
+        return None
+    if value.islower() and _DESCRIBING.fullmatch(value) and m.group().lstrip()[:1] not in ":=":
         return None
     if _NOT_SECRET.match(value) and not value.isalpha():
         return None
@@ -428,23 +499,36 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
     )
 
 
-def secret_spans(text: str) -> list[SecretSpan]:
-    """Every secret found, as spans of the original ``text`` (merged, in order)."""
-    form = detection_form(text)
-    folded = fold_obfuscations(fold_financial_numerals(form.text))
+def _reading_spans(form: str) -> list[tuple[int, int, str]]:
+    """Every detector over one reading of the text, as spans of that reading."""
+    folded = fold_obfuscations(fold_financial_numerals(form))
     # Codes read by their label or what they open also count in Chinese numerals (一二三…).
     keyed = fold_digit_chars(folded)
-    found = (
+    return (
         _prose_spans(folded)
         + [(s, e, "credential_in_prose") for s, e in labelled_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
-        + _url_spans(form.text)
-        + _format_spans(form.text)
-        + [(s, e, "credential_format") for s, e in keyed_format_spans(form.text)]
-        + _shape_spans(form.text)
+        + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
+        + _url_spans(form)
+        + _format_spans(form)
+        + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]
+        + _shape_spans(form)
     )
+
+
+def secret_spans(text: str) -> list[SecretSpan]:
+    """Every secret found, as spans of the original ``text`` (merged, in order)."""
+    # A symbol repeated between single characters ("4🔸8🔸2🔸1") is an invisible character for
+    # the detection form (same length, so every index is still an index of ``text``).
+    form = detection_form(hide_separators(text))
+    found = _reading_spans(form.text)
+    if not found:
+        # A text written in ROT13 is read too (a letter for a letter: the same positions).
+        rot = rot13_reading(form.text)
+        if rot is not None:
+            found = _reading_spans(rot)
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.
     visible, origin = nfkc_visible(text)

@@ -1,6 +1,6 @@
 """The detectors' literal prefilter (``memory.detectors.prefilter``, issue 39) skips a
 pattern only where it cannot match (special categories, instructions, addressing, systems
-of record): the required literals derived from every registered
+of record, credentials named by their use): the required literals derived from every registered
 rule are in every string that rule matches, the fast search answers as the plain loop
 does on any text, and the case assumptions it rests on hold for every code point."""
 
@@ -14,7 +14,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from memory import content_rules
-from memory.detectors import addressing, instructions, prefilter
+from memory.detectors import addressing, instructions, prefilter, used_secrets
 from memory.detectors.prefilter import (
     ASCII_CASE_TWINS,
     UNEVEN_LOWER,
@@ -33,6 +33,7 @@ RULE_LISTS = [
     addressing._ADDRESS,
     addressing._INTERNALS,
     content_rules._SOR_PATTERNS,
+    used_secrets._RULES,
 ]
 PATTERNS = list(
     {id(p): p for rules in RULE_LISTS for p in rules if isinstance(p, re.Pattern)}.values()

@@ -349,7 +349,7 @@ ENGRAM = {
     # The learned special-category head's speaker band, in log-odds below the n-gram line
     # (memory/detectors/learned, SPEAKER_BAND; 0: off). Texts inside it are embedded in the
     # write request.
-    "DETECTOR_SPEAKER_BAND": env.float("ENGRAM_DETECTOR_SPEAKER_BAND", default=4.0),
+    "DETECTOR_SPEAKER_BAND": env.float("ENGRAM_DETECTOR_SPEAKER_BAND", default=0.0),
     "DB_APP_ROLE": DB_APP_ROLE,
     "LOGIN_MAX_FAILURES": AXES_FAILURE_LIMIT,
     "LOGIN_LOCKOUT_SECONDS": env.int("ENGRAM_LOGIN_LOCKOUT_SECONDS", default=900),

@@ -128,9 +128,11 @@ def test_a_participle_of_doing_another_person_or_the_news_is_not_read(text):
 # --- the speaker band of the learned head ----------------------------------------------------
 
 
-def test_the_speaker_band_is_only_opened_for_the_speaker():
-    """The band reads the embedding head only where the grammar test says the speaker is
-    the subject: the same n-gram log-odds, another person's sentence, no band."""
+def test_the_speaker_band_is_only_opened_for_the_speaker(settings):
+    """The band (switched on at its measured width) reads the embedding head only where the
+    grammar test says the speaker is the subject: the same n-gram log-odds, another
+    person's sentence, no band."""
+    settings.ENGRAM = {**settings.ENGRAM, "DETECTOR_SPEAKER_BAND": learned.SPEAKER_BAND}
     model = learned.model()
     i = model.classes.index("special_category")
     logits = np.array([-model.unsure_logit - 1.0] * len(model.classes))

@@ -203,7 +203,9 @@ def scope_to_speaker(
     # With ``addressed_turns``, a turn that speaks to someone ("your race sounds great")
     # is the addressee's story: it neither answers for its speaker nor, told to the
     # speaker asked about, counts against them (``attribution.addressed``). With
-    # ``addressed_sentence`` the person is judged in the sentence that matches the question.
+    # ``addressed_sentence`` the person is judged in the sentence that matches the
+    # question (whether the speaker asks stays judged on the whole turn: judged on that
+    # sentence too, adversarial abstention on LoCoMo dev fell 0.295 -> 0.196).
     asked = question if w.addressed_sentence else ""
 
     def to_other(c: Candidate) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memory.models import MemoryRecord
 from memory.recall import RecallWeights
@@ -198,3 +200,33 @@ def test_sentence_judging_is_off_by_default_and_clamped():
         RecallWeights.for_tenant({"recall_weights": {"addressed_sentence": 9}}).addressed_sentence
         == 1.0
     )
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "I baked bread.",
+                "You baked bread!",
+                "My kiln cracked.",
+                "Your kiln?",
+                "我烤了面包。",
+                "你的窑裂了！",
+                "Thanks, you rock.",
+                "We rowed home;",
+                "Hey Omar,",
+            ]
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.sampled_from(["What did Omar bake?", "Whose kiln cracked?", "周磊烤了什么？", "Who sang?"]),
+)
+def test_the_matching_sentence_is_part_of_the_turn_and_no_match_judges_it_whole(parts, question):
+    statement = "Omar: " + " ".join(parts)
+    chosen = about_question(statement, question, NAMES)
+    assert chosen in statement
+    if chosen == statement:  # nothing shared: the whole turn, as without a question
+        assert addressed(statement, question, NAMES) is addressed(statement)
+    else:
+        assert addressed(statement, question, NAMES) is addressed(chosen)

@@ -32,9 +32,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memory.temporal.common import fold_traditional
+from memory.temporal.said import said_times
 
 PERSON, PLACE, ORGANISATION, THING, DATE = "person", "place", "organisation", "thing", "date"
 KINDS = (PERSON, PLACE, ORGANISATION, THING, DATE)
@@ -279,6 +282,20 @@ def extract(text: str) -> list[Mention]:
         if len(out) >= MAX_PER_TEXT:
             break
     return list(out.values())
+
+
+def told_times(text: str, when: datetime, taken: Sequence[str] = ()) -> list[Mention]:
+    """The times ``text`` tells in words relative to when it was said ("yesterday",
+    "上周"), resolved against ``when`` (``memory.temporal.said``): one ``date`` mention
+    each, its normalised form the resolved time ("2023-05-07", "2023-w18"), none already
+    in ``taken``; together with ``extract`` at most ``MAX_PER_TEXT``."""
+    room = MAX_PER_TEXT - len(taken)
+    out = [
+        Mention(value, words.strip()[:MAX_CHARS], DATE)
+        for words, value in said_times(text, when)
+        if value not in taken
+    ]
+    return out[: max(0, room)]
 
 
 def keys(text: str) -> list[str]:

@@ -360,6 +360,9 @@ def loco_run(
                         row["abstention"],
                         row["empty_answerable"],
                     )
+                    guard.setdefault("categories", {}).setdefault(variant, {})[name] = {
+                        k: v for k, v in row.items() if k.endswith("@10") and k != "recall@10"
+                    }
             print(f"  {variant}: {scores[variant]}", flush=True)
     finally:
         tenant.policy = original
@@ -480,13 +483,23 @@ def main() -> None:
             print(f"\nLoCoMo {args.folder.name}, leave one conversation out (Recall@10):")
             print("\n".join(per_variant_table(scores)))
             print("\nadversarial abstained / answerable left empty, per conversation:")
+            categories = guard.pop("categories", {})
             for variant, per_conv in guard.items():
                 cells = "".join(f"{a:>8.3f} / {e:<4}" for _, (a, e) in sorted(per_conv.items()))
                 print(f"{variant:<24}{cells}")
+            print("\nRecall@10 per category, per conversation:")
+            for variant, per_conv in categories.items():
+                for category in sorted({c for row in per_conv.values() for c in row}):
+                    cells = "".join(
+                        f"{row.get(category, 0):>8.3f}" for _, row in sorted(per_conv.items())
+                    )
+                    print(f"{variant:<24}{category:<16}{cells}")
             print()
             print("\n".join(format_result(leave_one_out(scores))))
             if args.json:
-                args.json.write_text(json.dumps({"loco": scores, "guard": guard}, indent=2))
+                args.json.write_text(
+                    json.dumps({"loco": scores, "guard": guard, "categories": categories}, indent=2)
+                )
             return
         engram, vector = Table(), Table()
         latencies: list[float] = []

@@ -44,7 +44,7 @@ from memory.recall.scope import (
     scope_q,
 )
 from memory.recall.signals import Candidate
-from memory.recall.timewin import time_named
+from memory.recall.timewin import time_asked, time_named
 from memory.recall.trace import record_recall
 from memory.recall.weights import RecallWeights
 
@@ -250,6 +250,8 @@ def recall(
                     recent=question.recent,
                     about_others=question.about_others,
                     speaker=question.speaker,
+                    question=question.searched,
+                    names=question.scope_names,
                 )
             # 5b. an optional cross-encoder reorders the top ones (never adds one).
             ranked, reranker, rerank_error = model_rerank(
@@ -279,6 +281,8 @@ def recall(
                     recent=asked.recent,
                     about_others=asked.about_others,
                     speaker=asked.speaker,
+                    question=asked.searched,
+                    names=asked.scope_names,
                 )
 
             # 5b'. a question of several parts, recalled part by part (``decompose``).
@@ -306,6 +310,8 @@ def recall(
                     query_vector=query_vector,
                     about_others=question.about_others,
                 )
+                # 5f. a question that asks for a time prefers the memories that tell one.
+                ranked = time_asked(ranked, weights, question=question.searched)
             # 6. one value per slot, one version per lineage, no near-duplicates. A route
             #    that leaves some items out looks further down the ranking.
             with recall_stage("rank"):

@@ -64,11 +64,14 @@ def fuse_and_rerank(
     recent: bool = False,
     about_others: bool = False,
     speaker: str = "",
+    question: str = "",
+    names: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """``recent``: the question asks for the latest experiences; ``about_others``: it
     names another person or a relation, so facts about other people may answer it;
     ``speaker``: the one speaker of the subject's conversations it is about (see
-    ``query.Question``)."""
+    ``query.Question``); ``question`` (as searched) and ``names`` (the words of the
+    conversation partners' names): what ``addressed_sentence`` reads."""
     ranking_weight = {r: getattr(w, r) for r in RANKINGS}
     best_possible = sum(wt / (w.rrf_k + 1) for wt in ranking_weight.values()) or 1.0
     anchors = [c for c in candidates.values() if is_anchor(c, w)]
@@ -140,7 +143,7 @@ def fuse_and_rerank(
         )
         kept.append(c)
     if speaker:
-        kept = scope_to_speaker(kept, speaker, w)
+        kept = scope_to_speaker(kept, speaker, w, question=question, names=names)
     kept.sort(key=lambda c: (-c.signals.final, -c.record.valid_from.timestamp(), str(c.id)))
     return kept
 
@@ -174,7 +177,14 @@ def asks(statement: str, share: float = 0.0) -> bool:
     return total > 0 and asking >= share * total
 
 
-def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> list[Candidate]:
+def scope_to_speaker(
+    kept: list[Candidate],
+    speaker: str,
+    w: RecallWeights,
+    *,
+    question: str = "",
+    names: frozenset[str] = frozenset(),
+) -> list[Candidate]:
     """A question about one speaker is answered by what that speaker said. Abstain when
     the speaker's best statement ranks far below (under ``named_speaker_share`` of the
     fused relevance of) the best turn of another speaker: the question then most likely
@@ -192,14 +202,17 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
     ]
     # With ``addressed_turns``, a turn that speaks to someone ("your race sounds great")
     # is the addressee's story: it neither answers for its speaker nor, told to the
-    # speaker asked about, counts against them (``attribution.addressed``).
-    own = [
-        c
-        for c in said
-        if not asks(c.record.statement, w.asking_share)
-        and not (w.addressed_turns and addressed(c.record.statement))
-    ]
-    against = [c for c in by_others if not (w.addressed_turns and addressed(c.record.statement))]
+    # speaker asked about, counts against them (``attribution.addressed``). With
+    # ``addressed_sentence`` the person is judged in the sentence that matches the
+    # question (whether the speaker asks stays judged on the whole turn: judged on that
+    # sentence too, adversarial abstention on LoCoMo dev fell 0.295 -> 0.196).
+    asked = question if w.addressed_sentence else ""
+
+    def to_other(c: Candidate) -> bool:
+        return bool(w.addressed_turns) and addressed(c.record.statement, asked, names)
+
+    own = [c for c in said if not asks(c.record.statement, w.asking_share) and not to_other(c)]
+    against = [c for c in by_others if not to_other(c)]
     if against:
         best_other = max(_or(c.signals.fused, 0.0) for c in against)
         best_said = max((_or(c.signals.fused, 0.0) for c in own), default=0.0)
@@ -207,7 +220,7 @@ def scope_to_speaker(kept: list[Candidate], speaker: str, w: RecallWeights) -> l
             return []
     for c in said:
         c.signals.spoken_by_speaker = True
-        if w.addressed_rank and addressed(c.record.statement):
+        if w.addressed_rank and addressed(c.record.statement, asked, names):
             continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept

@@ -15,15 +15,23 @@ memory · (question − typical question)) come along at that share of the best 
 (a memory already ranked keeps the higher of the two): the routes rank the whole subject,
 and a turn of that day may not be among their best. Read through the request's own
 eligibility (``Eligible.queryset``), and only when something was recalled: a time alone
-never answers a question."""
+never answers a question.
+
+**A question that asks for a time** (``time_asked``, 5f; 0: off): "When did Ada move?",
+"What year did …", "Since when …", "她什么时候搬的家？", "哪一年…". Its answer is a time, so
+of the best ``DEPTH`` memories already ranked (about the thing asked) those that tell one
+gain ``time_asked``: a date in their words or a time resolved at ingest against when they
+were said ("yesterday", "上周", "two months ago": the entity index's ``date`` rows,
+``memory.temporal.said``). It reorders what the routes found; it brings none in."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from pgvector.django import MaxInnerProduct
 
-from memory.models import MemoryEmbedding
+from memory.models import EntityKind, MemoryEmbedding, MemoryMention
 from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.query import QueryVector
 from memory.recall.scope import Eligible
@@ -124,3 +132,42 @@ def time_named(
         key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
     )
     return head + tail
+
+
+# The question words that ask for a time (a closed class): "when" opening a question or
+# before an auxiliary ("When did …", "Do you know when did …" but not "what did she do when
+# she was young"), "what/which day, date, week, month, year, season, time", "how long ago",
+# "since when"; 什么时候, 何时, 哪天, 哪一年, 哪个月, 几月, 几号, 几点, 多久以前.
+_ASKS_TIME = re.compile(
+    r"^\W*when\b|\bwhen\s+(?:did|does|do|is|was|were|will|would|has|have|had|are|am|can"
+    r"|could|should)\b|\b(?:what|which)\s+(?:time|date|day|week|month|year|season)s?\b"
+    r"|\bhow\s+long\s+ago\b|\bsince\s+when\b"
+    r"|什么时候|何时|哪(?:一)?(?:天|日|年|周|个?月|个?星期)|几月|几号|几点|多久(?:以|之)前",
+    re.IGNORECASE,
+)
+
+
+def asks_time(question: str) -> bool:
+    """The question asks for a time (``_ASKS_TIME``)."""
+    return bool(_ASKS_TIME.search(question))
+
+
+def time_asked(ranked: list[Candidate], w: RecallWeights, *, question: str) -> list[Candidate]:
+    """``w.time_asked`` added to each of the best ``DEPTH`` ranked memories that tells a
+    time, when the question asks for one; re-sorted. One query (the ranked ids' ``date``
+    mentions). Unchanged when the weight is 0, nothing was ranked or the question asks
+    for no time."""
+    if not w.time_asked or not ranked or not asks_time(question):
+        return ranked
+    head, tail = ranked[:DEPTH], ranked[DEPTH:]
+    timed = set(
+        MemoryMention.objects.filter(
+            record_id__in=[c.id for c in head], kind=EntityKind.DATE
+        ).values_list("record_id", flat=True)
+    )
+    if not timed:
+        return ranked
+    for c in head:
+        if c.id in timed:
+            c.signals.final = round((c.signals.final or 0.0) + w.time_asked, 4)
+    return order(head) + tail

@@ -97,6 +97,19 @@ class RecallWeights:
     # Over 0: such a turn of the speaker asked about gets no ``named_speaker`` bonus. 0: off
     # (with ``addressed_turns``: multi-hop @10 0.479 -> 0.495, but 30 loses 0.024).
     addressed_rank: float = 0.0
+    # Over 0: both judge the person in the sentence of the turn that shares most words
+    # with the question, not in the whole turn (``attribution.about_question``): a
+    # thank-you before the speaker's own news no longer makes the turn addressed. 0: off.
+    # With ``addressed_turns`` on LoCoMo dev: abstention 0.295 -> 0.402 with 14 answerable
+    # questions empty (whole turns: 0.420, 17), but 41 loses 0.010 Recall@10 and two
+    # answers, so off (docs/recall.md).
+    addressed_sentence: float = 0.0
+    # Added to the score of each of the best ranked memories that tells a time (a date
+    # or a time resolved at ingest, ``MemoryMention`` of kind date) when the question asks
+    # for one ("When did …", "什么时候"; ``timewin.time_asked``). 0: off. LoCoMo dev at
+    # 0.1–0.4: Recall@10 0.761/0.769/0.766 -> 0.761/0.782/0.773 (temporal 0.892/0.962/0.870
+    # -> 0.892/1.000/0.907), no loss, but 26 does not gain: not kept (docs/recall.md).
+    time_asked: float = 0.0
     # The memory of the turn right after a top hit that asks something comes along at
     # this share of the hit's score (``expand.adjacent_replies``): the answer to the
     # question the hit asked. 0: off. Kept by leave-one-conversation-out on LoCoMo dev
@@ -186,6 +199,7 @@ class RecallWeights:
                 "asking_share",
                 "addressed_turns",
                 "addressed_rank",
+                "addressed_sentence",
                 "drop_named_time",
                 "unname_speakers",
                 "adjacent_reply",

@@ -3,6 +3,10 @@
 - The write path calls ``mentions_write`` for the records it creates, inside their
   transaction and with their lexical docs (``indexing.records_indexed_on_write``): one
   insert for all of a batch's records, none when they name nothing.
+- Besides the names, a record's rows hold the times its statement tells ("yesterday",
+  "上周", "two months ago"), resolved against its ``valid_from`` (when it was said) and
+  written at their precision (``2023-05-07``, ``2023-w18``, ``2023-03``): structured time
+  (``memory.temporal.said``), kind ``date``.
 - ``mentions_rebuild`` rewrites a tenant's rows from the records' statements, a page at a
   time (``manage.py engram_mentions``: records written before the index existed, or after
   a change to ``memory.entities``). Deleted records get none.
@@ -20,6 +24,9 @@ from memory.models import MemoryMention, MemoryRecord, MemoryStatus
 
 
 def _rows(record: MemoryRecord) -> list[MemoryMention]:
+    found = entities.extract(record.statement)
+    if record.valid_from is not None:
+        found += entities.told_times(record.statement, record.valid_from, [m.norm for m in found])
     return [
         MemoryMention(
             tenant_id=record.tenant_id,
@@ -30,7 +37,7 @@ def _rows(record: MemoryRecord) -> list[MemoryMention]:
             kind=m.kind,
             alias_of=m.alias_of,
         )
-        for m in entities.extract(record.statement)
+        for m in found
     ]
 
 

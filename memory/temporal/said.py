@@ -1,0 +1,178 @@
+"""The times a statement tells, resolved against when it was said: structured time for
+the entity index (``MemoryMention`` rows of kind ``date``, ``services.mentions``).
+
+"I went camping yesterday", said on 8 May 2023, tells 2023-05-07; "上周我们去了杭州"
+tells the week before; "two weeks ago" and "三个月前" a day that many units back; "last
+summer", "去年" a season or a year. Each time is written at the precision the words give
+it: a day ``2023-05-07``, an ISO week ``2023-w18``, a month ``2023-05``, a season
+``2022-summer`` (northern), a year ``2023``. Absolute dates ("7 May 2023", "2023年5月")
+are already read by ``memory.entities``.
+
+The words are closed grammatical classes: deictic time adverbs (yesterday/today/tonight/
+tomorrow, 昨天/今天/明天/前天/后天), a determiner with a unit of the calendar (last/this/
+next + week, month, year, weekend, a weekday or a season; 上/下/这/本 + 周/星期/月,
+去年/今年/明年/前年), a number with a unit and "ago"/"in" (前/后), and a year after a
+preposition ("in 2022"). Chinese day words are read on the segmenter's words, as
+``memory.temporal`` does ("以后天天" holds no 后天), or where one opens a clause.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from memory.temporal.common import _add_months
+from memory.temporal.en import _EN_NUM, _en_int
+from memory.temporal.zh import _zh_int, _zh_words
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_EN_DEICTIC = re.compile(r"\b(?P<w>yesterday|today|tonight|tomorrow)\b", re.I)
+_EN_DET = re.compile(
+    r"\b(?P<det>last|this|next)\s+(?P<unit>night|morning|afternoon|evening|weekend|week|month"
+    r"|year|" + "|".join(_WEEKDAYS) + "|" + "|".join(_SEASONS) + r")\b",
+    re.I,
+)
+_EN_AGO = re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)
+_EN_IN = re.compile(rf"\bin\s+(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\b", re.I)
+_EN_YEAR = re.compile(r"\b(?:in|since|during|of|back in)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+
+_ZH_DAY_WORDS = {
+    "前天": -2,
+    "昨天": -1,
+    "昨日": -1,
+    "昨晚": -1,
+    "今天": 0,
+    "今日": 0,
+    "今晚": 0,
+    "今早": 0,
+    "明天": 1,
+    "后天": 2,
+}
+_ZH_WEEK = re.compile(r"(?P<det>上|下|这|本)(?:个)?(?:周|星期|礼拜)(?P<day>[一二三四五六日天末])?")
+_ZH_MONTH = re.compile(r"(?P<det>上|下|这|本)个?月")
+_ZH_YEARS = {"前年": -2, "去年": -1, "今年": 0, "明年": 1}
+_ZH_AMOUNT = re.compile(
+    r"(?P<n>\d{1,3}|[一二两三四五六七八九十几]{1,3})\s*(?:个)?"
+    r"(?P<unit>天|日|周|星期|礼拜|月|年)(?P<dir>以前|之前|前|以后|之后|后)"
+)
+_ZH_UNIT = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
+
+
+def _day(d: date) -> str:
+    return d.isoformat()
+
+
+def _week(d: date) -> str:
+    year, week, _ = d.isocalendar()
+    return f"{year}-w{week:02d}"
+
+
+def _month(d: date) -> str:
+    return f"{d.year}-{d.month:02d}"
+
+
+def _back(d: date, n: int, unit: str) -> str:
+    """``n`` units before (negative: after) ``d``, at that unit's precision."""
+    if unit == "day":
+        return _day(d - timedelta(days=n))
+    if unit == "week":
+        return _week(d - timedelta(weeks=n))
+    if unit == "month":
+        shifted = _add_months(datetime(d.year, d.month, 1), -n)
+        return _month(shifted.date())
+    return str(d.year - n)
+
+
+def _season(d: date, season: str, det: str) -> str:
+    """The season (labelled by the year it starts in) ``det`` names, said on ``d``: the
+    one under way or coming ("this"), the latest one past ("last"), the next to start."""
+    start = _SEASONS[season]
+    year = d.year if d.month >= start else d.year - 1  # the latest to have started
+    inside = (d.year - year) * 12 + d.month - start < 3
+    if det == "last":
+        year -= 1 if inside else 0
+    elif det == "next" or not inside:
+        year += 1
+    return f"{year}-{season.replace('fall', 'autumn')}"
+
+
+def _en_det(d: date, det: str, unit: str) -> str:
+    step = {"last": -1, "this": 0, "next": 1}[det]
+    if unit in ("night", "morning", "afternoon", "evening"):
+        return _day(d + timedelta(days=-1 if det == "last" else 0))
+    if unit in ("week", "weekend"):
+        return _week(d + timedelta(weeks=step))
+    if unit == "month":
+        return _back(d, -step, "month")
+    if unit == "year":
+        return str(d.year + step)
+    if unit in _SEASONS:
+        return _season(d, unit, det)
+    wanted = _WEEKDAYS.index(unit)
+    if det == "last":
+        back = (d.weekday() - wanted) % 7 or 7
+        return _day(d - timedelta(days=back))
+    ahead = (wanted - d.weekday()) % 7 or (7 if det == "next" else 0)
+    return _day(d + timedelta(days=ahead))
+
+
+def said_times(text: str, when: datetime) -> list[tuple[str, str]]:
+    """(words, resolved time) for each time ``text`` tells, read as said at ``when``,
+    each resolved time once, in the order found."""
+    d = when.date()
+    out: dict[str, str] = {}
+
+    def add(words: str, value: str | None) -> None:
+        if value and value not in out:
+            out[value] = words
+
+    for m in _EN_DEICTIC.finditer(text):
+        w = m["w"].lower()
+        add(m[0], _day(d + timedelta(days={"yesterday": -1, "tomorrow": 1}.get(w, 0))))
+    for m in _EN_DET.finditer(text):
+        add(m[0], _en_det(d, m["det"].lower(), m["unit"].lower()))
+    for pattern, sign in ((_EN_AGO, 1), (_EN_IN, -1)):
+        for m in pattern.finditer(text):
+            n = _en_int(m["n"])
+            if n:
+                add(m[0], _back(d, sign * n, m["unit"].lower()))
+    for m in _EN_YEAR.finditer(text):
+        add(m[0], m["year"])
+    if re.search(r"[\u3400-\u9fff]", text):
+        _chinese(text, d, add)
+    return [(words, value) for value, words in out.items()]
+
+
+def _chinese(text: str, d: date, add) -> None:
+    words = _zh_words(text)
+    for word, offset in _ZH_DAY_WORDS.items():
+        # As the segmenter cuts it, or opening a clause ("前天下了雨" cuts as 前/天下).
+        if word in words or re.search(rf"(?:^|[\s，。！？；：,.!?;:]){word}", text):
+            add(word, _day(d + timedelta(days=offset)))
+    for word, offset in _ZH_YEARS.items():
+        if word in text:
+            add(word, str(d.year + offset))
+    for m in _ZH_WEEK.finditer(text):
+        step = {"上": -1, "下": 1}.get(m["det"], 0)
+        week_day = d + timedelta(weeks=step)
+        if m["day"] and m["day"] != "末":
+            index = "一二三四五六日".find(m["day"].replace("天", "日"))
+            add(m[0], _day(week_day - timedelta(days=week_day.weekday() - index)))
+        else:
+            add(m[0], _week(week_day))
+    for m in _ZH_MONTH.finditer(text):
+        add(m[0], _back(d, -{"上": -1, "下": 1}.get(m["det"], 0), "month"))
+    for m in _ZH_AMOUNT.finditer(text):
+        n = 3 if m["n"] == "几" else _zh_int(m["n"])
+        if n:
+            sign = 1 if "前" in m["dir"] else -1
+            add(m[0], _back(d, sign * n, _ZH_UNIT[m["unit"]]))

@@ -3,7 +3,8 @@ those: the keys read under config/ core/ accounts/ memory/ governance/ (``env(..
 ``env.bool(...)`` and the other django-environ casts, ``os.environ[...]``,
 ``os.environ.get/setdefault/pop(...)``, ``os.getenv(...)``, found in the AST) and the
 ``${NAME:-default}`` variables of the ``./dev`` script. The README's shorter "Configure"
-table names only variables something reads."""
+table names only variables something reads. Where a variable is read as a bool or a number with a
+literal default, the table's default cell says that default."""
 
 from __future__ import annotations
 
@@ -130,3 +131,80 @@ def test_the_readme_names_only_variables_something_reads():
     assert names, "README's Configure section has no variable table"
     unread = sorted(names - variables_read())
     assert not unread, f"README's Configure table lists variables nothing reads: {unread}"
+
+
+TYPED_CASTS = {"bool", "int", "float"}
+
+
+def typed_defaults_in(source: str) -> dict[str, tuple[str, object]]:
+    """``env.bool/int/float("NAME", default=<literal>)`` reads: NAME -> (cast, default)."""
+    found: dict[str, tuple[str, object]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "env"
+            and node.func.attr in TYPED_CASTS
+            and node.args
+            and _string(node.args[0])
+        ):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "default" and isinstance(keyword.value, ast.Constant):
+                found[_string(node.args[0])] = (node.func.attr, keyword.value.value)
+    return found
+
+
+def default_cells(path: Path, section_title: str) -> dict[str, str]:
+    """Each variable's default cell (the row's second cell) in the section's table."""
+    section = path.read_text(encoding="utf-8").split(f"\n{section_title}\n", 1)[1]
+    cells: dict[str, str] = {}
+    for line in section.split("\n## ", 1)[0].splitlines():
+        if line.startswith("| `"):
+            row = line.split("|")
+            for name in re.findall(r"`([A-Z][A-Z0-9_]*)`", row[1]):
+                cells[name] = row[2].strip()
+    return cells
+
+
+def says_default(cell: str, cast: str, default: object) -> bool:
+    """Whether a default cell's first literal (in backticks) is ``default``."""
+    literal = re.match(r"`([^`]*)`", cell)
+    if literal is None:
+        return False
+    if cast == "bool":
+        return literal.group(1).lower() == str(default).lower()
+    try:
+        return float(literal.group(1).replace("_", "")) == float(default)
+    except ValueError:
+        return False
+
+
+def test_the_default_reader_compares_literals_by_type():
+    source = "a = env.bool('A', default=True)\nb = env.float('B', default=0.0)\nc = env('C')\n"
+    assert typed_defaults_in(source) == {"A": ("bool", True), "B": ("float", 0.0)}
+    assert says_default("`true` | x", "bool", True)
+    assert not says_default("`false`", "bool", True)
+    assert says_default("`0` (off)", "float", 0.0)
+    assert not says_default("`4.0`", "float", 0.0)
+    assert says_default("`100_000`", "int", 100000)
+    assert not says_default("none", "int", 1)
+
+
+def test_the_table_states_each_typed_default_as_the_code_reads_it():
+    """A default changed in the settings and not in the table (the speaker band's, 4.0 in
+    the table and 0 in the code, on 2026-12-06) is found here."""
+    defaults: dict[str, tuple[str, object]] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                defaults |= typed_defaults_in(path.read_text())
+    assert len(defaults) > 50
+    cells = default_cells(TABLE, SECTION)
+    wrong = {
+        name: (default, cells.get(name))
+        for name, (cast, default) in sorted(defaults.items())
+        if not says_default(cells.get(name, ""), cast, default)
+    }
+    assert not wrong, f"docs/configuration.md's default cells disagree with the code: {wrong}"

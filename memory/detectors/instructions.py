@@ -130,7 +130,11 @@ _INJECTION_PATTERNS = [
         r"超级用户|没有任何限制|没有限制|无限制|不受限制|越狱|黑客|模式)",
         re.IGNORECASE,
     ),
-    re.compile(r"(管理员密码|把\S{0,10}(密码|密钥|令牌)\S{0,6}(记下|发给|发送|告诉|保存|泄露))"),
+    # "别把密码告诉任何人" warns against the request: a negation before 把 is advice.
+    re.compile(
+        r"(管理员密码|(?<![别別勿莫])(?<!不要)(?<!不能)(?<!不可)把\S{0,10}(密码|密钥|令牌)\S{0,6}"
+        r"(记下|发给|发送|告诉|保存|泄露))"
+    ),
 ]
 
 _PROCEDURE_PATTERNS = [

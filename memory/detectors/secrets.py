@@ -39,6 +39,11 @@ from memory.detectors.labelled import (
 )
 from memory.detectors.prefilter import search_any
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
+from memory.detectors.value_readings import (
+    fold_script_digits,
+    generic_mention,
+    value_reading_spans,
+)
 from memory.text_normalize import detection_form
 
 # --- credential words ---------------------------------------------------------------------
@@ -357,7 +362,7 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
         ):
             for m in rx.finditer(text, cue.end(), window_end):
                 spans.append((m.start(), m.end(), code))
-        if _STRONG_CUE.fullmatch(cue.group()) or _STRONG_CUE.match(cue.group()):
+        if _STRONG_CUE.match(cue.group()) and not generic_mention(text, cue.start(), lo, hi):
             plain = _plain_assignment(text, cue.end(), hi)
             if plain:
                 spans.append((*plain, code))
@@ -501,7 +506,7 @@ def _shape_spans(text: str) -> list[tuple[int, int, str]]:
 
 def _reading_spans(form: str) -> list[tuple[int, int, str]]:
     """Every detector over one reading of the text, as spans of that reading."""
-    folded = fold_obfuscations(fold_financial_numerals(form))
+    folded = fold_obfuscations(fold_financial_numerals(fold_script_digits(form)))
     # Codes read by their label or what they open also count in Chinese numerals (一二三…).
     keyed = fold_digit_chars(folded)
     return (
@@ -511,6 +516,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
         + _url_spans(form)
         + _format_spans(form)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]

@@ -1,0 +1,411 @@
+"""Secrets read by the value's own structure (round 8 of issue 32).
+
+Earlier rounds find a value beside a credential word, a label, a lock or a use. Here the
+*value* and the structure that introduces it carry the signal, whatever the service:
+
+- **a key/value pair whose key names a secret**: ``requirepass: …``, ``"pwd": "…"``,
+  ``X_API_SECRET=…``, ``shared_secret = …`` in YAML, JSON, .env, INI or a connection
+  string. The key is split into its parts (``_``, ``-``, ``.``, camelCase) and one part, or
+  the key's ending, is a secret morpheme (pass, pwd, secret, token, auth, cred, pin, otp,
+  key, sig); a part that names something about the secret (public, id, name, url, hint,
+  length, policy, field …) makes it another key. The value must be of secret shape;
+- **a value of strong password shape introduced as a value**: a copula, colon, "with",
+  "type"/"use"/"uses" before a token of eight or more characters mixing lower-case letters
+  with digits or symbols (three character classes), in a sentence about gaining access
+  (unlock, log/sign in, account, site, bank, vault, SSH, GPG, 登录, 解锁 …). Identifiers
+  (serials, tracking numbers, flights) are upper-case and digits, and are not taken;
+- **letters that no language spells**: a run of ten or more lower-case letters with almost
+  no vowels, or three or four groups of four such letters (the app-password format of the
+  large mail providers), after a credential word and a colon or copula;
+- **characters spelled one by one with their case** ("capital B, lowercase r, i, n, e",
+  大写的K，小写的m), in a sentence with a credential or access word;
+- **a secret given in two fragments** ("the PIN starts with 47 and ends with 19");
+- **a private key's body without its armour**: base64 that decodes to DER with a version
+  INTEGER right after the outer SEQUENCE (PKCS#1/#8, SEC1: the private forms; public keys
+  and certificates start with another SEQUENCE) or to OpenSSH's ``openssh-key-v1`` magic;
+- **a keypad code**: digits with ``#``/``*`` keyed after an entry verb (按 #2741, press
+  3926#), or spaced digits closed by ``#``;
+- **an answer to a security question named by its topic** (a mother's maiden name, a
+  first pet, car or school, the street one grew up on, the town one was born in) given for
+  an account, a site or an institution ("… for the mortgage portal: X", "if they ask …
+  I tell them X"): a closed class, the topics such questions are drawn from;
+- **a word list of mnemonic length in any language**: exactly 12, 15, 18, 21 or 24
+  distinct lower-case words after a colon, with nothing else in the clause (the BIP-39
+  lengths; the English list is checked word by word elsewhere).
+
+Every rule is gated by the literal prefilter (``memory.detectors.prefilter``) or a
+character test, so ordinary text costs a set look-up per rule.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+from collections.abc import Callable
+
+from core.process_state import memoized
+from memory.detectors.prefilter import search_any
+
+
+# --- digits of other scripts ------------------------------------------------------------------
+@memoized("memory.detectors.value_readings._script_digits", maxsize=1)
+def _script_digits() -> dict[int, str]:
+    # Every decimal digit outside ASCII (Arabic-Indic ٧, Persian ۴, Devanagari ७, Thai ๗ …):
+    # NFKC maps full-width digits but leaves these, so a PIN written in them kept no digit.
+    return {
+        cp: str(unicodedata.decimal(chr(cp)))
+        for cp in range(0x80, 0x20000)
+        if unicodedata.category(chr(cp)) == "Nd"
+    }
+
+
+def fold_script_digits(text: str) -> str:
+    """``text`` with every non-ASCII decimal digit as its ASCII digit (same length)."""
+    return text if text.isascii() else text.translate(_script_digits())
+
+
+# --- key/value pairs ------------------------------------------------------------------------
+_PAIR = re.compile(
+    r"(?P<key>[A-Za-z_][A-Za-z0-9_.-]{1,48})[\"']?\s*(?:=|:(?!//)|=>)\s*[\"']?"
+    r"(?P<value>[^\s\"',;}]{4,128})"
+)
+_SECRET_PART = frozenset(
+    "pass password passwd passphrase passcode pwd pw secret secrets token tokens auth "
+    "cred creds credential credentials pin otp totp key apikey privkey sig signing "
+    "signature salt".split()
+)
+_SECRET_ENDING = re.compile(r"(?:pass|passwd|password|pwd|secret|token|apikey|privkey)$", re.I)
+# Parts that name something *about* the secret (where it is, its name, its rules).
+_OTHER_PART = frozenset(
+    "public pub id ids name names url uri path file dir hint policy length len min max "
+    "size count type field label prompt expiry expires expire ttl reset required enabled "
+    "algorithm algo format version mode header endpoint host user username login "
+    "board pad note notes method scheme provider backend plugin flow strategy".split()
+)
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _key_names_secret(key: str) -> bool:
+    parts = [p.lower() for chunk in re.split(r"[_.\-]+", key) for p in _CAMEL.findall(chunk)]
+    if not parts or any(p in _OTHER_PART for p in parts):
+        return False
+    return any(p in _SECRET_PART for p in parts) or bool(_SECRET_ENDING.search(key))
+
+
+def pair_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
+    if "=" not in text and ":" not in text:
+        return []
+    return [
+        m.span("value")
+        for m in _PAIR.finditer(text)
+        if _key_names_secret(m.group("key"))
+        and (looks_like_secret(m.group("value")) or _unspelled(m.group("value")))
+    ]
+
+
+# --- strong password shape, introduced as a value --------------------------------------------
+# The value is what one opens, logs in or decrypts *with*, what one types, or what another
+# login reuses ("the same as my bank one: …"): the verb is tied to the value, not merely in
+# the sentence ("I log in with my work laptop: ThinkPad-X1c" names a machine).
+_VAL = r"[\"'“「]?(?P<value>[!-~]{8,64})"
+_INTRODUCED = [
+    re.compile(
+        r"(?:\b(?:unlock(?:s|ed)?|decrypt(?:s|ed)?|open(?:s|ed)?|log(?:s|ged)?\s?(?:in|on)|"
+        r"sign(?:s|ed)?\s?in|authenticat(?:e|es|ed))\s+(?:it\s+|them\s+)?(?:with|using)\s+"
+        r"|\b(?:i|we|you)\s+(?:just\s+|always\s+|then\s+)?(?:type|enter|key\s+in|punch\s+in)\s+"
+        r"|\bsame\s+(?:one\s+|password\s+|pin\s+|code\s+)?as\s+(?:my|the|our)\s+[^:：.!?\n]{1,30}[:：]\s*"
+        r"|(?:登录|登入|登錄|解锁|解鎖|开机|開機|解密)[^，。！？\n]{0,6}?(?:用|输入|輸入|输|輸)\s*)"
+        + _VAL,
+        re.IGNORECASE,
+    )
+]
+
+
+def introduced_value_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_INTRODUCED, text):
+        return []
+    return [
+        m.span("value") for m in _INTRODUCED[0].finditer(text) if _strong_shape(m.group("value"))
+    ]
+
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?](?!\s|$)[^.!?。！？\n]*)*")
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group()) for m in _SENTENCE.finditer(text)]
+
+
+def _strong_shape(token: str) -> bool:
+    core = token.strip("\"'`()[]{}<>,;:.!?")
+    if len(core) < 8 or "@" in core or "/" in core or "://" in core:
+        return False
+    lower = any(c.islower() for c in core)
+    upper = any(c.isupper() for c in core)
+    digit = any(c.isdigit() for c in core)
+    symbol = any(not c.isalnum() for c in core)
+    if not lower or re.fullmatch(r"v?\d+(?:\.\d+)+[a-z]*", core):
+        return False
+    return lower + upper + digit + symbol >= 3 and (digit or upper)
+
+
+# --- letters that no language spells ----------------------------------------------------------
+_VOWELS = set("aeiouy")
+
+
+def _unspelled(token: str) -> bool:
+    """Ten or more letters with at most one vowel in five: not a word of any language
+    written in Latin letters (English runs about two in five)."""
+    core = token.strip("\"'`()[]{}<>,;:.!?")
+    if len(core) < 10 or not core.isalpha() or not core.isascii():
+        return False
+    return sum(c in _VOWELS for c in core.lower()) / len(core) <= 0.2
+
+
+_CRED_THEN_VALUE = re.compile(
+    r"(?:pass(?:word|code|phrase)?|secret|token|key|code|パスワード|암호|비밀번호|"
+    r"密码|密碼|口令|码|碼)[^\n。.!?]{0,12}?(?:[:=：]|\bis\b|は|是)\s*"
+    r"(?P<value>[a-z]{10,40}|[a-z]{4}(?:[ -][a-z]{4}){2,3})(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_CRED_THEN_VALUE_GATE = [_CRED_THEN_VALUE]
+
+
+def unspelled_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_CRED_THEN_VALUE_GATE, text):
+        return []
+    spans = []
+    for m in _CRED_THEN_VALUE.finditer(text):
+        value = m.group("value")
+        if _unspelled(value.replace(" ", "").replace("-", "")):
+            spans.append(m.span("value"))
+    return spans
+
+
+# --- characters spelled with their case -------------------------------------------------------
+_SPELLED = [
+    re.compile(
+        r"\b(?:capital|upper[\s-]?case|lower[\s-]?case|small|big)\s+(?:letter\s+)?[A-Za-z]\b"
+        r"|(?:大写|小写|大寫|小寫)(?:的|字母)?\s*[A-Za-z](?![A-Za-z])",
+        re.IGNORECASE,
+    )
+]
+_CREDENTIAL_OR_ACCESS = re.compile(
+    r"\b(?:pass(?:word|code|phrase)?|pin|code|login|log\s?in|key|spell(?:ing)?)\b|密码|密碼|口令|登录|登錄",
+    re.IGNORECASE,
+)
+
+
+def spelled_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_SPELLED, text):
+        return []
+    spans = []
+    for lo, chunk in _clauses_joined(text):
+        marks = list(_SPELLED[0].finditer(chunk))
+        if len(marks) < 2:
+            continue
+        end = _clause_end(chunk, marks[-1].end())
+        # The noun may stand just before, in a question the speaker answers ("PIN? …").
+        if _CREDENTIAL_OR_ACCESS.search(text, max(0, lo + marks[0].start() - 48), lo + end):
+            spans.append((lo + marks[0].start(), lo + end))
+    return spans
+
+
+def _clauses_joined(text: str) -> list[tuple[int, str]]:
+    # A spelled value runs over commas: split at sentence ends only.
+    return [(m.start(), m.group()) for m in re.finditer(r"[^。！？!?\n]+", text)]
+
+
+def _clause_end(chunk: str, at: int) -> int:
+    m = re.search(r"[.。](?:\s|$)", chunk[at:])
+    return at + m.start() if m else len(chunk)
+
+
+# --- a secret in two fragments ---------------------------------------------------------------
+_FRAGMENTS = [
+    re.compile(
+        r"\b(?:starts?|begins?|starting|beginning)\s+with\s+(?P<a>\d{2,6})\b[^.!?\n]{0,40}?"
+        r"\b(?:ends?|finish(?:es)?|ending|finishing)\s+(?:with\s+|in\s+)?(?P<b>\d{2,6})\b",
+        re.IGNORECASE,
+    )
+]
+_CREDENTIAL = re.compile(
+    r"\b(?:pass(?:word|code)?|pins?|codes?|combination|combo)\b|密码|密碼|口令", re.IGNORECASE
+)
+
+
+def fragment_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_FRAGMENTS, text):
+        return []
+    spans = []
+    for lo, chunk in _sentences(text):
+        if not _CREDENTIAL.search(chunk):
+            continue
+        for m in _FRAGMENTS[0].finditer(chunk):
+            spans += [(lo + m.start("a"), lo + m.end("a")), (lo + m.start("b"), lo + m.end("b"))]
+    return spans
+
+
+# --- a private key's body --------------------------------------------------------------------
+_KEY_BODY = [re.compile(r"(?:MII|MHc|MC4|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{16,}={0,2}")]
+_OPENSSH_MAGIC = b"openssh-key-v1\x00"
+
+
+def _private_der_or_openssh(token: str) -> bool:
+    head = token[: len(token) // 4 * 4]
+    try:
+        raw = base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if raw.startswith(_OPENSSH_MAGIC[:12]):
+        return True
+    if len(raw) < 8 or raw[0] != 0x30:
+        return False
+    # Outer SEQUENCE length in short or long form, then INTEGER 0 or 1 (the version).
+    size = raw[1]
+    at = 2 + (size & 0x7F if size & 0x80 else 0)
+    return raw[at : at + 3] in (b"\x02\x01\x00", b"\x02\x01\x01")
+
+
+def key_body_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_KEY_BODY, text):
+        return []
+    return [m.span() for m in _KEY_BODY[0].finditer(text) if _private_der_or_openssh(m.group())]
+
+
+# --- a keypad code ---------------------------------------------------------------------------
+_KEYPAD = [
+    re.compile(
+        r"(?:按|输入|輸入|输|輸|\b(?:press|punch|dial|key|tap|enter)(?:\s+in)?)\s*"
+        r"(?P<a>[#*]\d{3,10}[#*]?|\d{3,10}[#*])(?![\w#*])",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(?<![\w.])(?P<b>\d(?:\s\d){3,9}\s?[#*])(?![\w#*])"),
+]
+
+
+def keypad_spans(text: str) -> list[tuple[int, int]]:
+    if "#" not in text and "*" not in text:
+        return []
+    spans = []
+    for rx in _KEYPAD:
+        for m in rx.finditer(text):
+            group = "a" if "a" in rx.groupindex else "b"
+            spans.append(m.span(group))
+    return spans
+
+
+# --- security questions by topic -------------------------------------------------------------
+_TOPIC = [
+    re.compile(
+        r"\b(?:maiden\s+name|first\s+(?:pet|dog|cat|car|school|teacher|job|boss)|"
+        r"childhood\s+(?:pet|friend|best\s+friend|nickname|hero|street|home)|"
+        r"(?:street|road)\s+(?:you|i)\s+grew\s+up\s+on|(?:town|city)\s+(?:you\s+were|i\s+was)\s+born\s+in|"
+        r"favou?rite\s+(?:teacher|childhood\s+\w+))\b",
+        re.IGNORECASE,
+    )
+]
+_FOR_ACCOUNT = re.compile(
+    r"\b(?:account|portal|site|login|bank|insurer|airline|provider|on\s+file|if\s+(?:they|it)\s+asks?|"
+    r"security|verification|recovery)\b",
+    re.IGNORECASE,
+)
+_ANSWERED = re.compile(
+    r"(?::|\b(?i:i\s+(?:tell|told|give|gave|put|say|said|answer(?:ed)?)(?:\s+them|\s+it)?|answer\s+is))"
+    r"\s*[\"'“]?(?P<value>[A-Z][\w'-]{2,30}(?:\s+[A-Z][\w'-]{2,30}){0,2})"
+)
+
+
+def security_topic_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_TOPIC, text):
+        return []
+    spans = []
+    for lo, chunk in _sentences(text):
+        topic = _TOPIC[0].search(chunk)
+        if not topic or not _FOR_ACCOUNT.search(chunk):
+            continue
+        for m in _ANSWERED.finditer(chunk, topic.end()):
+            spans.append((lo + m.start("value"), lo + m.end("value")))
+    return spans
+
+
+# --- a word list of mnemonic length ----------------------------------------------------------
+_WORD_RUN = re.compile(
+    r"[:：]\s*(?P<run>(?:[^\W\d_A-Z]{3,10}\s+){11,23}[^\W\d_A-Z]{3,10})\s*(?:[.。]?\s*$)"
+)
+
+
+# Or numbered: "1. orbit 2. velvet … 12. denial", "1.森 2.林 … 12.雨" (the numbers run from 1).
+_ENUM_ITEM = re.compile(
+    r"(?<!\d)(?P<n>\d{1,2})\s*[.)、:：]\s*(?P<word>[^\W\d_]{1,12})(?=[\s,，、;；.。]|$)"
+)
+
+
+# What a list of mnemonic length is for (closed: the nouns of a wallet's backup).
+_MNEMONIC_CONTEXT = re.compile(
+    r"\b(?:wallets?|seed|recovery|backup|restore|mnemonic|phrase|words)\b|钱包|錢包|助记|助記|恢复|恢復|备份|備份|种子|種子|ウォレット|지갑",
+    re.IGNORECASE,
+)
+
+
+def enumerated_word_spans(text: str) -> list[tuple[int, int]]:
+    if "12" not in text or not _MNEMONIC_CONTEXT.search(text):
+        return []
+    spans: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+    for m in [*_ENUM_ITEM.finditer(text), None]:
+        if m is not None and int(m.group("n")) == len(run) + 1:
+            gap = text[run[-1].end() : m.start()] if run else ""
+            if not run or re.fullmatch(r"[\s,，、;；]*", gap):
+                run.append(m)
+                continue
+        if len(run) in (12, 15, 18, 21, 24) and len({r.group("word") for r in run}) == len(run):
+            spans.append((run[0].start(), run[-1].end()))
+        run = [m] if m is not None and m.group("n") == "1" else []
+    return spans
+
+
+def word_run_spans(text: str) -> list[tuple[int, int]]:
+    if text.count(" ") < 11 or (":" not in text and "：" not in text):
+        return []
+    if not _MNEMONIC_CONTEXT.search(text):
+        return []
+    spans = []
+    for m in _WORD_RUN.finditer(text):
+        words = m.group("run").split()
+        if len(words) in (12, 15, 18, 21, 24) and len(set(words)) == len(words):
+            spans.append(m.span("run"))
+    return spans
+
+
+# --- the noun in general -------------------------------------------------------------------
+_INDEFINITE = re.compile(r"\b(?:a|an|any|every|each|no)\s+(?:[a-z-]+\s+)?$", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|my|me|mine|we|our|us)\b|我", re.IGNORECASE)
+
+
+def generic_mention(text: str, cue_start: int, lo: int, hi: int) -> bool:
+    """ "Using your name as a password is risky", "a file with a password: field": a
+    credential noun after an indefinite article, in a sentence (``lo``..``hi``) where no
+    first person speaks, is the noun in general; the word after it is no value."""
+    before = text[max(lo, cue_start - 24) : cue_start]
+    return bool(_INDEFINITE.search(before)) and not _FIRST_PERSON.search(text[lo:hi])
+
+
+def value_reading_spans(
+    text: str, looks_like_secret: Callable[[str], bool]
+) -> list[tuple[int, int]]:
+    """Every span this module reads in ``text`` (the detection form)."""
+    return (
+        pair_spans(text, looks_like_secret)
+        + introduced_value_spans(text)
+        + unspelled_spans(text)
+        + spelled_spans(text)
+        + fragment_spans(text)
+        + key_body_spans(text)
+        + keypad_spans(text)
+        + security_topic_spans(text)
+        + word_run_spans(text)
+        + enumerated_word_spans(text)
+    )

@@ -40,6 +40,7 @@ from memory.detectors.labelled import (
 from memory.detectors.prefilter import search_any
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.detectors.value_readings import (
+    encoded_spans,
     fold_script_digits,
     generic_mention,
     value_reading_spans,
@@ -526,8 +527,8 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
 
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every secret found, as spans of the original ``text`` (merged, in order)."""
-    # A symbol repeated between single characters ("4🔸8🔸2🔸1") is an invisible character for
-    # the detection form (same length, so every index is still an index of ``text``).
+    # A symbol repeated between single characters ("4🔸8🔸2🔸1") is invisible to the detection
+    # form (same length: every index is still one of ``text``).
     form = detection_form(hide_separators(text))
     found = _reading_spans(form.text)
     if not found:
@@ -535,6 +536,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
         rot = rot13_reading(form.text)
         if rot is not None:
             found = _reading_spans(rot)
+    found += [(*span, "credential_format") for span in encoded_spans(form.text, _reading_spans)]
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.
     visible, origin = nfkc_visible(text)
@@ -556,7 +558,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
 
 
 # detect-secrets' plugins look for keys (long tokens) and assignments ("x = '…'", "key:"):
-# text with neither cannot match, and skipping them saves most of the detector's time.
+# text with neither cannot match (skipping them saves most of the detector's time).
 _PLUGIN_WORTHY = re.compile(r"[A-Za-z0-9+/_=.-]{16,}|[=:]\s*['\"]|-----BEGIN")
 
 

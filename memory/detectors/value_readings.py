@@ -29,6 +29,8 @@ Earlier rounds find a value beside a credential word, a label, a lock or a use. 
   first pet, car or school, the street one grew up on, the town one was born in) given for
   an account, a site or an institution ("… for the mortgage portal: X", "if they ask …
   I tell them X"): a closed class, the topics such questions are drawn from;
+- **a text encoded** in base64, hex or percent-encoding that decodes to readable text: the
+  decoded text is read by every rule (as ROT13 is), and the token is the secret;
 - **a word list of mnemonic length in any language**: exactly 12, 15, 18, 21 or 24
   distinct lower-case words after a colon, with nothing else in the clause (the BIP-39
   lengths; the English list is checked word by word elsewhere).
@@ -44,9 +46,11 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Callable
+from urllib.parse import unquote_to_bytes
 
 from core.process_state import memoized
 from memory.detectors.prefilter import search_any
+from memory.text_normalize import detection_form
 
 
 # --- digits of other scripts ------------------------------------------------------------------
@@ -391,6 +395,44 @@ def generic_mention(text: str, cue_start: int, lo: int, hi: int) -> bool:
     first person speaks, is the noun in general; the word after it is no value."""
     before = text[max(lo, cue_start - 24) : cue_start]
     return bool(_INDEFINITE.search(before)) and not _FIRST_PERSON.search(text[lo:hi])
+
+
+# --- a text encoded ------------------------------------------------------------------------
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/%])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=%])")
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9.~_-]){12,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _readable(raw: bytes) -> str | None:
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    sentence_like = " " in decoded or "=" in decoded or ":" in decoded or _CJK.search(decoded)
+    return decoded if decoded.isprintable() and len(decoded) >= 8 and sentence_like else None
+
+
+def encoded_spans(text: str, reads_secret: Callable[[str], object]) -> list[tuple[int, int]]:
+    """Tokens that are a text in base64, hex or percent-encoding (a sentence or a key=value,
+    valid UTF-8 and printable: random key bytes are not) in which ``reads_secret`` (every
+    rule, on the decoded text's detection form) finds a secret: as ROT13 is read."""
+    found = [(m, m.group()) for m in _BASE64.finditer(text)]
+    if "%" in text:
+        found += [(m, None) for m in _PERCENT.finditer(text) if m.group().count("%") >= 3]
+    out = []
+    for m, token in found:
+        if token is None:
+            decoded = _readable(unquote_to_bytes(m.group()))
+        elif re.fullmatch(r"(?:[0-9a-fA-F]{2}){8,}", token):
+            decoded = _readable(bytes.fromhex(token))
+        else:
+            try:
+                decoded = _readable(base64.b64decode(token + "=" * (-len(token) % 4)))
+            except (binascii.Error, ValueError):
+                decoded = None
+        if decoded and reads_secret(detection_form(decoded).text):
+            out.append(m.span())
+    return out
 
 
 def value_reading_spans(

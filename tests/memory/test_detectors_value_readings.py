@@ -60,6 +60,11 @@ POSITIVE = [
     "Wallet restore words: 1) amber 2) fossil 3) quarry 4) meadow 5) signal 6) velvet "
     "7) harbor 8) pencil 9) turtle 10) cactus 11) glimpse 12) rescue",
     "钱包备份：1、云 2、石 3、竹 4、灯 5、桥 6、河 7、鸟 8、花 9、茶 10、雪 11、舟 12、琴",
+    # a text encoded: read decoded
+    "so nobody reads it: " + base64.b64encode(b"my locker code is 6620").decode(),
+    "hex, for the logs: " + "garage pin 90417".encode().hex(),
+    "note=the%20vpn%20password%20is%20Gull-Reef71",
+    base64.b64encode("保险箱密码是 583201".encode()).decode(),
     # digits of other scripts
     "My ATM PIN is ٣٨٠٥.",
     "کارت بانکی‌ام رمز: my card PIN ۷۱۲۹",
@@ -94,6 +99,9 @@ NEGATIVE = [
     "Issue #4821 is fixed in release 2.3.1.",
     "The certificate starts MIIDdzCCAl+gAwIBAgIEAgAA and is public.",
     "Room ٢١٤ is on the second floor.",
+    # encoded text holding no secret
+    "Search for my%20favourite%20curry%20recipes%20online",
+    "hex of the greeting: " + "see you at the lake".encode().hex(),
 ]
 
 

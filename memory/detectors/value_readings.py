@@ -25,6 +25,10 @@ Earlier rounds find a value beside a credential word, a label, a lock or a use. 
   and certificates start with another SEQUENCE) or to OpenSSH's ``openssh-key-v1`` magic;
 - **a keypad code**: digits with ``#``/``*`` keyed after an entry verb (按 #2741, press
   3926#), or spaced digits closed by ``#``;
+- **what opens**: a code or a password-shaped value as the subject of opening ("4471 opens
+  the shed", "… gets you into the gate") or used "to get in"; a lock, an alarm or a safe
+  labelling a code read out digit by digit or in dial turns ("Alarm: 4-4-0-9", 门锁 5820);
+  keypad keys said as words ("star 4 5 1 hash");
 - **an answer to a security question named by its topic** (a mother's maiden name, a
   first pet, car or school, the street one grew up on, the town one was born in) given for
   an account, a site or an institution ("… for the mortgage portal: X", "if they ask …
@@ -290,14 +294,65 @@ _KEYPAD = [
 ]
 
 
+# Keys said as words: "star 4 5 1 hash", "井号 7 3 1".
+_SPOKEN_KEYPAD = [
+    re.compile(
+        r"(?:\b(?:star|hash|pound)\b|井号|井號|星号|星號)\s*\d(?:\s?\d){2,9}"
+        r"|\d(?:\s?\d){2,9}\s*(?:\b(?:hash|pound)\b|井号|井號)",
+        re.IGNORECASE,
+    )
+]
+
+
 def keypad_spans(text: str) -> list[tuple[int, int]]:
-    if "#" not in text and "*" not in text:
-        return []
     spans = []
-    for rx in _KEYPAD:
-        for m in rx.finditer(text):
-            group = "a" if "a" in rx.groupindex else "b"
-            spans.append(m.span(group))
+    if "#" in text or "*" in text:
+        for rx in _KEYPAD:
+            spans += [m.span(m.lastgroup) for m in rx.finditer(text) if m.lastgroup]
+    if search_any(_SPOKEN_KEYPAD, text):
+        spans += [m.span() for m in _SPOKEN_KEYPAD[0].finditer(text)]
+    return spans
+
+
+# --- what opens, and a lock labelled with a code read out ------------------------------------
+# The value is the subject of opening ("4471 opens the shed", "… gets you into the gate") or
+# what one uses "to get in"; a lock, alarm or safe (closed: the kinds of lock) labels a code
+# read out digit by digit or in dial turns ("Alarm: 4-4-0-9", "safe: 12-37-5", 门锁 5820).
+_OPENS = [
+    re.compile(
+        r"(?<![\w.-])(?P<value>[!-~]{4,40}?)[,]?\s+(?:opens|unlocks|disarms|"
+        r"gets\s+(?:you|me|us)\s+(?:in|into)|lets\s+(?:you|me|us)\s+in|"
+        r"to\s+(?:get\s+in|log\s+in|sign\s+in|unlock\s+it|open\s+it))\b"
+        # a schedule is no code: "store 7711 opens at nine"
+        r"(?!\s+(?:at|on|in|from|until|till|for|daily|every|tomorrow|today|next|this)\b)",
+        re.IGNORECASE,
+    )
+]
+_LOCK = (
+    r"(?:alarm|safe|padlock|keypad|lock|lockbox|door|gate|garage|shed|vault|entrance|"
+    r"门锁|門鎖|锁|鎖|保险箱|保險箱|保险柜|保險櫃|报警器|報警器|门禁|門禁|金庫|도어락|금고)"
+)
+_READ_OUT = r"\d(?:[ -]\d){3,9}|\d{1,2}(?:-\d{1,2}){2,3}"
+_LABELLED_LOCK = [
+    re.compile(
+        rf"\b{_LOCK}s?\b[^:：\n.!?]{{0,24}}[:：]\s*(?P<value>{_READ_OUT})(?![\d-])"
+        rf"|{_LOCK}\s*(?:是|为|為|：|:)?\s*(?P<zh>\d{{4,8}}|{_READ_OUT})(?![\d-])"
+        # a price, a date or a count is no code: 门锁 2000 元
+        r"(?!\s*(?:元|块|塊|圆|円|원|年|月|日|号|號|个|個|次|米|kg|km|cm|mm|yuan|rmb))",
+        re.IGNORECASE,
+    )
+]
+
+
+def opening_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
+    spans = []
+    if search_any(_OPENS, text):
+        for m in _OPENS[0].finditer(text):
+            value = m.group("value")
+            if (value.isdigit() and looks_like_secret(value)) or _strong_shape(value):
+                spans.append(m.span("value"))
+    if search_any(_LABELLED_LOCK, text):
+        spans += [m.span(m.lastgroup) for m in _LABELLED_LOCK[0].finditer(text) if m.lastgroup]
     return spans
 
 
@@ -447,6 +502,7 @@ def value_reading_spans(
         + fragment_spans(text)
         + key_body_spans(text)
         + keypad_spans(text)
+        + opening_spans(text, looks_like_secret)
         + security_topic_spans(text)
         + word_run_spans(text)
         + enumerated_word_spans(text)

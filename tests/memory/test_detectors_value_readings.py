@@ -60,6 +60,14 @@ POSITIVE = [
     "Wallet restore words: 1) amber 2) fossil 3) quarry 4) meadow 5) signal 6) velvet "
     "7) harbor 8) pencil 9) turtle 10) cactus 11) glimpse 12) rescue",
     "钱包备份：1、云 2、石 3、竹 4、灯 5、桥 6、河 7、鸟 8、花 9、茶 10、雪 11、舟 12、琴",
+    # what opens, and a lock labelled with a code read out
+    "5093 opens the bike shed, don't forget.",
+    "Thornfield-88 gets you into the staff portal.",
+    "Use Plover_Rock3 to get in.",
+    "Shed alarm: 7-1-1-4, then the green button.",
+    "The gun safe in the loft: 22-8-31.",
+    "储物间门锁 6 6 1 9 记一下。",
+    "Studio door: star 3 8 0 hash.",
     # a text encoded: read decoded
     "so nobody reads it: " + base64.b64encode(b"my locker code is 6620").decode(),
     "hex, for the logs: " + "garage pin 90417".encode().hex(),
@@ -99,6 +107,12 @@ NEGATIVE = [
     "Issue #4821 is fixed in release 2.3.1.",
     "The certificate starts MIIDdzCCAl+gAwIBAgIEAgAA and is public.",
     "Room ٢١٤ is on the second floor.",
+    # opening and locks without a code
+    "The corner shop 7711 opens at nine.",
+    "This update opens the app faster than before.",
+    "新买的门锁 2000 元，装好了。",
+    "Gate: 12-14, the far end of the terminal.",
+    "Dial 3 then hash to reach reception.",
     # encoded text holding no secret
     "Search for my%20favourite%20curry%20recipes%20online",
     "hex of the greeting: " + "see you at the lake".encode().hex(),

@@ -76,7 +76,7 @@ _COUNT_WORDS = {
 _COUNT = re.compile(
     r"\b(?P<en>three|four|five|six|eight|[3-8])[- ]digits?(?:\s+(?:number|code|pin))?\b"
     r"(?P<en_tail>[^.!?\n]{0,40}?)(?:\s+(?:is|are|was)\s+|\s*[:=]\s*)(?:now\s+)?"
-    r"|(?P<zh>[三四五六八3-8])\s*(?:位数字?|位數字?|位|碼|码)(?P<zh_tail>[^。！？；\n]{0,4}?)"
+    r"|(?P<zh>[三四五六八3-8])\s*(?:位数字?|位數字?|位|碼|码|个数字?|個數字?)(?P<zh_tail>[^。！？；\n]{0,4}?)"
     r"(?:是|为|為|：|:)\s*"
     r"|(?P<ja>[3-8])\s*桁(?:の(?:番号|数字))?\s*(?:は|：|:)\s*"
     r"|(?P<ko>세|네|다섯|여섯|[3-8])\s*자리(?:\s*(?:숫자|번호))?\s*(?:는|은|:)\s*",
@@ -187,7 +187,7 @@ _LOGIN_WITH = re.compile(
 # "开机口令：爱你一万年": after a colon the field's value may be words; a status (已重置),
 # a negation or a request is not one.
 _CJK_FIELD = re.compile(
-    r"(?:密码|密碼|口令|暗号|暗號|暗语|暗語)\s*[:：]\s*[“\"「]?"
+    r"(?:密码|密碼|口令|暗号|暗號|暗语|暗語)(?:短语|短語)?\s*[:：]\s*[“\"「]?"
     r"(?P<value>(?![已未不没沒错錯对對忘改重请請需要无無略同和跟见見在见])[\u3400-\u9fff]{2,12})"
     r"[”\"」]?(?=$|[，,。！!；;\s\n])"
 )

@@ -102,15 +102,33 @@ def _key_names_secret(key: str) -> bool:
     return any(p in _SECRET_PART for p in parts) or bool(_SECRET_ENDING.search(key))
 
 
+# In Chinese a code is a compound of 码 (恢复码, 备用码, 开门码): any such noun as a label of
+# a value of secret shape, except the compounds that name an identifier or a number
+# (号码, 编码, 代码, 条码, 区号, 二维码, 优惠码, 邀请码).
+_CJK_CODE_PAIR = [
+    re.compile(
+        r"(?P<key>[\u3400-\u9fff]{1,6}(?:码|碼))\s*(?:[:：]|是|为|為)\s*[“\"「]?(?P<value>[!-~]{4,64})"
+    )
+]
+_IDENTIFIER_CODE = re.compile(r"(?:号|號|编|編|代|条|條|源|维|維|惠|请|請|邮|郵|区|區)(?:码|碼)$")
+
+
 def pair_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
-    if "=" not in text and ":" not in text:
-        return []
-    return [
-        m.span("value")
-        for m in _PAIR.finditer(text)
-        if _key_names_secret(m.group("key"))
-        and (looks_like_secret(m.group("value")) or _unspelled(m.group("value")))
-    ]
+    spans = []
+    if "=" in text or ":" in text:
+        spans += [
+            m.span("value")
+            for m in _PAIR.finditer(text)
+            if _key_names_secret(m.group("key"))
+            and (looks_like_secret(m.group("value")) or _unspelled(m.group("value")))
+        ]
+    if search_any(_CJK_CODE_PAIR, text):
+        spans += [
+            m.span("value")
+            for m in _CJK_CODE_PAIR[0].finditer(text)
+            if not _IDENTIFIER_CODE.search(m.group("key")) and looks_like_secret(m.group("value"))
+        ]
+    return spans
 
 
 # --- strong password shape, introduced as a value --------------------------------------------
@@ -336,7 +354,7 @@ _READ_OUT = r"\d(?:[ -]\d){3,9}|\d{1,2}(?:-\d{1,2}){2,3}"
 _LABELLED_LOCK = [
     re.compile(
         rf"\b{_LOCK}s?\b[^:：\n.!?]{{0,24}}[:：]\s*(?P<value>{_READ_OUT})(?![\d-])"
-        rf"|{_LOCK}\s*(?:是|为|為|：|:)?\s*(?P<zh>\d{{4,8}}|{_READ_OUT})(?![\d-])"
+        rf"|{_LOCK}[屏箱柜櫃盒]?\s*(?:的)?(?:是|为|為|：|:)?\s*(?P<zh>\d{{4,8}}|{_READ_OUT})(?![\d-])"
         # a price, a date or a count is no code: 门锁 2000 元
         r"(?!\s*(?:元|块|塊|圆|円|원|年|月|日|号|號|个|個|次|米|kg|km|cm|mm|yuan|rmb))",
         re.IGNORECASE,
@@ -344,8 +362,36 @@ _LABELLED_LOCK = [
 ]
 
 
+# Keyed in, in Chinese: 输/输入/键入 before a value ("连的时候输 qwer7788asdf"); 输 also means
+# "lose" (输了, 输给, 输掉, 输钱), and an amount or a score follows it then.
+_ENTRY_ZH = [
+    re.compile(
+        r"(?:输入|輸入|键入|鍵入|(?<![认認])(?:输|輸)(?![了给給掉钱錢光]))\s*[“\"「]?(?P<value>[!-~]{4,40})"
+        r"(?!\s*(?:元|块|塊|分|比|场|場|局|个|個|次))"
+    )
+]
+# A code read out digit by digit ("6 2 9 0 4 8") in a sentence about what holds one.
+_SPACED_CODE = [re.compile(r"(?<![\d.])\d(?: \d){3,9}(?![\d.])")]
+_HOLDS_CODE = re.compile(
+    r"\b(?:card|lock|padlock|door|gate|safe|alarm|keypad|phone|pin|passcode|code)s?\b|"
+    r"卡|锁|鎖|门|門|保险|保險|报警|報警|手机|手機|密码|密碼",
+    re.IGNORECASE,
+)
+
+
 def opening_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
     spans = []
+    if search_any(_ENTRY_ZH, text):
+        for m in _ENTRY_ZH[0].finditer(text):
+            value = m.group("value").rstrip("。，,.!！")
+            if looks_like_secret(value):
+                spans.append((m.start("value"), m.start("value") + len(value)))
+    if search_any(_SPACED_CODE, text):
+        for lo, chunk in _sentences(text):
+            if _HOLDS_CODE.search(chunk):
+                spans += [
+                    (lo + a, lo + b) for a, b in (m.span() for m in _SPACED_CODE[0].finditer(chunk))
+                ]
     if search_any(_OPENS, text):
         for m in _OPENS[0].finditer(text):
             value = m.group("value")

@@ -75,10 +75,11 @@ def fold_script_digits(text: str) -> str:
 
 
 # --- key/value pairs ------------------------------------------------------------------------
-_PAIR = re.compile(
-    r"(?P<key>[A-Za-z_][A-Za-z0-9_.-]{1,48})[\"']?\s*(?:=|:(?!//)|=>)\s*[\"']?"
-    r"(?P<value>[^\s\"',;}]{4,128})"
-)
+# Found from its separator (few in a text) back to the key and on to the value: a pattern
+# that starts with the key would be tried at every letter of every text.
+_PAIR_SEP = re.compile(r"[\"']?\s*(?:=>|=|:(?!//))\s*[\"']?")
+_PAIR_KEY = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z_][A-Za-z0-9_.-]{1,48}$")
+_PAIR_VALUE = re.compile(r"[^\s\"',;}]{4,128}")
 _SECRET_PART = frozenset(
     "pass password passwd passphrase passcode pwd pw secret secrets token tokens auth "
     "cred creds credential credentials pin otp totp key apikey privkey sig signing "
@@ -116,12 +117,13 @@ _IDENTIFIER_CODE = re.compile(r"(?:号|號|编|編|代|条|條|源|维|維|惠|�
 def pair_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
     spans = []
     if "=" in text or ":" in text:
-        spans += [
-            m.span("value")
-            for m in _PAIR.finditer(text)
-            if _key_names_secret(m.group("key"))
-            and (looks_like_secret(m.group("value")) or _unspelled(m.group("value")))
-        ]
+        for sep in _PAIR_SEP.finditer(text):
+            key = _PAIR_KEY.search(text, max(0, sep.start() - 49), sep.start())
+            value = _PAIR_VALUE.match(text, sep.end())
+            if not key or not value or not _key_names_secret(key.group()):
+                continue
+            if looks_like_secret(value.group()) or _unspelled(value.group()):
+                spans.append(value.span())
     if search_any(_CJK_CODE_PAIR, text):
         spans += [
             m.span("value")
@@ -140,7 +142,7 @@ _INTRODUCED = [
     re.compile(
         r"(?:\b(?:unlock(?:s|ed)?|decrypt(?:s|ed)?|open(?:s|ed)?|log(?:s|ged)?\s?(?:in|on)|"
         r"sign(?:s|ed)?\s?in|authenticat(?:e|es|ed))\s+(?:it\s+|them\s+)?(?:with|using)\s+"
-        r"|\b(?:i|we|you)\s+(?:just\s+|always\s+|then\s+)?(?:type|enter|key\s+in|punch\s+in)\s+"
+        r"|\b(?P<typed>type|enter|key\s+in|punch\s+in)\s+"
         r"|\bsame\s+(?:one\s+|password\s+|pin\s+|code\s+)?as\s+(?:my|the|our)\s+[^:：.!?\n]{1,30}[:：]\s*"
         r"|(?:登录|登入|登錄|解锁|解鎖|开机|開機|解密)[^，。！？\n]{0,6}?(?:用|输入|輸入|输|輸)\s*)"
         + _VAL,
@@ -153,8 +155,15 @@ def introduced_value_spans(text: str) -> list[tuple[int, int]]:
     if not search_any(_INTRODUCED, text):
         return []
     return [
-        m.span("value") for m in _INTRODUCED[0].finditer(text) if _strong_shape(m.group("value"))
+        m.span("value")
+        for m in _INTRODUCED[0].finditer(text)
+        if _strong_shape(m.group("value"))
+        and (not m.group("typed") or _TYPIST.search(text, max(0, m.start() - 24), m.start()))
     ]
+
+
+# Who types: "I type …", "you just enter …" (not "type the word …" as an instruction's noun).
+_TYPIST = re.compile(r"\b(?:i|we|you)\s+(?:just\s+|always\s+|then\s+)?$", re.IGNORECASE)
 
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?](?!\s|$)[^.!?。！？\n]*)*")
@@ -179,6 +188,7 @@ def _strong_shape(token: str) -> bool:
 
 # --- letters that no language spells ----------------------------------------------------------
 _VOWELS = set("aeiouy")
+_DIGIT = re.compile(r"\d")
 
 
 def _unspelled(token: str) -> bool:
@@ -263,7 +273,7 @@ _CREDENTIAL = re.compile(
 
 
 def fragment_spans(text: str) -> list[tuple[int, int]]:
-    if not search_any(_FRAGMENTS, text):
+    if not _DIGIT.search(text) or not search_any(_FRAGMENTS, text):
         return []
     spans = []
     for lo, chunk in _sentences(text):
@@ -338,14 +348,14 @@ def keypad_spans(text: str) -> list[tuple[int, int]]:
 # read out digit by digit or in dial turns ("Alarm: 4-4-0-9", "safe: 12-37-5", 门锁 5820).
 _OPENS = [
     re.compile(
-        r"(?<![\w.-])(?P<value>[!-~]{4,40}?)[,]?\s+(?:opens|unlocks|disarms|"
-        r"gets\s+(?:you|me|us)\s+(?:in|into)|lets\s+(?:you|me|us)\s+in|"
+        r"[,]?\s+(?:opens|unlocks|disarms|gets\s+(?:you|me|us)\s+(?:in|into)|lets\s+(?:you|me|us)\s+in|"
         r"to\s+(?:get\s+in|log\s+in|sign\s+in|unlock\s+it|open\s+it))\b"
         # a schedule is no code: "store 7711 opens at nine"
         r"(?!\s+(?:at|on|in|from|until|till|for|daily|every|tomorrow|today|next|this)\b)",
         re.IGNORECASE,
     )
 ]
+_TOKEN_BEFORE = re.compile(r"(?<![\w.-])[!-~]{4,40}$")
 _LOCK = (
     r"(?:alarm|safe|padlock|keypad|lock|lockbox|door|gate|garage|shed|vault|entrance|"
     r"门锁|門鎖|锁|鎖|保险箱|保險箱|保险柜|保險櫃|报警器|報警器|门禁|門禁|金庫|도어락|금고)"
@@ -386,17 +396,20 @@ def opening_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[t
             value = m.group("value").rstrip("。，,.!！")
             if looks_like_secret(value):
                 spans.append((m.start("value"), m.start("value") + len(value)))
+    if search_any(_OPENS, text):
+        for m in _OPENS[0].finditer(text):
+            token = _TOKEN_BEFORE.search(text, max(0, m.start() - 40), m.start())
+            value = token.group() if token else ""
+            if (value.isdigit() and looks_like_secret(value)) or _strong_shape(value):
+                spans.append(token.span())
+    if not _DIGIT.search(text):  # every rule below reads digits
+        return spans
     if search_any(_SPACED_CODE, text):
         for lo, chunk in _sentences(text):
             if _HOLDS_CODE.search(chunk):
                 spans += [
                     (lo + a, lo + b) for a, b in (m.span() for m in _SPACED_CODE[0].finditer(chunk))
                 ]
-    if search_any(_OPENS, text):
-        for m in _OPENS[0].finditer(text):
-            value = m.group("value")
-            if (value.isdigit() and looks_like_secret(value)) or _strong_shape(value):
-                spans.append(m.span("value"))
     if search_any(_LABELLED_LOCK, text):
         spans += [m.span(m.lastgroup) for m in _LABELLED_LOCK[0].finditer(text) if m.lastgroup]
     return spans
@@ -455,8 +468,11 @@ _MNEMONIC_CONTEXT = re.compile(
 )
 
 
+_MNEMONIC_GATE = [_MNEMONIC_CONTEXT]
+
+
 def enumerated_word_spans(text: str) -> list[tuple[int, int]]:
-    if "12" not in text or not _MNEMONIC_CONTEXT.search(text):
+    if "12" not in text or not search_any(_MNEMONIC_GATE, text):
         return []
     spans: list[tuple[int, int]] = []
     run: list[re.Match[str]] = []
@@ -475,7 +491,7 @@ def enumerated_word_spans(text: str) -> list[tuple[int, int]]:
 def word_run_spans(text: str) -> list[tuple[int, int]]:
     if text.count(" ") < 11 or (":" not in text and "：" not in text):
         return []
-    if not _MNEMONIC_CONTEXT.search(text):
+    if not search_any(_MNEMONIC_GATE, text):
         return []
     spans = []
     for m in _WORD_RUN.finditer(text):

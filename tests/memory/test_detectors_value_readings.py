@@ -76,7 +76,7 @@ POSITIVE = [
     "GPG 的密码短语：春眠不觉晓",
     # a text encoded: read decoded
     "so nobody reads it: " + base64.b64encode(b"my locker code is 6620").decode(),
-    "hex, for the logs: " + "garage pin 90417".encode().hex(),
+    "hex, for the logs: " + b"garage pin 90417".hex(),
     "note=the%20vpn%20password%20is%20Gull-Reef71",
     base64.b64encode("保险箱密码是 583201".encode()).decode(),
     # digits of other scripts
@@ -126,7 +126,7 @@ NEGATIVE = [
     "The house number is 1 4 in the old script.",
     # encoded text holding no secret
     "Search for my%20favourite%20curry%20recipes%20online",
-    "hex of the greeting: " + "see you at the lake".encode().hex(),
+    "hex of the greeting: " + b"see you at the lake".hex(),
 ]
 
 

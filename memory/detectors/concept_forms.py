@@ -68,10 +68,12 @@ _DOSE_MOD_EN = (
 
 
 class _Spoken:
-    """A pattern that counts only in a sentence whose subject is the speaker."""
+    """A pattern that counts only in a sentence whose subject is the speaker. It matches
+    only where ``pattern`` does, so the literal prefilter may skip it by that pattern's
+    literals (``prefilter_pattern``)."""
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.pattern = pattern
+        self.pattern = self.prefilter_pattern = pattern
 
     def search(self, text: str):
         for sentence in _SENTENCE.findall(text):
@@ -82,10 +84,12 @@ class _Spoken:
 
 
 class _WithCue:
-    """A pattern that counts only in a text that also holds ``cue``."""
+    """A pattern that counts only in a text that also holds ``cue`` (prefiltered by the
+    pattern's literals, as ``_Spoken``)."""
 
     def __init__(self, pattern: re.Pattern[str], cue: re.Pattern[str]) -> None:
-        self.pattern, self.cue = pattern, cue
+        self.pattern = self.prefilter_pattern = pattern
+        self.cue = cue
 
     def search(self, text: str):
         return self.pattern.search(text) if self.cue.search(text) else None
@@ -179,7 +183,14 @@ _RELIGION = [
         r"[^，。,！？!?]{0,8}?(?:上香|烧香|礼佛|拜佛|诵经|供佛|做早课|做晚课|做功课|持咒)"
         rf"|{_ZH_I}是(?:在家|带发)?修行(?:的|人)"
     ),
-    _Spoken(re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}の(?:信者|信徒)(?:で|です|だ|に|として)")),
+    # A believer of a body named as religious bodies are (…教, …会, …宗, …苑, …寺, …神社):
+    # このブランドの信者 (a fan) is not one.
+    _Spoken(
+        re.compile(
+            r"[\u30a0-\u30ff\u4e00-\u9fff]{1,8}(?:教|教会|教団|会|宗|派|苑|寺|神社|宮)の(?:信者|信徒)"
+            r"(?:で|です|だ|に|として)"
+        )
+    ),
 ]
 
 _SAME_GENDER_EN = r"(?:guys|men|blokes|lads|women|girls|ladies|dads|mums|moms|lesbians)"
@@ -222,9 +233,12 @@ _POLITICAL = [
     re.compile(rf"{_ZH_I}是[\u4e00-\u9fff]{{1,5}}(?<!死)党的?(?=[，,。！!\s]|$)"),
 ]
 
+# Words of criminal justice only ("release" of an album, a clinical "trial" and bank
+# "charges" are not).
 _JUSTICE_CUE = re.compile(
-    r"\bappeal|\bcharges?\b|\bconvict|\bsentence|\bparole|\breleased?\b|\btrial\b|\bbail\b|"
-    r"\bremand|\bprobation|\bguilty\b|\binside\b",
+    r"\bappeal(?:s|ed)?\b|\bcharges?\s+(?:were\s+|was\s+)?(?:dropped|against)|\bconvict|"
+    r"\bsentenced?\b|\bparole|\breleased?\s+(?:from|on|early)|\bon\s+(?:licence|remand)|"
+    r"(?<!clinical )\btrial\b|\bbail\b|\bremand|\bprobation|\bpleaded\s+guilty|\bbehind\s+bars",
     re.IGNORECASE,
 )
 _CRIMINAL = [

@@ -83,6 +83,8 @@ LET_THROUGH = [
     "他因为诈骗蹲了三年。",
     "我进去过三次那家店，东西都挺贵。",
     "My thumb hurts after a day of typing.",
+    "I spent a year in Boston on a clinical trial of a new battery.",
+    "私はこのカフェの信者です。",
 ]
 
 

@@ -18,7 +18,8 @@ _MY = r"\b(?:my|(?:the\s+)?user's)"
 
 _PROCEDURE_EN = (
     r"[a-z]+(?:ectomy|ectomies|otomy|ostomy|plasty|oscopy)|"
-    r"(?:[a-z]+[\s-]){1,2}(?:surgery|replacement|transplant|bypass|biopsy|implant)|"
+    r"(?:[a-z]+[\s-]){1,2}(?:surgery|replacement|transplant|bypass|biopsy|implant|ablation|resection|excision|"
+    r"emboli[sz]ation|catheteri[sz]ation|cardioversion|amputation|ligation)|"
     r"surgery|an? operation|dialysis|radiotherapy|radiation therapy|infusions?|transfusions?"
 )
 
@@ -41,7 +42,7 @@ MEDICAL_FORMS = [
     re.compile(
         r"我(?!们|們)(?:去年|前年|今年|最近|上个月|上個月|上周|刚刚|刚|剛|之前|以前|小时候|已经|已經)?"
         r"(?:做了|做过|做過|做完|刚做完|动了|动过|動過|接受了?|要做|在做)\S{0,8}?"
-        r"(?:手术|手術|移植|切除|植入|置换|置換|搭桥|搭橋|穿刺|活检|活檢)"
+        r"(?:手术|手術|移植|切除|植入|置换|置換|搭桥|搭橋|穿刺|活检|活檢|消融|栓塞|造影|结扎|結紮)"
     ),
     re.compile(
         r"(?<![陪带帶送帮幫替和跟])我(?:每[一两二三]?[周週月天年]|定期|经常|經常|按时|按時|还要|還要|要|得|"

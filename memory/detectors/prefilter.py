@@ -182,7 +182,11 @@ def _plan(patterns: list) -> _Plan:
         return cached[2]
     plan = []
     for p in patterns:
-        clauses = required_literals(p) if isinstance(p, re.Pattern) else None
+        # A wrapper that matches only where its ``prefilter_pattern`` matches in the same
+        # text (a rule read only in the speaker's sentence, or beside a cue) is skipped
+        # where that pattern's literals are missing.
+        inner = p if isinstance(p, re.Pattern) else getattr(p, "prefilter_pattern", None)
+        clauses = required_literals(inner) if isinstance(inner, re.Pattern) else None
         keys = None
         if clauses is not None:
             keys = tuple(frozenset(_key(s.lower()) for s, _ in clause) for clause in clauses)

@@ -24,6 +24,7 @@ import re
 from stdnum import iban
 
 from memory.detectors.clause_readings import adjunct_readings
+from memory.detectors.concept_forms import CONCEPT_FORMS
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.medical_forms import MEDICAL_FORMS
@@ -395,27 +396,39 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + SPECIAL_FORMS["health"]
     + SUBJECT_FORMS["health"]
     + SETTING_FORMS["health"]
-    + DISCLOSURE_FORMS["health"],
+    + DISCLOSURE_FORMS["health"]
+    + CONCEPT_FORMS["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
     + SUBJECT_FORMS["religion"]
-    + DISCLOSURE_FORMS["religion"],
+    + DISCLOSURE_FORMS["religion"]
+    + CONCEPT_FORMS["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
-    + DISCLOSURE_FORMS["sexual_orientation"],
+    + DISCLOSURE_FORMS["sexual_orientation"]
+    + CONCEPT_FORMS["sexual_orientation"],
     "biometric": _BIOMETRIC
     + SPECIAL_FORMS["biometric"]
     + SUBJECT_FORMS["biometric"]
-    + DISCLOSURE_FORMS["biometric"],
-    "political": _POLITICAL + SPECIAL_FORMS["political"] + DISCLOSURE_FORMS["political"],
-    "trade_union": _TRADE_UNION + SPECIAL_FORMS["trade_union"] + SUBJECT_FORMS["trade_union"],
+    + DISCLOSURE_FORMS["biometric"]
+    + CONCEPT_FORMS["biometric"],
+    "political": _POLITICAL
+    + SPECIAL_FORMS["political"]
+    + DISCLOSURE_FORMS["political"]
+    + CONCEPT_FORMS["political"],
+    "trade_union": _TRADE_UNION
+    + SPECIAL_FORMS["trade_union"]
+    + SUBJECT_FORMS["trade_union"]
+    + CONCEPT_FORMS["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
     "ethnicity": SUBJECT_FORMS["ethnicity"] + DISCLOSURE_FORMS["ethnicity"],
-    "criminal_record": SUBJECT_FORMS["criminal_record"] + SETTING_FORMS["criminal_record"],
+    "criminal_record": SUBJECT_FORMS["criminal_record"]
+    + SETTING_FORMS["criminal_record"]
+    + CONCEPT_FORMS["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.

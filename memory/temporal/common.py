@@ -9,10 +9,13 @@ from datetime import date, datetime, timedelta
 
 # Traditional characters folded to the simplified ones the time and state patterns spell,
 # one for one (no converter is installed; OpenCC would do all of them). Only characters
-# those patterns use: it reads 下個月 as 下个月, not every traditional text.
+# those patterns use: it reads 下個月 as 下个月, not every traditional text. The second
+# line: the characters the special-category patterns spell (藥, 醫療, 診斷, 顆, 黨 …).
 _HANT = str.maketrans(
-    "個會將準備劃開換轉離調職後週禮來點兒現這時剛頭暈幾兩號們對過還從畢業進裡為覺睏餓熱氣緊張煩難陣辭讀學員報愛聽電腦壞決計開動",
-    "个会将准备划开换转离调职后周礼来点儿现这时刚头晕几两号们对过还从毕业进里为觉困饿热气紧张烦难阵辞读学员报爱听电脑坏决计开动",
+    "個會將準備劃開換轉離調職後週禮來點兒現這時剛頭暈幾兩號們對過還從畢業進裡為覺睏餓熱氣緊張煩難陣辭讀學員報愛聽電腦壞決計開動"
+    "藥醫療診鬱癥腫針劑顆膠憂癒術斷壓臟腎聖黨懷錄紋",
+    "个会将准备划开换转离调职后周礼来点儿现这时刚头晕几两号们对过还从毕业进里为觉困饿热气紧张烦难阵辞读学员报爱听电脑坏决计开动"
+    "药医疗诊郁症肿针剂颗胶忧愈术断压脏肾圣党怀录纹",
 )
 
 

@@ -36,7 +36,14 @@ RULE_LISTS = [
     used_secrets._RULES,
 ]
 PATTERNS = list(
-    {id(p): p for rules in RULE_LISTS for p in rules if isinstance(p, re.Pattern)}.values()
+    {
+        id(q): q
+        for rules in RULE_LISTS
+        for p in rules
+        # A wrapper's own pattern (its ``prefilter_pattern``) is checked as a rule is.
+        for q in (p, getattr(p, "prefilter_pattern", None))
+        if isinstance(q, re.Pattern)
+    }.values()
 )
 # Every literal any rule requires, as written and with its case flipped: texts made of
 # them reach the patterns' searches rather than being skipped at once.
@@ -158,6 +165,12 @@ def test_a_text_with_none_of_a_rules_literals_is_not_searched(monkeypatch):
     # An object that is not a compiled pattern is always searched.
     assert not search_any_fast([Counting()], "we walked")
     assert calls == ["we walked"]
+    # Unless it names the pattern it cannot match without (``prefilter_pattern``).
+    wrapper = Counting()
+    wrapper.prefilter_pattern = pattern
+    assert not search_any_fast([wrapper], "we walked again")
+    assert calls == ["we walked"]
+    assert search_any_fast([wrapper], "I am treated with gout")
     # A case twin in the text: every pattern is searched (K is a case form of k).
     kelvin = re.compile("kelp", re.I)
     assert search_any_fast([kelvin], "\u212aelp") == bool(kelvin.search("\u212aelp"))

@@ -25,6 +25,7 @@ from memory.detectors.instructions import (
     find_procedure_like,
 )
 from memory.detectors.passing_state import passing_state
+from memory.detectors.phone_runs import phone_shaped_runs_hold
 from memory.detectors.prefilter import search_any
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
@@ -190,7 +191,10 @@ _PHONE_DESCRIPTIONS = (
 
 
 def _may_hold_phone_number(text: str) -> bool:
-    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+    batch = settings.ENGRAM_WRITE_BATCH if settings.configured else {}
+    if batch.get("PHONE_RUNS"):  # the digits within one phone-shaped run (phone_runs.py)
+        return phone_shaped_runs_hold(text, _min_phone_digits())
+    if batch.get("FAST_DETECTION_TEXT"):
         return len(_ANY_DIGIT.findall(text)) >= _min_phone_digits()
     return True
 

@@ -105,4 +105,8 @@ def phone_shaped_runs_hold(text: str, least: int) -> bool:
     runs = run_pattern(pattern) if pattern is not None else None
     if runs is None:
         return len(_DIGIT.findall(text)) >= least
-    return any(len(_DIGIT.findall(m.group())) >= least for m in runs.finditer(text))
+    for m in runs.finditer(text):
+        run = m.group()
+        if len(run) >= least and len(_DIGIT.findall(run)) >= least:
+            return True
+    return False

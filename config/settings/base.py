@@ -384,6 +384,8 @@ ENGRAM_WRITE_BATCH = {
     # The literal prefilter by an index from literal to rule and the text's pieces built
     # in C (memory/detectors/prefilter.py, search_any_indexed); off: rule by rule.
     "PREFILTER_INDEX": env.bool("ENGRAM_DETECTOR_PREFILTER_INDEX", default=True),
+    # These switches read once per change of settings (memory/detectors/switches.py).
+    "SWITCHES_ONCE": env.bool("ENGRAM_DETECTOR_SWITCHES_ONCE", default=True),
     # POST /api/v1/candidates reads a plain body without building the DRF serializers
     # (memory/api/candidate_wire.py; any other body goes to them); off: the serializers.
     "PLAIN_VALIDATION": env.bool("ENGRAM_WRITE_PLAIN_VALIDATION", default=True),

@@ -30,9 +30,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from django.conf import settings
-
 from core.process_state import Cache, memoized
+from memory.detectors.switches import detection_switch
 
 # ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
 # ``re._parser``). Should it be missing or changed, nothing is derived: every rule is then
@@ -313,9 +312,8 @@ def search_any(patterns: Iterable, text: str) -> bool:
     """Whether any of ``patterns`` finds something in ``text``; with
     ``ENGRAM_FAST_DETECTION_TEXT`` through the literal prefilter (with
     ``ENGRAM_DETECTOR_PREFILTER_INDEX``, by its index)."""
-    batch = settings.ENGRAM_WRITE_BATCH if settings.configured else {}
-    if batch.get("FAST_DETECTION_TEXT"):
-        if batch.get("PREFILTER_INDEX"):
+    if detection_switch("FAST_DETECTION_TEXT"):
+        if detection_switch("PREFILTER_INDEX"):
             return search_any_indexed(patterns, text)  # type: ignore[arg-type]
         return search_any_fast(patterns, text)  # type: ignore[arg-type]
     return search_any_reference(patterns, text)

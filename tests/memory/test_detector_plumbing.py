@@ -1,4 +1,4 @@
-"""Two exact shortcuts in the detectors' plumbing (issue 39, write throughput), each
+"""Three exact shortcuts in the detectors' plumbing (issue 39, write throughput), each
 against its reference:
 
 - ``ENGRAM_DETECTOR_PHONE_RUNS`` (memory/detectors/phone_runs.py): phonenumbers' matcher
@@ -8,6 +8,8 @@ against its reference:
 - ``ENGRAM_DETECTOR_PREFILTER_INDEX`` (memory/detectors/prefilter.py): the literal
   prefilter through an index from literal to rule answers as the rule-by-rule prefilter
   and as the plain loop, on any text.
+- ``ENGRAM_DETECTOR_SWITCHES_ONCE`` (memory/detectors/switches.py): the switches read
+  once per change of the settings; a change is seen at once.
 
 And the detectors' findings on every sentence of the labelled corpora (bench/detectors/
 corpus, tests/security, tests/data's probes; never the held-out set) are the same with
@@ -34,6 +36,7 @@ from memory.detectors.prefilter import (
     search_any_indexed,
     search_any_reference,
 )
+from memory.detectors.switches import detection_switch
 from tests.memory.test_detector_prefilter import FRAGMENTS, RULE_LISTS, text_mixed
 from tests.security import (
     detector_corpus,
@@ -208,7 +211,7 @@ def _findings(text: str) -> tuple:
     )
 
 
-@pytest.mark.parametrize("key", ["PHONE_RUNS", "PREFILTER_INDEX"])
+@pytest.mark.parametrize("key", ["PHONE_RUNS", "PREFILTER_INDEX", "SWITCHES_ONCE"])
 def test_the_corpora_get_the_same_findings_with_the_setting_off_and_on(settings, key):
     texts = _corpus_sentences()
     assert len(texts) > 2000
@@ -217,3 +220,15 @@ def test_the_corpora_get_the_same_findings_with_the_setting_off_and_on(settings,
     settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, key: True}
     assert [_findings(t) for t in texts] == reference
     assert phone_runs.run_pattern(phonenumbermatcher._PATTERN) is not None
+
+
+@pytest.mark.parametrize("once", [False, True])
+def test_a_change_of_the_switches_is_seen_at_once(settings, once):
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "SWITCHES_ONCE": once}
+    for on in (False, True, False):
+        settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "PREFILTER_INDEX": on}
+        assert detection_switch("PREFILTER_INDEX") is on
+        assert detection_switch("SWITCHES_ONCE") is once
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": False}
+    assert content_rules.normalize_text("A-b") == content_rules.normalize_text_reference("A-b")
+    assert not detection_switch("FAST_DETECTION_TEXT")

@@ -386,6 +386,7 @@ ENGRAM_WRITE_BATCH = {
     "PREFILTER_INDEX": env.bool("ENGRAM_DETECTOR_PREFILTER_INDEX", default=True),
     # These switches read once per change of settings (memory/detectors/switches.py).
     "SWITCHES_ONCE": env.bool("ENGRAM_DETECTOR_SWITCHES_ONCE", default=True),
+    "CONTENT_KEYS_ONCE": env.bool("ENGRAM_WRITE_CONTENT_KEYS_ONCE", default=True),
     # POST /api/v1/candidates reads a plain body without building the DRF serializers
     # (memory/api/candidate_wire.py; any other body goes to them); off: the serializers.
     "PLAIN_VALIDATION": env.bool("ENGRAM_WRITE_PLAIN_VALIDATION", default=True),

@@ -232,3 +232,50 @@ def test_a_change_of_the_switches_is_seen_at_once(settings, once):
     settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": False}
     assert content_rules.normalize_text("A-b") == content_rules.normalize_text_reference("A-b")
     assert not detection_switch("FAST_DETECTION_TEXT")
+
+
+_statements = st.one_of(
+    st.sampled_from(
+        ["I prefer green tea", "User prefers green tea", "我喜欢绿茶", "用户喜欢绿茶",
+         "Dana's favourite city is Lyon", "The user is vegetarian", "my cat is called Tom"]
+    ),
+    st.text(max_size=40),
+)  # fmt: skip
+
+
+@hsettings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    statement=_statements,
+    value=st.one_of(
+        st.none(),
+        st.text(max_size=20),
+        st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    ),
+    names=st.lists(st.sampled_from(["Dana", "Dana Whitfield", "Tom", "小明"]), max_size=2).map(
+        tuple
+    ),
+)
+def test_content_keys_kept_equal_the_plain_ones(settings, statement, value, names):
+    from memory.write_policy import Candidate
+    from memory.write_policy.decision import content_key, content_keys
+
+    candidate = Candidate(
+        memory_type="semantic",
+        namespace="assistant/profile",
+        statement=statement,
+        value=value,
+        assertion_kind="user_explicit",
+        confidence=1.0,
+        purpose="personalization",
+        consent_basis="explicit_consent",
+        subject_names=names,
+    )
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "CONTENT_KEYS_ONCE": False}
+    plain = (content_key(candidate), content_keys(candidate))
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "CONTENT_KEYS_ONCE": True}
+    assert (content_key(candidate), content_keys(candidate)) == plain
+    assert (content_key(candidate), content_keys(candidate)) == plain  # from the cache

@@ -16,8 +16,8 @@ settings seen at once either way.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.test.signals import setting_changed
 
 from core.process_state import memoized
 

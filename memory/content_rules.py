@@ -13,7 +13,6 @@ import re
 import unicodedata
 
 import phonenumbers
-from django.conf import settings
 from stdnum import luhn
 from stdnum.cn import ric
 
@@ -25,9 +24,11 @@ from memory.detectors.instructions import (
     find_procedure_like,
 )
 from memory.detectors.passing_state import passing_state
+from memory.detectors.phone_runs import phone_shaped_runs_hold
 from memory.detectors.prefilter import search_any
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
+from memory.detectors.switches import detection_switch
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -190,7 +191,9 @@ _PHONE_DESCRIPTIONS = (
 
 
 def _may_hold_phone_number(text: str) -> bool:
-    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+    if detection_switch("PHONE_RUNS"):  # the digits within one phone-shaped run (phone_runs.py)
+        return phone_shaped_runs_hold(text, _min_phone_digits())
+    if detection_switch("FAST_DETECTION_TEXT"):
         return len(_ANY_DIGIT.findall(text)) >= _min_phone_digits()
     return True
 
@@ -282,7 +285,7 @@ def normalize_text(text: str) -> str:
     (``normalize_text_reference``), since NFKC leaves ASCII as it is, its case folding is
     ``lower()``, and the ASCII characters dropped are the ones the reference drops
     (whitespace and categories P and S), listed once from it."""
-    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+    if detection_switch("FAST_DETECTION_TEXT"):
         return _normalize_text_fast(text)
     return normalize_text_reference(text)
 

@@ -32,9 +32,8 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from django.conf import settings
-
 from core.process_state import memoized
+from memory.detectors.switches import detection_switch
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def detection_form(text: str) -> DetectionText:
     the write policy runs several detectors over the same candidate. The same result by
     ``_detection_form_fast`` (``ENGRAM_FAST_DETECTION_TEXT``, default on) or by the
     reference, ``detection_form_reference``."""
-    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
+    if detection_switch("FAST_DETECTION_TEXT"):
         return _detection_form_fast(text)
     return detection_form_reference(text)
 

@@ -1,7 +1,7 @@
 """The write policy's decision on real texts with ``ENGRAM_FAST_DETECTION_TEXT`` off and on.
 
     cd <worktree> && DJANGO_SETTINGS_MODULE=config.settings.base .venv/bin/python \\
-        bench/perf/fast_decisions_equal.py [--data /work/shared/data/locomo-dev]
+        bench/perf/fast_decisions_equal.py [--data /work/shared/data/locomo-dev] [--key KEY]
 
 Every LoCoMo dev turn (``"Speaker: text"``) and every sentence of the probe corpora in
 ``tests/data`` (the held-out set is not read), each as the user's own statement and as
@@ -51,8 +51,8 @@ def corpus_texts(data: Path) -> list[str]:
     return texts
 
 
-def decisions(texts: list[str], fast: bool) -> list[dict]:
-    batch = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": fast}
+def decisions(texts: list[str], fast: bool, key: str = "FAST_DETECTION_TEXT") -> list[dict]:
+    batch = {**settings.ENGRAM_WRITE_BATCH, key: fast}
     out = []
     with override_settings(ENGRAM_WRITE_BATCH=batch):
         detection_form.cache_clear()
@@ -85,9 +85,16 @@ def decisions(texts: list[str], fast: bool) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo-dev"))
+    parser.add_argument(
+        "--key",
+        default="FAST_DETECTION_TEXT",
+        help="the ENGRAM_WRITE_BATCH switch turned off and on (PHONE_RUNS, PREFILTER_INDEX, "
+        "SWITCHES_ONCE: issue 39's detector plumbing; the others stay as configured)",
+    )
     args = parser.parse_args()
     texts = corpus_texts(args.data)
-    reference, fast = decisions(texts, False), decisions(texts, True)
+    reference = decisions(texts, False, args.key)
+    fast = decisions(texts, True, args.key)
     differ = [i for i, (a, b) in enumerate(zip(reference, fast, strict=True)) if a != b]
     for i in differ:
         print("DIFFERENT:", texts[i // 4][:120], reference[i], fast[i], sep="\n  ")

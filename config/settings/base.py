@@ -377,6 +377,16 @@ ENGRAM_WRITE_BATCH = {
     # The same results either way (tests/memory/test_detection_text_fast.py,
     # tests/memory/test_fast_ngrams.py).
     "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
+    # The phone-number matcher only on text with enough digits inside one run of the
+    # characters its pattern is made of (memory/detectors/phone_runs.py); off: the digits
+    # of the whole text decide. The same findings (tests/memory/test_phone_runs.py).
+    "PHONE_RUNS": env.bool("ENGRAM_DETECTOR_PHONE_RUNS", default=True),
+    # The literal prefilter by an index from literal to rule and the text's pieces built
+    # in C (memory/detectors/prefilter.py, search_any_indexed); off: rule by rule.
+    "PREFILTER_INDEX": env.bool("ENGRAM_DETECTOR_PREFILTER_INDEX", default=True),
+    # These switches read once per change of settings (memory/detectors/switches.py).
+    "SWITCHES_ONCE": env.bool("ENGRAM_DETECTOR_SWITCHES_ONCE", default=True),
+    "CONTENT_KEYS_ONCE": env.bool("ENGRAM_WRITE_CONTENT_KEYS_ONCE", default=True),
     # POST /api/v1/candidates reads a plain body without building the DRF serializers
     # (memory/api/candidate_wire.py; any other body goes to them); off: the serializers.
     "PLAIN_VALIDATION": env.bool("ENGRAM_WRITE_PLAIN_VALIDATION", default=True),

@@ -30,9 +30,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from django.conf import settings
-
 from core.process_state import Cache, memoized
+from memory.detectors.switches import detection_switch
 
 # ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
 # ``re._parser``). Should it be missing or changed, nothing is derived: every rule is then
@@ -239,9 +238,86 @@ def search_any_fast(patterns: list, text: str) -> bool:
     return False
 
 
+# --- The same prefilter by an index (``ENGRAM_DETECTOR_PREFILTER_INDEX``) ---------------
+#
+# ``search_any_fast`` walks every pattern of a list in Python and asks its clauses one by
+# one: ~150 set operations per text for the special categories alone, though a text passes
+# about nine. The index keeps, per list, each pattern under the keys of one of its clauses
+# (the first, the most selective): the patterns a text may match are those filed under a
+# key of the text's pieces (one set intersection in C), plus those without clauses. Each
+# is then checked against its other clauses and searched, in the list's order: the same
+# patterns searched, so the same answer.
+
+_Index = tuple[frozenset[str], dict[str, tuple[int, ...]], tuple[int, ...], _Plan]
+_indexes: Cache[int, tuple[list, int, _Index]] = Cache(
+    "memory.detectors.prefilter.indexes", max_items=256, pure=True
+)
+
+
+def _index(patterns: list) -> _Index:
+    cached = _indexes.get(id(patterns))
+    if cached is not None and cached[0] is patterns and cached[1] == len(patterns):
+        return cached[2]
+    plan = _plan(patterns)
+    by_key: dict[str, list[int]] = {}
+    always = []
+    for at, (_p, clauses) in enumerate(plan):
+        if clauses is None:
+            always.append(at)
+            continue
+        for key in clauses[0]:
+            by_key.setdefault(key, []).append(at)
+    index = (
+        frozenset(by_key),
+        {key: tuple(ats) for key, ats in by_key.items()},
+        tuple(always),
+        plan,
+    )
+    _indexes.put(id(patterns), (patterns, len(patterns), index))
+    return index
+
+
+@memoized("memory.detectors.prefilter.text_pieces_joined", maxsize=64)
+def _text_pieces_joined(text: str) -> frozenset[str] | None:
+    """``_text_pieces(text)``, its pieces of two and three characters joined in C."""
+    if not text.isascii() and not (
+        ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
+    ):
+        return None
+    low = text.lower()
+    return frozenset(
+        (
+            *low,
+            *map(str.__add__, low, low[1:]),
+            *map("".join, zip(low, low[1:], low[2:], strict=False)),
+        )
+    )
+
+
+def search_any_indexed(patterns: list, text: str) -> bool:
+    """``search_any_fast``, finding the patterns to search through the list's index."""
+    pieces = _text_pieces_joined(text)
+    if pieces is None:
+        return search_any_reference(patterns, text)
+    keys, by_key, always, plan = _index(patterns)
+    ats = set(always)
+    for key in keys.intersection(pieces):
+        ats.update(by_key[key])
+    for at in sorted(ats):
+        p, clauses = plan[at]
+        if clauses is not None and not all(not other.isdisjoint(pieces) for other in clauses[1:]):
+            continue
+        if p.search(text):
+            return True
+    return False
+
+
 def search_any(patterns: Iterable, text: str) -> bool:
     """Whether any of ``patterns`` finds something in ``text``; with
-    ``ENGRAM_FAST_DETECTION_TEXT`` through the literal prefilter."""
-    if settings.configured and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"):
-        return search_any_fast(patterns, text)
+    ``ENGRAM_FAST_DETECTION_TEXT`` through the literal prefilter (with
+    ``ENGRAM_DETECTOR_PREFILTER_INDEX``, by its index)."""
+    if detection_switch("FAST_DETECTION_TEXT"):
+        if detection_switch("PREFILTER_INDEX"):
+            return search_any_indexed(patterns, text)  # type: ignore[arg-type]
+        return search_any_fast(patterns, text)  # type: ignore[arg-type]
     return search_any_reference(patterns, text)

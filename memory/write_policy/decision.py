@@ -16,7 +16,9 @@ from typing import Any
 
 from accounts.models import Sensitivity
 from core.codes import Operation, ReasonCode
+from core.process_state import memoized
 from memory import content_rules
+from memory.detectors.switches import detection_switch
 from memory.models import AssertionKind, Cardinality, MemoryStatus
 
 
@@ -176,12 +178,8 @@ def content_key(candidate: Candidate) -> str:
             if isinstance(candidate.value, str)
             else json.dumps(candidate.value, sort_keys=True, ensure_ascii=False)
         )
-        key = "v:" + content_rules.normalize_text(raw)
-    else:
-        key = "s:" + content_rules.normalize_text(
-            about_the_user(candidate.statement, candidate.subject_names)
-        )
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+        return _key_of("v", raw, ())
+    return _key_of("s", candidate.statement, candidate.subject_names)
 
 
 def content_keys(candidate: Candidate) -> frozenset[str]:
@@ -191,8 +189,30 @@ def content_keys(candidate: Candidate) -> frozenset[str]:
     key = content_key(candidate)
     if candidate.value is not None:
         return frozenset({key})
-    legacy = "s:" + content_rules.normalize_text(candidate.statement)
-    return frozenset({key, hashlib.sha256(legacy.encode()).hexdigest()[:32]})
+    return frozenset({key, _key_of("legacy", candidate.statement, ())})
+
+
+def _key_of(kind: str, text: str, names: tuple[str, ...]) -> str:
+    # A write asks for one candidate's keys about eight times (the batch's lookups, the
+    # comparison, the record): ``ENGRAM_WRITE_CONTENT_KEYS_ONCE`` keeps each text's.
+    if detection_switch("CONTENT_KEYS_ONCE"):
+        return _key_kept(kind, text, names)
+    return _key_plain(kind, text, names)
+
+
+def _key_plain(kind: str, text: str, names: tuple[str, ...]) -> str:
+    if kind == "v":
+        key = "v:" + content_rules.normalize_text(text)
+    elif kind == "s":
+        key = "s:" + content_rules.normalize_text(about_the_user(text, names))
+    else:  # the legacy key: the statement as written
+        key = "s:" + content_rules.normalize_text(text)
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+@memoized("memory.write_policy.content_keys", maxsize=2048)
+def _key_kept(kind: str, text: str, names: tuple[str, ...]) -> str:
+    return _key_plain(kind, text, names)
 
 
 # The user as a statement's subject, in the forms users and agents write: first person

@@ -58,7 +58,7 @@ WARM_UP = 10
 # class's method.
 PARTS = (
     ("memory.api.authentication", "ApiKeyAuthentication.authenticate", "auth"),
-    ("memory.api.recall", "recall_input", "body"),
+    ("memory.api.recall", "_recall_input", "body"),
     ("memory.api.recall", "recall", "recall (rest)"),
     ("memory.api.recall", "recall_answer", "answer"),
     ("memory.recall.pipeline", "recall_context", "context"),

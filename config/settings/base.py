@@ -541,6 +541,9 @@ ENGRAM_RETRIEVAL = {
     # Recall's plain body read and its answer written without building the DRF
     # serializers, as they give them (memory/api/recall_wire.py).
     "PLAIN_SERIALIZERS": env.bool("ENGRAM_RECALL_PLAIN_SERIALIZERS", default=True),
+    # A plain body may also hold k, token_budget, route and include_future, read as the
+    # serializer reads them (memory/api/recall_wire.py; docs/performance.md, rlat3).
+    "PLAIN_OPTIONS": env.bool("ENGRAM_RECALL_PLAIN_OPTIONS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).
     "COMPILED_QUERIES": env.bool("ENGRAM_RECALL_COMPILED_QUERIES", default=True),
     # The question's embedding starts before recall reads its context (after the

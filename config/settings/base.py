@@ -534,6 +534,9 @@ ENGRAM_RETRIEVAL = {
     # Count, ids, searchable ids in one read (accel/scope_read.py): ~1 ms of CPU a recall
     # beside the embedding (docs/performance.md, 2026-12-06, rlat2).
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=True),
+    # The lexical route's lexemes and the scope's statistics read in one statement
+    # (recall/accel/lexemes_read.py; docs/performance.md, rlat3).
+    "LEXEMES_WITH_STATISTICS": env.bool("ENGRAM_RECALL_LEXEMES_WITH_STATISTICS", default=True),
     # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.

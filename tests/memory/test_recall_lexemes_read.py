@@ -118,7 +118,9 @@ def test_an_empty_scope_and_a_kept_large_scope(owner_subject, same_tenant_user, 
     common.STATISTICS.put(key, (5000, 7.0))  # as a large scope's counts are kept
     try:
         _, stats, statements = _route(owner_subject, "the harbour piano", settings, on=True)
-        _, ref_stats, ref_statements = _route(owner_subject, "the harbour piano", settings, on=False)
+        _, ref_stats, ref_statements = _route(
+            owner_subject, "the harbour piano", settings, on=False
+        )
         assert stats == ref_stats == (5000, 7.0) and statements == ref_statements
     finally:
         common.STATISTICS.clear()

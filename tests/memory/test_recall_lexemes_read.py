@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from core.tenancy import tenant_context
 from memory.models import Subject
-from memory.recall.routes import RouteQuery, common, lexical
+from memory.recall.routes import RouteQuery, common, search_lexical
 from memory.recall.scope import Eligible, RecallRequest, RecallScope
 from memory.recall.weights import RecallWeights
 from tests.helpers.lifecycle import erase
@@ -70,7 +70,7 @@ def _route(subject: Subject, question: str, settings, on: bool, *, read_first=Fa
         if read_first:
             q.statistics  # noqa: B018 - another route asked first
         with CaptureQueriesContext(connection) as queries:
-            hits = lexical.search(q)
+            hits = search_lexical(q)
         return hits, q.statistics, len(queries)
 
 

@@ -12,10 +12,14 @@ are used as they are and only the lexemes are read."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.sqltemplate import read_connection
 from memory.recall.routes import common
 from memory.recall.routes.lexical import LEXEMES_SQL, MAX_LEXEMES
-from memory.recall.routes.route_query import RouteQuery
+
+if TYPE_CHECKING:
+    from memory.recall.routes.route_query import RouteQuery
 
 
 def lexemes_and_statistics(q: RouteQuery, terms: list[str]) -> list[str]:

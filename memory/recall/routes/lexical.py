@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.db.models import BigIntegerField, BooleanField, FloatField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
@@ -362,14 +360,10 @@ LIMIT %s
 """
 
 
-def search(q: RouteQuery) -> tuple[Hits, dict[uuid.UUID, float]]:
-    """The route for ``q``; with ``ENGRAM_RECALL_LEXEMES_WITH_STATISTICS`` the question's
-    lexemes and the scope's statistics in one statement (``accel.lexemes_read``)."""
-    lexemes_of = None
-    if settings.ENGRAM_RETRIEVAL["LEXEMES_WITH_STATISTICS"]:
-        from memory.recall.accel.lexemes_read import lexemes_and_statistics
-
-        lexemes_of = partial(lexemes_and_statistics, q)
+def search(
+    q: RouteQuery, lexemes_of: Callable[[list[str]], list[str]] | None = None
+) -> tuple[Hits, dict[uuid.UUID, float]]:
+    """The route for ``q`` (``lexemes_of``: see ``route_lexical``)."""
     return route_lexical(
         q.eligible,
         q.subject_ids,

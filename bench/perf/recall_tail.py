@@ -10,7 +10,9 @@ thread's CPU (``time.thread_time``) and its PostgreSQL backend's CPU (the backen
 cores with the embedding. Prints the parts' mean for all questions and for the slowest
 twentieth (by the request's CPU, thread + backend), then the tail questions' shape (words,
 capitalised words, digits, candidates, SQL statements) beside the rest's. ``--toggle
-NAME`` alternates a setting request by request (both columns in one run).
+NAME`` alternates a setting request by request (both columns in one run). ``--front``
+also charges each middleware's hooks, DRF's steps, the transaction, the tenant statement,
+the key, the subject token, the access and the view as parts of their own.
 
 Usage: OMP_NUM_THREADS=1 ENGRAM_BENCH_DB=bench_lat .venv/bin/python bench/perf/recall_tail.py \
     --memories-per-subject 600 --requests 400 --questions-dir /work/shared/data/locomo-dev

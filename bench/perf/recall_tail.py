@@ -10,7 +10,9 @@ thread's CPU (``time.thread_time``) and its PostgreSQL backend's CPU (the backen
 cores with the embedding. Prints the parts' mean for all questions and for the slowest
 twentieth (by the request's CPU, thread + backend), then the tail questions' shape (words,
 capitalised words, digits, candidates, SQL statements) beside the rest's. ``--toggle
-NAME`` alternates a setting request by request (both columns in one run).
+NAME`` alternates a setting request by request (both columns in one run). ``--front``
+also charges each middleware's hooks, DRF's steps, the transaction, the tenant statement,
+the key, the subject token, the access and the view as parts of their own.
 
 Usage: OMP_NUM_THREADS=1 ENGRAM_BENCH_DB=bench_lat .venv/bin/python bench/perf/recall_tail.py \
     --memories-per-subject 600 --requests 400 --questions-dir /work/shared/data/locomo-dev
@@ -58,7 +60,7 @@ WARM_UP = 10
 # class's method.
 PARTS = (
     ("memory.api.authentication", "ApiKeyAuthentication.authenticate", "auth"),
-    ("memory.api.recall", "recall_input", "body"),
+    ("memory.api.recall", "_recall_input", "body"),
     ("memory.api.recall", "recall", "recall (rest)"),
     ("memory.api.recall", "recall_answer", "answer"),
     ("memory.recall.pipeline", "recall_context", "context"),
@@ -129,7 +131,65 @@ class Clock:
         return timed
 
 
-def instrument(clock: Clock) -> None:
+# Before the view (``--front``): each middleware's own work, and DRF's steps around the
+# view, charged as parts of their own (what "outside the parts" held).
+FRONT = (
+    ("rest_framework.views", "APIView.initialize_request", "drf: request"),
+    ("rest_framework.views", "APIView.perform_content_negotiation", "drf: negotiation"),
+    ("rest_framework.views", "APIView.check_permissions", "drf: permissions"),
+    ("rest_framework.views", "APIView.check_throttles", "drf: throttles"),
+    ("rest_framework.views", "APIView.determine_version", "drf: version"),
+    ("rest_framework.views", "APIView.finalize_response", "drf: finalize"),
+    ("rest_framework.response", "Response.rendered_content", "drf: render"),
+    ("django.core.handlers.base", "BaseHandler.resolve_request", "django: resolve"),
+    ("django.test.client", "Client.request", "test client"),
+    ("django.core.handlers.base", "BaseHandler._get_response", "django: get_response"),
+    ("rest_framework.views", "APIView.dispatch", "drf: dispatch"),
+    ("rest_framework.views", "APIView.initial", "drf: initial"),
+    ("rest_framework.request", "Request._authenticate", "drf: authenticate"),
+    ("memory.api.recall", "RecallView.post", "view: post"),
+    ("memory.api.views", "SubjectScopedView.subject", "view: subject"),
+    ("django.db.transaction", "Atomic.__enter__", "db: begin"),
+    ("django.db.transaction", "Atomic.__exit__", "db: commit"),
+    ("accounts.middleware", "enter_tenant", "db: enter tenant"),
+    ("memory.api.authentication", "api_key_authenticate", "auth: key"),
+    ("memory.api.authentication", "subject_token_verify", "auth: subject token"),
+    ("memory.api.authentication", "ApiKeyAuthentication._check_agent_access", "auth: access"),
+)
+_HOOKS = ("__call__", "process_request", "process_view", "process_response")
+
+
+def front_parts() -> list[tuple[object, str, str]]:
+    """(owner, attribute, part) for FRONT and every middleware's own hooks."""
+    from django.conf import settings
+
+    found = []
+    for module_name, attribute, part in FRONT:
+        owner = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for step in path:
+            owner = getattr(owner, step, None)
+        if owner is not None and name in vars(owner):
+            found.append((owner, name, part))
+    for dotted in settings.MIDDLEWARE:
+        module_name, _, class_name = dotted.rpartition(".")
+        cls = getattr(importlib.import_module(module_name), class_name)
+        for hook in _HOOKS:
+            if hook in vars(cls):
+                found.append((cls, hook, f"mw: {class_name}.{hook}"))
+    return found
+
+
+def instrument(clock: Clock, front: bool = False) -> None:
+    if front:
+        for owner, name, part in front_parts():
+            value = vars(owner)[name]
+            if isinstance(value, property):
+                setattr(owner, name, property(clock.wrap(value.fget, part)))
+            elif isinstance(value, staticmethod):
+                setattr(owner, name, staticmethod(clock.wrap(value.__func__, part)))
+            else:
+                setattr(owner, name, clock.wrap(value, part))
     for module_name, attribute, part in PARTS:
         owner = importlib.import_module(module_name)
         *path, name = attribute.split(".")
@@ -156,6 +216,9 @@ def main() -> None:
     parser.add_argument("--questions-dir", type=Path, required=True)
     parser.add_argument("--toggle", metavar="NAME", help="settings alternated request by request")
     parser.add_argument("--show", type=int, default=12, help="tail questions printed")
+    parser.add_argument(
+        "--front", action="store_true", help="also charge each middleware and DRF step"
+    )
     args = parser.parse_args()
     real = locomo_questions(args.questions_dir)
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
@@ -171,7 +234,7 @@ def main() -> None:
     for question, subject in asked:
         post_recall(client, tenant, tokens[subject], question)
     clock = Clock()
-    instrument(clock)
+    instrument(clock, front=args.front)
     states = (True, False) if args.toggle else (None,)
     rows: dict = {state: [] for state in states}
     statements = {"n": 0}

@@ -544,6 +544,9 @@ ENGRAM_RETRIEVAL = {
     # Count, ids, searchable ids in one read (accel/scope_read.py): ~1 ms of CPU a recall
     # beside the embedding (docs/performance.md, 2026-12-06, rlat2).
     "ONE_SCOPE_READ": env.bool("ENGRAM_RECALL_ONE_SCOPE_READ", default=True),
+    # The lexical route's lexemes and the scope's statistics read in one statement
+    # (recall/accel/lexemes_read.py; docs/performance.md, rlat3).
+    "LEXEMES_WITH_STATISTICS": env.bool("ENGRAM_RECALL_LEXEMES_WITH_STATISTICS", default=True),
     # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
     "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
@@ -551,6 +554,9 @@ ENGRAM_RETRIEVAL = {
     # Recall's plain body read and its answer written without building the DRF
     # serializers, as they give them (memory/api/recall_wire.py).
     "PLAIN_SERIALIZERS": env.bool("ENGRAM_RECALL_PLAIN_SERIALIZERS", default=True),
+    # A plain body may also hold k, token_budget, route and include_future, read as the
+    # serializer reads them (memory/api/recall_wire.py; docs/performance.md, rlat3).
+    "PLAIN_OPTIONS": env.bool("ENGRAM_RECALL_PLAIN_OPTIONS", default=True),
     # Queries compiled once per shape (core/sqltemplate.py).
     "COMPILED_QUERIES": env.bool("ENGRAM_RECALL_COMPILED_QUERIES", default=True),
     # The question's embedding starts before recall reads its context (after the

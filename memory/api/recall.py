@@ -264,14 +264,29 @@ _INPUT_DEFAULTS = {
 }
 
 
+def _plain_options() -> dict[str, Any]:
+    """The scalar fields a plain body may hold besides the query and the purpose
+    (``ENGRAM_RECALL_PLAIN_OPTIONS``), as ``recall_wire.recall_input`` reads them: the
+    ranges and choices of ``RecallInputSerializer``'s fields."""
+    return {
+        "k": (1, CONF["MAX_K"]),
+        "token_budget": (100, CONF["MAX_TOKEN_BUDGET"]),
+        "route": ROUTE_MODES,
+        "include_future": bool,
+    }
+
+
 def _recall_input(request: Request) -> dict[str, Any]:
     """The body, validated: a plain one without building the serializer
-    (``ENGRAM_RECALL_PLAIN_SERIALIZERS``), any other by it."""
+    (``ENGRAM_RECALL_PLAIN_SERIALIZERS``; with ``ENGRAM_RECALL_PLAIN_OPTIONS`` a plain one
+    may also hold ``k``, ``token_budget``, ``route`` and ``include_future``), any other by
+    it."""
     if settings.ENGRAM_RETRIEVAL["PLAIN_SERIALIZERS"] and isinstance(request.data, dict):
         plain = recall_input(
             request.data,
             max_chars={"query": _QUERY_MAX, "purpose": _PURPOSE_MAX},
             defaults=_INPUT_DEFAULTS,
+            options=_plain_options() if settings.ENGRAM_RETRIEVAL["PLAIN_OPTIONS"] else None,
         )
         if plain is not None:
             return plain

@@ -25,14 +25,29 @@ _PLAIN_BODY = frozenset({"query", "purpose"})
 
 
 def recall_input(
-    data: dict[str, Any], *, max_chars: dict[str, int], defaults: dict[str, Any]
+    data: dict[str, Any],
+    *,
+    max_chars: dict[str, int],
+    defaults: dict[str, Any],
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """The validated body when ``data`` is a plain one (``query`` and ``purpose``, strings
     that the serializer accepts as they are once stripped: at most ``max_chars`` of each),
     with ``defaults`` (the serializer's other fields' defaults, each list a new one); None
-    for any other body."""
-    if type(data) is not dict or data.keys() != _PLAIN_BODY:
+    for any other body. ``options`` (``ENGRAM_RECALL_PLAIN_OPTIONS``): the scalar fields a
+    plain body may also hold, each with what the serializer accepts unchanged: ``(low,
+    high)`` an int in that range (not a bool, not a string), a tuple of strings one of
+    them, ``bool`` a bool."""
+    if type(data) is not dict:
         return None  # a form's QueryDict is read by the serializer's own rules
+    if data.keys() != _PLAIN_BODY:
+        if not options or not _PLAIN_BODY <= data.keys():
+            return None
+        given = {k: v for k, v in data.items() if k not in _PLAIN_BODY}
+        if not all(k in options and _plain_option(v, options[k]) for k, v in given.items()):
+            return None
+    else:
+        given = {}
     out = {}
     for name in ("query", "purpose"):
         value = data[name]
@@ -42,7 +57,20 @@ def recall_input(
         if not value or len(value) > max_chars[name] or not _plain_chars(value):
             return None
         out[name] = value
-    return {**out, **{k: list(v) if isinstance(v, list) else v for k, v in defaults.items()}}
+    return {
+        **out,
+        **{k: list(v) if isinstance(v, list) else v for k, v in defaults.items()},
+        **given,
+    }
+
+
+def _plain_option(value: Any, accepts: Any) -> bool:
+    """``value`` is one the serializer's field takes as it is (``recall_input``)."""
+    if accepts is bool:
+        return type(value) is bool
+    if type(accepts) is tuple and len(accepts) == 2 and type(accepts[0]) is int:
+        return type(value) is int and accepts[0] <= value <= accepts[1]
+    return type(value) is str and value in accepts
 
 
 def _plain_chars(value: str) -> bool:

@@ -53,6 +53,77 @@ def test_a_plain_body_is_read_as_the_serializer_reads_it(body):
     assert plain == dict(serializer.validated_data)
 
 
+option_value = st.one_of(
+    st.integers(-3, 60),
+    st.integers(90, 8010),
+    st.sampled_from([*recall_api.ROUTE_MODES, "ALL", "", " all"]),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+    st.sampled_from(["10", "1.0", "true", 1.0, 10.0]),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@given(
+    query=edge_text,
+    purpose=edge_text,
+    extra=st.dictionaries(
+        st.sampled_from(["k", "token_budget", "route", "include_future", "as_of", "tenant"]),
+        option_value,
+        max_size=4,
+    ),
+)
+@hypothesis_settings(max_examples=400, deadline=None)
+def test_a_plain_body_with_options_is_read_as_the_serializer_reads_it(query, purpose, extra):
+    """``ENGRAM_RECALL_PLAIN_OPTIONS``: k, token_budget, route and include_future beside
+    the query and the purpose are read as the serializer reads them, or left to it."""
+    body = {"query": query, "purpose": purpose, **extra}
+    plain = recall_input(
+        body,
+        max_chars=LIMITS,
+        defaults=recall_api._INPUT_DEFAULTS,
+        options=recall_api._plain_options(),
+    )
+    if plain is None:
+        return
+    serializer = recall_api.RecallInputSerializer(data=body)
+    assert serializer.is_valid(), serializer.errors
+    assert plain == dict(serializer.validated_data)
+
+
+def test_the_bodies_agents_send_are_plain_with_options():
+    options = recall_api._plain_options()
+    for body in (
+        {"query": "Where does Caroline live?", "purpose": PURPOSE, "k": 10},
+        {"query": "a", "purpose": PURPOSE, "k": 50, "token_budget": 100, "route": "auto"},
+        {"query": "a", "purpose": PURPOSE, "include_future": True, "route": "inject_only"},
+    ):
+        plain = recall_input(
+            body, max_chars=LIMITS, defaults=recall_api._INPUT_DEFAULTS, options=options
+        )
+        serializer = recall_api.RecallInputSerializer(data=body)
+        assert serializer.is_valid() and plain == dict(serializer.validated_data)
+        # Without the setting they are left to the serializer.
+        assert recall_input(body, max_chars=LIMITS, defaults=recall_api._INPUT_DEFAULTS) is None
+    for body in (
+        {"query": "a", "purpose": PURPOSE, "k": 0},
+        {"query": "a", "purpose": PURPOSE, "k": 51},
+        {"query": "a", "purpose": PURPOSE, "k": True},
+        {"query": "a", "purpose": PURPOSE, "k": "10"},
+        {"query": "a", "purpose": PURPOSE, "k": 10.0},
+        {"query": "a", "purpose": PURPOSE, "token_budget": 99},
+        {"query": "a", "purpose": PURPOSE, "route": "ALL"},
+        {"query": "a", "purpose": PURPOSE, "include_future": 1},
+        {"query": "a", "purpose": PURPOSE, "as_of": None},
+        {"query": "a", "k": 10},
+    ):
+        plain = recall_input(
+            body, max_chars=LIMITS, defaults=recall_api._INPUT_DEFAULTS, options=options
+        )
+        assert plain is None, body
+
+
 def test_plain_bodies_are_read_without_the_serializer():
     for body in (
         {"query": " Where does Caroline live? ", "purpose": PURPOSE},
@@ -148,6 +219,10 @@ def test_the_api_answers_the_same_either_way(read_agent, owner_subject, settings
         {"query": "aisle seat preference", "purpose": PURPOSE},
         {"query": "  where does the user live ", "purpose": PURPOSE},
         {"query": "where does the user live", "purpose": PURPOSE, "k": 1},
+        {"query": "where does the user live", "purpose": PURPOSE, "k": 0},
+        {"query": "aisle seat", "purpose": PURPOSE, "k": 2, "route": "inject_only"},
+        {"query": "aisle seat", "purpose": PURPOSE, "token_budget": 100, "include_future": True},
+        {"query": "aisle seat", "purpose": PURPOSE, "k": "2", "route": "nope"},
         {"query": "   ", "purpose": PURPOSE},
         {"query": "a\x00b", "purpose": PURPOSE},
         {"query": "x" * 2001, "purpose": PURPOSE},
@@ -158,8 +233,13 @@ def test_the_api_answers_the_same_either_way(read_agent, owner_subject, settings
     ]
     for body in bodies:
         got = {}
-        for on in (False, True):
-            settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "PLAIN_SERIALIZERS": on}
-            got[on] = answer(body)
-        assert got[True] == got[False], body
+        for on, options in ((False, False), (True, False), (True, True)):
+            settings.ENGRAM_RETRIEVAL = {
+                **settings.ENGRAM_RETRIEVAL,
+                "PLAIN_SERIALIZERS": on,
+                "PLAIN_OPTIONS": options,
+            }
+            got[on, options] = answer(body)
+        assert got[True, True] == got[True, False] == got[False, False], body
+    got[True] = got[True, True]
     assert got[True][0] == 400

@@ -22,6 +22,7 @@ lags) is counted as ``vector_pending``, never embedded on the request path."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
@@ -55,6 +56,7 @@ __all__ = [
     "route_trigram",
     "route_vector",
     "run_routes",
+    "search_lexical",
     "search_trigram",
     "slot_keys",
 ]
@@ -78,6 +80,17 @@ def search_trigram(q: RouteQuery) -> Hits:
     return trigram.search(q)
 
 
+def search_lexical(q: RouteQuery) -> tuple[Hits, dict[uuid.UUID, float]]:
+    """The lexical route for ``q``; with ``ENGRAM_RECALL_LEXEMES_WITH_STATISTICS`` the
+    question's lexemes and the scope's statistics in one statement (``accel.lexemes_read``,
+    the same hits)."""
+    if settings.ENGRAM_RETRIEVAL["LEXEMES_WITH_STATISTICS"]:
+        from memory.recall.accel.lexemes_read import lexemes_and_statistics
+
+        return lexical.search(q, lambda terms: lexemes_and_statistics(q, terms))
+    return lexical.search(q)
+
+
 def run_routes(
     q: RouteQuery, while_embedding: WhileEmbedding | None = None
 ) -> tuple[Candidates, int]:
@@ -94,7 +107,7 @@ def run_routes(
     exact_hits = exact.search(q)
     trigram_hits = search_trigram(q)
     recency_hits = recency.search(q)
-    lexical_hits, coverage = lexical.search(q)
+    lexical_hits, coverage = search_lexical(q)
     found = {
         rid for hits in (exact_hits, lexical_hits, trigram_hits, recency_hits) for rid, _ in hits
     }

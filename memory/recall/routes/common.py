@@ -93,7 +93,36 @@ def scope_statistics(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> tupl
         size, mean = rows[0] if rows else (0, 0.0)  # grouped by tenant: no docs, no row
         return size or 0, float(mean or 0.0)
 
-    return kept_a_while(("docs", tenant_id, *sorted(subject_ids)), count, lambda v: v[0])
+    return kept_a_while(_statistics_key(tenant_id, subject_ids), count, lambda v: v[0])
+
+
+def statistics_kept(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> bool:
+    """Whether ``scope_statistics`` would answer from ``STATISTICS`` without a query."""
+    return settings.ENGRAM_RETRIEVAL["SCOPE_COUNTS"] and (
+        STATISTICS.get(_statistics_key(tenant_id, subject_ids)) is not None
+    )
+
+
+def statistics_sql(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> tuple[str, list]:
+    """The SQL ``scope_statistics`` counts with (a row of size and mean, none without docs)."""
+    return _STATISTICS_SQL.sql_with_params(
+        (len(subject_ids),), {"tenant": tenant_id, **subject_values(subject_ids)}
+    )
+
+
+def statistics_counted(
+    tenant_id: uuid.UUID, subject_ids: list[uuid.UUID], size: Any, mean: Any
+) -> tuple[int, float]:
+    """What ``scope_statistics`` gives for the row ``statistics_sql`` read (both None
+    without docs), kept as it keeps a large scope's."""
+    value = (size or 0, float(mean or 0.0))
+    if settings.ENGRAM_RETRIEVAL["SCOPE_COUNTS"] and value[0] >= STATISTICS_KEPT_FROM:
+        STATISTICS.put(_statistics_key(tenant_id, subject_ids), value)
+    return value
+
+
+def _statistics_key(tenant_id: uuid.UUID, subject_ids: list[uuid.UUID]) -> tuple:
+    return ("docs", tenant_id, *sorted(subject_ids))
 
 
 def _statistics_query(p: Placeholders, subjects: int) -> QuerySet:

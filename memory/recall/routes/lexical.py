@@ -39,6 +39,7 @@ def route_lexical(
     context_weight: float = 1.0,
     slot_keys: SlotKeys | None = None,
     statistics: Callable[[], tuple[int, float]] | None = None,
+    lexemes_of: Callable[[list[str]], list[str]] | None = None,
 ) -> tuple[list[tuple[uuid.UUID, float]], dict[uuid.UUID, float]]:
     """Full text over segmented text, scored by Okapi BM25: a word few of the subject's
     memories contain counts for more than one most of them contain, which PostgreSQL's
@@ -56,14 +57,15 @@ def route_lexical(
     each occurred once: a conversation turn rarely repeats a word), and the best
     ``_BM25_EXACT`` of them again with their counts — so a subject with fewer matches than
     that is scored exactly, and one with thousands does not pay for counting the words of
-    each. A question's first ``MAX_LEXEMES`` lexemes are searched.
+    each. A question's first ``MAX_LEXEMES`` lexemes are searched (``lexemes_of``: what
+    ``_lexemes`` gives, read another way).
 
     Also returns each hit's coverage: the share of the query's (stemmed) words the
     memory's own text contains — the relevance gate's evidence, never the context's."""
     terms = lexical.query_terms(query, scope_names)
     if not terms:
         return [], {}
-    lexemes = _lexemes(terms)
+    lexemes = (lexemes_of or _lexemes)(terms)
     if not lexemes:
         return [], {}
     keys = slot_keys.ids if slot_keys else []
@@ -122,17 +124,19 @@ _BM25_EXACT = 200
 MAX_LEXEMES = 62
 
 
+# A question's words as the full-text index holds them, in the order they first occur.
+LEXEMES_SQL = (
+    "SELECT u.lexeme FROM unnest(to_tsvector('english'::regconfig, %s)) u ORDER BY u.positions[1]"
+)
+
+
 def _lexemes(terms: list[str]) -> list[str]:
     """The distinct English-stemmed lexemes of ``terms``, as the full-text index holds
     them: the first ``MAX_LEXEMES`` in the terms' order (by where each first occurs),
     sorted as a tsvector holds them (the statement scoring them is built for their
     number)."""
     with read_connection().cursor() as cursor:
-        cursor.execute(
-            "SELECT u.lexeme FROM unnest(to_tsvector('english'::regconfig, %s)) u"
-            " ORDER BY u.positions[1]",
-            [" ".join(terms)],
-        )
+        cursor.execute(LEXEMES_SQL, [" ".join(terms)])
         lexemes = [lexeme for (lexeme,) in cursor.fetchall()]
     return sorted(lexemes[:MAX_LEXEMES])
 
@@ -356,8 +360,10 @@ LIMIT %s
 """
 
 
-def search(q: RouteQuery) -> tuple[Hits, dict[uuid.UUID, float]]:
-    """The route for ``q``."""
+def search(
+    q: RouteQuery, lexemes_of: Callable[[list[str]], list[str]] | None = None
+) -> tuple[Hits, dict[uuid.UUID, float]]:
+    """The route for ``q`` (``lexemes_of``: see ``route_lexical``)."""
     return route_lexical(
         q.eligible,
         q.subject_ids,
@@ -367,4 +373,5 @@ def search(q: RouteQuery) -> tuple[Hits, dict[uuid.UUID, float]]:
         q.weights.lexical_context,
         q.slot_keys,
         statistics=lambda: q.statistics,
+        lexemes_of=lexemes_of,
     )

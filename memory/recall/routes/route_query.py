@@ -61,6 +61,15 @@ class RouteQuery:
         through their indexes), counted once, when a route asks."""
         return common.scope_statistics(self.scope.tenant_id, self.subject_ids)
 
+    def statistics_known(self) -> bool:
+        """Whether ``statistics`` has been read for this query."""
+        return "statistics" in self.__dict__
+
+    def know_statistics(self, value: tuple[int, float]) -> None:
+        """``statistics`` as read together with another statement
+        (``accel.lexemes_read``)."""
+        self.__dict__["statistics"] = value
+
     def large_scope(self) -> bool:
         return self.statistics[0] >= common.LEXICAL_INDEX_FROM
 

@@ -131,6 +131,10 @@ class RecallWeights:
     # the question names (``timewin.time_named``: "in May 2023", "去年"). 0: off. On
     # with ``drop_named_time``: alone it never reached a memory the routes had missed.
     time_named: float = 0.4
+    # Over 0: for ``time_named`` a memory is also in the time the question names when its
+    # words tell a time inside it (the entity index's ``date`` mentions: a date, or
+    # "last week", "上周" resolved at ingest; ``timewin.told_in``). 0: off.
+    time_told: float = 0.0
     # The best memories inside that time by vector margin come along at this share of the
     # best hit's score (``timewin.in_window``). 0: off.
     time_window: float = 0.0
@@ -206,6 +210,7 @@ class RecallWeights:
                 "entity_mention",
                 "entity_hop",
                 "time_window",
+                "time_told",
                 "decompose",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from memory import relations
 from memory.models import MemoryType
-from memory.recall.attribution import addressed
+from memory.recall.attribution import addressed, terms_held
 from memory.recall.signals import RANKINGS, Candidate, load_records
 from memory.recall.weights import RecallWeights
 
@@ -235,9 +235,32 @@ def scope_to_speaker(
         best_said = max((_or(c.signals.fused, 0.0) for c in own), default=0.0)
         if best_said < w.named_speaker_share * best_other:
             return []
+        if w.named_speaker_terms and not_attributable(own, against, w, question, names):
+            return []
     for c in said:
         c.signals.spoken_by_speaker = True
         if w.addressed_rank and addressed(c.record.statement, asked, names):
             continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept
+
+
+def not_attributable(
+    own: list[Candidate],
+    against: list[Candidate],
+    w: RecallWeights,
+    question: str,
+    names: frozenset[str],
+) -> bool:
+    """What the question asks about was said by others, not by the speaker asked about:
+    the speaker's own statements hold under ``named_speaker_terms`` of the share of the
+    question's content words (``attribution.terms_held``, the speakers' names left out)
+    that the best statement by another speaker holds. Fused relevance alone lets the
+    speaker's unrelated turns pass on the vector route's likeness; the words the event
+    is told in do not travel to the wrong person. A question none of whose content words
+    anyone said takes no side."""
+    best_other = max(terms_held(c.record.statement, question, names) for c in against)
+    if not best_other:
+        return False
+    best_own = max((terms_held(c.record.statement, question, names) for c in own), default=0.0)
+    return best_own < w.named_speaker_terms * best_other

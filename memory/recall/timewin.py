@@ -6,7 +6,9 @@ A memory's time is its ``valid_from``: when what it tells happened or was said (
 path resolves "yesterday" or "上周" against the event's time). What is told is often told
 a little later than it happened ("I went camping last week"), so a window reaches
 ``SLACK`` past its end. Only the memories already ranked (they passed the relevance gate)
-are raised, the best ``DEPTH`` of them.
+are raised, the best ``DEPTH`` of them. With ``time_told`` (over 0) a memory is also in the
+window when its words tell a time inside it: "Two months ago I went to Porto", said on 8
+May, is in March (the entity index's ``date`` mentions, resolved at ingest; ``told_in``).
 
 **Inside the window** (``time_window``, a share; 0: off). When the question names a
 stretch with a start and an end (not a month of any year), the ``WINDOW_HITS`` memories of

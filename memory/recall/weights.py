@@ -80,6 +80,10 @@ class RecallWeights:
     # 0.36. Counting the speaker's questions as statements, share 0.65 abstains on 0.09.
     named_speaker: float = 0.2
     named_speaker_share: float = 0.65
+    # Over 0: also abstain when the speaker's own statements hold under this share of the
+    # question's content words that the best statement by another speaker holds
+    # (``rank.not_attributable``). 0: off.
+    named_speaker_terms: float = 0.0
     # A turn of the speaker counts as their asking (not their statement) for that gate
     # when the sentences in it that ask something (end in ?/？) hold at least this share
     # of its words: "Wow! What got you into running?" asks, "Last week my grandma passed
@@ -200,6 +204,7 @@ class RecallWeights:
                 "lexical_coverage_share",
                 "lexical_context_only",
                 "named_speaker_share",
+                "named_speaker_terms",
                 "asking_share",
                 "addressed_turns",
                 "addressed_rank",

@@ -99,9 +99,9 @@ class RecallWeights:
     # Alone (whole turns) a trade on LoCoMo dev: adversarial abstention 0.295 -> 0.420, but
     # Recall@10 0.764/0.769/0.766 -> 0.758/0.757/0.766 and 13 -> 17 answerable questions
     # empty (docs/recall.md). On since issue 34 round 3, with the package it is kept in
-    # (``addressed_rank``, ``addressed_sentence``, ``time_asked``, ``decompose``, share
-    # 0.6): Recall@10 0.763/0.769/0.766 -> 0.797/0.775/0.771, abstention 0.304 -> 0.357,
-    # 13 answerable questions empty as before (docs/performance.md).
+    # (``addressed_rank``, ``addressed_sentence``, ``time_asked``, share 0.6): Recall@10
+    # 0.763/0.769/0.766 -> 0.797/0.769/0.771, abstention 0.304 -> 0.357, 13 answerable
+    # questions empty as before (docs/performance.md).
     addressed_turns: float = 1.0
     # Over 0: such a turn of the speaker asked about gets no ``named_speaker`` bonus. 0: off
     # (with ``addressed_turns``: multi-hop @10 0.479 -> 0.495, but 30 loses 0.024).
@@ -162,9 +162,10 @@ class RecallWeights:
     # whole question's best score (``decompose.by_parts``). One more embedding per part.
     # 0: off; leave-one-conversation-out on LoCoMo dev kept none of 0.5, 0.8, 1.0 (1.0
     # helps on 30 only: Recall@10 0.739/0.745/0.713 -> 0.739/0.757/0.713; docs/recall.md).
-    # 1.0 since issue 34 round 3, in the package (alone it helps 30 only); one more
-    # embedding per part, for the 3 % of LoCoMo dev questions of several parts.
-    decompose: float = 1.0
+    # Issue 34 round 3: with the speaker levers on it makes every rotation gain (30:
+    # 0.769 -> 0.775), but its extra embeddings, for 3 % of LoCoMo dev questions, raise
+    # recall's p95 by ~7 ms (docs/performance.md): off.
+    decompose: float = 0.0
     candidates_per_route: int = 30
     stale_after_days: float = 365.0
     # With a cross-encoder configured (``crossrank``): its share of the order of the top

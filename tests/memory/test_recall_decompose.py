@@ -132,7 +132,7 @@ def test_at_zero_and_for_one_part_the_reference_answer(read_agent, owner_subject
     assert _answer(one_part) == _answer(reference)
     assert off.items  # the comparison is not of two empty answers
     assert RecallWeights.for_tenant({"recall_weights": {"decompose": 4}}).decompose == 1.0
-    assert RecallWeights().decompose == 1.0  # on since issue 34 round 3
+    assert RecallWeights().decompose == 0.0
 
 
 def _never_brings(read_agent, owner_subject, theirs, monkeypatch):

@@ -81,7 +81,8 @@ def _terms(text: str, skip: frozenset[str]) -> set[str]:
     out: set[str] = set()
     for word in _LATIN.findall(text):
         w = word.lower().replace("’", "'")
-        if w in _FUNCTION_EN or w in skip or len(w) < 3:
+        # ``_LATIN`` matches any letters: a run of Chinese characters is read below.
+        if w in _FUNCTION_EN or w in skip or len(w) < 3 or _HAN.search(w):
             continue
         out.add(w[:5])
     if _HAN.search(text):
@@ -104,3 +105,10 @@ def about_question(statement: str, question: str, skip: frozenset[str] = frozens
         if shared > best_shared:
             best, best_shared = sentence, shared
     return best
+
+
+def terms_held(statement: str, question: str, skip: frozenset[str] = frozenset()) -> float:
+    """The share of ``question``'s content words (``_terms``, less ``skip``: the names that
+    say whom it is about) that ``statement`` holds; 0 when the question has none."""
+    wanted = _terms(question, skip)
+    return len(wanted & _terms(statement, skip)) / len(wanted) if wanted else 0.0

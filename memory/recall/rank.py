@@ -19,7 +19,7 @@ from datetime import datetime
 
 from memory import relations
 from memory.models import MemoryType
-from memory.recall.attribution import addressed
+from memory.recall.attribution import addressed, terms_held
 from memory.recall.signals import RANKINGS, Candidate, load_records
 from memory.recall.weights import RecallWeights
 
@@ -158,22 +158,39 @@ ASKS = re.compile(
 )
 # A sentence and the punctuation that ends it.
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
+# A clause of a Chinese sentence: Chinese runs statements together with commas and asks
+# in the last clause ("我上周去了青海湖，风景很好，你去过吗"), where English would end
+# the statement with a full stop first.
+_ZH_CLAUSE = re.compile(r"[^，,；;]+[，,；;]*")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def _pieces(sentence: str) -> list[str]:
+    """A sentence as ``asks`` weighs it: a sentence holding Chinese characters clause by
+    clause, any other whole (English turns read as before)."""
+    return _ZH_CLAUSE.findall(sentence) if _HAN.search(sentence) else [sentence]
 
 
 def asks(statement: str, share: float = 0.0) -> bool:
     """The turn asks something: it holds a question (``ASKS``: a question mark, or a
     Chinese clause ending in 吗/呢) and, with ``share`` over 0, its sentences that ask
-    hold at least that share of its words (Chinese characters count one each)."""
+    hold at least that share of its words (Chinese characters count one each; in a
+    Chinese sentence only the clauses that ask count as asking, the clauses before them
+    state: the question mark or 吗 that ends it asks only in its own clause)."""
     if not ASKS.search(statement):
         return False
     if share <= 0:
         return True
     asking = total = 0
     for sentence in _SENTENCE.findall(statement):
-        words = len(re.findall(r"[\u3400-\u9fff]|[^\W_]+", sentence))
-        total += words
-        if ASKS.search(sentence):
-            asking += words
+        pieces = _pieces(sentence)
+        for i, piece in enumerate(pieces):
+            words = len(re.findall(r"[\u3400-\u9fff]|[^\W_]+", piece))
+            total += words
+            # The sentence's last clause carries its question mark; a clause ending in
+            # 吗/呢 (``ASKS``) asks wherever it stands.
+            if ASKS.search(piece) or (i == len(pieces) - 1 and ASKS.search(sentence)):
+                asking += words
     return total > 0 and asking >= share * total
 
 
@@ -218,9 +235,32 @@ def scope_to_speaker(
         best_said = max((_or(c.signals.fused, 0.0) for c in own), default=0.0)
         if best_said < w.named_speaker_share * best_other:
             return []
+        if w.named_speaker_terms and not_attributable(own, against, w, question, names):
+            return []
     for c in said:
         c.signals.spoken_by_speaker = True
         if w.addressed_rank and addressed(c.record.statement, asked, names):
             continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept
+
+
+def not_attributable(
+    own: list[Candidate],
+    against: list[Candidate],
+    w: RecallWeights,
+    question: str,
+    names: frozenset[str],
+) -> bool:
+    """What the question asks about was said by others, not by the speaker asked about:
+    the speaker's own statements hold under ``named_speaker_terms`` of the share of the
+    question's content words (``attribution.terms_held``, the speakers' names left out)
+    that the best statement by another speaker holds. Fused relevance alone lets the
+    speaker's unrelated turns pass on the vector route's likeness; the words the event
+    is told in do not travel to the wrong person. A question none of whose content words
+    anyone said takes no side."""
+    best_other = max(terms_held(c.record.statement, question, names) for c in against)
+    if not best_other:
+        return False
+    best_own = max((terms_held(c.record.statement, question, names) for c in own), default=0.0)
+    return best_own < w.named_speaker_terms * best_other

@@ -6,7 +6,9 @@ A memory's time is its ``valid_from``: when what it tells happened or was said (
 path resolves "yesterday" or "上周" against the event's time). What is told is often told
 a little later than it happened ("I went camping last week"), so a window reaches
 ``SLACK`` past its end. Only the memories already ranked (they passed the relevance gate)
-are raised, the best ``DEPTH`` of them.
+are raised, the best ``DEPTH`` of them. With ``time_told`` (over 0) a memory is also in the
+window when its words tell a time inside it: "Two months ago I went to Porto", said on 8
+May, is in March (the entity index's ``date`` mentions, resolved at ingest; ``told_in``).
 
 **Inside the window** (``time_window``, a share; 0: off). When the question names a
 stretch with a start and an end (not a month of any year), the ``WINDOW_HITS`` memories of
@@ -37,6 +39,7 @@ from memory.recall.query import QueryVector
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
 from memory.recall.weights import RecallWeights
+from memory.temporal.said import told_window
 from memory.temporal.window import Window, named_window
 
 DEPTH = 50
@@ -121,9 +124,10 @@ def time_named(
     if not w.time_named:
         return ranked
     head, tail = ranked[:DEPTH], ranked[DEPTH:]
+    told = told_in(head, window, now) if w.time_told else set()
     raised = False
     for c in head:
-        if window.holds(c.record.valid_from, SLACK):
+        if c.id in told or window.holds(c.record.valid_from, SLACK):
             c.signals.final = round((c.signals.final or 0.0) + w.time_named, 4)
             raised = True
     if not raised:
@@ -132,6 +136,32 @@ def time_named(
         key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
     )
     return head + tail
+
+
+def told_in(head: list[Candidate], window: Window, now: datetime) -> set:
+    """The ids of ``head`` whose words tell a time inside ``window`` (a ``date`` mention of
+    the entity index: an absolute date, or a relative one resolved at ingest against when
+    it was said, ``said.told_window``): "Last Saturday I ran my first 10k", said on
+    Thursday 11 May, tells Saturday 6 May. One query."""
+    found = set()
+    mentions = MemoryMention.objects.filter(
+        record_id__in=[c.id for c in head], kind=EntityKind.DATE
+    ).values_list("record_id", "norm")
+    for record_id, norm in mentions:
+        if record_id in found:
+            continue
+        span = told_window(norm, now)
+        if span is not None and overlaps(window, span):
+            found.add(record_id)
+    return found
+
+
+def overlaps(window: Window, span: Window) -> bool:
+    """``span`` (with a start and an end) and ``window`` share a moment; a window of some
+    months of any year holds the span's start."""
+    if window.start is None or window.end is None:
+        return window.holds(span.start)
+    return span.start < window.end and window.start < span.end
 
 
 # The question words that ask for a time (a closed class): "when" opening a question or

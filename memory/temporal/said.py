@@ -19,10 +19,11 @@ preposition ("in 2022"). Chinese day words are read on the segmenter's words, as
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from memory.temporal.common import _add_months
 from memory.temporal.en import _EN_NUM, _en_int
+from memory.temporal.window import Window, named_window
 from memory.temporal.zh import _zh_int, _zh_words
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -176,3 +177,41 @@ def _chinese(text: str, d: date, add) -> None:
         if n:
             sign = 1 if "前" in m["dir"] else -1
             add(m[0], _back(d, sign * n, _ZH_UNIT[m["unit"]]))
+
+
+_TOLD_DAY = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
+_TOLD_WEEK = re.compile(r"(?P<y>\d{4})-w(?P<w>\d{2})")
+_TOLD_MONTH = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})")
+_TOLD_SEASON = re.compile(r"(?P<y>\d{4})-(?P<s>spring|summer|autumn|winter)")
+_TOLD_YEAR = re.compile(r"(?P<y>\d{4})")
+
+
+def told_window(norm: str, now: datetime) -> Window | None:
+    """The stretch of time one ``date`` mention of the entity index stands for: a time
+    ``said_times`` resolved ("2023-05-07", "2023-w18", "2023-05", "2022-summer", "2023";
+    a season labelled by the year it starts in), or an absolute date as written
+    ("7 may 2023", "2023年5月", read by ``window.named_window`` against ``now``). None for
+    a date without a year ("may 7") or anything else."""
+    try:
+        if m := _TOLD_DAY.fullmatch(norm):
+            start = datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC)
+            return Window(start, start + timedelta(days=1))
+        if m := _TOLD_WEEK.fullmatch(norm):
+            monday = date.fromisocalendar(int(m["y"]), int(m["w"]), 1)
+            start = datetime(monday.year, monday.month, monday.day, tzinfo=UTC)
+            return Window(start, start + timedelta(weeks=1))
+        if m := _TOLD_MONTH.fullmatch(norm):
+            start = datetime(int(m["y"]), int(m["m"]), 1, tzinfo=UTC)
+            return Window(start, _add_months(start, 1))
+        if m := _TOLD_SEASON.fullmatch(norm):
+            start = datetime(int(m["y"]), _SEASONS[m["s"]], 1, tzinfo=UTC)
+            return Window(start, _add_months(start, 3))
+        if m := _TOLD_YEAR.fullmatch(norm):
+            return Window(
+                datetime(int(m["y"]), 1, 1, tzinfo=UTC), datetime(int(m["y"]) + 1, 1, 1, tzinfo=UTC)
+            )
+    except ValueError:
+        return None
+    # Title case: the index folds case, and the window reads lower-case "may" as the verb.
+    window = named_window(norm.title(), now)
+    return window if window is not None and window.start is not None else None

@@ -98,8 +98,9 @@ def test_a_turn_about_the_speaker_still_answers():
     assert scope_to_speaker([told, mine], "Omar", ON) == [told, mine]
 
 
-def test_the_weight_is_clamped_and_off_by_default():
-    assert RecallWeights().addressed_turns == 0.0
+def test_the_weight_is_clamped_and_on_by_default():
+    assert RecallWeights().addressed_turns == 1.0  # since issue 34 round 3
+    assert RecallWeights.for_tenant({"recall_weights": {"addressed_turns": 0}}).addressed_turns == 0
     w = RecallWeights.for_tenant({"recall_weights": {"addressed_turns": 5}})
     assert w.addressed_turns == 1.0
 
@@ -194,8 +195,8 @@ def test_praise_in_the_matching_sentence_still_abstains(praise, asked):
     assert scope_to_speaker([story, said], speaker, SENTENCE, question=asked, names=NAMES) == []
 
 
-def test_sentence_judging_is_off_by_default_and_clamped():
-    assert RecallWeights().addressed_sentence == 0.0
+def test_sentence_judging_is_on_by_default_and_clamped():
+    assert RecallWeights().addressed_sentence == 1.0  # since issue 34 round 3
     assert (
         RecallWeights.for_tenant({"recall_weights": {"addressed_sentence": 9}}).addressed_sentence
         == 1.0

@@ -5,6 +5,8 @@ first person (我) is about the user. English questions are read exactly as befo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -133,6 +135,46 @@ def test_chinese_turns_ask_without_a_question_mark(turn, asking):
     else:
         assert asks(turn, 0.0)
         assert asks(turn, 0.5) is asking
+
+
+@pytest.mark.parametrize(
+    ("turn", "asking"),
+    [
+        # Statements run together with commas, the question in the last clause: the
+        # turn tells more than it asks, with or without a question mark.
+        ("阿杰: 我上周去了青海湖，风景很好，拍了好多照片，你去过吗", False),
+        ("阿杰: 我上周去了青海湖，风景很好，拍了好多照片，你去过吗？", False),
+        ("小林: 我周末学了扎染；染了一条围巾，你呢", False),
+        # The question is most of the turn.
+        ("阿杰: 你去过青海湖吗", True),
+        ("阿杰: 好啊，你去过青海湖吗？", True),
+        ("阿杰: 你觉得呢，这幅画好看吗？", True),
+    ],
+)
+def test_a_chinese_question_asks_in_its_own_clause(turn, asking):
+    assert asks(turn, 0.0)
+    assert asks(turn, 0.5) is asking
+
+
+def _asks_by_sentence(statement: str, share: float) -> bool:
+    """The rule before Chinese clauses were weighed apart: whole sentences only."""
+    if not ASKS.search(statement):
+        return False
+    asking = total = 0
+    for sentence in re.findall(r"[^.!?。！？]+[.!?。！？]*", statement):
+        words = len(re.findall(r"[\u3400-\u9fff]|[^\W_]+", sentence))
+        total += words
+        if ASKS.search(sentence):
+            asking += words
+    return total > 0 and asking >= share * total
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("abc I you ,.?!;'")), max_size=60),
+    st.sampled_from([0.3, 0.5, 0.8]),
+)
+def test_english_turns_are_weighed_as_before(text, share):
+    assert asks(text, share) == _asks_by_sentence(text, share)
 
 
 def test_the_named_speakers_own_statement_answers(read_agent, owner_subject, write_agent):

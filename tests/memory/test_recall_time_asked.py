@@ -82,8 +82,8 @@ def test_a_question_that_asks_no_time_is_untouched(write_agent, read_agent, owne
     ]
 
 
-def test_off_by_default_and_clamped():
-    assert RecallWeights().time_asked == 0.0
+def test_on_by_default_and_clamped():
+    assert RecallWeights().time_asked == 0.2  # since issue 34 round 3
     assert RecallWeights.for_tenant({"recall_weights": {"time_asked": -2}}).time_asked == 0.0
 
 

@@ -28,6 +28,7 @@ from config.settings.loops import (  # noqa: E402, F401
     ENGRAM_WORKING_MEMORY,
 )
 from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
+from config.settings.write_batch import ENGRAM_WRITE_BATCH  # noqa: E402, F401
 
 DEBUG = env.bool("ENGRAM_DEBUG", default=False)
 # The development key: known to everyone, so it signs nothing that matters. The
@@ -362,41 +363,6 @@ ENGRAM = {
     "CLIENT_ADDRESS_HEADER": env("ENGRAM_CLIENT_ADDRESS_HEADER", default=""),
     "TRUSTED_PROXIES": env.list("ENGRAM_TRUSTED_PROXIES", default=[]),
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
-}
-
-# A request carrying at least MIN_CANDIDATES candidates looks up its cited events and the
-# existing values of its slots once for the whole batch and writes its source links and
-# search docs together (memory/services/write_batch.py); off: every candidate looks up and
-# writes on its own (the reference path). Decisions are the same either way.
-ENGRAM_WRITE_BATCH = {
-    "LOOKUPS": env.bool("ENGRAM_WRITE_BATCH_LOOKUPS", default=True),
-    "MIN_CANDIDATES": env.int("ENGRAM_WRITE_BATCH_MIN_CANDIDATES", default=4),
-    # The detectors' exact shortcuts: ASCII text normalised at once (detection_form,
-    # nfkc_visible, normalize_text), no phone-number matcher on text without a digit, the
-    # learned n-gram heads' features hashed once per distinct token; off: the references.
-    # The same results either way (tests/memory/test_detection_text_fast.py,
-    # tests/memory/test_fast_ngrams.py).
-    "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
-    # The phone-number matcher only on text with enough digits inside one run of the
-    # characters its pattern is made of (memory/detectors/phone_runs.py); off: the digits
-    # of the whole text decide. The same findings (tests/memory/test_phone_runs.py).
-    "PHONE_RUNS": env.bool("ENGRAM_DETECTOR_PHONE_RUNS", default=True),
-    # The literal prefilter by an index from literal to rule and the text's pieces built
-    # in C (memory/detectors/prefilter.py, search_any_indexed); off: rule by rule.
-    "PREFILTER_INDEX": env.bool("ENGRAM_DETECTOR_PREFILTER_INDEX", default=True),
-    # These switches read once per change of settings (memory/detectors/switches.py).
-    "SWITCHES_ONCE": env.bool("ENGRAM_DETECTOR_SWITCHES_ONCE", default=True),
-    "CONTENT_KEYS_ONCE": env.bool("ENGRAM_WRITE_CONTENT_KEYS_ONCE", default=True),
-    # POST /api/v1/candidates reads a plain body without building the DRF serializers
-    # (memory/api/candidate_wire.py; any other body goes to them); off: the serializers.
-    "PLAIN_VALIDATION": env.bool("ENGRAM_WRITE_PLAIN_VALIDATION", default=True),
-    # Round trips a write can do without: no context-turn lookup for new records that
-    # cite no event, the subject's write lock and its write counter in one statement.
-    # Off: the reference statements (the same rows either way).
-    "FEWER_ROUND_TRIPS": env.bool("ENGRAM_WRITE_FEWER_ROUND_TRIPS", default=True),
-    # The request's subject and the tenant's policy read from SQL compiled once
-    # (memory/selectors/write_lookups.py); off: the ORM's querysets, built every time.
-    "COMPILED_LOOKUPS": env.bool("ENGRAM_WRITE_COMPILED_LOOKUPS", default=True),
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

@@ -14,10 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from memory.detectors.special_categories import find_special_categories
 from memory.temporal.common import fold_traditional
-from memory.write_policy import Candidate, SubjectState, decide
+from tests.helpers.memories import decide_user_statement
 
 CATCHES = [
     ("My weekly dupilumab jab is due on Sunday.", "health"),
@@ -106,24 +105,7 @@ NOW = datetime(2026, 12, 6, 9, 0, tzinfo=UTC)
 
 
 def _decide(text: str):
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=("user",),
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=NOW,
-        learned_detectors=False,
-    )
+    return decide_user_statement(text, now=NOW, learned_detectors=False)
 
 
 _DISCLOSURES = [text for text, _ in CATCHES]

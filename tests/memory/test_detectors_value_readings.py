@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from core.codes import Operation, ReasonCode
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.value_readings import (
@@ -23,7 +22,7 @@ from memory.detectors.value_readings import (
     _private_der_or_openssh,
     fold_script_digits,
 )
-from memory.write_policy import Candidate, SubjectState, decide
+from tests.helpers.memories import decide_user_statement
 
 POSITIVE = [
     # key/value pairs whose key names a secret
@@ -197,18 +196,7 @@ _TELLINGS = st.sampled_from(
 @given(value=_VALUES, frame=_FRAMES, telling=_TELLINGS)
 def test_a_secret_inside_another_rules_frame_is_refused(value, frame, telling):
     text = frame.format(s=telling.format(v=value))
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-    )
-    decision = decide(
-        candidate, existing=[], subject=SubjectState(), tenant=TenantPolicy(), now=_NOW
-    )
+    decision = decide_user_statement(text, now=_NOW, learned_detectors=True)
     assert (decision.operation, decision.reason_code) == (
         Operation.REJECT,
         ReasonCode.SECRET_DETECTED,

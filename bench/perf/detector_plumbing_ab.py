@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-from datetime import UTC, datetime
-from pathlib import Path
 
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.join(os.getcwd(), "bench", "perf"))
@@ -28,50 +25,26 @@ import django  # noqa: E402
 
 django.setup()
 
+from detector_prefilter_ab import candidates  # noqa: E402
+from detector_prefilter_ab import run as decide_all  # noqa: E402
 from django.test import override_settings  # noqa: E402
-from write_api import candidate as api_candidate  # noqa: E402
-from write_cpu import locomo_statements  # noqa: E402
 
-from accounts.policies import TenantPolicy  # noqa: E402
-from memory.write_policy import Candidate, SubjectState, decide  # noqa: E402
-
-NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 KEYS = ("PHONE_RUNS", "PREFILTER_INDEX", "SWITCHES_ONCE")
 RUN = "a3f09b12"  # write_api.py's run ids are uuid4().hex[:8]: five digits is typical
 
 
-def candidates(kind: str) -> list[Candidate]:
-    if kind == "locomo":
-        texts = locomo_statements(Path("/work/shared/data/locomo-dev"))[:1200]
-        return [
-            Candidate(**{**api_candidate(i, RUN), "statement": t, "memory_type": "episodic"})
-            for i, t in enumerate(texts)
-        ]
-    return [Candidate(**api_candidate(i, RUN)) for i in range(1200)]
-
-
-def run(cands: list[Candidate], on: bool, keys: tuple[str, ...] = KEYS) -> float:
+def run(cands, on: bool, keys: tuple[str, ...] = KEYS) -> float:
     from django.conf import settings
 
     batch = {**settings.ENGRAM_WRITE_BATCH, **dict.fromkeys(keys, on)}
     with override_settings(ENGRAM_WRITE_BATCH=batch):
-        started = time.thread_time()
-        for c in cands:
-            decide(
-                c,
-                existing=[],
-                subject=SubjectState(),
-                tenant=TenantPolicy(),
-                now=NOW,
-                learned_detectors=False,
-            )
-        return (time.thread_time() - started) / len(cands) * 1e3
+        return decide_all(cands)
 
 
 def main() -> None:
     kind, rounds = sys.argv[1], int(sys.argv[2])
     keys = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else KEYS
-    cands = candidates(kind)
+    cands = candidates(kind, 1200, RUN)
     for on in (True, False):  # warm both modes (the rule plans and indexes)
         run(cands, on, keys)
     times: dict[bool, list[float]] = {False: [], True: []}

@@ -38,14 +38,15 @@ FAST, REFERENCE = prefilter.search_any_fast, prefilter.search_any_reference
 MIN_DIGITS = content_rules._min_phone_digits
 
 
-def candidates(kind: str) -> list[Candidate]:
+def candidates(kind: str, n: int = 600, run_id: str = "ab") -> list[Candidate]:
+    """``n`` of write_api.py's candidates (its run id ``run_id``), or of LoCoMo dev turns."""
     if kind == "locomo":
-        texts = locomo_statements(Path("/work/shared/data/locomo-dev"))[:600]
+        texts = locomo_statements(Path("/work/shared/data/locomo-dev"))[:n]
         return [
-            Candidate(**{**api_candidate(i, "ab"), "statement": t, "memory_type": "episodic"})
+            Candidate(**{**api_candidate(i, run_id), "statement": t, "memory_type": "episodic"})
             for i, t in enumerate(texts)
         ]
-    return [Candidate(**api_candidate(i, "ab")) for i in range(600)]
+    return [Candidate(**api_candidate(i, run_id)) for i in range(n)]
 
 
 def mode(on: bool) -> None:
@@ -54,6 +55,7 @@ def mode(on: bool) -> None:
 
 
 def run(cands: list[Candidate]) -> float:
+    """This thread's CPU milliseconds per candidate of ``decide``, learned heads off."""
     started = time.thread_time()
     for c in cands:
         decide(

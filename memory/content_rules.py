@@ -154,6 +154,12 @@ _DIGIT_RUN = re.compile(r"(?<![\dA-Za-z])(\d[\d -]{11,22}[\dXx])(?![\dA-Za-z])")
 _ANY_DIGIT = re.compile(r"\d")
 
 
+# The shortest national significant number libphonenumber accepts (its documented minimum,
+# 2). Ours, not read from the library's private constant; a smaller value would only send
+# more text to the matcher (tests/memory/test_detector_plumbing.py compares it).
+MIN_NATIONAL_NUMBER_LENGTH = 2
+
+
 @memoized("memory.content_rules.min_phone_digits", maxsize=1)
 def _min_phone_digits() -> int:
     """Fewest digits a number ``find_sensitive_personal_data`` accepts is written with: one
@@ -162,7 +168,7 @@ def _min_phone_digits() -> int:
     lengths allows any from phonenumbers' minimum (2)."""
     from phonenumbers.phonemetadata import PhoneMetadata
 
-    least = phonenumbers.phonenumberutil._MIN_LENGTH_FOR_NSN
+    least = MIN_NATIONAL_NUMBER_LENGTH
 
     def shortest(metadata) -> int:
         lengths = []

@@ -29,7 +29,9 @@ UNIX_PEER = "unix"
 
 
 @memoized("core.client_address._networks", maxsize=8)
-def _networks(proxies: tuple[str, ...]) -> tuple[tuple[ipaddress._BaseNetwork, ...], bool]:
+def _networks(
+    proxies: tuple[str, ...],
+) -> tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...], bool]:
     networks = tuple(ipaddress.ip_network(p, strict=False) for p in proxies if p and p != UNIX_PEER)
     return networks, UNIX_PEER in proxies
 

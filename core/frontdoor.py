@@ -226,7 +226,10 @@ def _error_response(refusal: Refusal) -> tuple[int, list[tuple[str, str]], bytes
 
 class FrontDoor:
     def __init__(
-        self, upstream: str, limits: Limits, trusted: list[ipaddress._BaseNetwork]
+        self,
+        upstream: str,
+        limits: Limits,
+        trusted: list[ipaddress.IPv4Network | ipaddress.IPv6Network],
     ) -> None:
         self.upstream = upstream
         self.limits = limits

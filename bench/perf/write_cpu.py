@@ -58,6 +58,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo-dev"))
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=60)
+    parser.add_argument(
+        "--callers", default="", help="with --profile: also who calls the functions matching this"
+    )
     args = parser.parse_args()
 
     from bench._harness import django_setup
@@ -127,6 +130,10 @@ def main() -> None:
         for key in ("cumulative", "tottime"):
             out = io.StringIO()
             pstats.Stats(profile, stream=out).sort_stats(key).print_stats(args.top)
+            print(out.getvalue())
+        if args.callers:
+            out = io.StringIO()
+            pstats.Stats(profile, stream=out).sort_stats("cumulative").print_callers(args.callers)
             print(out.getvalue())
 
 

@@ -24,7 +24,7 @@ ENGRAM_WRITE_BATCH = {
     "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
     # The phone-number matcher only on text with enough digits inside one run of the
     # characters its pattern is made of (memory/detectors/phone_runs.py); off: the digits
-    # of the whole text decide. The same findings (tests/memory/test_phone_runs.py).
+    # of the whole text decide. The same findings (tests/memory/test_detector_plumbing.py).
     "PHONE_RUNS": env.bool("ENGRAM_DETECTOR_PHONE_RUNS", default=True),
     # The literal prefilter by an index from literal to rule and the text's pieces built
     # in C (memory/detectors/prefilter.py, search_any_indexed); off: rule by rule.

@@ -30,6 +30,7 @@ from memory.models import (
     Subject,
     SubjectKind,
 )
+from memory.recall.accel import prepared
 
 # --- inputs ---------------------------------------------------------------------------
 
@@ -119,7 +120,8 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
     of the active index version and the subject's own names. The query is compiled once
     per clearance (``QueryTemplate``): it is the first step of every recall, and building
     it with the ORM cost several times what PostgreSQL takes to run it."""
-    rows = _CONTEXT.rows(
+    rows = prepared.rows(
+        _CONTEXT,
         (scope.clearance,),
         {
             "tenant": scope.tenant_id,

@@ -27,6 +27,7 @@ from core.sqltemplate import (
     uuid_array,
 )
 from memory.models import MemoryEmbedding, MemoryRecord, MemorySource, SourceEvent
+from memory.recall.accel import prepared
 
 # The rankings fused (step 4), by route name. The slot route's hits join the key lookup's
 # ranking (``exact``), after the hits it found by name: see ``routes.run_routes``.
@@ -151,7 +152,7 @@ def load_records(
     if not settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
         return {record.id: record for record in _records(ids, with_speakers, model_id)}
     shape = (with_speakers, bool(model_id))
-    rows = _RECORDS.rows(shape, {"ids": uuid_array(ids), "model_id": model_id})
+    rows = prepared.rows(_RECORDS, shape, {"ids": uuid_array(ids), "model_id": model_id})
     connection = read_connection()
     annotations = _annotations(*shape)
     width = len(_RECORD)

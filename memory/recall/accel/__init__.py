@@ -19,7 +19,12 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   reads its context.
 - judging ahead (``ENGRAM_RECALL_JUDGE_AHEAD``, ``pack.judge_ahead``): while the question
   is embedded, the found statements are checked for instruction-like text.
+- prepared statements (``ENGRAM_RECALL_PREPARED_STATEMENTS``, ``prepared``): the largest
+  statements (BM25, the trigram, scope and lexeme reads, the context, the records)
+  prepared on their connection and run again by name: planned once per connection and
+  shape, not on every request.
 - a large scope's counts kept 30 s (``ENGRAM_RECALL_SCOPE_COUNTS``,
   ``routes.common.kept_a_while``): BM25's statistics and the vector count.
 
-Each keeps its state in ``core.process_state``."""
+Each keeps its state in ``core.process_state`` (prepared statements: in their
+connection, as psycopg keeps them)."""

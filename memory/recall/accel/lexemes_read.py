@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.sqltemplate import read_connection
+from memory.recall.accel import prepared
 from memory.recall.routes import common
 from memory.recall.routes.lexical import LEXEMES_SQL, MAX_LEXEMES
 
@@ -28,7 +28,7 @@ def lexemes_and_statistics(q: RouteQuery, terms: list[str]) -> list[str]:
     if q.statistics_known() or common.statistics_kept(q.scope.tenant_id, q.subject_ids):
         return _sorted(_lexemes_only(terms))
     stats_sql, stats_params = common.statistics_sql(q.scope.tenant_id, q.subject_ids)
-    with read_connection().cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             f"SELECT ARRAY({LEXEMES_SQL}), s.size, s.mean"
             f" FROM (SELECT 1) one LEFT JOIN ({stats_sql}) s (size, mean) ON true",
@@ -40,7 +40,7 @@ def lexemes_and_statistics(q: RouteQuery, terms: list[str]) -> list[str]:
 
 
 def _lexemes_only(terms: list[str]) -> list[str]:
-    with read_connection().cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(LEXEMES_SQL, [" ".join(terms)])
         return [lexeme for (lexeme,) in cursor.fetchall()]
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from core.sqltemplate import read_connection, uuid_array
-from memory.recall.accel import vector_cache
+from core.sqltemplate import uuid_array
+from memory.recall.accel import prepared, vector_cache
 from memory.recall.routes import common
 from memory.recall.routes.vector_scope import VectorScope
 
@@ -82,7 +82,7 @@ def read(q, searchable_max: int) -> ScopeRead | None:
         (q.eligible.shape, bool(keys)), {**q.eligible.values, "slot_keys": uuid_array(keys)}
     )
     scope_params = [tenant_id, uuid_array(subject_ids), model_id]
-    with read_connection().cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             _ONE_READ_SQL.format(searchable=searchable_sql),
             [

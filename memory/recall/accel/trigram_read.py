@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from core.sqltemplate import Placeholders, QueryTemplate, read_connection
+from core.sqltemplate import Placeholders, QueryTemplate
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc
+from memory.recall.accel import prepared
 from memory.recall.routes.common import doc_scope_q, subject_values
 from memory.recall.routes.trigram import (
     _ID_CANDIDATE_SIMILARITY,
@@ -139,7 +140,7 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
     shape = (q.eligible.shape, len(q.subject_ids))
     docs_sql, docs_params = _ELIGIBLE_DOCS.sql_with_params(shape, values)
     params = [*docs_params, *columns, piece_of, pieces, q.n, q.n]
-    with read_connection().cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(_SEARCHES.format(docs=docs_sql), params)
         rows = cursor.fetchall()
     verbatim: dict[int, list[uuid.UUID]] = {}

@@ -15,6 +15,7 @@ from core.process_state import memoized
 from core.sqltemplate import Placeholders, QueryTemplate, pk_in_array, read_connection, uuid_array
 from memory import lexical
 from memory.models import MemorySearchDoc
+from memory.recall.accel import prepared
 from memory.recall.routes import common
 from memory.recall.routes.common import (
     SEARCHABLE,
@@ -92,7 +93,7 @@ def route_lexical(
     searchable, searchable_params = SEARCHABLE.sql_with_params(
         (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
     )
-    with read_connection().cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(
             _bm25_sql(len(lexemes), grouped=large).format(matches=matches, searchable=searchable),
             [

@@ -1,0 +1,21 @@
+"""Settings of recall's reads that are not scoring: how its statements reach PostgreSQL
+(memory/recall/accel/prepared.py). Kept apart from base.py, which merges them into
+``ENGRAM_RETRIEVAL`` (so benches toggle them by name like the other speed-ups); base.py
+has already loaded ``.env`` into the environment."""
+
+from __future__ import annotations
+
+import environ
+
+env = environ.Env()
+
+ENGRAM_RECALL_READS = {
+    # Recall's largest statements (the lexical route's BM25, the trigram and scope reads,
+    # the context, the found records) prepared on their connection and run again by name:
+    # PostgreSQL parses and plans each shape once per connection instead of on every
+    # request (docs/performance.md, issue 39, sixth round). The same SQL and the same rows;
+    # off: each statement sent as text, as Django sends every other. Turn it off behind a
+    # pooler in transaction mode that does not keep prepared statements (PgBouncer before
+    # 1.21, or without max_prepared_statements).
+    "PREPARED_STATEMENTS": env.bool("ENGRAM_RECALL_PREPARED_STATEMENTS", default=True),
+}

@@ -38,7 +38,7 @@ import re
 
 # --- a password described by how it was built -------------------------------------------
 
-_PASSWORD_EN = r"\b(?:pass(?:word|code|phrase)|pin)s?\b"
+_PASSWORD_EN = r"\b(?:pass(?:word|code|phrase)|pin|code)s?\b"
 _PASSWORD_CJK = r"密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호"
 # An explicit assignment, then the recipe to the end of the sentence.
 _RECIPE = re.compile(

@@ -86,7 +86,12 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
         # The phrase starts after its lead-in ("…: ", "… is "), wherever that is in the run.
         for i in range(len(run) - 11):
             lead = text[max(0, run[i].start() - 24) : run[i].start()]
-            if _PHRASE_LEAD.search(lead) and not labelled_as_list(text, run[i].start()):
+            # or nothing before it on its line, at exactly a BIP-39 length, in another
+            # language's list (an accent: English lists are checked word by word, labelled.py)
+            words = text[run[i].start() : run[-1].end()]
+            alone = not lead.rpartition("\n")[2].strip() and not words.isascii()
+            alone = alone and len(run) - i in (12, 15, 18, 21, 24)
+            if (_PHRASE_LEAD.search(lead) or alone) and not labelled_as_list(text, run[i].start()):
                 spans.append((run[i].start(), run[-1].end()))
                 break
         run = []

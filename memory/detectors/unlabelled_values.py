@@ -24,8 +24,12 @@ Earlier rounds read a value beside a credential word, a lock, a use or a key/val
   English or Chinese), two or more of them after a direction (left, right, clockwise,
   back to, 左转, 往右 …) in at least two directions, with no unit and no ordinal (a route
   says "left at 32nd", a dial "left 32");
-- **a combination in number words** after a lock or code word ("the combination is
-  seventy-two, fourteen, nine");
+- **a combination in number words** in a text naming a lock or a code ("the combination
+  is seventy-two, fourteen, nine");
+- **a value given by arithmetic on a personal fact** (described_secrets' closed class of
+  facts: a birth year, a house number …) with an operation and its operand ("the year my
+  son was born plus 11", 纪念日乘以二), said of one's own, in a text naming a credential,
+  a lock or a code, not as advice;
 - **a session cookie**: a session key (``sessionid``, ``connect.sid``, ``PHPSESSID``,
   ``…_session``) with a value of sixteen or more characters holding letters and digits;
 - **a pattern lock by its grid**: a device's or screen's pattern with a letter shape or a
@@ -67,7 +71,7 @@ _CREDENTIAL = re.compile(
 
 def made_token(token: str) -> bool:
     """A token that looks made rather than named: six or more characters, a lower-case
-    letter, three character classes, and a password symbol or a digit between letters that
+    letter, three character classes (four under eight characters), and a password symbol or a digit between letters that
     do not make a product's name."""
     core = token.strip(_TRIM)
     if len(core) < 6 or "://" in core or "/" in core or re.fullmatch(r"[^@\s]+@[\w-]+\.\w+", core):
@@ -76,7 +80,8 @@ def made_token(token: str) -> bool:
     upper = any(c.isupper() for c in core)
     digit = any(c.isdigit() for c in core)
     symbol = any(not c.isalnum() for c in core)
-    if not lower or lower + upper + digit + symbol < 3:
+    # Under eight characters, every class (x7Rq!p2; not x86_64, e=mc2).
+    if not lower or lower + upper + digit + symbol < (3 if len(core) >= 8 else 4):
         return False
     if any(c in _PASSWORD_SYMBOLS for c in core) or re.search(r"[a-z]\d+[a-z]", core):
         return True
@@ -104,8 +109,12 @@ _AS_IT = [
         re.IGNORECASE,
     )
 ]
-# A colon that closes a clause about "it" or "here": the value follows.
-_COLON = [re.compile(r"\b(?:it|here)\b[^:：.!?\n]{0,60}[:：]\s*" + _TOKEN, re.IGNORECASE)]
+# A colon or a dash that closes a clause about "it" or "here": the value follows.
+_COLON = [
+    re.compile(
+        r"\b(?:it|here)\b[^:：.!?\n—–]{0,60}(?:[:：]|\s[—–-]|—|–)\s*" + _TOKEN, re.IGNORECASE
+    )
+]
 
 
 def as_it_spans(text: str) -> list[tuple[int, int]]:
@@ -137,7 +146,11 @@ def _sentence_around(text: str, at: int) -> tuple[int, int]:
 # 密 alone (not in 秘密, 密切 …: no Chinese character before it) before a value of secret shape.
 _SHORT_NOUN = [
     re.compile(
-        r"\bpass\b\s*(?:is|was|[:=：])\s*" + _TOKEN + r"|(?<![\u3400-\u9fff])密\s*[:：]?\s*"
+        r"(?<!\w)(?P<ticket>(?:bus|boarding|season|day|ski|hall|travel|train|rail|gym|museum|"
+        r"festival|backstage|press|guest|visitor|parking|weekly|monthly|annual)\s+)?"
+        r"\bpass\b(?:\s+(?:for|to|on)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}\s*(?:is|was|[:=：])\s*"
+        + _TOKEN
+        + r"|(?<![\u3400-\u9fff])密\s*[:：]?\s*"
         r"(?P<zh>[A-Za-z0-9][!-~]{3,40})",
         re.IGNORECASE,
     )
@@ -149,10 +162,16 @@ def short_noun_spans(text: str) -> list[tuple[int, int]]:
         return []
     spans = []
     for m in _SHORT_NOUN[0].finditer(text):
-        group = m.lastgroup or "value"
+        group = "zh" if m.group("zh") else "value"
         value = m.group(group).rstrip(_TRIM)
+        if m.group("ticket"):
+            continue
         digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
-        if made_token(value) or (group == "zh" and digits and (letters or len(value) >= 4)):
+        if (
+            made_token(value)
+            or (digits and letters)
+            or (group == "zh" and len(value) >= 4 and digits)
+        ):
             spans.append((m.start(group), m.start(group) + len(value)))
     return spans
 
@@ -295,8 +314,9 @@ _WORDS_RUN = [
     )
 ]
 _LOCK_OR_CODE = re.compile(
-    r"\b(?:combination|combo|code|lock|padlock|safe|locker|dial|pin|passcode)s?\b"
-    r"|锁|鎖|保险|保險|柜|櫃|密码|密碼|組合|组合|金庫|자물쇠|금고|비밀번호",
+    r"\b(?:combination|combo|code|lock|padlock|safe|locker|dial|pin|passcode|password|alarm|"
+    r"keypad|door|gate|garage)s?\b|锁|鎖|保险|保險|柜|櫃|密码|密碼|組合|组合|报警|報警|门禁|門禁|"
+    r"金庫|자물쇠|금고|비밀번호",
     re.IGNORECASE,
 )
 
@@ -314,6 +334,34 @@ def number_word_code_spans(text: str) -> list[tuple[int, int]]:
             continue
         if _LOCK_OR_CODE.search(text):
             spans.append(m.span())
+    return spans
+
+
+# --- a value given by arithmetic on a personal fact ------------------------------------------
+# "the year my son was born plus 11", 结婚纪念日乘以二: a fact a person builds codes from
+# (described_secrets' closed class) and an arithmetic operation with its operand, in a text
+# that names a credential, a lock or a code, said of one's own (my/our/我).
+_ARITHMETIC = [
+    re.compile(
+        r"\b(?:plus|minus|times|multiplied\s+by|divided\s+by|added\s+to|take\s+away)\s+"
+        r"(?:\d+|[a-z]+)\b|(?:加上?|减去?|減去?|乘以?|除以)\s*(?:\d+|[一二三四五六七八九十两兩百]+)",
+        re.IGNORECASE,
+    )
+]
+_OWN = re.compile(r"\b(?:my|our|i|we)\b|我", re.IGNORECASE)
+
+
+def arithmetic_spans(text: str) -> list[tuple[int, int]]:
+    if not search_any(_ARITHMETIC, text) or not _LOCK_OR_CODE.search(text):
+        return []
+    from memory.detectors.described_secrets import _FACT, _NOT_DISCLOSED
+
+    spans = []
+    for m in _ARITHMETIC[0].finditer(text):
+        lo, hi = _sentence_around(text, m.start())
+        fact = _FACT.search(text, lo, m.start())
+        if fact and _OWN.search(text, lo, hi) and not _NOT_DISCLOSED.search(text, lo, hi):
+            spans.append((fact.start(), m.end()))
     return spans
 
 
@@ -457,6 +505,7 @@ def unlabelled_value_spans(text: str) -> list[tuple[int, int]]:
         + institution_pin_spans(text)
         + dial_turn_spans(text)
         + number_word_code_spans(text)
+        + arithmetic_spans(text)
         + session_cookie_spans(text)
         + pattern_grid_spans(text)
     )

@@ -30,7 +30,13 @@ POSITIVE = [
     "孩子的平板我帮他登录了，用的是 xiaoxing#2210。",
     "いつものやつは Kumo_ame77 だよ。",
     "내가 고른 건 Dalbit#903 이야.",
-    # a bank or card named, then a bare PIN
+    "Kept mistyping it, so I'm leaving it here — Ochre7-Bramble",
+    "it's k4Tz!w9 — yes, really.",
+    # a credential noun cut short
+    "pass for the NAS: Hollin42",
+    "邮箱 lihua2020 密 Qingshan77",
+    # a bank, a card or a payment app named, then a bare PIN
+    "记着：云闪付 604218",
     "Pemberton Credit Union card: 4417, keep it to yourself.",
     "Ashgrove Bank — 902615.",
     "备忘一下：工行 508127。",
@@ -44,6 +50,13 @@ POSITIVE = [
     "柜子的锁：左转 15，右转 38，再左转 2。",
     "行李箱往左拨到三十一，往右到九，最后到十五。",
     "The padlock combination is sixty-one, twelve, forty.",
+    "fifty-three, six, twenty-eight, for the shed padlock.",
+    # a value given by arithmetic on a personal fact
+    "For the gate keypad I use the year my daughter was born minus 3.",
+    "我家门禁密码是我生日的年份加上 17。",
+    # a word list of another language's seed list, alone on its line; kana words
+    "castello pigiama ruggito vampata gomma lattuga nebbia ossigeno salvia tundra zefiro àncora",
+    "控え：いきおい うちがわ えいぞう おおや かいよう きおく くうき けいかく こうえん さいしょ しあい すいえい",
     # a session cookie, a pattern lock
     "Pasted from the browser: PHPSESSID=9f2kq7vx3m1lz8rt6wyb",
     "session_id: a81kzq2m9xv7rt3lp5wc0n",
@@ -59,6 +72,9 @@ NEGATIVE = [
     "我的微信号是 lvshui_R7k，加我吧。",
     "Here: https://docs.example.org/guide_v2 has the steps.",
     "It's Monday — don't laugh, I forgot again.",
+    "It's x86_64, not ARM.",
+    "My season pass is Zone1and2, valid till June.",
+    "我们关系很亲密 2019 年就认识了。",
     # banks, cards and numbers that are not PINs
     "The Visa ending in 4417 is the travel card.",
     "Ashgrove Bank closed at 1630 today.",
@@ -71,6 +87,7 @@ NEGATIVE = [
     "Walk left 50 metres, right 20 metres, then left 10 metres.",
     "Knit 27, purl 4, knit 19, repeat to the end.",
     "The kids counted twenty-two, eight, thirty and lost track.",
+    "Her score was my birth year plus 5 points, she joked.",
     # cookies and patterns that are not secrets
     "session_timeout: 1800",
     "The knitting pattern starts at the top left of the chart.",

@@ -59,7 +59,7 @@ _TRIM = "\"'`()[]{}<>,;:.!?“”「」，。！？"
 # Nouns of an identifier: a sentence naming one gives a name, not a secret.
 _IDENTIFIER = re.compile(
     r"\b(?:user\s?names?|usernames?|handles?|(?:gamer)?tags?|ids?|logins?\s+names?|nick(?:name)?s?|"
-    r"screen\s?names?|accounts?\s+names?|e-?mails?|ssid|network\s+names?|models?|serials?)\b"
+    r"screen\s?names?|accounts?\s+names?|ssid|network\s+names?|models?|serials?)\b"
     r"|账号|帳號|账户|帳戶|用户名|用戶名|昵称|暱稱|微信号|微信號|型号|型號|ユーザー名|アカウント名|아이디|닉네임",
     re.IGNORECASE,
 )
@@ -86,7 +86,7 @@ def made_token(token: str) -> bool:
     if any(c in _PASSWORD_SYMBOLS for c in core) or re.search(r"[a-z]\d+[a-z]", core):
         return True
     # Two words joined by a digit and a hyphen or dot (Quill8-Mango, tern.Gale4).
-    if re.search(r"[A-Za-z]{3,}\d+[-.][A-Za-z]|[A-Za-z]{3,}[-.][A-Za-z]{3,}\d", core):
+    if upper and re.search(r"[A-Za-z]{3,}\d+[-.][A-Za-z]|[A-Za-z]{3,}[-.][A-Za-z]{3,}\d", core):
         return True
     # A digit between a word and a capital is a product's name (iPhone15Pro) unless a part
     # of it is no word: two or more letters without a vowel (pengyu7Lk).
@@ -100,7 +100,8 @@ def made_token(token: str) -> bool:
 _TOKEN = r"[\"'“「]?(?P<value>[!-~]{6,64})"
 _AS_IT = [
     re.compile(
-        r"(?:\b(?:it|that|this|mine|ours|the\s+one)(?:'s|’s|\s+is|\s+was)\s+(?:just\s+|still\s+|now\s+)?"
+        r"(?:\b(?:it|that|this|mine|ours|(?:[\w-]+\s+)?one)(?:'s|’s|\s+is|\s+was)\s+(?:just\s+|still\s+|now\s+)?"
+        r"|\b(?:i|we)\s+(?:always\s+|just\s+|still\s+|now\s+)?(?:use|used)\s+"
         r"|\bhere(?:\s+it\s+is|'s\s+it|\s+you\s+go)?\s*[:：]\s*"
         r"|\b(?:went|go|going|settled|decided)\s+(?:with|on)\s+|\b(?:picked|chose)\s+"
         r"|(?:那个|那個|这个|這個|那串|这串|這串)\s*(?:是|[:：])\s*|(?:就是|就这个|就這個)\s*[:：]?\s*"
@@ -117,8 +118,20 @@ _COLON = [
 ]
 
 
+# Or the value opens the message, set off by a dash or a comma ("x7Rq!p2 — don't laugh").
+_OPENING = re.compile(r"\s*(?P<value>[!-~]{6,64}?)[,]?\s*[—–,-]\s")
+
+
 def as_it_spans(text: str) -> list[tuple[int, int]]:
-    found = []
+    opening = _OPENING.match(text)
+    # A handle opens a message too (Vorn_Lark88, …): a symbol of passwords only, not "_".
+    found = (
+        [opening]
+        if opening
+        and made_token(opening.group("value"))
+        and set(opening.group("value")) & (_PASSWORD_SYMBOLS - {"_"})
+        else []
+    )
     for rx in (_AS_IT, _COLON):
         if search_any(rx, text):
             found += [m for m in rx[0].finditer(text) if made_token(m.group("value"))]

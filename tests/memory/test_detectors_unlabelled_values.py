@@ -32,6 +32,9 @@ POSITIVE = [
     "내가 고른 건 Dalbit#903 이야.",
     "Kept mistyping it, so I'm leaving it here — Ochre7-Bramble",
     "it's k4Tz!w9 — yes, really.",
+    "The work one is Fenn#lark60, don't judge.",
+    "q9Lp!vr2 — don't laugh, that's the tablet.",
+    "For the shared drive we use Moss$heron41.",
     # a credential noun cut short
     "pass for the NAS: Hollin42",
     "邮箱 lihua2020 密 Qingshan77",
@@ -73,6 +76,8 @@ NEGATIVE = [
     "Here: https://docs.example.org/guide_v2 has the steps.",
     "It's Monday — don't laugh, I forgot again.",
     "It's x86_64, not ARM.",
+    "Vorn_Lark88, add me tonight.",
+    "I use node18-alpine for the build.",
     "My season pass is Zone1and2, valid till June.",
     "我们关系很亲密 2019 年就认识了。",
     # banks, cards and numbers that are not PINs

@@ -122,7 +122,13 @@ _COLON = [
 _OPENING = re.compile(r"\s*(?P<value>[!-~]{6,64}?)[,]?\s*[—–,-]\s")
 
 
+# Tokens holding a digit or a password symbol: a made value is one of them.
+_CANDIDATE = re.compile(r"[!-~]*[\d!#$%&*_+=?@~^][!-~]*")
+
+
 def as_it_spans(text: str) -> list[tuple[int, int]]:
+    if not any(made_token(t) for t in _CANDIDATE.findall(text)):
+        return []
     opening = _OPENING.match(text)
     # A handle opens a message too (Vorn_Lark88, …): a symbol of passwords only, not "_".
     found = (
@@ -295,8 +301,11 @@ def _sense(direction: str) -> str:
     return d
 
 
+_DIRECTION_GATE = [re.compile(_DIRECTION, re.IGNORECASE)]
+
+
 def dial_turn_spans(text: str) -> list[tuple[int, int]]:
-    if not search_any(_TURN, text):
+    if not search_any(_DIRECTION_GATE, text) or not search_any(_TURN, text):
         return []
     spans = []
     chain: list[re.Match[str]] = []
@@ -332,10 +341,11 @@ _LOCK_OR_CODE = re.compile(
     r"金庫|자물쇠|금고|비밀번호",
     re.IGNORECASE,
 )
+_LOCK_GATE = [_LOCK_OR_CODE]
 
 
 def number_word_code_spans(text: str) -> list[tuple[int, int]]:
-    if not search_any(_WORDS_RUN, text):
+    if not search_any(_LOCK_GATE, text) or not search_any(_WORDS_RUN, text):
         return []
     spans = []
     for m in _WORDS_RUN[0].finditer(text):
@@ -345,8 +355,7 @@ def number_word_code_spans(text: str) -> list[tuple[int, int]]:
         values = [_value(n) for n in numbers if n]
         if not all(v is not None and 0 <= v <= 99 for v in values):
             continue
-        if _LOCK_OR_CODE.search(text):
-            spans.append(m.span())
+        spans.append(m.span())
     return spans
 
 
@@ -365,7 +374,7 @@ _OWN = re.compile(r"\b(?:my|our|i|we)\b|我", re.IGNORECASE)
 
 
 def arithmetic_spans(text: str) -> list[tuple[int, int]]:
-    if not search_any(_ARITHMETIC, text) or not _LOCK_OR_CODE.search(text):
+    if not search_any(_LOCK_GATE, text) or not search_any(_ARITHMETIC, text):
         return []
     from memory.detectors.described_secrets import _FACT, _NOT_DISCLOSED
 

@@ -38,12 +38,12 @@ import re
 
 # --- a password described by how it was built -------------------------------------------
 
-_PASSWORD_EN = r"\b(?:pass(?:word|code|phrase)|pin)s?\b"
+_PASSWORD_EN = r"\b(?:pass(?:word|code|phrase)|pin|code)s?\b"
 _PASSWORD_CJK = r"密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호"
 # An explicit assignment, then the recipe to the end of the sentence.
 _RECIPE = re.compile(
     rf"(?P<cue>{_PASSWORD_EN}(?:\s+(?:for|to|on|of|at)\s+(?:[\w'.+-]+\s+){{0,4}}?)?"
-    r"\s*(?:is|was|=|:)\s+(?:just\s+|always\s+|basically\s+|simply\s+)?"
+    r"\s*(?:is|was|'s|’s|=|:)\s+(?:just\s+|always\s+|basically\s+|simply\s+)?"
     rf"|\b(?:set|changed|made|chose|picked|reset)\s+(?:[\w'.+-]+\s+){{0,3}}?{_PASSWORD_EN}\s+(?:to|as)\s+"
     rf"|(?:{_PASSWORD_CJK})\s*(?:就是|都是|也是|是|为|為|设成了?|設成了?|改成了?|：|:|は|는|은)\s*)"
     r"(?P<value>[^.!?。！？；;\n]{4,90})",
@@ -66,7 +66,7 @@ _OPERATION = re.compile(
     r"\b(?:followed\s+by|then|plus|and\s+then|spel(?:led|t)\s+backwards|backwards|reversed|"
     r"in\s+reverse|twice|doubled|capitali[sz]ed|capital\s+(?:first\s+)?letters?|upper\s*case|"
     r"lower\s*case|first\s+letters?|last\s+(?:\w+\s+)?(?:digits|letters|numbers)|swapped\s+for|"
-    r"replaced\s+(?:with|by)|at\s+the\s+(?:end|start|front|back)|on\s+the\s+end)\b|\+"
+    r"replaced\s+(?:with|by)|at\s+the\s+(?:end|start|front|back)|on\s+the\s+end|after\s+it)\b|\+"
     r"|加上?|再加|后面加|後面加|跟着|跟著|倒过来|倒過來|倒着|倒著|反过来|反過來|"
     r"[后後前末]\s*[一二三四五六两兩3-8]\s*位|首字母|大写|大寫|小写|小寫|两遍|兩遍|"
     r"の後ろに|を逆|逆から|下\s*[4４四]\s*桁|뒤에|거꾸로|뒷자리|앞자리",

@@ -34,6 +34,8 @@ import unicodedata
 from django.conf import settings
 from stdnum import iban, luhn
 
+from memory.detectors.unlabelled_values import labelled_as_list
+
 # Closed-class English words (articles, pronouns, auxiliaries, prepositions, conjunctions):
 # no sentence of twelve words lacks them, and no recovery-phrase word list contains them.
 _FUNCTION_WORDS = frozenset(
@@ -47,10 +49,15 @@ _FUNCTION_WORDS = frozenset(
 )
 
 _PHRASE_LEAD = re.compile(r"(?:[:：]|\b(?:is|are|was|were)\b|是|为|為)\s*[\"“'「]?\s*$", re.I)
-_LOWER_WORD = re.compile(r"[a-z]{3,8}")
+# Lower-case letters of any Latin alphabet: the BIP-39 lists of Spanish, French, Italian,
+# Czech and Portuguese have accents (ábaco, écureuil); a sentence in them has a word of
+# fewer than three letters (de, la, et, a), which ends the run.
+_LOWER_WORD = re.compile(r"[a-zà-öø-ÿ]{3,8}")
 _TOKEN = re.compile(r"[^\s:：]+")  # a colon ends a word: "words:apple"
 _CJK_WORD_RUN = re.compile(
     r"(?:[\u3400-\u9fff]{1,4}[ \u3000]+){11,}[\u3400-\u9fff]{1,4}(?![\u3400-\u9fff])"
+    # Japanese is written without spaces: kana words spaced apart are a word list.
+    r"|(?:[\u3040-\u30ff]{2,8}[ \u3000]+){11,}[\u3040-\u30ff]{2,8}(?![\u3040-\u30ff])"
 )
 
 _GROUPS = re.compile(
@@ -78,7 +85,13 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
             continue
         # The phrase starts after its lead-in ("…: ", "… is "), wherever that is in the run.
         for i in range(len(run) - 11):
-            if _PHRASE_LEAD.search(text[max(0, run[i].start() - 24) : run[i].start()]):
+            lead = text[max(0, run[i].start() - 24) : run[i].start()]
+            # or nothing before it on its line, at exactly a BIP-39 length, in another
+            # language's list (an accent: English lists are checked word by word, labelled.py)
+            words = text[run[i].start() : run[-1].end()]
+            alone = not lead.rpartition("\n")[2].strip() and not words.isascii()
+            alone = alone and len(run) - i in (12, 15, 18, 21, 24)
+            if (_PHRASE_LEAD.search(lead) or alone) and not labelled_as_list(text, run[i].start()):
                 spans.append((run[i].start(), run[-1].end()))
                 break
         run = []
@@ -91,7 +104,8 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
         singles = all(len(t) == 1 for t in tokens) and len(tokens) in (12, 15, 18, 21, 24)
         if sum(len(t) >= 2 for t in tokens) < 12 and not singles:
             continue
-        if _PHRASE_LEAD.search(text[max(0, m.start() - 24) : m.start()]):
+        lead = text[max(0, m.start() - 24) : m.start()]
+        if _PHRASE_LEAD.search(lead) and not labelled_as_list(text, m.start()):
             spans.append((m.start(), m.end()))
     return spans
 

@@ -38,6 +38,7 @@ from memory.detectors.labelled import (
     labelled_value_spans,
 )
 from memory.detectors.prefilter import search_any
+from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.detectors.value_readings import (
     encoded_spans,
@@ -268,8 +269,7 @@ def _entropy_plugins():
 
 
 def _entropy(token: str) -> float:
-    base64, _hex = _entropy_plugins()
-    return base64.calculate_shannon_entropy(token)
+    return _entropy_plugins()[0].calculate_shannon_entropy(token)
 
 
 @memoized("memory.detectors.secrets._format_plugins", maxsize=1)
@@ -485,10 +485,9 @@ def _format_spans(text: str) -> list[tuple[int, int, str]]:
     for m in _LONG_TOKEN.finditer(text):
         token = m.group()
         if (
-            any(c.islower() for c in token)
-            and any(c.isupper() for c in token)
-            and any(c.isdigit() for c in token)
+            all(any(f(c) for c in token) for f in (str.islower, str.isupper, str.isdigit))
             and _entropy(token) >= 4.0
+            and not public_key_token(text, m.start(), token)
         ):
             spans.append((m.start(), m.end(), "high_entropy_token"))
     return spans
@@ -518,6 +517,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in unlabelled_value_spans(keyed)]
         + _url_spans(form)
         + _format_spans(form)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]

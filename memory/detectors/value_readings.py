@@ -360,10 +360,10 @@ _LOCK = (
     r"(?:alarm|safe|padlock|keypad|lock|lockbox|door|gate|garage|shed|vault|entrance|"
     r"门锁|門鎖|锁|鎖|保险箱|保險箱|保险柜|保險櫃|报警器|報警器|门禁|門禁|金庫|도어락|금고)"
 )
-_READ_OUT = r"\d(?:[ -]\d){3,9}|\d{1,2}(?:-\d{1,2}){2,3}"
+_READ_OUT = r"\d(?:[ -]\d){3,9}|\d{1,2}(?:[ -]\d{1,2}){2,3}"
 _LABELLED_LOCK = [
     re.compile(
-        rf"\b{_LOCK}s?\b[^:：\n.!?]{{0,24}}[:：]\s*(?P<value>{_READ_OUT})(?![\d-])"
+        rf"\b{_LOCK}s?\b[^:：\n.!?]{{0,24}}[:：?？]\s*(?P<value>{_READ_OUT})(?![\d-])"
         rf"|{_LOCK}[屏箱柜櫃盒]?\s*(?:的)?(?:是|为|為|：|:)?\s*(?P<zh>\d{{4,8}}|{_READ_OUT})(?![\d-])"
         # a price, a date or a count is no code: 门锁 2000 元
         r"(?!\s*(?:元|块|塊|圆|円|원|年|月|日|号|號|个|個|次|米|kg|km|cm|mm|yuan|rmb))",
@@ -381,10 +381,10 @@ _ENTRY_ZH = [
     )
 ]
 # A code read out digit by digit ("6 2 9 0 4 8") in a sentence about what holds one.
-_SPACED_CODE = [re.compile(r"(?<![\d.])\d(?: \d){3,9}(?![\d.])")]
+_SPACED_CODE = [re.compile(r"(?<![\d.])\d(?: \d){3,9}(?!\d|\.\d)")]
 _HOLDS_CODE = re.compile(
     r"\b(?:card|lock|padlock|door|gate|safe|alarm|keypad|phone|pin|passcode|code)s?\b|"
-    r"卡|锁|鎖|门|門|保险|保險|报警|報警|手机|手機|密码|密碼",
+    r"卡|锁|鎖|门|門|保险|保險|报警|報警|手机|手機|密码|密碼|暗証|パスワード|비밀번호|비번",
     re.IGNORECASE,
 )
 

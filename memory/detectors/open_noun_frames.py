@@ -39,6 +39,13 @@ from memory.detectors.concept_forms import _Spoken, _WithCue
 from memory.detectors.dropped_subject import OTHER_ZH
 from memory.detectors.subject_forms import _PEOPLES_ZH
 
+
+def _each(alternatives: list[str], flags: int = 0) -> list[re.Pattern[str]]:
+    """One pattern per alternative: each keeps its own literals for the prefilter, which
+    a single alternation would reduce to the weakest branch's."""
+    return [re.compile(a, flags) for a in alternatives]
+
+
 _I = r"\b(?:i(?:'m|'ve|'d| am| have| had| was)?|(?:the\s+)?user(?: has| is| was)?)"
 _IM = r"\b(?:i(?:'m| am)|(?:the\s+)?user(?:'s| is))"
 _MY = r"\b(?:my|(?:the\s+)?user's)"
@@ -48,7 +55,7 @@ _ZH_I = rf"我(?!们|們|{OTHER_ZH})"
 # A brand name: one capitalised word (not all capitals: an acronym is an organisation
 # more often), or a word in Latin script inside Chinese text.
 _NAME_EN = r"(?-i:[A-Z][a-z]{3,}(?:[- ]?XR|[- ]?XL|[- ]?SR)?)"
-_DOSE_EN = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|milligrams?|ml|units|iu)\b"
+_DOSE_EN = r"\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|ml|units|iu)\b"
 _FORM_EN = r"(?:tablets?|capsules?|pills?|tabs|caps|injections?|jabs?|pens?|patch(?:es)?|sachets?)"
 _COUNT_EN = r"(?:a|an|one|two|three|four|half\s+a|\d+)"
 _SCHEDULE_EN = (
@@ -66,10 +73,14 @@ _SUPPLEMENT_EN = (
 
 _MEDICINE = [
     # Lyrica 75 mg; 75 mg of Lyrica; two Tecfidera capsules
-    _Spoken(
-        re.compile(
-            rf"{_SUPPLEMENT_EN}\b{_NAME_EN}\s+{_DOSE_EN}|{_DOSE_EN}\s+(?:of\s+)?{_SUPPLEMENT_EN}{_NAME_EN}\b"
-            rf"|\b{_COUNT_EN}\s+{_SUPPLEMENT_EN}{_NAME_EN}\s+{_FORM_EN}\b",
+    *(
+        _Spoken(p)
+        for p in _each(
+            [
+                rf"{_SUPPLEMENT_EN}\b{_NAME_EN}\s+{_DOSE_EN}",
+                rf"{_DOSE_EN}\s+(?:of\s+)?{_SUPPLEMENT_EN}{_NAME_EN}\b",
+                rf"\b{_COUNT_EN}\s+{_SUPPLEMENT_EN}{_NAME_EN}\s+{_FORM_EN}\b",
+            ],
             re.IGNORECASE,
         )
     ),
@@ -143,6 +154,16 @@ _MEDICINE = [
         r"(?!维生素|钙|鱼油|[\u4e00-\u9fff]{0,2}(?:面包|吐司|糖|蛋|饼))"
         r"(?:[\u4e00-\u9fff]{2,5}|\s*[A-Za-z][A-Za-z-]{3,})"
     ),
+    # A name written with its dose in a CJK sentence (…20mg, …を毎食後): the speaker's.
+    _Spoken(
+        re.compile(
+            r"(?:[\u30a1-\u30fa\u30fc]{3,}|[\u4e00-\u9fff]{2,5}|[A-Za-z][A-Za-z-]{3,})(?<!维生素)(?<!叶黄素)"
+            r"(?<!鱼油)(?<!褪黑素)(?<!蛋白粉)(?<!咖啡因)(?:を|\s)*\d+(?:\.\d+)?\s*(?:mg|毫克|ミリ|밀리)"
+            r"(?=[^A-Za-z]|$)(?=[\s\S]*[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])"
+            r"|[\u30a1-\u30fa\u30fc]{3,}を[^。]{0,4}?(?:毎食後|食後|食前)",
+            re.IGNORECASE,
+        )
+    ),
     # セロクエルを飲み始めて / 毎晩ジプレキサを飲んでいます (the speaker, a katakana name)
     _Spoken(
         re.compile(r"[\u30a1-\u30fa\u30fc]{3,}を(?:毎[日朝晩]|朝晩|寝る前に)?(?:服用し|処方され)")
@@ -154,7 +175,8 @@ _HERITAGE_EN = (
     r"elders|people|tribe|clan|parents|family|folks)\b|\bwe\s+(?:still\s+)?speak\b|"
     r"\b(?:born|raised|grew\s+up)\s+in\b|\bfled\b|\bon\s+(?:both|my\s+\w+'s)\s+sides?\b|"
     r"\bby\s+(?:blood|descent|heritage)\b|\b(?:mother\s+tongue|our\s+language|back\s+home|"
-    r"my\s+roots|(?:my|our)\s+community|heritage|ancestry|descent|diaspora)\b)"
+    r"my\s+roots|(?:my|our)\s+community|heritage|ancestry|descent|diaspora|"
+    r"(?:my|our)\s+(?:culture|traditions?|language|dialect|new\s+year|festivals?|homeland|village))\b)"
 )
 # The twelve signs and the week's days are capitalised but no people.
 _NOT_PEOPLE_EN = (
@@ -187,9 +209,20 @@ _ETHNICITY = [
         rf"|我们家(?:都)?是(?:{_PEOPLES_ZH})族"
         rf"|{_ZH_I}(?:身上)?有[^，。！？,!?]{{0,4}}?[\u4e00-\u9fff]{{1,4}}[族人](?:的)?血统"
     ),
+    _WithCue(
+        re.compile(rf"{_ZH_I}(?:家)?是[\u4e00-\u9fff]{{1,4}}族(?=[，,。；;\s]|$)"),
+        re.compile(r"母语|族语|我们族|族人|部落|寨子|祖上|祖辈|民族"),
+    ),
     re.compile(
         rf"{_MY}\s+(?:family|parents|people|grandparents|ancestors|folks)\s+(?:is|are|were|was)\s+"
         rf"(?:all\s+|both\s+)?{_NOT_PEOPLE_EN}(?-i:[A-Z][a-z]{{2,}})(?=\s*(?:[,;.!]|$|and\b|from\b))",
+        re.IGNORECASE,
+    ),
+    # As a Hmong woman, I …; 作为一个苗族姑娘，我 …
+    re.compile(
+        rf"\bas an? (?:half-|proud\s+)?{_NOT_PEOPLE_EN}(?-i:[A-Z][a-z]{{2,}}(?:-[A-Z][a-z]+)?)\s+"
+        r"(?:woman|man|person|girl|guy|kid|mum|mom|dad|mother|father|immigrant|refugee)\b,?\s+(?:i|my)\b"
+        rf"|作为(?:一[个名位])?(?:{_PEOPLES_ZH})族(?:人|姑娘|女孩|女生|男孩|男生|小伙|同胞|后代)?[，,]?\s*我(?!们|們)",
         re.IGNORECASE,
     ),
     # A numbered generation of a diaspora: 고려인 3세, 在日三世, third-generation
@@ -212,26 +245,33 @@ _CUSTODY = [
             re.IGNORECASE,
         )
     ),
-    re.compile(
-        # did four years inside (no place after it)
-        rf"{_I}\s+{_ADV}(?:did|done|spent|served|was|been|had)\s+(?:(?:a|an|\w+|\d+)\s+){{1,3}}?"
-        r"(?:years?|months?|stretch|spell)\s+inside\b(?!\s+(?:a|an|the|my|our|his|her|their|this|that|of)\b)"
-        # when I was inside, …
-        rf"|\b(?:when|while|since|after|before)\s+{_I}\s+{_ADV}(?:was|were|got\s+out\s+from|came\s+out\s+from)\s+"
-        r"inside\s*[,;.—–]"
-        rf"|{_I}\s+{_ADV}(?:was|been|did\s+time|ended\s+up)\s+(?:locked\s+up\s+)?in\s+the\s+"
-        rf"(?:{_PRISON_SLANG_EN})\b(?!\s+(?:of|with|for)\b)"
-        rf"|{_MY}\s+(?:old\s+|former\s+|first\s+)?(?:cell\s?mate|cellie|offender\s+manager|"
-        r"probation\s+worker|supervising\s+officer|parole\s+board|release\s+date)\b"
-        rf"|{_I}\s+{_ADV}shared\s+a\s+cell\b"
-        # my time inside; I did time
-        rf"|{_MY}\s+(?:time|years|months|stretch|days)\s+inside\b(?!\s+(?:a|an|the|my|our|his|her|their|this|that|of)\b)"
-        rf"|{_I}\s+{_ADV}(?:did|done|doing)\s+time\b(?=\s*(?:[,;.!]|$|for\b|when\b|back\b|as\b|and\b))",
+    *_each(
+        [
+            # did four years inside (no place after it)
+            rf"{_I}\s+{_ADV}(?:did|done|spent|served|was|been|had)\s+(?:(?:a|an|\w+|\d+)\s+){{1,3}}?"
+            r"(?:years?|months?|stretch|spell)\s+inside\b(?!\s+(?:a|an|the|my|our|his|her|their|this|that|of)\b)",
+            # when I was inside, …
+            rf"\b(?:when|while|since|after|before)\s+{_I}\s+{_ADV}(?:was|were|got\s+out\s+from|"
+            r"came\s+out\s+from)\s+inside\s*[,;.—–]",
+            rf"{_I}\s+{_ADV}(?:was|been|did\s+time|ended\s+up)\s+(?:locked\s+up\s+)?in\s+the\s+"
+            rf"(?:{_PRISON_SLANG_EN})\b(?!\s+(?:of|with|for)\b)",
+            rf"{_MY}\s+(?:old\s+|former\s+|first\s+)?(?:cell\s?mate|cellie|offender\s+manager|"
+            r"probation\s+worker|supervising\s+officer|parole\s+board|release\s+date)\b",
+            rf"{_I}\s+{_ADV}shared\s+a\s+cell\b",
+            rf"{_I}\s+{_ADV}(?:was|got|been)\s+(?:banged\s+up|sent\s+down|put\s+away|locked\s+away)\s+"
+            r"for\s+(?:\w+\s+){0,2}?(?:years?|months?)\b",
+            # my time inside; I did time
+            rf"{_MY}\s+(?:time|years|months|stretch|days)\s+inside\b"
+            r"(?!\s+(?:a|an|the|my|our|his|her|their|this|that|of)\b)",
+            rf"{_I}\s+{_ADV}(?:did|done|doing)\s+time\b(?=\s*(?:[,;.!]|$|for\b|when\b|back\b|as\b|and\b))",
+        ],
         re.IGNORECASE,
     ),
-    # 我在里面蹲过 (a custodial verb needs no duration)
+    # 我在里面蹲过 (a custodial verb needs no duration); 我在里面那几年; 我去年才放出来
     re.compile(
         rf"{_ZH_I}[^，。！？,!?]{{0,4}}?在(?:[高大][墙牆])?(?:里面|里头|里边)(?:蹲|[关關])(?:过|了)"
+        rf"|{_ZH_I}在(?:[高大][墙牆])?(?:里面|里头)的?那(?:几|些|[一二两三四五六七八九十])年"
+        rf"|{_ZH_I}(?:去年|今年|前年|上个月|刚|才|是|已经|早就)*(?:被)?(?:刚|才)放出来"
     ),
     # 我在里面待了两年 / 我在里头关了三年 / 我在高墙里面关了三年 / 我在大墙里面过了五年
     re.compile(
@@ -264,6 +304,25 @@ _FAITH = [
         ),
         re.compile(_HABIT_EN, re.IGNORECASE),
     ),
+    # An act only a believer does on its object needs no habit: praying the rosary,
+    # laying tefillin, wearing a garment of observance, crossing oneself, ablutions.
+    *_each(
+        [
+            rf"{_I}\s+{_ADV}(?:pray|prayed|praying|say|said|saying)\s+(?:the|my|a)\s+rosary\b",
+            rf"{_I}\s+{_ADV}(?:lay|laid|laying|put\s+on|wear|wore|wearing)\s+(?:my\s+)?tefillin\b",
+            rf"{_I}\s+{_ADV}(?:wear|wore|wearing|started\s+wearing|cover\s+my\s+hair\s+with)\s+(?:a|an|my|the)\s+"
+            r"(?:tzitzit|kippah|yarmulke|scapular|hijab|niqab|headscarf\s+for\s+(?:prayer|modesty)|sheitel|tichel)\b",
+            rf"{_I}\s+{_ADV}(?:make|made|do|did)\s+the\s+sign\s+of\s+the\s+cross\b",
+            rf"{_I}\s+{_ADV}(?:cross|crossed)\s+myself\b",
+            rf"{_I}\s+{_ADV}(?:do|did|make|made|perform)\s+(?:my\s+)?(?:wudu|wudhu|ablutions)\b",
+            rf"{_I}\s+{_ADV}(?:take|took|receive|received|taking)\s+(?:holy\s+)?communion\b",
+            rf"{_I}\s+{_ADV}(?:go|went|going)\s+to\s+confession\b",
+            rf"{_I}\s+{_ADV}(?:light|lit)\s+(?:the\s+)?(?-i:[A-Z])\w+\s+(?:candles|lamps|diyas)\b",
+            rf"{_I}\s+{_ADV}(?:do|did|perform|performed|offer|offered)\s+(?:my\s+|the\s+)?(?:daily\s+)?"
+            r"(?:puja|pooja|aarti|namaz|salah|salat|dhikr|zikr|japa)\b",
+        ],
+        re.IGNORECASE,
+    ),
     # A fast on a named holy day (not a weekday).
     re.compile(
         rf"{_I}\s+{_ADV}(?:keep|observe|do)\s+(?:the\s+)?(?:(?-i:[A-Z])\w+\s+)?(?:fast\s+days|fasting\s+days|fasts)\b"
@@ -279,6 +338,7 @@ _FAITH = [
         rf"|{_ZH_I}[^，。！？,!?]{{0,6}}?戴着(?:念珠|佛珠|十字架|经文护符)[^。！？!?]{{0,8}}?(?:不摘|不离身|从不)"
         rf"|{_ZH_I}(?:每[周週月年天]?[一二三四五六七日\d]?(?:和周?[一二三四五六七日])?|初一十五|一直|长期|好几年|"
         r"都|也|还)*(?:(?:持|守|吃|封)[大小长]?斋|斋戒)"
+        rf"|{_ZH_I}[^，。！？,!?]{{0,8}}?(?:领|守|吃)了?(?:圣体|圣餐)|{_ZH_I}[^，。！？,!?]{{0,8}}?朝觐"
     ),
     # 毎朝数珠を手にお経を唱え / 매일 아침 묵주 기도를 해요 (the speaker)
     _Spoken(

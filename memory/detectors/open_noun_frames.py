@@ -84,10 +84,10 @@ _MEDICINE = [
             re.IGNORECASE,
         )
     ),
-    # I've been taking Tegretol twice a day; I'm on Keppra every morning
+    # I've been taking Tegretol twice a day (not "my …": a dog is walked on a schedule too)
     re.compile(
         rf"{_I}\s+{_ADV}(?:take|takes|taking|took|taken|swallow|swallowed|inject|injected)\s+"
-        rf"(?:my\s+)?{_SUPPLEMENT_EN}{_NAME_EN}\s+(?:{_SCHEDULE_EN})\b",
+        rf"{_SUPPLEMENT_EN}{_NAME_EN}\s+(?:{_SCHEDULE_EN})\b",
         re.IGNORECASE,
     ),
     # a repeat of my Trintellix; half my Strattera (beside a pharmacy or a prescription)
@@ -237,11 +237,12 @@ _ETHNICITY = [
 
 _PRISON_SLANG_EN = r"slammer|clink|pokey|big\s+house|chokey|nick|jug|stir|can|joint"
 _CUSTODY = [
-    # a parole or probation officer, hearing or appointment in the speaker's sentence
+    # a parole or probation hearing or appointment in the speaker's sentence, the speaker's
+    # officer ("I'm a probation officer" is a job)
     _Spoken(
         re.compile(
-            r"\b(?:parole|probation)\s+(?:officer|worker|hearing|board|meeting|appointment|"
-            r"conditions|check-?in)s?\b",
+            r"\b(?:parole|probation)\s+(?:hearing|board|meeting|appointment|conditions|check-?in)s?\b"
+            r"|\bmy\s+(?:parole|probation)\s+(?:officer|worker)\b",
             re.IGNORECASE,
         )
     ),

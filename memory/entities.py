@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory import entity_phrases
 from memory.temporal.common import fold_traditional
 from memory.temporal.said import said_times
 
@@ -238,9 +239,11 @@ def _pinyin_forms(name: str) -> list[str]:
     return [f"{family} {given}", f"{given} {family}"]
 
 
-def extract(text: str) -> list[Mention]:
+def extract(text: str, *, phrases: bool = True) -> list[Mention]:
     """The entities ``text`` names, each normalised form once (the first kind found
-    wins), aliases after the names they belong to."""
+    wins), aliases after the names they belong to; then, with ``phrases``, the things it
+    names in common words (``memory.entity_phrases``: "a pottery class", 博物馆), a
+    ``thing`` or, after a preposition of place, a ``place``, until ``MAX_PER_TEXT``."""
     found: list[tuple[int, int, str | None, bool]] = []
     found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
     found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
@@ -281,6 +284,13 @@ def extract(text: str) -> list[Mention]:
                     out[form] = Mention(form, surface[:MAX_CHARS], kind, alias_of=norm)
         if len(out) >= MAX_PER_TEXT:
             break
+    if phrases:
+        for form, kind in entity_phrases.phrases(text).items():
+            norm = normalise(form)
+            if len(out) >= MAX_PER_TEXT:
+                break
+            if len(norm) >= 2 and norm not in out:
+                out[norm] = Mention(norm, form[:MAX_CHARS], kind)
     return list(out.values())
 
 

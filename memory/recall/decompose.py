@@ -65,7 +65,7 @@ def _names(question: str) -> list[str]:
     """The entities ``question`` names, a span the extractor read as one ("Ada and Bea")
     split into its names, longest first."""
     out: set[str] = set()
-    for mention in entities.extract(question):
+    for mention in entities.extract(question, phrases=False):
         if mention.alias_of:
             continue
         for piece in _INNER.split(mention.surface):

@@ -5,10 +5,14 @@ Two levers, each off at weight 0 (``RecallWeights``):
 **The question's entities** (``entity_mention``). The memories that name an entity the
 question names (a person, place, organisation, thing or date, in any of the forms the
 index holds: case, traditional characters, a bracketed other name, a Chinese name's
-pinyin) come along at that share of the best hit's score.
+pinyin; a thing in common words, "the pottery class", ``memory.entity_phrases``) come
+along at that share of the best hit's score times how specific the entities they share
+with the question are (``specificity``, summed, at most 1): a phrase one memory names
+says more than a word twelve do.
 
 **One hop** (``entity_hop``). The other entities of the best ``SEEDS`` hits lead to the
-memories that name them too, at that share of the hit's score: from a person to the event
+memories that name them too, at that share of the hit's score times the entity's
+``specificity``: from a person to the event
 they took part in, told in another session. Dates do not lead anywhere (a day names too
 many unrelated things).
 
@@ -22,6 +26,7 @@ supersession, deletion); the mentions only say which ids to ask for.
 
 from __future__ import annotations
 
+import math
 import uuid
 
 from django.db import connection
@@ -62,10 +67,16 @@ _HOP_SQL = """
         WHERE m.tenant_id = %(tenant)s AND m.subject_id = ANY(%(subjects)s)
           AND m.norm IN (SELECT norm FROM seed)
     )
-    SELECT s.record_id, named.record_id FROM seed s
+    SELECT s.record_id, named.record_id, named.n FROM seed s
     JOIN named ON named.norm = s.norm AND named.record_id <> s.record_id
     WHERE named.n <= %(max)s
 """
+
+
+def specificity(named: int) -> float:
+    """How much naming an entity says about a memory, by how many of the subject's
+    memories name it: 1 for one memory, falling to about 0 at ``MAX_RECORDS`` (an idf)."""
+    return max(0.0, 1.0 - math.log(named) / math.log(MAX_RECORDS + 1))
 
 
 def _subjects(eligible: Eligible) -> list[uuid.UUID]:
@@ -115,8 +126,15 @@ def entity_expand(
     with connection.cursor() as cursor:
         if w.entity_mention and norms:
             cursor.execute(_NAMED_SQL, {**params, "norms": norms, "max": MAX_RECORDS})
-            for _, record_id in cursor.fetchall():
-                scores[record_id] = w.entity_mention * top
+            named = cursor.fetchall()
+            held: dict[str, int] = {}
+            for norm, _ in named:
+                held[norm] = held.get(norm, 0) + 1
+            share: dict[uuid.UUID, float] = {}
+            for norm, record_id in named:
+                share[record_id] = share.get(record_id, 0.0) + specificity(held[norm])
+            for record_id, total in share.items():
+                scores[record_id] = w.entity_mention * top * min(1.0, total)
         if w.entity_hop:
             cursor.execute(
                 _HOP_SQL,
@@ -128,11 +146,14 @@ def entity_expand(
                     "max": MAX_RECORDS,
                 },
             )
-            for seed_id, record_id in cursor.fetchall():
+            hops: dict[uuid.UUID, float] = {}
+            for seed_id, record_id, named in cursor.fetchall():
                 if record_id in seeds:
                     continue
-                score = w.entity_hop * (seeds[seed_id].signals.final or 0.0)
-                scores[record_id] = max(scores.get(record_id, 0.0), score)
+                seed = seeds[seed_id].signals.final or 0.0
+                hops[record_id] = max(hops.get(record_id, 0.0), seed * specificity(named))
+            for record_id, hop in hops.items():
+                scores[record_id] = max(scores.get(record_id, 0.0), w.entity_hop * hop)
     if not scores:
         return ranked
     out = list(ranked)

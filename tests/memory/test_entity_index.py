@@ -15,7 +15,7 @@ from django.utils import timezone
 from core.actor import Actor
 from core.tenancy import tenant_context
 from memory.models import MemoryMention, MemoryRecord, MemoryStatus
-from memory.recall.entities import MAX_RECORDS
+from memory.recall.entities import MAX_RECORDS, specificity
 from memory.recall.weights import RecallWeights
 from memory.services.forgetting import records_expire
 from memory.services.subject_data import subject_export
@@ -86,7 +86,8 @@ def test_one_hop_joins_two_sessions(write_agent, read_agent, owner_subject):
     on = weighed(read_agent.agent, owner_subject, QUESTION, ON)
     assert ids(off)[0] == first and ids(on)[0] == first
     assert second in ids(on)
-    assert final(on, second) >= ON.entity_hop * final(on, first) - 1e-3
+    # Two records name the cousin: the hop carries that much of the first's score.
+    assert final(on, second) >= ON.entity_hop * specificity(2) * final(on, first) - 1e-3
     assert final(on, second) > final(off, second)
 
 
@@ -210,3 +211,27 @@ def test_export_carries_each_versions_entities(owner_subject, same_tenant_user):
     assert names["oslo"]["kind"] == "place"
     everything = str(data)
     assert "Tomasz" not in everything and "gdańsk" not in everything
+
+
+def test_specificity_falls_with_the_records_naming_an_entity():
+    values = [specificity(n) for n in range(1, MAX_RECORDS + 1)]
+    assert values[0] == 1.0 and all(a > b for a, b in zip(values, values[1:], strict=False))
+    assert 0 < values[-1] < 0.1
+
+
+def test_a_question_finds_the_memory_naming_its_thing(write_agent, read_agent, owner_subject):
+    """A thing in common words ("the bee-keeping course") is an entity too: the memory
+    naming it comes along although the question shares little else with it."""
+    for text in BACKGROUND:
+        remember(owner_subject, text, embed=False)
+    turns = [
+        ("Ada", "Guess what, I enrolled in a bee-keeping course at the allotment!"),
+        ("Bea", "Lovely weather for the allotment this week."),
+    ]
+    rids = converse(write_agent.agent, owner_subject, turns)
+    assert "bee-keeping course" in _norms(rids[0])
+    question = "How is Ada finding the bee-keeping course?"
+    on = weighed(read_agent.agent, owner_subject, question, ON)
+    off = weighed(read_agent.agent, owner_subject, question, OFF)
+    assert rids[0] in ids(on)
+    assert rids[0] not in ids(off) or final(on, rids[0]) >= final(off, rids[0])

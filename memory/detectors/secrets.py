@@ -2,12 +2,11 @@
 
 Prose is judged by context and token shape, not by a list of sentences: a credential word
 (Chinese or English, before or after the value: "my password is X", "X as the passphrase",
-"管理口令：X", "the code the bank texted me is X") near a token that looks like a secret
-(digits of PIN/one-time-code length, letters mixed with digits or symbols, mixed case, high
-entropy by detect-secrets' own Shannon entropy). Words are matched on token boundaries, so
-"otp" inside "footprint" or "pin" inside "spinning" never count. URLs are parsed with
-``urllib.parse`` so a userinfo password is found whatever punctuation it holds. Known key
-formats come from detect-secrets' plugins and a few patterns.
+"管理口令：X", "the code the bank texted me is X") near a token that looks like a secret (digits
+of PIN/one-time-code length, letters mixed with digits or symbols, mixed case, high entropy).
+Words are matched on token boundaries, so "otp" inside "footprint" or "pin" inside
+"spinning" never count. URLs are parsed with ``urllib.parse`` so a userinfo password is
+found whatever punctuation it holds. Known key formats come from detect-secrets' plugins.
 
 ``secret_spans`` returns where each secret is in the *original* text, so the same detector
 drives both the write policy's refusal and the redaction of raw events before storage.
@@ -44,6 +43,7 @@ from memory.detectors.value_readings import (
     encoded_spans,
     fold_script_digits,
     generic_mention,
+    possessive_noun,
     value_reading_spans,
 )
 from memory.text_normalize import detection_form
@@ -425,7 +425,7 @@ _DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive)", re.IGNORECASE)
 def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:
     """ "password is swordfish": the word after an explicit "is"/":" is the password."""
     m = _ASSIGN.match(text[start:sentence_end])
-    if not m:
+    if not m or possessive_noun(text[start:sentence_end]):
         return None
     value = m.group("value").strip(_TOKEN_TRIM).rstrip(".!?")
     if value.lower() in _NOT_A_PASSWORD_WORD or len(value) < 3:

@@ -514,6 +514,22 @@ def generic_mention(text: str, cue_start: int, lo: int, hi: int) -> bool:
     return bool(_INDEFINITE.search(before)) and not _FIRST_PERSON.search(text[lo:hi])
 
 
+# "The password's length is 12 characters": lowercase words after "'s", then a finite verb,
+# make the "'s" a possessive (the password's length, strength, hint), not "is"; what follows
+# describes the password, it is no value. A conjunction ends the phrase ("the password's
+# blue and was set today" keeps its value).
+_POSSESSIVE_NOUN = re.compile(
+    r"\s*['’]s\s+(?:(?!(?:and|or|but|then)\b)[a-z]+\s+){1,3}?"
+    r"(?:is|are|was|were|has|had|have|needs?|must|should|will|would|can|could|may|might"
+    r"|expires?|expired|changes?|changed)\b"
+)
+
+
+def possessive_noun(assigned: str) -> bool:
+    """Whether an assignment read after a credential word is a possessive's noun phrase."""
+    return bool(_POSSESSIVE_NOUN.match(assigned))
+
+
 # --- a text encoded ------------------------------------------------------------------------
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/%])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=%])")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9.~_-]){12,}")

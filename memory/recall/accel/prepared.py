@@ -30,6 +30,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 
 from core.sqltemplate import QueryTemplate, read_connection
 
@@ -44,6 +45,16 @@ class _PreparingCursor(psycopg.Cursor):
 
     def execute(self, query, params=None, *, prepare=True, binary=None):
         return super().execute(query, params, prepare=prepare, binary=binary)
+
+
+class _LoggedPreparing(CursorDebugWrapper):
+    """Django's query log (DEBUG, ``CaptureQueriesContext``) for a preparing cursor: the
+    statement with its values, as the log shows every other. Django reads it back from
+    the cursor, and psycopg keeps no text for a statement run by name."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def enabled() -> bool:
@@ -70,7 +81,7 @@ def cursor(connection=None):
         raw.prepare_threshold = _BY_COUNT_NEVER
     preparing = _PreparingCursor(raw)
     if connection.queries_logged:
-        return connection.make_debug_cursor(preparing)
+        return _LoggedPreparing(preparing, connection)
     return connection.make_cursor(preparing)
 
 

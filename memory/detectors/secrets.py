@@ -192,11 +192,11 @@ _QUOTED = re.compile(
 
 # "X as the passphrase", "X is my password", "用 X 作为密码".
 _VALUE_BEFORE_CUE = re.compile(
-    r"(?P<tok>[!-~]{4,}?),?\s+(?:as|is|was|being|for|that's|that\s+is|it's)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
+    r"(?<![!-~])(?P<tok>[!-~]{4,}?),?\s+(?:as|is|was|being|for|that's|that\s+is|it's)\s+(?:(?:the|my|our|your|a|new|wifi|wi-fi|"
     r"home|admin|account|router|login|email|e-mail|bank|phone|work|laptop|computer|banking)\s+){0,3}(?="
     + _CUE.pattern
     + ")"
-    r"|(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    r"|(?<![!-~])(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
     + _ZH
     + ")",
     re.IGNORECASE,

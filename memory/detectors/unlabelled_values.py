@@ -123,7 +123,7 @@ _OPENING = re.compile(r"\s*(?P<value>[!-~]{6,64}?)[,]?\s*[—–,-]\s")
 
 
 # Tokens holding a digit or a password symbol: a made value is one of them.
-_CANDIDATE = re.compile(r"[!-~]*[\d!#$%&*_+=?@~^][!-~]*")
+_CANDIDATE = re.compile(r"(?<![!-~])[!-~]*[\d!#$%&*_+=?@~^][!-~]*")
 
 
 def as_it_spans(text: str) -> list[tuple[int, int]]:

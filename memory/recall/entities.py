@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections import Counter
 
 from django.db import connection
 
@@ -127,9 +128,7 @@ def entity_expand(
         if w.entity_mention and norms:
             cursor.execute(_NAMED_SQL, {**params, "norms": norms, "max": MAX_RECORDS})
             named = cursor.fetchall()
-            held: dict[str, int] = {}
-            for norm, _ in named:
-                held[norm] = held.get(norm, 0) + 1
+            held = Counter(norm for norm, _ in named)
             share: dict[uuid.UUID, float] = {}
             for norm, record_id in named:
                 share[record_id] = share.get(record_id, 0.0) + specificity(held[norm])

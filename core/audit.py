@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.actor import Actor
+from core.db.json_rows import rows_insert
 from core.models import AuditEvent
 
 
@@ -42,4 +43,4 @@ def audit_record(
 
 
 def audit_record_many(events: Iterable[AuditEvent]) -> None:
-    AuditEvent.objects.bulk_create(list(events))
+    rows_insert(AuditEvent, list(events))

@@ -42,4 +42,9 @@ ENGRAM_WRITE_BATCH = {
     # The request's subject and the tenant's policy read from SQL compiled once
     # (memory/selectors/write_lookups.py); off: the ORM's querysets, built every time.
     "COMPILED_LOOKUPS": env.bool("ENGRAM_WRITE_COMPILED_LOOKUPS", default=True),
+    # The flush's inserts (new records, source links, lexical docs, entity mentions,
+    # audit rows) carry their rows as one JSON document unpacked by the server
+    # (core/db/json_rows.py); off: bulk_create's arrays. The same rows either way
+    # (tests/core/test_json_rows.py).
+    "JSON_INSERTS": env.bool("ENGRAM_WRITE_JSON_INSERTS", default=True),
 }

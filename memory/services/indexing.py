@@ -55,6 +55,7 @@ from django.utils import timezone
 
 from accounts.models import Sensitivity
 from core import jobs
+from core.db.json_rows import rows_insert
 from core.process_state import Cache
 from core.tenancy import tenant_context, tenant_ids
 from memory import lexical
@@ -137,7 +138,8 @@ def search_docs_write(records: Sequence[MemoryRecord], citing: set | None = None
     contexts = preceding_turns([r.id for r in live if citing is None or r.id in citing])
     docs = [_search_doc(r, contexts.get(r.id)) for r in live]
     if docs:
-        MemorySearchDoc.objects.bulk_create(
+        rows_insert(
+            MemorySearchDoc,
             docs,
             update_conflicts=True,
             unique_fields=["record"],

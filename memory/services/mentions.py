@@ -18,6 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from core.db.json_rows import rows_insert
 from core.tenancy import tenant_context
 from memory import entities
 from memory.models import MemoryMention, MemoryRecord, MemoryStatus
@@ -45,7 +46,7 @@ def mentions_write(records: Sequence[MemoryRecord]) -> int:
     """Insert the mentions of new ``records`` (deleted ones get none): one statement."""
     rows = [row for r in records if r.status != MemoryStatus.DELETED for row in _rows(r)]
     if rows:
-        MemoryMention.objects.bulk_create(rows, ignore_conflicts=True)
+        rows_insert(MemoryMention, rows, ignore_conflicts=True)
     return len(rows)
 
 

@@ -40,6 +40,7 @@ from django.utils import timezone
 from accounts.models import Sensitivity
 from core.actor import Actor
 from core.codes import Operation
+from core.db.json_rows import rows_insert
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import predicate_spellings
 from memory.services.indexing import records_indexed_on_write
@@ -283,7 +284,7 @@ def flush_records(subject: Subject, pending, writes: ModuleType) -> dict:
     savepoint of its own, so only the refused ones fail (as in the reference path)."""
     try:
         with transaction.atomic():
-            MemoryRecord.objects.bulk_create([record for _, record, _ in pending])
+            rows_insert(MemoryRecord, [record for _, record, _ in pending])
         return {}
     except DatabaseError:
         pass
@@ -305,7 +306,8 @@ def flush_docs(pending: Sequence[tuple[MemoryRecord, tuple[uuid.UUID, ...]]]) ->
     """The source links of new records, then their lexical docs: one insert each."""
     if not pending:
         return
-    MemorySource.objects.bulk_create(
+    rows_insert(
+        MemorySource,
         [
             MemorySource(tenant_id=record.tenant_id, record=record, event_id=e)
             for record, events in pending

@@ -250,7 +250,13 @@ def test_batch_path_stores_what_the_reference_stores(settings, batches):
     for specs in batches:
         for side, batched in ((0, True), (1, False)):
             actor, agent, subject, events, seeds = worlds[side]
-            settings.ENGRAM_WRITE_BATCH = {"LOOKUPS": batched, "MIN_CANDIDATES": 2}
+            # The reference side also inserts with bulk_create, the batch side with
+            # core/db/json_rows.py: the flush's rows are compared too.
+            settings.ENGRAM_WRITE_BATCH = {
+                "LOOKUPS": batched,
+                "MIN_CANDIDATES": 2,
+                "JSON_INSERTS": batched,
+            }
             outcomes[side] += candidates_submit(
                 actor=actor,
                 subject=subject,

@@ -106,7 +106,11 @@ class _Plan:
             except KeyError as e:  # a deferred field
                 raise _Unfit from e
         try:
-            return json.dumps(rows, default=_default, allow_nan=False, separators=(",", ":"))
+            # ensure_ascii=False: a lone surrogate then fails to encode in psycopg, as it
+            # does for bulk_create (not as a JSON escape the server refuses differently).
+            return json.dumps(
+                rows, default=_default, allow_nan=False, ensure_ascii=False, separators=(",", ":")
+            )
         except ValueError as e:  # a NaN or an infinity
             raise _Unfit from e
 

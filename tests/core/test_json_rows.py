@@ -296,3 +296,25 @@ def test_under_the_application_roles_row_level_security(subject, other_tenant):
         with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
             rows_insert(AuditEvent, [audit(other_tenant.id)])
     assert MemoryRecord.objects.get(namespace="user/rls").value == {"a": [1, "b"]}
+
+
+@pytest.mark.parametrize("statement", ["bad\x00text", "lone \ud800 surrogate"])
+def test_text_the_database_cannot_take_fails_as_in_the_reference(subject, statement):
+    spec = {
+        "statement": statement,
+        "predicate": "",
+        "value": None,
+        "confidence": 0.5,
+        "valid_from": datetime(2024, 1, 1, tzinfo=UTC),
+        "valid_to": None,
+    }
+    raised = []
+    for on in (False, True):
+        with override_settings(
+            ENGRAM_WRITE_BATCH={**django_settings.ENGRAM_WRITE_BATCH, "JSON_INSERTS": on}
+        ):
+            with pytest.raises(Exception) as caught, transaction.atomic():
+                rows_insert(MemoryRecord, [_record(subject, spec, "bad")])
+        raised.append(type(caught.value))
+    assert raised[0] is raised[1]
+    assert not MemoryRecord.objects.filter(namespace="user/bad").exists()

@@ -93,7 +93,9 @@ def main() -> None:
     rank.scope_to_speaker = recording
     # The weights are set in this process, not in the tenant's policy: another run may
     # be asking the same database with the tenant's own.
-    overrides = {**args.weights, "named_speaker_share": 0.0}
+    # Both share gates off, whatever the tenant's policy says: the ratio and the coverage
+    # are recorded instead, and decided on offline.
+    overrides = {**args.weights, "named_speaker_share": 0.0, "named_speaker_cover": 0.0}
     plain_for_tenant = RecallWeights.for_tenant.__func__
 
     def for_tenant(cls, policy, model_id="", reranker_id=""):

@@ -237,12 +237,21 @@ def scope_to_speaker(
             return []
         if w.named_speaker_terms and not_attributable(own, against, w, question, names):
             return []
+        if best_said < w.named_speaker_cover * best_other and told_by_others(own, against):
+            return []
     for c in said:
         c.signals.spoken_by_speaker = True
         if w.addressed_rank and addressed(c.record.statement, asked, names):
             continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept
+
+
+def told_by_others(own: list[Candidate], against: list[Candidate]) -> bool:
+    """Another speaker's turn holds more of the question's words (the lexical route's
+    coverage) than any of the speaker's own statements."""
+    best_other = max(_or(c.signals.lexical_coverage, 0.0) for c in against)
+    return max((_or(c.signals.lexical_coverage, 0.0) for c in own), default=0.0) < best_other
 
 
 def not_attributable(

@@ -86,6 +86,12 @@ class RecallWeights:
     # question's content words that the best statement by another speaker holds
     # (``rank.not_attributable``). 0: off.
     named_speaker_terms: float = 0.0
+    # Over 0: while the speaker's best statement is under this share of the best other
+    # speaker's turn (a second, wider band than ``named_speaker_share``), also abstain when
+    # that other turn holds more of the question's words (lexical coverage) than any of
+    # the speaker's own statements: the event is told in someone else's words
+    # (``rank.scope_to_speaker``). 0: off.
+    named_speaker_cover: float = 0.0
     # A turn of the speaker counts as their asking (not their statement) for that gate
     # when the sentences in it that ask something (end in ?/？) hold at least this share
     # of its words: "Wow! What got you into running?" asks, "Last week my grandma passed
@@ -213,6 +219,7 @@ class RecallWeights:
                 "lexical_context_only",
                 "named_speaker_share",
                 "named_speaker_terms",
+                "named_speaker_cover",
                 "asking_share",
                 "addressed_turns",
                 "addressed_rank",

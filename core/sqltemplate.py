@@ -24,6 +24,7 @@ instances from such rows as the ORM's own iteration would."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -33,6 +34,7 @@ from django.conf import settings
 from django.db import connections, router
 from django.db.models import Model, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from psycopg import sql as psycopg_sql
 
 from core.process_state import Cache
 
@@ -51,6 +53,9 @@ __all__ = [
 _MARK = "\x1eplaceholder-"
 _UUID_MARK = 0x5E7E1
 _LITERAL = object()  # a shape that cannot be a template: built with its values each time
+_CONSTANTS = object()  # a shape's SQL with its constants written in (``sql_with_constants``)
+# A parameter's place in Django's SQL, or an escaped percent sign (which stays as it is).
+_PARAMETER_OR_PERCENT = re.compile(r"%s|%%")
 
 
 class TemplateError(Exception):
@@ -164,6 +169,28 @@ class QueryTemplate:
             bound[position] = values[name]
         return sql, bound
 
+    def sql_with_constants(self, shape: tuple, values: Mapping[str, Any]) -> tuple[str, list]:
+        """``sql_with_params``, with the parameters no request supplies (the ORM's
+        constants: a status, an empty predicate, a cardinality) written into the SQL as
+        literals, as a client-side cursor writes every value, and only ``values`` left as
+        parameters. For a statement prepared once and run on a generic plan: PostgreSQL
+        plans it knowing its constants (a partial index whose condition they meet, their
+        columns' statistics), as it plans the same SQL sent as text. The SQL of a shape
+        that cannot be a template, or with templates off, is ``sql_with_params``'."""
+        held = self._compiled.get((_CONSTANTS, shape))
+        if held is None:
+            try:
+                if not self._enabled():
+                    raise TemplateError("compiled queries are off")
+                held = _constants_written(*self.compile(shape))
+            except TemplateError:
+                return self.sql_with_params(shape, values)
+            self._compiled.put((_CONSTANTS, shape), held)
+        elif not self._enabled():
+            return self.sql_with_params(shape, values)
+        sql, names = held
+        return sql, [values[name] for name in names]
+
     def rows(self, shape: tuple, values: Mapping[str, Any]) -> Sequence[tuple]:
         sql, params = self.sql_with_params(shape, values)
         with read_connection().cursor() as cursor:
@@ -262,6 +289,32 @@ def read_connection():
     """The connection reads go to now (the database router's choice: a replica that has
     replayed this subject's writes inside ``core.db_router.replica_reads``)."""
     return connections[router.db_for_read(None)]
+
+
+def _constants_written(
+    sql: str, params: tuple, slots: tuple[tuple[int, str], ...]
+) -> tuple[str, tuple[str, ...]]:
+    """``sql`` with each parameter that is not a placeholder (``slots``: position, name)
+    written in as its literal (psycopg's quoting, a percent sign escaped for the
+    parameters still to come), and the names of the parameters left, in order."""
+    names = dict(slots)
+    position = 0
+    left: list[str] = []
+
+    def written(match: re.Match) -> str:
+        nonlocal position
+        if match.group() == "%%":
+            return "%%"
+        at, position = position, position + 1
+        if at in names:
+            left.append(names[at])
+            return "%s"
+        return psycopg_sql.Literal(params[at]).as_string(None).replace("%", "%%")
+
+    text = _PARAMETER_OR_PERCENT.sub(written, sql)
+    if position != len(params):  # never for the ORM's SQL: one %s per parameter
+        raise TemplateError(f"{position} parameter places for {len(params)} parameters")
+    return text, tuple(left)
 
 
 def _recall_compiled_queries() -> bool:

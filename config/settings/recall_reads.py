@@ -18,4 +18,11 @@ ENGRAM_RECALL_READS = {
     # pooler in transaction mode that does not keep prepared statements (PgBouncer before
     # 1.21, or without max_prepared_statements).
     "PREPARED_STATEMENTS": env.bool("ENGRAM_RECALL_PREPARED_STATEMENTS", default=True),
+    # Those prepared statements planned generically from their first run, in recall's
+    # transaction only (``plan_cache_mode``, set transaction-local with recall's context):
+    # planned once per connection and shape instead of on each of a shape's first runs,
+    # and recall's context, whose custom plans PostgreSQL keeps choosing, no longer
+    # planned on every request (docs/performance.md, issue 39, seventh round). The same
+    # SQL and rows; off: PostgreSQL's own choice (``auto``). Only with the setting above.
+    "GENERIC_PLANS": env.bool("ENGRAM_RECALL_GENERIC_PLANS", default=True),
 }

@@ -119,7 +119,10 @@ def recall_context(scope: RecallScope, request: RecallRequest, now: datetime) ->
     the tenant's policy (recall weights), the tenant's procedures subject, the model
     of the active index version and the subject's own names. The query is compiled once
     per clearance (``QueryTemplate``): it is the first step of every recall, and building
-    it with the ORM cost several times what PostgreSQL takes to run it."""
+    it with the ORM cost several times what PostgreSQL takes to run it. Recall's prepared
+    statements, this one first, are planned generically in this transaction
+    (``prepared.plan_generically``)."""
+    prepared.plan_generically()
     rows = prepared.rows(
         _CONTEXT,
         (scope.clearance,),

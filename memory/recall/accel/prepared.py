@@ -20,7 +20,18 @@ connection; psycopg drops them on a rollback. Django's own cursors, which never 
 are untouched.
 
 Off: ``connection.cursor()``, as everywhere else. Off too behind a pooler in
-transaction mode that does not keep prepared statements (PgBouncer before 1.21)."""
+transaction mode that does not keep prepared statements (PgBouncer before 1.21).
+
+``ENGRAM_RECALL_GENERIC_PLANS``: ``plan_generically()`` sets ``plan_cache_mode`` to
+``force_generic_plan`` for the rest of the transaction (``set_config(..., true)``), so
+each prepared statement is planned once per connection and shape, at its first run, and
+run on that plan after. With PostgreSQL's own choice (``auto``) a shape is planned afresh
+on each of its first five runs on every connection, and recall's context, whose generic
+plan PostgreSQL estimates dearer than its custom ones, is planned on every request; its
+generic plan reads the same rows through the same indexes (docs/performance.md, issue 39,
+seventh round). Only named prepared statements (and PL/pgSQL's saved plans, none of which
+run in a recall) follow ``plan_cache_mode``: Django's own statements, sent as text, are
+planned as before. The setting dies with the transaction."""
 
 from __future__ import annotations
 
@@ -85,11 +96,39 @@ def cursor(connection=None):
     return connection.make_cursor(preparing)
 
 
+def generic_plans() -> bool:
+    """``plan_generically()`` has work to do: statements are prepared and the setting is on."""
+    return enabled() and bool(settings.ENGRAM_RETRIEVAL["GENERIC_PLANS"])
+
+
+def plan_generically(connection=None) -> None:
+    """The prepared statements of the current transaction on ``connection`` (the read
+    connection by default) planned generically from their first run, when
+    ``generic_plans()``; else nothing. Call it inside the transaction (recall's): outside
+    one the setting lasts one statement."""
+    if not generic_plans():
+        return
+    with cursor(connection) as preparing:
+        preparing.execute(_GENERIC_PLANS, [])
+
+
+_GENERIC_PLANS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
+
+
+def statement(template: QueryTemplate, shape: tuple, values: Mapping[str, Any]) -> tuple[str, list]:
+    """``template``'s SQL and parameters for ``shape`` and ``values``, to be prepared: with
+    ``generic_plans()``, its constants written into the text (``sql_with_constants``), so
+    that the plan made once knows them as a custom plan would; else the reference's."""
+    if generic_plans():
+        return template.sql_with_constants(shape, values)
+    return template.sql_with_params(shape, values)
+
+
 def rows(template: QueryTemplate, shape: tuple, values: Mapping[str, Any]) -> Sequence[tuple]:
     """``template.rows(shape, values)``, its statement prepared (``cursor()``)."""
     if not enabled():
         return template.rows(shape, values)
-    sql, params = template.sql_with_params(shape, values)
+    sql, params = statement(template, shape, values)
     with cursor() as preparing:
         preparing.execute(sql, params)
         return preparing.fetchall()

@@ -78,8 +78,10 @@ def read(q, searchable_max: int) -> ScopeRead | None:
     if settings.ENGRAM_RETRIEVAL["SCOPE_COUNTS"] and common.STATISTICS.get(key) is not None:
         return None
     keys = q.slot_keys.ids if q.slot_keys else []
-    searchable_sql, searchable_params = common.SEARCHABLE.sql_with_params(
-        (q.eligible.shape, bool(keys)), {**q.eligible.values, "slot_keys": uuid_array(keys)}
+    searchable_sql, searchable_params = prepared.statement(
+        common.SEARCHABLE,
+        (q.eligible.shape, bool(keys)),
+        {**q.eligible.values, "slot_keys": uuid_array(keys)},
     )
     scope_params = [tenant_id, uuid_array(subject_ids), model_id]
     with prepared.cursor() as cursor:

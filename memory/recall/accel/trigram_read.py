@@ -138,7 +138,7 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
         **q.eligible.values,
     }
     shape = (q.eligible.shape, len(q.subject_ids))
-    docs_sql, docs_params = _ELIGIBLE_DOCS.sql_with_params(shape, values)
+    docs_sql, docs_params = prepared.statement(_ELIGIBLE_DOCS, shape, values)
     params = [*docs_params, *columns, piece_of, pieces, q.n, q.n]
     with prepared.cursor() as cursor:
         cursor.execute(_SEARCHES.format(docs=docs_sql), params)

@@ -83,15 +83,19 @@ def route_lexical(
         **{f"lexeme{i}": q for i, q in enumerate(quoted)},
     }
     large = size >= common.LEXICAL_INDEX_FROM
-    matches, matches_params = _LEXICAL_MATCHES.sql_with_params(
-        (eligible.shape, len(subject_ids), len(lexemes), bool(keys), large), values
+    matches, matches_params = prepared.statement(
+        _LEXICAL_MATCHES,
+        (eligible.shape, len(subject_ids), len(lexemes), bool(keys), large),
+        values,
     )
     if large:
         matches, matches_params = _from_matching_docs(
             matches, matches_params, subject_ids, values["tsquery"], quoted, float(context_weight)
         )
-    searchable, searchable_params = SEARCHABLE.sql_with_params(
-        (eligible.shape, bool(keys)), {**eligible.values, "slot_keys": values["slot_keys"]}
+    searchable, searchable_params = prepared.statement(
+        SEARCHABLE,
+        (eligible.shape, bool(keys)),
+        {**eligible.values, "slot_keys": values["slot_keys"]},
     )
     with prepared.cursor() as cursor:
         cursor.execute(

@@ -54,6 +54,7 @@ from urllib.parse import unquote_to_bytes
 
 from core.process_state import memoized
 from memory.detectors.prefilter import search_any
+from memory.detectors.spoken_values import spoken_value_spans
 from memory.text_normalize import detection_form
 
 
@@ -592,4 +593,5 @@ def value_reading_spans(
         + security_topic_spans(text)
         + word_run_spans(text)
         + enumerated_word_spans(text)
+        + spoken_value_spans(text)
     )

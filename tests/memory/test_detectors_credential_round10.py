@@ -31,6 +31,10 @@ POSITIVE = [
     # a made value after a description
     "学校のポータルに入るときのもの、Yuki_sora58 だよ。",
     "집 와이파이 연결할 때 쓰는 거 Baram#5512 야.",
+    # a value read aloud (memory/detectors/spoken_values.py)
+    "The alarm PIN, over the phone: Three Niner Zero Six.",
+    "wifi password, read out: Golf, Romeo, lowercase e, one, one, dollar.",
+    "The vault passphrase is lantern dash thirty seven hash.",
 ]
 NEGATIVE = [
     "The first half of the match was 45 minutes and the rest was stoppage time.",
@@ -41,6 +45,10 @@ NEGATIVE = [
     "보안 질문 설정하라고 해서 나중에 하기로 했어.",
     "駅に行くときのやつ、まだ持ってる？",
     "어제 산 거 진짜 좋아.",
+    "The code was reviewed by Victor, Mike and Oscar in November.",
+    "Use a capital letter, a number and a symbol in your password.",
+    "My code review is at two, then one at four, then lunch.",
+    "Papa, Lima and Quebec are in the spelling alphabet; the password rules are elsewhere.",
 ]
 
 

@@ -128,7 +128,9 @@ _TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
 # Sino-Korean digits read one syllable each (공/영 0, 일 1 … 구 9), four or more in a row.
 _KO_DIGIT_CHARS = "공영일이삼사오육칠팔구"
 _KO_DIGIT_RUN = re.compile(
-    rf"(?<![\uac00-\ud7af])[{_KO_DIGIT_CHARS}]{{4,12}}(?![\uac00-\ud7af]{{2}})"
+    rf"(?<![\uac00-\ud7af])[{_KO_DIGIT_CHARS}]{{4,12}}"
+    # …unless the syllables after are a copula's ending (사칠일구예요, 공일이삼입니다)
+    r"(?!(?!예요|이에요|입니다|이에여)[\uac00-\ud7af]{2})"
 )
 _KO_TO_DIGIT = str.maketrans(_KO_DIGIT_CHARS, "00123456789")
 

@@ -35,6 +35,9 @@ POSITIVE = [
     "The alarm PIN, over the phone: Three Niner Zero Six.",
     "wifi password, read out: Golf, Romeo, lowercase e, one, one, dollar.",
     "The vault passphrase is lantern dash thirty seven hash.",
+    # spellings: p/w for password, Korean digit syllables before a copula
+    "for the printer's web page, p/w Glade.Rook.38",
+    "현관 비밀번호는 구팔공삼이에요.",
 ]
 NEGATIVE = [
     "The first half of the match was 45 minutes and the rest was stoppage time.",
@@ -48,6 +51,8 @@ NEGATIVE = [
     "The code was reviewed by Victor, Mike and Oscar in November.",
     "Use a capital letter, a number and a symbol in your password.",
     "My code review is at two, then one at four, then lunch.",
+    "The p/w field on the form was left empty.",
+    "사과가 일이삼사예요? 가격표가 이상해요.",
     "Papa, Lima and Quebec are in the spelling alphabet; the password rules are elsewhere.",
 ]
 

@@ -53,6 +53,7 @@ from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from core.process_state import memoized
+from memory.detectors.hesitant_values import hesitant_value_spans
 from memory.detectors.prefilter import search_any
 from memory.detectors.spoken_values import spoken_value_spans
 from memory.text_normalize import detection_form
@@ -594,4 +595,5 @@ def value_reading_spans(
         + word_run_spans(text)
         + enumerated_word_spans(text)
         + spoken_value_spans(text)
+        + hesitant_value_spans(text)
     )

@@ -38,6 +38,9 @@ POSITIVE = [
     # spellings: p/w for password, Korean digit syllables before a copula
     "for the printer's web page, p/w Glade.Rook.38",
     "현관 비밀번호는 구팔공삼이에요.",
+    # a value after a hesitation (memory/detectors/hesitant_values.py)
+    "邮箱密码嘛……我想想，对了，Qing#lan47。",
+    "暗証番号じゃなくてパスワードの方は、たしか Hoshi!kumo8 だよ。",
 ]
 NEGATIVE = [
     "The first half of the match was 45 minutes and the rest was stoppage time.",
@@ -52,6 +55,8 @@ NEGATIVE = [
     "Use a capital letter, a number and a symbol in your password.",
     "My code review is at two, then one at four, then lunch.",
     "The p/w field on the form was left empty.",
+    "パスワードを忘れたので、iPhone15Pro でリセットした。",
+    "密码太难记了，我打算换成生日加名字。",
     "사과가 일이삼사예요? 가격표가 이상해요.",
     "Papa, Lima and Quebec are in the spelling alphabet; the password rules are elsewhere.",
 ]

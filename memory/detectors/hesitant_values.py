@@ -1,0 +1,35 @@
+"""A value told after a hesitation (round 10 of issue 32): a Chinese, Japanese or Korean
+secret noun, then a filler, a self-correction or a pause before the value ("パスワードはね、
+えっと、X", "비번 뭐였더라… 아 맞다 X", "密码嘛……我想想，X").
+
+``labelled`` reads a value right after its label; here a clause or two of no value may come
+between, so the value itself must look made: ``unlabelled_values.made_token`` (six or more
+characters, three character classes, a password symbol or a digit between letters). The
+gap is short (at most 20 characters) and has no sentence end; only the first made token
+after the noun counts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.detectors.labelled import _SECRET_NOUN
+from memory.detectors.unlabelled_values import made_token
+
+_NOUN_THEN_GAP = re.compile(
+    rf"(?:{_SECRET_NOUN})(?P<gap>[^。！？!?\n.]{{1,20}}?)(?<![!-~])(?P<value>[!-~]{{6,40}})"
+)
+_TRIM = "\"'`()[]{},;:，。、"
+
+
+def hesitant_value_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _NOUN_THEN_GAP.finditer(text):
+        value = m.group("value").rstrip(".!?")
+        # The gap must hold a pause (a comma, an ellipsis, a dash or a space), not be a
+        # noun compound running straight into the value.
+        if not re.search(r"[,，、…\s—―-]", m.group("gap")):
+            continue
+        if made_token(value.strip(_TRIM)):
+            spans.append((m.start("value"), m.start("value") + len(value)))
+    return spans

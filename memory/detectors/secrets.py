@@ -55,7 +55,7 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|p/w|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
-    r"security\s+(?:question\s+)?answers?|memorable\s+word|safe\s?words?|secret\s+words?|"
+    r"security\s+(?:question\s+)?answers?|(?:memorable|security)\s+(?:words?|info(?:rmation)?)|safe\s?words?|secret\s+words?|"
     r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
 _OTHER_EN = (

@@ -41,6 +41,10 @@ POSITIVE = [
     # a value after a hesitation (memory/detectors/hesitant_values.py)
     "邮箱密码嘛……我想想，对了，Qing#lan47。",
     "暗証番号じゃなくてパスワードの方は、たしか Hoshi!kumo8 だよ。",
+    # a contraction for "is" after a noun of access; a security word or memorable information
+    "Back door's 6204, and the alarm's 1185.",
+    "The building society's security word is kingfisher.",
+    "Memorable information for the pension portal: Wrenfield.",
 ]
 NEGATIVE = [
     "The first half of the match was 45 minutes and the rest was stoppage time.",
@@ -57,6 +61,9 @@ NEGATIVE = [
     "The p/w field on the form was left empty.",
     "パスワードを忘れたので、iPhone15Pro でリセットした。",
     "密码太难记了，我打算换成生日加名字。",
+    "The gate's 1973 ironwork was restored last spring.",
+    "The safe's 1200 pounds, so we need four people to move it.",
+    "Security information about the update is on page 4.",
     "사과가 일이삼사예요? 가격표가 이상해요.",
     "Papa, Lima and Quebec are in the spelling alphabet; the password rules are elsewhere.",
 ]

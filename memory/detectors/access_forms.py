@@ -101,6 +101,14 @@ _SECURITY_QUESTION_ZH = re.compile(
     r"(?P<value>[^\s，,。！？”\"」]{1,16})"
 )
 
+# Japanese and Korean: the question named as such (秘密の質問, 보안 질문), then its answer.
+_SECURITY_QUESTION_JA_KO = re.compile(
+    r"(?:秘密の質問|セキュリティ質問|本人確認(?:の)?質問|合言葉)[^。！？\n]{0,24}?(?:答え|回答)(?:は|を|が|：|:)?\s*"
+    r"[「『\"“]?(?P<value>[^\s、。！？」』\"”]{1,16})"
+    r"|(?:보안\s*질문|비밀\s*질문|본인\s*확인\s*질문)[^.!?\n]{0,24}?(?:답변|대답|답)(?:은|는|을|이|:)?\s*"
+    r"['\"‘“]?(?P<value_ko>[^\s,.!?'\"’”]{1,16})"
+)
+
 # A dial combination read as turns ("left 14, right 33", 左转27右转4) beside a lock word.
 _TURNS = re.compile(
     r"\b(?:left|right)\s*(?:to\s+)?\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*(?:to\s+)?\d{1,2}"
@@ -120,7 +128,9 @@ _TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
 # Sino-Korean digits read one syllable each (공/영 0, 일 1 … 구 9), four or more in a row.
 _KO_DIGIT_CHARS = "공영일이삼사오육칠팔구"
 _KO_DIGIT_RUN = re.compile(
-    rf"(?<![\uac00-\ud7af])[{_KO_DIGIT_CHARS}]{{4,12}}(?![\uac00-\ud7af]{{2}})"
+    rf"(?<![\uac00-\ud7af])[{_KO_DIGIT_CHARS}]{{4,12}}"
+    # …unless the syllables after are a copula's ending (사칠일구예요, 공일이삼입니다)
+    r"(?!(?!예요|이에요|입니다|이에여)[\uac00-\ud7af]{2})"
 )
 _KO_TO_DIGIT = str.maketrans(_KO_DIGIT_CHARS, "00123456789")
 
@@ -146,6 +156,7 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
             spans.append((m.start("value"), m.end("value")))
     spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
     spans += [m.span("value") for m in _SECURITY_QUESTION_ZH.finditer(text)]
+    spans += [m.span(m.lastgroup or 0) for m in _SECURITY_QUESTION_JA_KO.finditer(text)]
     if _DIAL_WORD.search(text):
         spans += [m.span() for m in _TURNS.finditer(text)]
     for m in _CARD_CODE.finditer(text):

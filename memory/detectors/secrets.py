@@ -4,13 +4,10 @@ Prose is judged by context and token shape, not by a list of sentences: a creden
 (Chinese or English, before or after the value: "my password is X", "X as the passphrase",
 "管理口令：X", "the code the bank texted me is X") near a token that looks like a secret (digits
 of PIN/one-time-code length, letters mixed with digits or symbols, mixed case, high entropy).
-Words are matched on token boundaries, so "otp" inside "footprint" or "pin" inside
-"spinning" never count. URLs are parsed with ``urllib.parse`` so a userinfo password is
-found whatever punctuation it holds. Known key formats come from detect-secrets' plugins.
-
-``secret_spans`` returns where each secret is in the *original* text, so the same detector
-drives both the write policy's refusal and the redaction of raw events before storage.
-"""
+Words match on token boundaries ("otp" in "footprint" never counts). URLs are parsed
+(``urllib.parse``); key formats come from detect-secrets' plugins; placeholders and public
+keys are not secrets (``non_secret_values``). ``secret_spans`` returns where each secret is
+in the *original* text: the same detector refuses writes and redacts raw events."""
 
 from __future__ import annotations
 
@@ -36,6 +33,7 @@ from memory.detectors.labelled import (
     keyed_format_spans,
     labelled_value_spans,
 )
+from memory.detectors.non_secret_values import not_secret
 from memory.detectors.prefilter import search_any
 from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
@@ -55,9 +53,9 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 
 # Words after which even a plain word is the secret ("the wifi password is swordfish").
 _STRONG_EN = (
-    r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
+    r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|p/w|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
-    r"security\s+(?:question\s+)?answers?|memorable\s+word|safe\s?words?|secret\s+words?|"
+    r"security\s+(?:question\s+)?answers?|(?:memorable|security)\s+(?:words?|info(?:rmation)?)|safe\s?words?|secret\s+words?|"
     r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
 _OTHER_EN = (
@@ -538,6 +536,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
             found = _reading_spans(rot)
     found += [(*span, "credential_format") for span in encoded_spans(form.text, _reading_spans)]
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
+    spans = [span for span in spans if not not_secret(text, span.start, span.end)]
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.
     visible, origin = nfkc_visible(text)
     spans += [

@@ -53,7 +53,9 @@ from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from core.process_state import memoized
+from memory.detectors.hesitant_values import hesitant_value_spans
 from memory.detectors.prefilter import search_any
+from memory.detectors.spoken_values import spoken_value_spans
 from memory.text_normalize import detection_form
 
 
@@ -262,10 +264,17 @@ def _clause_end(chunk: str, at: int) -> int:
 # --- a secret in two fragments ---------------------------------------------------------------
 _FRAGMENTS = [
     re.compile(
-        r"\b(?:starts?|begins?|starting|beginning)\s+with\s+(?P<a>\d{2,6})\b[^.!?\n]{0,40}?"
-        r"\b(?:ends?|finish(?:es)?|ending|finishing)\s+(?:with\s+|in\s+)?(?P<b>\d{2,6})\b",
+        r"\b(?:(?:starts?|begins?|starting|beginning)\s+with|first\s+(?:half|part|bit|\w+\s+digits?)"
+        r"[^.!?\n\d]{0,16}?(?:is|was|are|were|:))\s+(?P<a>\d{2,6})\b[^.!?\n]{0,40}?"
+        r"\b(?:(?:ends?|finish(?:es)?|ending|finishing)(?:\s+with|\s+in)?|(?:rest|(?:second|other)\s+half|"
+        r"last\s+(?:half|part|bit|\w+\s+digits?))[^.!?\n\d]{0,16}?(?:is|was|are|were|:))\s+(?P<b>\d{2,6})\b",
         re.IGNORECASE,
-    )
+    ),
+    # Chinese halves: 前两位是39，后两位是06 / 前面是…后面是….
+    re.compile(
+        r"前(?:半|面|半段|[两二三四]位)(?:是|为|為|：|:)\s*(?P<a>\d{2,6})[^。！？\n]{0,20}?"
+        r"[后後](?:半|面|半段|[两二三四]位)(?:是|为|為|：|:)\s*(?P<b>\d{2,6})"
+    ),
 ]
 _CREDENTIAL = re.compile(
     r"\b(?:pass(?:word|code)?|pins?|codes?|combination|combo)\b|密码|密碼|口令", re.IGNORECASE
@@ -279,7 +288,7 @@ def fragment_spans(text: str) -> list[tuple[int, int]]:
     for lo, chunk in _sentences(text):
         if not _CREDENTIAL.search(chunk):
             continue
-        for m in _FRAGMENTS[0].finditer(chunk):
+        for m in (m for rx in _FRAGMENTS for m in rx.finditer(chunk)):
             spans += [(lo + m.start("a"), lo + m.end("a")), (lo + m.start("b"), lo + m.end("b"))]
     return spans
 
@@ -431,7 +440,8 @@ _FOR_ACCOUNT = re.compile(
     re.IGNORECASE,
 )
 _ANSWERED = re.compile(
-    r"(?::|\b(?i:i\s+(?:tell|told|give|gave|put|say|said|answer(?:ed)?)(?:\s+them|\s+it)?|answer\s+is))"
+    r"(?::|\b(?i:i\s+(?:tell|told|give|gave|put|say|said|answer(?:ed)?)(?:\s+them|\s+it)?|answer\s+is|"
+    r"it(?:'s|’s|\s+is|\s+was)))"
     r"\s*[\"'“]?(?P<value>[A-Z][\w'-]{2,30}(?:\s+[A-Z][\w'-]{2,30}){0,2})"
 )
 
@@ -584,4 +594,6 @@ def value_reading_spans(
         + security_topic_spans(text)
         + word_run_spans(text)
         + enumerated_word_spans(text)
+        + spoken_value_spans(text)
+        + hesitant_value_spans(text)
     )

@@ -1,0 +1,74 @@
+"""Values beside a credential word that are not anyone's secret, read by their shape.
+
+Every detector in ``memory.detectors.secrets`` asks whether a token *could* be a secret; this
+module answers the opposite question for the span one of them found, so that the answer
+holds whichever detector found it (round 10 of issue 32):
+
+- **a placeholder**: a value written to be replaced, not used: one filler character
+  repeated (``xxxxxxxx``, ``********``, ``••••``), possibly after a vendor prefix
+  (``sk-xxxx``); a template slot (``<your-password-here>``, ``{{token}}``, ``${API_KEY}``,
+  ``%(password)s``); a name that says where a value goes (``YOUR_TOKEN_HERE``,
+  ``enter-your-key``);
+- **a public value**: an OpenSSH public key (``ssh-ed25519 AAAA…``, ``ecdsa-sha2-nistp256
+  AAAA…``) and a key's fingerprint (``SHA256:`` and 43 base64 characters, ``MD5:`` and
+  colon-separated hex pairs): made to be shown, and useless to an attacker.
+
+Nothing here is a word list of sentences: the shapes are those of the formats themselves.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTES = "\"'`“”‘’「」『』()[],;:。，"
+
+# One filler character repeated, after an optional vendor prefix ("sk-", "ghp_", "AKIA").
+_FILLER = re.compile(r"(?:[A-Za-z0-9]{1,8}[-_]){0,3}(?:[xX]{3,}|[*•●·]{3,}|[.]{4,}|…+)")
+# A slot in a template: angle brackets, double braces, shell and printf-style variables.
+_TEMPLATE = re.compile(r"<[^<>\s]{1,40}>|\{\{[^{}]{1,40}\}\}|\$\{[^{}]{1,40}\}|%\([^()]{1,40}\)s")
+# A name that says where a value goes: YOUR_TOKEN_HERE, enter-your-key, <insert key>.
+_SLOT_NAME = re.compile(
+    r"(?i:^(?:your|enter|insert|paste|replace)[-_ ][\w-]+$|^[\w-]*?[-_](?:here|goes[-_]here)$)"
+)
+
+# OpenSSH public key types (the first field of an authorized_keys line).
+_SSH_PUBLIC_TYPE = r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+_SSH_PUBLIC = re.compile(rf"{_SSH_PUBLIC_TYPE}(?:\s+AAAA[A-Za-z0-9+/]+=*)?")
+# A key's fingerprint as ssh-keygen and the SSH clients print it.
+_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}=?|MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether ``value`` (a found secret's text) is a slot to fill in, not a value."""
+    core = value.strip().rstrip(".!?。").strip(_QUOTES).strip()
+    if not core:
+        return False
+    if _FILLER.fullmatch(core) or _TEMPLATE.fullmatch(core):
+        return True
+    return bool(_SLOT_NAME.match(core))
+
+
+def _public_value_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _SSH_PUBLIC.finditer(text)] + [
+        m.span() for m in _FINGERPRINT.finditer(text)
+    ]
+
+
+def not_secret(text: str, start: int, end: int) -> bool:
+    """Whether the span ``text[start:end]`` a detector found is a placeholder or lies
+    inside a public key or a fingerprint (a span reaching outside one is kept)."""
+    # A detector may trim a slot's closing brace or bracket: the whole token is read too.
+    lo, hi = start, end
+    while lo > 0 and not text[lo - 1].isspace() and text[lo - 1] not in "=:：":
+        lo -= 1
+    while hi < len(text) and not text[hi].isspace():
+        hi += 1
+    if is_placeholder(text[start:end]) or is_placeholder(text[lo:hi]):
+        return True
+    if "ssh-" not in text and "ecdsa-" not in text and ":" not in text:
+        return False
+    for lo, hi in _public_value_spans(text):
+        # A fingerprint's value may be found without its "SHA256:" prefix.
+        if lo <= start and end <= hi:
+            return True
+    return False

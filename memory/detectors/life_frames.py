@@ -42,12 +42,12 @@ _ZH_GAP = r"(?:(?!陪|带|帮|替|给|家|和|跟|学生|孩子|不|没|别|未)
 
 # Body measures a person tracks because of a condition (not a run's heart rate).
 _MEASURE_EN = (
-    r"(?:blood\s+pressure|bp|blood\s+sugars?|sugars|glucose(?:\s+levels?)?|sats|oxygen\s+"
+    r"(?:blood\s+pressure|bp|blood\s+sugars?|sugars?(?!\s+(?:intake|content|cravings?|habit|rush|consumption|tax))|glucose(?:\s+levels?)?|sats|oxygen\s+"
     r"(?:levels?|saturation)|resting\s+heart\s+rate|hba1c|a1c|inr|ketones|creatinine|"
     r"viral\s+load|cd4(?:\s+count)?|psa|platelets|potassium|thyroid\s+levels|tsh)"
 )
 _READING_EN = (
-    r"(?:\d{2,3}\s*(?:over|/)\s*\d{2,3}|\d+(?:\.\d+)?|high|low|sky-?high|through\s+the\s+roof|"
+    r"(?:\d{2,3}\s*(?:over|/)\s*\d{2,3}|\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|high|low|sky-?high|through\s+the\s+roof|"
     r"all\s+over\s+the\s+place|a\s+guess|out\s+of\s+range|in\s+range|spiking|crashing|dropping)"
 )
 # Aids worn, carried or relied on for hearing, breathing, glucose and walking (ISO 9999
@@ -68,7 +68,8 @@ _HEALTH = [
     re.compile(
         rf"{_MY}\s+{_MEASURE_EN}\b(?:\s+(?:cuff|monitor|machine|meter|reading|readings|"
         r"numbers|levels?))?[^.!?;]{0,30}?\b(?:is|was|were|are|showed|read|reads|came\s+back|"
-        rf"has\s+been|have\s+been|hit|went|been)\b[^.!?;]{{0,12}}?{_READING_EN}",
+        rf"has\s+been|have\s+been|hit|went|been|drops?|dropped|falls?|fell|goes|rises|rose|spikes?|"
+        rf"spiked)\b[^.!?;]{{0,12}}?{_READING_EN}",
         _I_FLAGS,
     ),
     *_each(
@@ -82,6 +83,10 @@ _HEALTH = [
             # my left hand hasn't gripped properly since the stroke
             rf"{_MY}\s+{_BODY_PART_EN}\s+(?:hasn't|has\s+not|doesn't|does\s+not|won't|can't|"
             r"cannot|hasn't\s+been\s+able\s+to|stopped)\s+[^.!?;]{0,30}?\bsince\s+(?:the|my)\s+\w+",
+            # a Holter monitor taped to my chest; an Omnipod on my belly that beeps
+            r"\b(?:monitor|sensor|pump|patch|pod|line|port|drain|tube|catheter|cannula|pacemaker)s?\s+"
+            r"(?:taped|strapped|stuck|attached|glued|stitched|implanted|fitted)\s+(?:to|on|in|into|under)\s+"
+            r"my\s+(?:chest|arm|belly|stomach|tummy|back|skin|thigh|side|neck|heart)\b",
             # a second round of IVF; I lost the baby at eleven weeks
             rf"{_I}\s+{_ADV}(?:lost|miscarried)\s+(?:the|my|our)\s+(?:baby|pregnancy|twins)\b",
             r"\b(?:first|second|third|fourth|fifth|next|another|last|\d(?:st|nd|rd|th))\s+"
@@ -115,6 +120,19 @@ _HEALTH = [
         rf"|{_ZH_I}{_ZH_GAP}{{0,8}}?(?:胎停|胎停育|稽留流产)"
         rf"|{_ZH_I}(?:的)?基因检测[^。！？!?]{{0,12}}?(?:显示|发现|说)(?:我)?(?:是|有|携带)"
         rf"|{_ZH_I}(?:是|为)[^，。！？,!?]{{0,10}}?(?:携带者)|{_ZH_I}携带[^，。！？,!?]{{0,10}}?基因"
+        rf"|{_ZH_I}{_ZH_GAP}{{0,4}}?(?:做|查)了?基因检测[^。！？!?]{{0,16}}?携带者"
+        # a treatment fetched or given at a hospital on a schedule (我每个月去医院打一次长效针)
+        rf"|{_ZH_I}(?:每|定期)[^，。！？,!?]{{0,6}}?(?:去|到|回)(?:医院|诊所|门诊)[^，。！？,!?]{{0,4}}?"
+        r"(?:打|输|做|拿药|复查|复诊|化疗|透析)"
+        # a grade of disability (我是二级肢残); a part of the body replaced (换了个人工膝盖)
+        rf"|{_ZH_I}是[一二三四1-4]级[\u4e00-\u9fff]{{0,3}}残"
+        rf"|{_ZH_I}{_ZH_GAP}{{0,6}}?(?:换|装|植入|做)了?(?:一?个|一副)?人工(?:膝|髋|关节|心脏|瓣膜|晶体|耳蜗|椎)"
+        # a pill the speaker needs to sleep; a tablet on an empty stomach every morning
+        rf"|{_ZH_I}{_ZH_GAP}{{0,6}}?吃[半一两\d][片粒颗][\u4e00-\u9fff]{{2,6}}才能(?:睡|入睡)"
+        rf"|{_ZH_I}每天(?:早上|早晨|晚上)?空腹(?:吃|服)[一两半\d]+[片粒颗](?!维生素|钙|鱼油|益生菌)"
+    ),
+    re.compile(
+        r"(?:저는|나는|제가)[^.]{0,16}?(?:정신과|상담|심리\s*치료|재활|투석|병원)에\s*(?:다니|다닌|다녀)"
     ),
     # カウンセリングに通っています (the speaker)
     _Spoken(
@@ -131,7 +149,9 @@ _SAME_PARTNER = [
         r"|\bas\s+an?\s+(?:man|guy|boy)\s+(?:married\s+to|dating|engaged\s+to|with|in\s+love\s+with)"
         r"\s+an?\s+(?:man|guy|boy)\b"
         r"|\b(?:my\s+(?:husband|wife|partner|boyfriend|girlfriend)\s+and\s+I|we)\b[^.!?]{0,40}?"
-        r"\bwe're\s+both\s+(?:his|her|their|the\s+kids'?)?\s*(?:dads|fathers|mums|moms|mothers)\b",
+        r"\bwe're\s+both\s+(?:his|her|their|the\s+kids'?)?\s*(?:dads|fathers|mums|moms|mothers)\b"
+        r"|\b(?:i'm|i\s+am)\s+an?\s+(?:woman|girl)\s+who\s+(?:likes|loves|dates|is\s+into)\s+(?:women|girls)\b"
+        r"|\b(?:i'm|i\s+am)\s+an?\s+(?:man|guy)\s+who\s+(?:likes|loves|dates|is\s+into)\s+(?:men|guys)\b",
         _I_FLAGS,
     ),
     re.compile(
@@ -139,6 +159,8 @@ _SAME_PARTNER = [
         r"(?:个)?(?:男生|男的|男人|男孩)"
         rf"|{_ZH_I}(?:和|跟)我(?:的)?(?:女朋友|女友|老婆|妻子|太太)[^。！？!?]{{0,20}}?我(?:自己)?(?:也)?是"
         r"(?:个)?(?:女生|女的|女人|女孩)"
+        rf"|{_ZH_I}是(?:个|一个)?喜欢女(?:生|人|孩)的女(?:生|人|孩)|{_ZH_I}是(?:个|一个)?喜欢男(?:生|人|孩)的男(?:生|人|孩)"
+        r"|(?:저는|나는)\s*여자를\s*좋아하는\s*여자|(?:저는|나는)\s*남자를\s*좋아하는\s*남자"
     ),
 ]
 
@@ -148,7 +170,7 @@ _HABIT_EN = (
 )
 _WORSHIP_PLACE_EN = (
     r"(?:gurdwara|mosque|masjid|synagogue|shul|temple|mandir|church|chapel|cathedral|"
-    r"kingdom\s+hall|meeting\s+house|parish|vihara|monastery)(?!\s+(?:ruins|grounds|car\s+park|café|cafe))"
+    r"kingdom\s+hall|meeting\s+house|parish|vihara|monastery|mikveh|mikvah)(?!\s+(?:ruins|grounds|car\s+park|café|cafe))"
 )
 _FAITH = [
     re.compile(
@@ -159,12 +181,12 @@ _FAITH = [
     re.compile(
         rf"{_I}\s+{_ADV}(?:only\s+eat|eat\s+only|keep|eat)\s+(?:strictly\s+)?(?:halal|kosher)\b"
         rf"|{_I}\s+{_ADV}keep\s+separate\s+(?:dishes|plates|pots|sinks|cutlery)\s+for\s+meat\s+and\s+(?:milk|dairy)\b"
-        rf"|{_I}\s+{_ADV}(?:wear|wore|tie|tied)\s+(?:a|an|my)\s+(?:turban|dastar|patka|burqa|abaya|jilbab)\b",
+        rf"|{_I}\s+{_ADV}(?:wear|wore|worn|tie|tied)\s+(?:a|an|my)\s+(?:turban|dastar|patka|burqa|abaya|jilbab|sheitel|tichel)\b",
         _I_FLAGS,
     ),
     re.compile(
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:每|逢|都|一直|常)[^，。！？,!?]{{0,10}}?(?<![不没别])(?:去|上)"
-        r"(?:教堂|清真寺|寺庙|庙里|佛寺|教会|礼拜堂|会堂|圣殿)"
+        r"(?:教堂|清真寺|寺庙|庙里|寺里|佛寺|教会|礼拜堂|会堂|圣殿)"
         rf"|{_ZH_I}(?:家)?(?:里)?[^，。！？,!?]{{0,4}}?只吃清真"
     ),
     _Spoken(
@@ -186,6 +208,12 @@ _UNION = [
     re.compile(
         rf"{_IM}\s+{_ADV}(?:the|a|our)\s+(?:shop\s+steward|union\s+rep(?:resentative)?|union\s+convenor|"
         r"branch\s+secretary\s+for\s+the\s+union)\b",
+        _I_FLAGS,
+    ),
+    # I chair the ASLEF branch; I sit on the branch committee (a bank branch has no chair)
+    re.compile(
+        rf"{_I}\s+{_ADV}(?:chair|chaired|sit\s+on|sat\s+on|was\s+elected\s+to)\s+the\s+"
+        r"(?:(?-i:[A-Z]{2,})\s+)?branch(?:\s+committee)?\b",
         _I_FLAGS,
     ),
 ]
@@ -220,9 +248,12 @@ _CUSTODY = [
             rf"{_I}\s+{_ADV}(?:was|got|been|have\s+been)\s+(?:arrested|remanded|cautioned\s+for|"
             r"charged\s+with|bailed)\b",
             rf"{_IM}\s+{_ADV}on\s+(?:bail|parole|licence|remand)\b",
+            rf"{_I}\s+{_ADV}(?:have|has|got|had|'ve\s+got)\s+(?:a|an)\s+(?:police\s+)?(?:caution|conviction|"
+            r"criminal\s+record)\s+for\b",
         ],
         _I_FLAGS,
     ),
+    _Spoken(re.compile(r"\breleased\s+on\s+(?:parole|licence)\b", _I_FLAGS)),
     _WithCue(
         re.compile(rf"{_IM}\s+{_ADV}on\s+probation\b", _I_FLAGS),
         re.compile(
@@ -243,6 +274,7 @@ _BIOMETRIC = [
     re.compile(
         r"(?:录|采集|扫描?|登记|录入)了?我的?(?:指纹|虹膜|人脸|面部信息|声纹|掌纹|静脉)"
         rf"|{_ZH_I}{_ZH_GAP}{{0,6}}?(?:录|采集|录入)了?(?:指纹|虹膜|声纹|掌纹)"
+        rf"|{_ZH_I}把(?:自己|我)的?(?:面容|人脸|脸|指纹|虹膜|声纹|掌纹)(?:录|存|登记|采集)"
     ),
 ]
 

@@ -57,6 +57,12 @@ CATCHES = [
     ("I'm on probation, so I report to the office every Monday.", "criminal_record"),
     ("The border officer took my fingerprints and a photo.", "biometric"),
     ("单位门禁录了我的掌纹。", "biometric"),
+    ("There's a heart monitor strapped to my chest until Friday.", "health"),
+    ("我是三级视残，看书要用放大镜。", "health"),
+    ("我去年装了个人工髋关节。", "health"),
+    ("I'm a guy who dates guys, and my parents know.", "sexual_orientation"),
+    ("I chaired the branch committee for six years.", "trade_union"),
+    ("I've got a conviction for drink-driving from 2015.", "criminal_record"),
 ]
 
 LET_THROUGH = [
@@ -78,6 +84,11 @@ LET_THROUGH = [
     "我投了小区业委会一票。",
     "Would a voice print be safer than a password?",
     "我家猫做了三次检查。",
+    "My sugar cravings are worse in winter.",
+    "A GoPro strapped to my chest got the whole ride.",
+    "I chair the book club at the library branch.",
+    "我每周去医院看望外婆。",
+    "我把自己的照片发给了设计师。",
 ]
 
 
@@ -115,7 +126,7 @@ def test_probe10_negatives_and_ordinary_turns_pass(name):
 
 # Floors at what this round's detector catches (detector alone; the write path adds the
 # learned heads): a later change may raise them, never lower them.
-_FLOORS = {"tune": 37, "report": 22}
+_FLOORS = {"tune": 37, "report": 23}
 
 
 @pytest.mark.parametrize("name", ["tune", "report"])

@@ -27,6 +27,7 @@ from memory.detectors.clause_readings import adjunct_readings
 from memory.detectors.concept_forms import CONCEPT_FORMS
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
+from memory.detectors.life_frames import LIFE_FRAMES
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
@@ -399,44 +400,52 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + SETTING_FORMS["health"]
     + DISCLOSURE_FORMS["health"]
     + CONCEPT_FORMS["health"]
-    + OPEN_NOUN_FRAMES["health"],
+    + OPEN_NOUN_FRAMES["health"]
+    + LIFE_FRAMES["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
     + SUBJECT_FORMS["religion"]
     + DISCLOSURE_FORMS["religion"]
     + CONCEPT_FORMS["religion"]
-    + OPEN_NOUN_FRAMES["religion"],
+    + OPEN_NOUN_FRAMES["religion"]
+    + LIFE_FRAMES["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
     + DISCLOSURE_FORMS["sexual_orientation"]
-    + CONCEPT_FORMS["sexual_orientation"],
+    + CONCEPT_FORMS["sexual_orientation"]
+    + LIFE_FRAMES["sexual_orientation"],
     "biometric": _BIOMETRIC
     + SPECIAL_FORMS["biometric"]
     + SUBJECT_FORMS["biometric"]
     + DISCLOSURE_FORMS["biometric"]
-    + CONCEPT_FORMS["biometric"],
+    + CONCEPT_FORMS["biometric"]
+    + LIFE_FRAMES["biometric"],
     "political": _POLITICAL
     + SPECIAL_FORMS["political"]
     + DISCLOSURE_FORMS["political"]
     + CONCEPT_FORMS["political"]
-    + OPEN_NOUN_FRAMES["political"],
+    + OPEN_NOUN_FRAMES["political"]
+    + LIFE_FRAMES["political"],
     "trade_union": _TRADE_UNION
     + SPECIAL_FORMS["trade_union"]
     + SUBJECT_FORMS["trade_union"]
     + CONCEPT_FORMS["trade_union"]
-    + OPEN_NOUN_FRAMES["trade_union"],
+    + OPEN_NOUN_FRAMES["trade_union"]
+    + LIFE_FRAMES["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
     "ethnicity": SUBJECT_FORMS["ethnicity"]
     + DISCLOSURE_FORMS["ethnicity"]
-    + OPEN_NOUN_FRAMES["ethnicity"],
+    + OPEN_NOUN_FRAMES["ethnicity"]
+    + LIFE_FRAMES["ethnicity"],
     "criminal_record": SUBJECT_FORMS["criminal_record"]
     + SETTING_FORMS["criminal_record"]
     + CONCEPT_FORMS["criminal_record"]
-    + OPEN_NOUN_FRAMES["criminal_record"],
+    + OPEN_NOUN_FRAMES["criminal_record"]
+    + LIFE_FRAMES["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.

@@ -32,7 +32,16 @@ from __future__ import annotations
 import re
 
 from memory.detectors.concept_forms import _SENTENCE, _Spoken, _WithCue
-from memory.detectors.open_noun_frames import _ADV, _I, _IM, _MY, _ZH_I, _each
+from memory.detectors.open_noun_frames import (
+    _ADV,
+    _I,
+    _IM,
+    _MY,
+    _NAME_EN,
+    _SUPPLEMENT_EN,
+    _ZH_I,
+    _each,
+)
 
 _I_FLAGS = re.IGNORECASE
 # Between 我 and the verb: a few characters that do not bring in someone else's act
@@ -61,6 +70,14 @@ _DEVICE_EN = (
 _BODY_PART_EN = (
     r"(?:(?:left|right|bad|good)\s+)?(?:hand|arm|leg|foot|feet|eye|ear|knee|hip|shoulder|"
     r"side|fingers|toes|back|neck|wrist|ankle)"
+)
+
+# Effects only a medicine has (side effects, a taper, withdrawal), the cue for a name.
+_SIDE_EFFECT_EN = re.compile(
+    r"\b(?:side[- ]effects?|tremors?|the\s+shakes|brain\s+zaps|withdrawals?|wean(?:ing|ed)?|"
+    r"taper(?:ing|ed)?|dosage|weight\s+gain|drows(?:y|iness)|nause(?:a|ous)|dry\s+mouth|"
+    r"prescri\w+|psychiatrist|gp)\b",
+    re.IGNORECASE,
 )
 
 _HEALTH = [
@@ -133,6 +150,26 @@ _HEALTH = [
     ),
     re.compile(
         r"(?:저는|나는|제가)[^.]{0,16}?(?:정신과|상담|심리\s*치료|재활|투석|병원)에\s*(?:다니|다닌|다녀)"
+    ),
+    # A name the speaker takes, beside an effect only a medicine has on the body ("three
+    # years I've been taking Rexulti, and the tremor …"; a language or an app has none).
+    _WithCue(
+        re.compile(
+            rf"{_I}\s+{_ADV}(?:taking|on|started|started\s+on|come\s+off|coming\s+off|weaning\s+off)\s+"
+            rf"{_SUPPLEMENT_EN}{_NAME_EN}\b",
+            _I_FLAGS,
+        ),
+        _SIDE_EFFECT_EN,
+    ),
+    _WithCue(
+        re.compile(r"(?:[\u30a1-\u30fa\u30fc]{3,})を(?:飲み始め|飲んで|やめて|減らし)"),
+        re.compile(r"副作用|眠気|減薬|断薬|処方|吐き気|震え|離脱"),
+    ),
+    _WithCue(
+        re.compile(
+            r"(?:저는|나는|제가)?[^.]{0,8}?[가-힣]{3,}(?:을|를)\s*(?:먹기\s*시작|먹고\s*있|끊)"
+        ),
+        re.compile(r"부작용|처방|감량|금단|졸림|떨림|정신과"),
     ),
     # カウンセリングに通っています (the speaker)
     _Spoken(

@@ -63,6 +63,8 @@ CATCHES = [
     ("I'm a guy who dates guys, and my parents know.", "sexual_orientation"),
     ("I chaired the branch committee for six years.", "trade_union"),
     ("I've got a conviction for drink-driving from 2015.", "criminal_record"),
+    ("I've been on Zelvaran since spring and the dry mouth is constant.", "health"),
+    ("ベルソムラを飲み始めてから眠気が残ります。", "health"),
 ]
 
 LET_THROUGH = [
@@ -89,6 +91,8 @@ LET_THROUGH = [
     "I chair the book club at the library branch.",
     "我每周去医院看望外婆。",
     "我把自己的照片发给了设计师。",
+    "I started on Duolingo, and a daily dose of practice helps.",
+    "I've been taking Spanish for three years and the grammar is the worst of it.",
 ]
 
 

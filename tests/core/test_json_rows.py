@@ -210,6 +210,17 @@ def test_the_json_statement_runs(subject, django_assert_num_queries, monkeypatch
     assert MemoryRecord.objects.get(namespace="user/one").value == "a string"
 
 
+# A record's own fields, plain values every form carries.
+PLAIN_RECORD = {
+    "statement": "s",
+    "predicate": "",
+    "value": None,
+    "confidence": 0.5,
+    "valid_from": datetime(2024, 1, 1, tzinfo=UTC),
+    "valid_to": None,
+}
+
+
 def test_values_json_cannot_carry_go_to_the_reference(subject):
     for value in (math.nan, math.inf, datetime(2024, 1, 1), object()):
         with pytest.raises(json_rows._Unfit):
@@ -217,19 +228,11 @@ def test_values_json_cannot_carry_go_to_the_reference(subject):
                 [AuditEvent(tenant_id=subject.tenant_id, extra=[value])]
             )
     change = {"valid_from": datetime(2024, 1, 1)}  # naive: bulk_create makes it aware
-    spec = {
-        "statement": "s",
-        "predicate": "",
-        "value": None,
-        "confidence": 0.5,
-        "valid_from": datetime(2024, 1, 1, tzinfo=UTC),
-        "valid_to": None,
-    }
     for tag, on in (("ref", False), ("json", True)):
         with override_settings(
             ENGRAM_WRITE_BATCH={**django_settings.ENGRAM_WRITE_BATCH, "JSON_INSERTS": on}
         ):
-            rows_insert(MemoryRecord, [_record(subject, {**spec, **change}, tag)])
+            rows_insert(MemoryRecord, [_record(subject, {**PLAIN_RECORD, **change}, tag)])
     ref, out = (
         MemoryRecord.objects.filter(namespace=f"user/{tag}").values().get()
         for tag in ("ref", "json")
@@ -239,16 +242,8 @@ def test_values_json_cannot_carry_go_to_the_reference(subject):
 
 
 def test_a_refused_row_leaves_none_of_its_statement(subject):
-    spec = {
-        "statement": "s",
-        "predicate": "",
-        "value": None,
-        "confidence": 0.5,
-        "valid_from": datetime(2024, 1, 1, tzinfo=UTC),
-        "valid_to": None,
-    }
-    ok = _record(subject, spec, "refused")
-    too_long = _record(subject, {**spec, "predicate": "p" * 201}, "refused")
+    ok = _record(subject, PLAIN_RECORD, "refused")
+    too_long = _record(subject, {**PLAIN_RECORD, "predicate": "p" * 201}, "refused")
     with pytest.raises(DatabaseError), transaction.atomic():
         rows_insert(MemoryRecord, [ok, too_long])
     assert not MemoryRecord.objects.filter(namespace="user/refused").exists()

@@ -123,6 +123,26 @@ class Server:
         self.stop()
 
 
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids(root: Path) -> list[int]:
+    """The embedded PostgreSQL of the checkout at ``root``: its postmaster and every child
+    (backends, WAL writer, checkpointer); [] when it does not run there."""
+    try:
+        postmaster = int((root / ".engram" / "pgdata" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    out = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True)
+    return [postmaster, *(int(p) for p in out.stdout.split())]
+
+
 def peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):

@@ -52,6 +52,8 @@ from bench._harness import (  # noqa: E402
     histogram,
     machine,
     peak_rss_mb,
+    postgres_pids,
+    process_cpu_s,
     progress,
     summary,
 )
@@ -227,24 +229,43 @@ def write_phases(server, client, run: str, args) -> dict:
 
     print(f"\n3) batches of 100, {args.workers} concurrent clients (one subject each)")
     counts = [0] * args.workers
+    client_cpu = [0.0] * args.workers
 
     def worker(w: int) -> None:
         k, t = bench_credentials("bench", f"bench-user-{run}-w{w}")
         c = Client(server.port, k, t)
+        started = time.thread_time()
         for b in range(args.batches):
             batch = [candidate(50_000 + w * 10_000 + b * 100 + j, run) for j in range(100)]
             status, body, _ = c.post("/api/v1/candidates", {"candidates": batch})
             assert status == 200, body
             counts[w] += accepted(body["results"])
+        client_cpu[w] = time.thread_time() - started
 
     threads = [threading.Thread(target=worker, args=(w,)) for w in range(args.workers)]
+    # Where the CPU of this phase goes, per accepted candidate: the web workers, the
+    # PostgreSQL server (every process of it, from /proc) and the bench's client threads
+    # (the request bodies built and encoded, the responses read; with the credentials'
+    # issue, a few ms). On 2 cores the sum bounds the throughput: 2 s / sum per candidate.
+    web, pg = server.worker_pids(), postgres_pids(ROOT)
+    web0, pg0 = sum(map(process_cpu_s, web)), sum(map(process_cpu_s, pg))
     start = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     concurrent = sum(counts) / (time.perf_counter() - start)
+    n = max(sum(counts), 1)
+    cpu = {
+        "web_workers_ms": (sum(map(process_cpu_s, web)) - web0) * 1000 / n,
+        "postgresql_ms": (sum(map(process_cpu_s, pg)) - pg0) * 1000 / n if pg else None,
+        "bench_client_ms": sum(client_cpu) * 1000 / n,
+    }
     print(f"  {concurrent:.0f} accepted candidates/s · {load()}")
+    print(
+        "  CPU per accepted candidate: "
+        + ", ".join(f"{k} {v:.3f}" if v is not None else f"{k} n/a" for k, v in cpu.items())
+    )
 
     rss = {pid: round(peak_rss_mb(pid), 1) for pid in server.worker_pids()}
     print(f"\n4) peak RSS per web worker (VmHWM): {rss} MB (target ≤ 400 MB)")
@@ -253,6 +274,7 @@ def write_phases(server, client, run: str, args) -> dict:
         "single_candidate": single,
         "batch100_one_client_per_s": round(one_client),
         f"batch100_{args.workers}_clients_per_s": round(concurrent),
+        f"batch100_{args.workers}_clients_cpu_per_candidate": cpu,
         "worker_peak_rss_mb": list(rss.values()),
         "load_average": os.getloadavg(),
     }

@@ -29,6 +29,10 @@ ENGRAM_WRITE_BATCH = {
     # The literal prefilter by an index from literal to rule and the text's pieces built
     # in C (memory/detectors/prefilter.py, search_any_indexed); off: rule by rule.
     "PREFILTER_INDEX": env.bool("ENGRAM_DETECTOR_PREFILTER_INDEX", default=True),
+    # With it, a text's pieces narrowed once to the keys of every rule list, so each
+    # list's question looks up a few dozen keys (memory/detectors/prefilter.py, search_any_one_pass); off:
+    # each question intersects the list's keys with all the text's pieces.
+    "PREFILTER_ONE_PASS": env.bool("ENGRAM_DETECTOR_PREFILTER_ONE_PASS", default=True),
     # These switches read once per change of settings (memory/detectors/switches.py).
     "SWITCHES_ONCE": env.bool("ENGRAM_DETECTOR_SWITCHES_ONCE", default=True),
     "CONTENT_KEYS_ONCE": env.bool("ENGRAM_WRITE_CONTENT_KEYS_ONCE", default=True),

@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from core.process_state import Cache, memoized
+from core.process_state import Cache, Slot, memoized
 from memory.detectors.switches import detection_switch
 
 # ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
@@ -312,12 +312,139 @@ def search_any_indexed(patterns: list, text: str) -> bool:
     return False
 
 
+# --- One pass over a text for every list (``ENGRAM_DETECTOR_PREFILTER_ONE_PASS``) ------
+#
+# The literal prefilter's questions about one text answered from one pass over it
+# (``ENGRAM_DETECTOR_PREFILTER_ONE_PASS``, default on; off: ``search_any_indexed``).
+#
+# A candidate's detectors ask ``search_any`` about thirty-five rule lists, about two texts
+# (the statement's two detection forms). ``search_any_indexed`` answers each question by
+# intersecting the list's keys with the text's pieces (every substring of one to three
+# characters, about three per character of text): a few hundred hash look-ups per question,
+# most of them for pieces no rule list has a key for, and the same look-ups again for the
+# next list.
+#
+# Here every list's keys (the keys of all its patterns' clauses, not only the first) join
+# one set, the *universe*, when the list is first asked about. A text's pieces are
+# intersected with the universe once: what remains (``present``, a few dozen keys) is all
+# any list's question needs, because every key a list's index or clauses hold is in the
+# universe, so for such a key ``key in pieces`` is ``key in present``. Each question then
+# intersects the list's keys with ``present`` and checks the other clauses against it: the
+# same patterns as ``search_any_indexed`` searches, in the same order, so the same answer.
+#
+# The universe grows as lists are first asked about (a text's ``present`` is recomputed
+# when the universe it was computed against is no longer the current one), at most
+# ``_MAX_LISTS`` lists (a list beyond them is answered by ``search_any_indexed``).
+# tests/memory/test_prefilter_pass.py checks it against the reference on every registered
+# rule list.
+
+_MAX_LISTS = 256
+_MAX_TEXTS = 64  # texts whose ``present`` is kept (a candidate asks about two)
+_ABSENT = object()
+
+
+class _Universe:
+    """Every indexed list's keys (``keys``), the lists' indexes by the list's id (each
+    holding its list, so the id is not reused while kept) and the latest texts' present
+    keys. Replaced, never changed, when a list joins; ``presents`` is only a cache."""
+
+    __slots__ = ("indexes", "keys", "presents")
+
+    def __init__(self, keys: frozenset[str], indexes: dict) -> None:
+        self.keys = keys
+        self.indexes = indexes
+        self.presents: dict[str, frozenset[str] | None] = {}
+
+
+_universe: Slot[_Universe] = Slot(
+    "memory.detectors.prefilter.universe",
+    lambda: _Universe(frozenset(), {}),
+    pure=True,
+)
+
+
+def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
+    """The current universe holding ``patterns``' index (added to it if missing), with the
+    list's entry: (index, each pattern's clauses after the first). None: the universe is
+    full."""
+    universe = _universe.get()
+    held = universe.indexes.get(id(patterns))
+    if held is not None and held[0] is patterns and held[1] == len(patterns):
+        return universe, held[2]
+    if len(universe.indexes) >= _MAX_LISTS:
+        return None
+    index = _index(patterns)
+    plan = index[3]
+    rest = tuple(None if clauses is None else clauses[1:] for _p, clauses in plan)
+    keys = frozenset(k for _p, clauses in plan if clauses for clause in clauses for k in clause)
+    entry = (index, rest)
+    grown = _Universe(
+        universe.keys | keys,
+        {**universe.indexes, id(patterns): (patterns, len(patterns), entry)},
+    )
+    # Two threads adding lists at once may each replace the other's universe: a list
+    # left out is added again at its next question; a text's ``present`` is only read
+    # against the universe it was computed in.
+    _universe.set(grown)
+    return grown, entry
+
+
+def _present(universe: _Universe, text: str) -> frozenset[str] | None:
+    """The universe's keys among the text's pieces (None: the text is searched in full)."""
+    present = universe.presents.get(text, _ABSENT)
+    if present is _ABSENT:
+        pieces = _text_pieces_joined(text)
+        present = None if pieces is None else universe.keys.intersection(pieces)
+        if len(universe.presents) >= _MAX_TEXTS:
+            universe.presents.clear()
+        universe.presents[text] = present
+    return present  # type: ignore[return-value]
+
+
+def search_any_one_pass(patterns: list, text: str) -> bool:
+    """``search_any_indexed``, the text's pieces narrowed to the universe's keys once."""
+    joined = _joined(patterns)
+    if joined is None:
+        return search_any_indexed(patterns, text)
+    universe, ((keys, by_key, always, plan), rest) = joined
+    present = _present(universe, text)
+    if present is None:
+        return search_any_reference(patterns, text)
+    hit = keys.intersection(present)
+    if hit:
+        ats = set(always)
+        for key in hit:
+            ats.update(by_key[key])
+        order: list[int] | tuple[int, ...] = sorted(ats)
+    elif always:
+        order = always
+    else:
+        return False
+    for at in order:
+        others = rest[at]
+        if others:
+            for other in others:
+                if other.isdisjoint(present):
+                    break
+            else:
+                if plan[at][0].search(text):
+                    return True
+            continue
+        if plan[at][0].search(text):
+            return True
+    return False
+
+
 def search_any(patterns: Iterable, text: str) -> bool:
     """Whether any of ``patterns`` finds something in ``text``; with
     ``ENGRAM_FAST_DETECTION_TEXT`` through the literal prefilter (with
-    ``ENGRAM_DETECTOR_PREFILTER_INDEX``, by its index)."""
+    ``ENGRAM_DETECTOR_PREFILTER_INDEX``, by its index; with
+    ``ENGRAM_DETECTOR_PREFILTER_ONE_PASS`` too, the text's pieces narrowed once for every
+    list)."""
     if detection_switch("FAST_DETECTION_TEXT"):
         if detection_switch("PREFILTER_INDEX"):
+            if detection_switch("PREFILTER_ONE_PASS"):
+                return search_any_one_pass(patterns, text)  # type: ignore[arg-type]
             return search_any_indexed(patterns, text)  # type: ignore[arg-type]
         return search_any_fast(patterns, text)  # type: ignore[arg-type]
     return search_any_reference(patterns, text)

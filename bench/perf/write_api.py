@@ -248,7 +248,8 @@ def write_phases(server, client, run: str, args) -> dict:
     # (the request bodies built and encoded, the responses read; with the credentials'
     # issue, a few ms). On 2 cores the sum bounds the throughput: 2 s / sum per candidate.
     web, pg = server.worker_pids(), postgres_pids(ROOT)
-    web0, pg0 = sum(map(process_cpu_s, web)), sum(map(process_cpu_s, pg))
+    web0 = sum(map(process_cpu_s, web))
+    pg0 = {pid: process_cpu_s(pid) for pid in pg}
     start = time.perf_counter()
     for t in threads:
         t.start()
@@ -258,7 +259,14 @@ def write_phases(server, client, run: str, args) -> dict:
     n = max(sum(counts), 1)
     cpu = {
         "web_workers_ms": (sum(map(process_cpu_s, web)) - web0) * 1000 / n,
-        "postgresql_ms": (sum(map(process_cpu_s, pg)) - pg0) * 1000 / n if pg else None,
+        # Processes started since count whole; one that ended since is left out.
+        "postgresql_ms": sum(
+            max(process_cpu_s(pid) - pg0.get(pid, 0.0), 0.0) for pid in postgres_pids(ROOT)
+        )
+        * 1000
+        / n
+        if pg
+        else None,
         "bench_client_ms": sum(client_cpu) * 1000 / n,
     }
     print(f"  {concurrent:.0f} accepted candidates/s · {load()}")

@@ -20,6 +20,11 @@ only, in each language:
 
 Never the speaker's: a question (a question mark, 吗, か。, 까), and a text of news,
 fiction or hearsay (the frames ``dropped_subject`` already refuses).
+
+``others_only`` is the converse, stricter test (round 11): the text names another person
+and the speaker nowhere (no I/me/my, 我, 私, 저 … in any sentence). The embedding head's
+unsure band reads it with a margin: it reads the topic, and a text of only another
+person's life is close to the speaker's own in its space.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import re
 from memory.detectors.dropped_subject import (
     ASKING_ZH,
     CLAUSES_ZH,
+    OTHER_ZH,
     PERSON_EN,
     PERSON_ZH,
     REPORTED_EN,
@@ -102,3 +108,46 @@ def speaker_is_subject(text: str) -> bool:
     if _HAN.search(text):
         return _zh(text)
     return _en(text)
+
+
+# A first-person form anywhere (any clause, any sentence): the speaker is in the text.
+_ME_ANY = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们|們)|本人|"
+    r"私|僕|俺|わたし|あたし|자신|(?<![가-힣])(?:저|나)(?:는|도|가|의|한테|를|랑|와)|제가|내가|"
+    r"(?<![가-힣])[제내](?=\s)",
+    re.IGNORECASE,
+)
+
+
+# The speaker named only as the owner of another person (my mum, 我妈, 私の母, 제 동생):
+# taken out before ``_ME_ANY`` looks for the speaker.
+_OWNER_JAKO = re.compile(r"(?:私|僕|俺|わたし|あたし)の|(?<![가-힣])(?:[제내]|저의|나의)\s*")
+_OWNER_ZH = re.compile(rf"我(?=(?:{OTHER_ZH}))")
+
+
+def _without_owners(text: str) -> str:
+    text = PERSON_EN.sub(lambda m: " " if m.group("other") else m.group(), text)
+    text = _OWNER_ZH.sub("", text)
+
+    def owner(m: re.Match) -> str:
+        after = _PERSON_JAKO.match(text, m.end())
+        return "" if after and not after.group("me") else m.group()
+
+    return _OWNER_JAKO.sub(owner, text)
+
+
+def _names_another(text: str) -> bool:
+    if _KANA_HANGUL.search(text):
+        return any(not m.group("me") for m in _PERSON_JAKO.finditer(text))
+    if _HAN.search(text):
+        return any(not m.group("me") for m in PERSON_ZH.finditer(text))
+    return any(m.group("other") for m in PERSON_EN.finditer(text))
+
+
+def others_only(text: str) -> bool:
+    """Whether ``text`` names another person and never the speaker (module docstring):
+    "my" before a kin word names the kin, and the speaker too ("my mum drove me" is not
+    others only, "her doctor" is)."""
+    if _ME_ANY.search(_without_owners(text)) or not _names_another(text):
+        return False
+    return True

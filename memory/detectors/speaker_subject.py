@@ -48,14 +48,20 @@ _KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
 # Japanese and Korean persons (closed: personal pronouns and kin/social nouns).
-_PERSON_JAKO = re.compile(
-    r"(?P<me>私|僕|俺|わたし|あたし|自分|(?<![가-힣])(?:저|나)(?:는|도|가|의|한테)|제가|내가|"
-    r"(?<![가-힣])[제내](?=\s))"
-    r"|(?:母|父|妹|姉|兄|弟|夫|妻|娘|息子|祖母|祖父|友達|友人|彼女?|同僚|上司|先生|さん|"
+_KIN_JAKO = (
+    r"(?:母|父|妹|姉|兄|弟|夫|妻|娘|息子|祖母|祖父|友達|友人|彼女?|同僚|上司|先生|さん|"
     r"엄마|아빠|어머니|아버지|친구|남편|아내|언니|오빠|형|누나|동생|아들|딸|할머니|할아버지|동료|"
     r"그는|그녀|그가|씨)"
 )
-_QUESTION_JAKO = re.compile(r"[?？]|か[。\s]*$|까\s*[.。]?\s*$|나요\s*[.。]?\s*$")
+# The speaker as the owner of a kin word (私の母, 제 동생, 나의 친구) names the kin (round 11).
+_PERSON_JAKO = re.compile(
+    r"(?P<me>(?:私|僕|俺|わたし|あたし|自分)(?!の" + _KIN_JAKO + r")"
+    r"|(?<![가-힣])(?:저|나)(?:는|도|가|한테)|(?<![가-힣])(?:저|나)의(?!\s*" + _KIN_JAKO + r")"
+    r"|제가|내가|(?<![가-힣])[제내](?=\s)(?!\s*" + _KIN_JAKO + r"))"
+    r"|" + _KIN_JAKO
+)
+# -나요 asks ("가나요?"), but a verb whose stem ends in 나 states (만나요 "I meet", 끝나요).
+_QUESTION_JAKO = re.compile(r"[?？]|か[。\s]*$|까\s*[.。]?\s*$|(?<![만떠끝지])나요\s*[.。]?\s*$")
 _QUESTION_EN = re.compile(r"\?\s*$")
 _USER_EN = re.compile(r"\bthe user\b", re.IGNORECASE)
 

@@ -289,8 +289,11 @@ _JUSTICE = [
             rf"{_I}(?:'ve|\s+have)?\s+{_ADV}(?:got|have)\s+a\s+(?:hearing|court\s+date|trial)\s+"
             r"(?:at|in)\s+(?:the\s+)?(?:magistrates'?|crown\s+court|county\s+court|court)\b",
             rf"{_I}\s+{_ADV}(?:did|served|spent)\s+(?:\w+\s+){{1,2}}(?:years?|months?|weeks?)\s+(?:in|on|at)\s+"
-            r"(?-i:[A-Z][a-z]{3,})\b(?=[^.!?;]{0,50}?\b(?:came\s+out|release|released|charges?|"
-            r"sentence|inside|parole|licence|conviction|time)\b)",
+            # a release of the speaker, not of an album ("before my release of the album")
+            r"(?-i:[A-Z][a-z]{3,})\b(?=[^.!?;]{0,50}?\b(?:(?:came|got)\s+out\s+(?:in\s+\d{4}|last\s+\w+|"
+            r"\w+\s+(?:years?|months?)\s+ago)|"
+            r"(?:was|got|been)\s+released|release(?!\s+of\b)|charges?\s+(?:were|was|got)|"
+            r"sentence|inside|parole|licence|conviction)\b)",
         ],
         _F,
     ),

@@ -20,6 +20,11 @@ only, in each language:
 
 Never the speaker's: a question (a question mark, 吗, か。, 까), and a text of news,
 fiction or hearsay (the frames ``dropped_subject`` already refuses).
+
+``others_only`` is the converse, stricter test (round 11): the text names another person
+and the speaker nowhere (no I/me/my, 我, 私, 저 … in any sentence). The embedding head's
+unsure band reads it with a margin: it reads the topic, and a text of only another
+person's life is close to the speaker's own in its space.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import re
 from memory.detectors.dropped_subject import (
     ASKING_ZH,
     CLAUSES_ZH,
+    OTHER_ZH,
     PERSON_EN,
     PERSON_ZH,
     REPORTED_EN,
@@ -42,14 +48,20 @@ _KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
 # Japanese and Korean persons (closed: personal pronouns and kin/social nouns).
-_PERSON_JAKO = re.compile(
-    r"(?P<me>私|僕|俺|わたし|あたし|自分|(?<![가-힣])(?:저|나)(?:는|도|가|의|한테)|제가|내가|"
-    r"(?<![가-힣])[제내](?=\s))"
-    r"|(?:母|父|妹|姉|兄|弟|夫|妻|娘|息子|祖母|祖父|友達|友人|彼女?|同僚|上司|先生|さん|"
+_KIN_JAKO = (
+    r"(?:母|父|妹|姉|兄|弟|夫|妻|娘|息子|祖母|祖父|友達|友人|彼女?|同僚|上司|先生|さん|"
     r"엄마|아빠|어머니|아버지|친구|남편|아내|언니|오빠|형|누나|동생|아들|딸|할머니|할아버지|동료|"
     r"그는|그녀|그가|씨)"
 )
-_QUESTION_JAKO = re.compile(r"[?？]|か[。\s]*$|까\s*[.。]?\s*$|나요\s*[.。]?\s*$")
+# The speaker as the owner of a kin word (私の母, 제 동생, 나의 친구) names the kin (round 11).
+_PERSON_JAKO = re.compile(
+    r"(?P<me>(?:私|僕|俺|わたし|あたし|自分)(?!の" + _KIN_JAKO + r")"
+    r"|(?<![가-힣])(?:저|나)(?:는|도|가|한테)|(?<![가-힣])(?:저|나)의(?!\s*" + _KIN_JAKO + r")"
+    r"|제가|내가|(?<![가-힣])[제내](?=\s)(?!\s*" + _KIN_JAKO + r"))"
+    r"|" + _KIN_JAKO
+)
+# -나요 asks ("가나요?"), but a verb whose stem ends in 나 states (만나요 "I meet", 끝나요).
+_QUESTION_JAKO = re.compile(r"[?？]|か[。\s]*$|까\s*[.。]?\s*$|(?<![만떠끝지])나요\s*[.。]?\s*$")
 _QUESTION_EN = re.compile(r"\?\s*$")
 _USER_EN = re.compile(r"\bthe user\b", re.IGNORECASE)
 
@@ -102,3 +114,46 @@ def speaker_is_subject(text: str) -> bool:
     if _HAN.search(text):
         return _zh(text)
     return _en(text)
+
+
+# A first-person form anywhere (any clause, any sentence): the speaker is in the text.
+_ME_ANY = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们|們)|本人|"
+    r"私|僕|俺|わたし|あたし|자신|(?<![가-힣])(?:저|나)(?:는|도|가|의|한테|를|랑|와)|제가|내가|"
+    r"(?<![가-힣])[제내](?=\s)",
+    re.IGNORECASE,
+)
+
+
+# The speaker named only as the owner of another person (my mum, 我妈, 私の母, 제 동생):
+# taken out before ``_ME_ANY`` looks for the speaker.
+_OWNER_JAKO = re.compile(r"(?:私|僕|俺|わたし|あたし)の|(?<![가-힣])(?:[제내]|저의|나의)\s*")
+_OWNER_ZH = re.compile(rf"我(?=(?:{OTHER_ZH}))")
+
+
+def _without_owners(text: str) -> str:
+    text = PERSON_EN.sub(lambda m: " " if m.group("other") else m.group(), text)
+    text = _OWNER_ZH.sub("", text)
+
+    def owner(m: re.Match) -> str:
+        after = _PERSON_JAKO.match(text, m.end())
+        return "" if after and not after.group("me") else m.group()
+
+    return _OWNER_JAKO.sub(owner, text)
+
+
+def _names_another(text: str) -> bool:
+    if _KANA_HANGUL.search(text):
+        return any(not m.group("me") for m in _PERSON_JAKO.finditer(text))
+    if _HAN.search(text):
+        return any(not m.group("me") for m in PERSON_ZH.finditer(text))
+    return any(m.group("other") for m in PERSON_EN.finditer(text))
+
+
+def others_only(text: str) -> bool:
+    """Whether ``text`` names another person and never the speaker (module docstring):
+    "my" before a kin word names the kin, and the speaker too ("my mum drove me" is not
+    others only, "her doctor" is)."""
+    if _ME_ANY.search(_without_owners(text)) or not _names_another(text):
+        return False
+    return True

@@ -23,6 +23,7 @@ import re
 
 from stdnum import iban
 
+from memory.detectors.act_frames import ACT_FRAMES
 from memory.detectors.clause_readings import adjunct_readings
 from memory.detectors.concept_forms import CONCEPT_FORMS
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
@@ -401,7 +402,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + DISCLOSURE_FORMS["health"]
     + CONCEPT_FORMS["health"]
     + OPEN_NOUN_FRAMES["health"]
-    + LIFE_FRAMES["health"],
+    + LIFE_FRAMES["health"]
+    + ACT_FRAMES["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
@@ -409,13 +411,15 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + DISCLOSURE_FORMS["religion"]
     + CONCEPT_FORMS["religion"]
     + OPEN_NOUN_FRAMES["religion"]
-    + LIFE_FRAMES["religion"],
+    + LIFE_FRAMES["religion"]
+    + ACT_FRAMES["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
     + DISCLOSURE_FORMS["sexual_orientation"]
     + CONCEPT_FORMS["sexual_orientation"]
-    + LIFE_FRAMES["sexual_orientation"],
+    + LIFE_FRAMES["sexual_orientation"]
+    + ACT_FRAMES["sexual_orientation"],
     "biometric": _BIOMETRIC
     + SPECIAL_FORMS["biometric"]
     + SUBJECT_FORMS["biometric"]
@@ -427,7 +431,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + DISCLOSURE_FORMS["political"]
     + CONCEPT_FORMS["political"]
     + OPEN_NOUN_FRAMES["political"]
-    + LIFE_FRAMES["political"],
+    + LIFE_FRAMES["political"]
+    + ACT_FRAMES["political"],
     "trade_union": _TRADE_UNION
     + SPECIAL_FORMS["trade_union"]
     + SUBJECT_FORMS["trade_union"]
@@ -440,12 +445,14 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     "ethnicity": SUBJECT_FORMS["ethnicity"]
     + DISCLOSURE_FORMS["ethnicity"]
     + OPEN_NOUN_FRAMES["ethnicity"]
-    + LIFE_FRAMES["ethnicity"],
+    + LIFE_FRAMES["ethnicity"]
+    + ACT_FRAMES["ethnicity"],
     "criminal_record": SUBJECT_FORMS["criminal_record"]
     + SETTING_FORMS["criminal_record"]
     + CONCEPT_FORMS["criminal_record"]
     + OPEN_NOUN_FRAMES["criminal_record"]
-    + LIFE_FRAMES["criminal_record"],
+    + LIFE_FRAMES["criminal_record"]
+    + ACT_FRAMES["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.

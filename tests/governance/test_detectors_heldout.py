@@ -24,9 +24,11 @@ CAUGHT_FLOORS = {
     # learned heads; 133 with the structural rules of round 2; 131 with both and the heads
     # retrained on passage embeddings; 135 with round 4's access forms; 139 with round 6's
     # described secrets and short-code devices; 140 with round 7's secrets by their use)
-    "special_category": 140,  # of 163 (77 before, 86 rules only, 122 learned, 132 round 2,
+    "special_category": 144,  # of 163 (77 before, 86 rules only, 122 learned, 132 round 2,
     # 130 with the passage heads, 137 with round 4's closed standard classes, 140 with
-    # round 6's places of care and custody, 141 with round 7's speaker band, which is off by default)
+    # round 6's places of care and custody, 141 with round 7's speaker band, which is off by
+    # default; 144 rounds 8-10, 145 on the AMD EPYC with round 11's act frames: one below,
+    # for a sentence that may differ by CPU vendor)
     "instruction_tool": 115,  # of 127 (41 before, 80 rules only)
     "future_change": 53,  # of 58 (33 before, 46 rules only, 52 learned, 53 passage heads)
     "transient": 42,  # of 58 (5 before, 26 rules only)
@@ -42,7 +44,12 @@ CAUGHT_FLOORS = {
 # vrsqrtss (an approximate reciprocal square root, whose last bits Intel and AMD compute
 # differently), so embeddings differ slightly by CPU vendor. The ceiling is the worse of the
 # two machines, and issue 32's 2 % target counts as not met (docs/write-policy.md, round 10).
-REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 2}
+# Round 11: the negative held on both machines named only another person; inside the unsure
+# band such a text now needs the embedding head a margin above its line (learned,
+# ``others_only``): 0/70 on the AMD EPYC, and only the Intel sentence (0.002 below the line
+# here) is within 0.1 log-odds of it, so the ceiling is 1 on either machine (docs/write-policy.md,
+# round 11).
+REFUSED_CEILINGS = {"ordinary": 0, "special_category_negative": 1}
 
 
 def test_the_set_is_large_labelled_and_bilingual():

@@ -45,7 +45,7 @@ import numpy as np
 from django.conf import settings
 
 from core.process_state import memoized
-from memory.detectors.speaker_subject import speaker_is_subject
+from memory.detectors.speaker_subject import others_only, speaker_is_subject
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -325,6 +325,14 @@ class Model:
             band[i] = True
         return band
 
+    def others_mask(self, text: str) -> np.ndarray:
+        """The special category, where ``text`` names another person and never the speaker
+        (``others_only``); no class otherwise."""
+        mask = np.zeros(len(self.classes), dtype=bool)
+        if "special_category" in self.classes and others_only(text):
+            mask[self.classes.index("special_category")] = True
+        return mask
+
     def needs_embedding(self, text: str, logits: np.ndarray | None = None) -> bool:
         """Whether scoring ``text`` reads an embedding head (and so needs a vector)."""
         if self.emb_weights is None:
@@ -349,7 +357,13 @@ class Model:
             if vector is None:
                 vector = embed([text if passage is None else passage])[0]
             emb = self.embedding_logits(vector)
+            # Inside the unsure band, a text that names only another person (round 11:
+            # ``others_only``) must clear the embedding line by the speaker band's margin:
+            # the head reads the topic, and someone else's treatment or faith is close to
+            # the speaker's own in its space.
+            others = unsure & self.others_mask(text)
             logits = np.where(unsure, emb, logits)
+            logits = np.where(others, np.minimum(emb - SPEAKER_MARGIN, -1e-6), logits)
             # Beyond the unsure band the embedding head must clear its line by a margin.
             logits = np.where(speaker, np.minimum(emb - SPEAKER_MARGIN, -1e-6), logits)
         probs = 1.0 / (1.0 + np.exp(-logits))

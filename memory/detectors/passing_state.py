@@ -98,16 +98,19 @@ def _en(sentence: str) -> bool:
         and not _EN_VERB_OPENING.match(dropped["head"])
     ):
         return True
-    moment = re.search(rf"\b(?:{_EN_MOMENT})\b", sentence, re.IGNORECASE) or re.search(
-        _EN_DEICTIC_EVENT, sentence, re.IGNORECASE
-    )
+    moment = re.search(rf"\b(?:{_EN_MOMENT})\b", sentence, re.IGNORECASE)
     day = re.search(rf"\b(?:{_EN_DAY})\b", sentence, re.IGNORECASE)
     loose = re.search(r"\bat\s+the\s+moment\b", sentence, re.IGNORECASE)
-    if not (moment or day):
+    # A deictic event scopes a state only, never an activity or a plan: "I'm moving to
+    # Leeds after this project" is a change to come.
+    deictic = re.search(_EN_DEICTIC_EVENT, sentence, re.IGNORECASE) and not re.search(
+        r"\b(?:will|shall|going\s+to|gonna)\b|'ll\b", sentence, re.IGNORECASE
+    )
+    if not (moment or day or deictic):
         return False
     # "have" or "'ve got" + an indefinite noun phrase, of a person, in a scope of the moment
     # or the day: "I have a splitting headache right now", "she's got a cold today".
-    for m in _EN_HAVE.finditer(sentence):
+    for m in _EN_HAVE.finditer(sentence) if (moment or day) else ():
         if m[0].startswith("'") or _EN_PERSON.search(sentence[: m.start()]):
             return True
     for m in _EN_FRAME.finditer(sentence):
@@ -119,7 +122,8 @@ def _en(sentence: str) -> bool:
         if re.match(r"to\s+\w", m["rest"].strip()):
             continue  # "happy to help": an attitude to a deed, not a state
         if head.lower().endswith("ing") or _EN_PLACE.match(head):
-            # An activity or a place: only under "right now" or a day scope.
+            # An activity or a place: only under "right now" or a day scope (not a deictic
+            # event).
             if day or (moment and not (loose and moment[0].lower().startswith("at"))):
                 return True
             continue

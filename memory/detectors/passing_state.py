@@ -60,9 +60,12 @@ _EN_VERB_OPENING = re.compile(
 _EN_PLACE = re.compile(r"(?:at|in|on|with|out|off|away|outside|home|back|out)$", re.IGNORECASE)
 
 
-# An event pointed at as just now ("after that espresso", "after this meeting", "after all
-# that"): the demonstrative places the cause in the moment, as "right now" does.
-_EN_DEICTIC_EVENT = r"\bafter\s+(?:all\s+)?(?:that|this|those|these)\b"
+# An event pointed at as just now ("after that espresso", "after this meeting"): the
+# demonstrative places the cause in the moment, as "right now" does.
+# Singular and not a span of time: "after all those years" is a life, not a moment.
+_EN_DEICTIC_EVENT = (
+    r"\bafter\s+(?:that|this)\b(?!\s+(?:\w+\s+)?(?:years?|months?|weeks?|decades?|time|long))"
+)
 
 _EN_HAVE = re.compile(
     r"(?:'ve\s+got|'s\s+got|\b(?:have|has)(?:\s+got)?|\bgot)\s+(?:a|an|some)\b", re.IGNORECASE

@@ -173,6 +173,7 @@ NOT_TRANSIENT = [
     # a deictic event scopes a state, never an activity or a plan
     "I'm moving to Leeds after this project.",
     "I'll be calmer after this week.",
+    "I'm so proud after all those years.",
 ]
 
 

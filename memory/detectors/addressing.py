@@ -37,7 +37,9 @@ _ROLE_EN = (
     r"copilots?|summari[sz]ers?|(?:ai|automated|virtual|digital) (?:assistants?|agents?|readers?))"
 )
 _ROLE_ZH = (
-    r"(?:AI|人工智能|人工智慧|智能体|智能體|助手|助理|智能助手|智能助理|大模型|模型|机器人|機器人)"
+    r"(?:AI|人工智能|人工智慧|智能体|智能體|助手|助理|智能助手|智能助理|大模型|模型|机器人|機器人"
+    # An automated program of any task ("自动摘要程序", "自動回覆程式"): the reader is a machine.
+    r"|(?:自动|自動)[\u4e00-\u9fff]{0,4}?(?:程序|程式))"
 )
 _ROLE_JA = r"(?:AI|アシスタント|エージェント|モデル|ボット)"
 _ROLE_KO = r"(?:AI|어시스턴트|에이전트|모델|봇|인공지능)"
@@ -48,7 +50,7 @@ _ADDRESS = [
     re.compile(
         rf"(?:^|[.!?;:\n|>\]]\s*|\b(?:hey|hi|dear|attention|attn|ok|okay|p\.?s\.?)[,:]?\s+)"
         rf"(?:(?:the|any|all|every|whichever)\s+)?(?:(?:ai|helpful|automated|virtual)\s+)?"
-        rf"(?:{_ROLE_EN}\s*(?:,|—|–|\bplease\b)|(?:ai|assistants?|llms?|chatbots?)\s*:)",
+        rf"(?:{_ROLE_EN}\s*(?:,|—|–|\bplease\b)|(?:ai|assistants?|llms?|chatbots?|copilots?)\s*:)",
         re.IGNORECASE | re.MULTILINE,
     ),
     # A dedication: "note to the AI", "message for any model", "to whichever LLM is …".
@@ -63,7 +65,13 @@ _ADDRESS = [
     re.compile(
         rf"\bif\s+(?:you\s+are|you're|this\s+is\s+read\s+by)\s+(?:an?\s+|the\s+)?(?:\w+\s+){{0,2}}{_ROLE_EN}\b"
         rf"|\b{_ROLE_EN}\s+(?:reading|processing|indexing|summari[sz]ing|parsing|crawling|that reads?|who reads?)\s+"
-        r"(?:this|these|the following|the above)\b",
+        r"(?:this|these|the following|the above)\b"
+        # Any verb of handling this very text, after the role or a machine kind with a noun
+        # ("AI systems summarising this listing", "automated helper triaging this inbox").
+        rf"|\b(?:{_ROLE_EN}|(?:ai|automated|virtual|digital)\s+[a-z]+)\s+[a-z]+ing\s+"
+        r"(?:this|these|the\s+following|the\s+above)\b"
+        # A dedication ending in a colon: "TODO for the coding agent:", "to all AI models:".
+        rf"|\b(?:to|for)\s+(?:the|any|all|every|whichever)\s+(?:[\w-]+\s+){{0,2}}{_ROLE_EN}\s*[:：]",
         re.IGNORECASE,
     ),
     # Chinese: "致 AI：", "给模型的提示", "各位AI助手", "助手请…", "如果你是…助手", "读到本页的AI".
@@ -73,13 +81,34 @@ _ADDRESS = [
         rf"|{_ROLE_ZH}\S{{0,2}}?(?:请|請|注意|须知)"
         rf"|(?:^|[。！？；\n])\s*{_ROLE_ZH}[：:，,—]"
         rf"|如果你是\S{{0,10}}?{_ROLE_ZH}"
-        rf"|(?:阅读|閱讀|读到|讀到|处理|處理|索引|看到)\S{{0,8}}?的{_ROLE_ZH}",
+        rf"|(?:阅读|閱讀|读到|讀到|处理|處理|索引|看到)\S{{0,8}}?的{_ROLE_ZH}"
+        # Text reserved for a machine reader: "仅供…程序阅读", "專供 AI 讀取".
+        rf"|(?:仅供|僅供|专供|專供|只供)\s*\S{{0,4}}?{_ROLE_ZH}\s*(?:阅读|閱讀|读取|讀取|参考|參考|使用)",
         re.MULTILINE,
     ),
     # Japanese and Korean: "AIアシスタントへ", "…を読んでいるAIは", "AI 어시스턴트에게", "…읽는 AI는".
     re.compile(
-        rf"{_ROLE_JA}\s*(?:へ|様|さま|さん)|(?:読んでいる|読む|処理する){_ROLE_JA}(?:は|へ)"
-        rf"|{_ROLE_KO}\s*(?:에게|께|님)|(?:읽는|처리하는)\s*{_ROLE_KO}\s*(?:는|은)",
+        rf"{_ROLE_JA}\s*(?:の方)?\s*(?:へ|様|さま|さん)|(?:読んでいる|読む|処理する){_ROLE_JA}(?:は|へ)"
+        rf"|{_ROLE_KO}\s*(?:에게|께|님)|(?:읽는|처리하는)\s*{_ROLE_KO}\s*(?:는|은)"
+        # The reader described by what it does to this very text, whatever the verb: "この記事を
+        # 要約するAIは", "이 글을 요약하는 인공지능은" (a demonstrative object, a relative
+        # clause, the role noun as topic).
+        rf"|(?:この|本|上記の|以下の)[^\s、。]{{1,10}}?を[^\s、。]{{1,12}}?(?:る|む|く|す|う|つ|ぶ|ぐ|た|ている)"
+        rf"{_ROLE_JA}(?:は|へ|の方|に)"
+        rf"|(?:이|본|위|아래|다음)\s*[가-힣]{{1,6}}[을를]\s*[가-힣]{{1,8}}는\s*{_ROLE_KO}\s*(?:는|은|이|가|께서)",
+    ),
+    # The assistant as the subject of a verb of asking in the passive, or as its object:
+    # "the agent is kindly requested to…", "we ask any AI summarising this to…". Directive
+    # verbs are a closed class; the role is named by its kind (one ``the``/``any`` before it,
+    # so "assistant coaches are expected to" is a job, not an address).
+    re.compile(
+        rf"\b(?:the|any|every|each|whichever)\s+(?:(?:ai|automated|virtual|digital)\s+)?{_ROLE_EN}\s+"
+        r"(?:is|are|will\s+be|shall\s+be)\s+(?:(?:\w+ly|hereby|now|also)\s+)*(?:requested|asked|"
+        r"instructed|invited|expected|required|encouraged|advised|reminded|directed|urged|told|"
+        r"authori[sz]ed|permitted|obliged)\s+to\b"
+        rf"|\b(?:we|i)\s+(?:(?:\w+ly|hereby|would)\s+)*(?:ask|request|invite|urge|instruct|require|"
+        rf"expect|need|want)\s+(?:the|any|every|each|whichever)\s+(?:\w+\s+)?{_ROLE_EN}\s+to\b",
+        re.IGNORECASE,
     ),
 ]
 

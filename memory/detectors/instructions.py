@@ -140,7 +140,15 @@ _INJECTION_PATTERNS = [
 _PROCEDURE_PATTERNS = [
     re.compile(
         rf"{_START}(runbook|procedure|playbook|skill|best practice|policy|rule|how[- ]to|sop|"
-        r"step\s*\d+|(?:runbook|procedure|playbook|sop)\s+(?:step|note|update|rule)s?(?:\s*\d+)?)\s*[:：]",
+        r"(?:runbook|procedure|playbook|sop)\s+(?:step|note|update|rule)s?(?:\s*\d+)?)\s*[:：]",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # A numbered step is a procedure of the agent's only when it acts on systems or data
+    # (the verbs of the next pattern): "Step 2: whisk the eggs" is a recipe a tool returned,
+    # "Step 2: disable the audit log" is a runbook.
+    re.compile(
+        rf"{_START}step\s*\d+\s*[:：][^.\n]{{0,80}}?\b(run|disable|enable|skip|export|delete|send|"
+        r"forward|store|approve|restart|upload|copy|grant|revoke|transfer|execute)\b",
         re.IGNORECASE | re.MULTILINE,
     ),
     re.compile(
@@ -190,8 +198,28 @@ _TO_AGENT_PATTERNS = [
     re.compile(
         r"(给|致)(助手|智能体|AI|模型|机器人)的?(提示|留言|备注|指令)|(助手|智能体|AI)[，,：:]\s*请?(把|将|记住|删除|发送)"
     ),
-    # Markup meant to be read by a model and hidden from a person.
+    # Markup meant to be read by a model and hidden from a person: a comment, or text styled
+    # out of sight (display:none, visibility:hidden, zero font size, the hidden attribute).
     re.compile(r"<!--[\s\S]*?\w[\s\S]*?-->"),
+    re.compile(
+        r"<\w+[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\b"
+        r"|\bhidden\b|aria-hidden\s*=\s*[\"']?true)[^>]*>[^<]*\w",
+        re.IGNORECASE,
+    ),
+    # The shapes an agent acts on, arriving as data: a tool call ({"tool": …, "args": …}),
+    # a chat message with a privileged role ({"role": "system", …}), a tag whose name is the
+    # assistant's memory or instructions (<memory_update>, <persist>, <instructions>).
+    re.compile(
+        r"[\"'](?:tool|tool_name|function|function_call|action|name)[\"']\s*:\s*[\"'][\w.-]+[\"']\s*,\s*"
+        r"[\"'](?:args|arguments|parameters|params|input|action_input)[\"']\s*:"
+        r"|[\"']role[\"']\s*:\s*[\"'](?:system|developer|tool)[\"']",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"<\s*/?\s*[\w-]*(?:memory|memories|instruction|prompt|persist|remember|directive)[\w-]*"
+        r"(?:\s[^>]*)?>",
+        re.IGNORECASE,
+    ),
 ]
 
 _MD_LINK = re.compile(r"\[([^\]\n]{1,200})\]\(\s*([^)\s]+)\s*\)")

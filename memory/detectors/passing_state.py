@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import re
 
-_EN_MOMENT = r"right\s+now|at\s+(?:the|this)\s+moment|as\s+we\s+speak|just\s+now"
+_EN_MOMENT = (
+    r"right\s+now|at\s+(?:the|this)\s+moment|as\s+we\s+speak|just\s+now"
+    r"|(?:right\s+)?this\s+(?:very\s+)?(?:minute|second|instant)|at\s+this\s+very\s+moment"
+)
 _EN_DAY = r"today|tonight|this\s+(?:morning|afternoon|evening)"
 _EN_DEGREE = (
     r"so|very|really|a\s+(?:bit|little)|kind\s+of|kinda|sort\s+of|pretty|super|quite|"
@@ -46,23 +49,71 @@ _EN_PERSON = re.compile(
     r"(?:\b(?i:I|we|you|he|she|they|user|customer|client)|\b(?i:my|user's)\s+\w+|\b(?!(?:The|This|That|It|There|"
     r"Today|Tonight|Everything|Nothing|Something|Everyone)\b)[A-Z][a-z]+)\s*$"
 )
+# An opening word that is a verb or a time word, not a predicate: "Went swimming today",
+# "Today is…", "Tomorrow …", "Lunch today …" stay events or things.
+_EN_VERB_OPENING = re.compile(
+    r"(?:went|got|had|did|made|took|saw|met|today|tonight|tomorrow|yesterday|lunch|dinner|"
+    r"breakfast|work|school|class|meeting|it|this|that|there|here|what|who|how|why|when|where|"
+    r"is|are|was|were|do|does|will|can|could|should|would|see|call|text|talk|meet|let's|lets)$",
+    re.IGNORECASE,
+)
 _EN_PLACE = re.compile(r"(?:at|in|on|with|out|off|away|outside|home|back|out)$", re.IGNORECASE)
 
+
+# An event pointed at as just now ("after that espresso", "after this meeting"): the
+# demonstrative places the cause in the moment, as "right now" does.
+# Singular and not a span of time: "after all those years" is a life, not a moment.
+_EN_DEICTIC_EVENT = (
+    r"\bafter\s+(?:that|this)\b(?!\s+(?:\w+\s+)?(?:years?|months?|weeks?|decades?|time|long))"
+)
 
 _EN_HAVE = re.compile(
     r"(?:'ve\s+got|'s\s+got|\b(?:have|has)(?:\s+got)?|\bgot)\s+(?:a|an|some)\b", re.IGNORECASE
 )
 
 
+# The speaker's dropped subject ("Feeling a bit low this evening", "jet-lagged and grumpy
+# this morning"): the sentence opens with the predicate, one or two words joined by "and"
+# after degree adverbs (and "feeling"), and a scope of the moment or the day follows at once.
+# The degree words are a closed class; the predicate is never listed.
+_EN_DROPPED = re.compile(
+    r"^\s*(?:(?:honestly|still|just|ugh|man),?\s+)*(?P<feeling>feeling\s+)?"
+    r"(?P<degree>(?:(?:" + _EN_DEGREE + r")\s+)+)?"
+    r"(?P<head>[a-z][\w-]*)(?P<pair>\s+and\s+(?:(?:" + _EN_DEGREE + r")\s+)*[a-z][\w-]*)?\s+"
+    r"(?:" + _EN_MOMENT + r"|" + _EN_DAY + r")\b",
+    re.IGNORECASE,
+)
+
+
 def _en(sentence: str) -> bool:
+    # Without a person the predicate must show itself as one: after "feeling" or a degree
+    # adverb, or a participle paired with another ("jet-lagged and grumpy"); "Pizza
+    # tonight!" and "Swimming today" are plans and things.
+    dropped = _EN_DROPPED.match(sentence)
+    if (
+        dropped
+        and (
+            dropped["feeling"]
+            or dropped["degree"]
+            or (dropped["pair"] and dropped["head"].lower().endswith("ed"))
+        )
+        and not _EN_NOT_STATE.match(dropped["head"])
+        and not _EN_VERB_OPENING.match(dropped["head"])
+    ):
+        return True
     moment = re.search(rf"\b(?:{_EN_MOMENT})\b", sentence, re.IGNORECASE)
     day = re.search(rf"\b(?:{_EN_DAY})\b", sentence, re.IGNORECASE)
     loose = re.search(r"\bat\s+the\s+moment\b", sentence, re.IGNORECASE)
-    if not (moment or day):
+    # A deictic event scopes a state only, never an activity or a plan: "I'm moving to
+    # Leeds after this project" is a change to come.
+    deictic = re.search(_EN_DEICTIC_EVENT, sentence, re.IGNORECASE) and not re.search(
+        r"\b(?:will|shall|going\s+to|gonna)\b|'ll\b", sentence, re.IGNORECASE
+    )
+    if not (moment or day or deictic):
         return False
     # "have" or "'ve got" + an indefinite noun phrase, of a person, in a scope of the moment
     # or the day: "I have a splitting headache right now", "she's got a cold today".
-    for m in _EN_HAVE.finditer(sentence):
+    for m in _EN_HAVE.finditer(sentence) if (moment or day) else ():
         if m[0].startswith("'") or _EN_PERSON.search(sentence[: m.start()]):
             return True
     for m in _EN_FRAME.finditer(sentence):
@@ -74,7 +125,8 @@ def _en(sentence: str) -> bool:
         if re.match(r"to\s+\w", m["rest"].strip()):
             continue  # "happy to help": an attitude to a deed, not a state
         if head.lower().endswith("ing") or _EN_PLACE.match(head):
-            # An activity or a place: only under "right now" or a day scope.
+            # An activity or a place: only under "right now" or a day scope (not a deictic
+            # event).
             if day or (moment and not (loose and moment[0].lower().startswith("at"))):
                 return True
             continue
@@ -86,7 +138,7 @@ _ZH_SCOPE_STRICT = r"此刻|这会儿|这时候|今天|今晚|今早|今天早�
 _ZH_SCOPE_LOOSE = r"现在|目前"
 _ZH_DEGREE_MOMENT = r"有点儿?|有些|有一点|好|太|超|不太|不怎么|不大"
 _ZH_DEGREE = _ZH_DEGREE_MOMENT + r"|很|特别|非常|挺|比较|十分|真|蛮|格外|不"
-_ZH_END = r"(?:了|啊|呀|呢|的|哦|啦|死了|得很|极了)?\s*$"
+_ZH_END = r"(?:了|啊|呀|呢|的|哦|啦|死了|得很|极了)?[!！~～….。]*\s*$"
 
 
 def _zh(clause: str) -> bool:
@@ -99,6 +151,13 @@ def _zh(clause: str) -> bool:
     degree = _ZH_DEGREE if strict else _ZH_DEGREE_MOMENT
     # A topic of up to three characters ("心情", "头") may stand between scope and degree.
     if re.search(rf"^[\u4e00-\u9fff]{{0,3}}?(?:{degree})[\u4e00-\u9fff]{{1,3}}{_ZH_END}", after):
+        return True
+    # A wish of this day ("今晚特别想吃火锅", "今天好想回家"): a degree adverb, the modal 想
+    # and a short object ending the clause, under a strict scope only ("现在想学日语" is a
+    # plan; "今天想问一下…", with no degree, is conversation).
+    if strict and re.search(
+        rf"^[\u4e00-\u9fff]{{0,3}}?(?:{_ZH_DEGREE})想[\u4e00-\u9fff]{{1,6}}{_ZH_END}", after
+    ):
         return True
     if strict and re.search(r"着(?:呢)?\s*$", after):
         return True  # the durative 着 ending a clause of this day: "今天我在家躺着"

@@ -54,6 +54,11 @@ from memory.temporal.en import (
     _en_future_words,
     _en_past,
 )
+from memory.temporal.event_clause import (
+    event_clause_future,
+    named_year_start,
+    zh_day_of_month_start,
+)
 from memory.temporal.holidays import _HOLIDAY_NAME, _holiday
 from memory.temporal.jako import _jako_date
 from memory.temporal.zh import _zh_date, _zh_done, _zh_past
@@ -94,11 +99,18 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     if not slot and _HYPOTHETICAL.search(text):
         return None
     start = (
-        _holiday(text, now) or _zh_date(text, now) or _jako_date(text, now) or _en_date(text, now)
+        _holiday(text, now)
+        or _zh_date(text, now)
+        or _jako_date(text, now)
+        or _en_date(text, now)
+        or named_year_start(text, now)
+        or zh_day_of_month_start(text, now)
     )
     if start is not None:
         return TimeHint("future", start) if start > now else None
     if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):
+        return TimeHint("future_undated")
+    if event_clause_future(text):  # a change after an event told as a clause (round 11)
         return TimeHint("future_undated")
     return None
 

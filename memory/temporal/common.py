@@ -117,7 +117,7 @@ _JAKO_CUE = (
 # 已经) and not the copula 是 ("下周三是我的生日" is a date, not a change) is the future, as
 # "will" is in English. An attribute ("明年的计划") names no start.
 _ZH_TIME_TO_COME = re.compile(
-    r"(?:明年|后年|下{1,2}个?(?:月|周|星期|礼拜)|明天|后天|年底|下半年|"
+    r"(?:明年|来年|后年|下{1,2}个?(?:月|周|星期|礼拜)|明天|后天|年底|下半年|"
     r"(?:\d+|[一二两三四五六七八九十几]+)(?:天|周|个?星期|个多?月|年)(?:以?后|之后))(?!的)"
 )
 

@@ -368,6 +368,6 @@ def _zh_date(text: str, now: datetime) -> datetime | None:
         elif when <= now and not year_word:  # "3月" said in November: next March
             when = _day(now, date(year + 1, month, day))
         return when
-    if re.search(r"明年(?!的)", text):  # "明年的计划" is an attribute, not a start
+    if re.search(r"(?:明|来)年(?!的)", text):  # "明年的计划" is an attribute, not a start
         return _day(now, date(now.year + 1, 1, 1))
     return None

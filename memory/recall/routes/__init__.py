@@ -40,6 +40,7 @@ from memory.recall.routes.trigram import route_trigram
 from memory.recall.routes.vector import route_vector
 from memory.recall.routes.vector_scope import VectorScope
 from memory.recall.signals import Candidates, load_records
+from memory.recall.ties import shared_ranks
 from memory.services.indexing import EMBEDDABLE_STATUSES
 
 __all__ = [
@@ -148,8 +149,18 @@ def run_routes(
         "recency": recency_hits,
         "vector": vector_hits,
     }
+    # Equal scores share a rank in the routes that rank by score (``ties.shared_ranks``):
+    # the order a route lists its ties in is no evidence. The key lookup and the latest
+    # experiences are ordered by time, each place its own rank.
+    by_score = {
+        "lexical": lambda hit: hit[1],
+        "trigram": lambda hit: hit[1],
+        "vector": lambda hit: margins.get(hit[0], hit[1]),  # ranked by margin
+    }
     for ranking, hits in rankings.items():
-        for rank, (rid, score) in enumerate(hits, start=1):
+        score_of = by_score.get(ranking)
+        ranks = shared_ranks(hits, score_of) if score_of else range(1, len(hits) + 1)
+        for rank, (rid, score) in zip(ranks, hits, strict=True):
             candidates.credit(rid, ranking, score, rank)
     for rid, cov in coverage.items():
         candidates.credit(rid, "lexical_coverage", cov)

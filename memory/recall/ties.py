@@ -14,8 +14,12 @@ says about itself:
 4. the statement itself, by code point (the same in every locale and language);
 5. only then the id (two records of one statement at one instant: a duplicate).
 
-Within a route, equal scores share a rank (``shared_ranks``, "1, 2, 2, 4"): how a route
-lists its ties is no evidence, so fusion credits them alike.
+The routes list equal scores in such an order too: the word routes by the doc's length,
+its copies of valid_from and recorded_at, then its text (``routes.trigram.DOC_ORDER``,
+BM25's final cut; BM25's approximate cut keeps all that tie with its last), the key
+lookup, the slot's values and the latest experiences by ``TIME_ORDER``. Only the vector
+route, whose equal margins mean the same vector (the same text), lists them by id: there
+equal margins share a rank (``shared_ranks``, "1, 2, 2, 4").
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def _eligible_docs(p: Placeholders, eligible_shape: tuple, subjects: int) -> Que
     eligible = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     return MemorySearchDoc.objects.filter(
         doc_scope_q(p, subjects), record__in=eligible
-    ).values_list("record_id", "trigram_text")
+    ).values_list("record_id", "trigram_text", "valid_from", "recorded_at")
 
 
 _ELIGIBLE_DOCS = QueryTemplate(_eligible_docs)
@@ -76,24 +76,26 @@ t AS MATERIALIZED (
 ),
 p AS MATERIALIZED (SELECT * FROM unnest(%s::int[], %s::text[]) AS p(i, piece)),
 v AS MATERIALIZED (
-    SELECT w.i, x.record_id, x.trigram_text
+    SELECT w.i, x.record_id, x.trigram_text, x.valid_from, x.recorded_at
     FROM (SELECT * FROM t WHERE t.verbatim) w CROSS JOIN LATERAL (
-        SELECT d.record_id, d.trigram_text FROM d
+        SELECT d.record_id, d.trigram_text, d.valid_from, d.recorded_at FROM d
         WHERE CASE WHEN strpos(d.trigram_text, w.token) > 0 THEN d.trigram_text ~ w.word END
         ORDER BY {doc_order}
         LIMIT %s
     ) x
 )
 SELECT * FROM (
-SELECT v.i, true AS whole, v.record_id, NULL::real AS sim, v.trigram_text FROM v
+SELECT v.i, true AS whole, v.record_id, NULL::real AS sim, v.trigram_text, v.valid_from,
+       v.recorded_at
+FROM v
 UNION ALL
-SELECT y.i, false, y.record_id, y.sim, y.trigram_text
+SELECT y.i, false, y.record_id, y.sim, y.trigram_text, y.valid_from, y.recorded_at
 FROM (
     SELECT * FROM t WHERE t.typo AND NOT EXISTS (SELECT 1 FROM v WHERE v.i = t.i)
 ) s CROSS JOIN LATERAL (
-    SELECT s.i, c.record_id, c.sim, c.trigram_text
+    SELECT s.i, c.record_id, c.sim, c.trigram_text, c.valid_from, c.recorded_at
     FROM (
-        SELECT d.record_id, d.trigram_text,
+        SELECT d.record_id, d.trigram_text, d.valid_from, d.recorded_at,
                CASE WHEN s.unfiltered OR EXISTS (
                    SELECT 1 FROM p WHERE p.i = s.i AND strpos(d.trigram_text, p.piece) > 0
                ) THEN word_similarity(s.token, d.trigram_text) END AS sim
@@ -160,7 +162,7 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
         rows = cursor.fetchall()
     verbatim: dict[int, list[uuid.UUID]] = {}
     similar: dict[int, list[tuple]] = {}
-    for i, whole, rid, sim, text in rows:
+    for i, whole, rid, sim, text, _, _ in rows:
         if whole:
             verbatim.setdefault(i, []).append(rid)
         else:

@@ -149,17 +149,17 @@ def run_routes(
         "recency": recency_hits,
         "vector": vector_hits,
     }
-    # Equal scores share a rank in the routes that rank by score (``ties.shared_ranks``):
-    # the order a route lists its ties in is no evidence. The key lookup and the latest
-    # experiences are ordered by time, each place its own rank.
-    by_score = {
-        "lexical": lambda hit: hit[1],
-        "trigram": lambda hit: hit[1],
-        "vector": lambda hit: margins.get(hit[0], hit[1]),  # ranked by margin
-    }
+    # Each place its own rank: the word routes list equal scores in an order of their
+    # content (``trigram.DOC_ORDER``, BM25's cut), the key lookup and the latest
+    # experiences by ``ties.TIME_ORDER``. The vector route can only list equal margins
+    # (the same vector: the same text) by id, so there they share a rank
+    # (``ties.shared_ranks``).
     for ranking, hits in rankings.items():
-        score_of = by_score.get(ranking)
-        ranks = shared_ranks(hits, score_of) if score_of else range(1, len(hits) + 1)
+        ranks = (
+            shared_ranks(hits, lambda hit: margins[hit[0]])
+            if ranking == "vector"
+            else range(1, len(hits) + 1)
+        )
         for rank, (rid, score) in zip(ranks, hits, strict=True):
             candidates.credit(rid, ranking, score, rank)
     for rid, cov in coverage.items():

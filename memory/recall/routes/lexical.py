@@ -338,8 +338,8 @@ WITH m AS MATERIALIZED (
     SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
     FROM s0
 ), {best}, t AS (
-    SELECT m.record_id, m.len, d.trigram_text AS text, x.lexeme, sum(x.tf) AS tf,
-           bool_or(x.own) AS own
+    SELECT m.record_id, m.len, d.trigram_text AS text, d.valid_from, d.recorded_at, x.lexeme,
+           sum(x.tf) AS tf, bool_or(x.own) AS own
     FROM approx m
     JOIN memory_memorysearchdoc d ON d.record_id = m.record_id
     CROSS JOIN s
@@ -352,9 +352,9 @@ WITH m AS MATERIALIZED (
     ) x
     WHERE x.lexeme = ANY(%s::text[])
       AND m.record_id IN ({{searchable}})
-    GROUP BY m.record_id, m.len, d.trigram_text, x.lexeme
+    GROUP BY m.record_id, m.len, d.trigram_text, d.valid_from, d.recorded_at, x.lexeme
 ), exact AS (
-    SELECT t.record_id, t.len, t.text, t.tf, t.own,
+    SELECT t.record_id, t.len, t.text, t.valid_from, t.recorded_at, t.tf, t.own,
            array_position(%s::text[], t.lexeme) AS i
     FROM t
 )
@@ -362,8 +362,9 @@ SELECT m.record_id,
        sum({term("m.i", "m.tf")}) AS score,
        count(*) FILTER (WHERE m.own)::float8 / {lexemes} AS coverage
 FROM exact m CROSS JOIN s
-GROUP BY m.record_id, m.text
-ORDER BY score DESC, length(m.text), m.text COLLATE "C", m.record_id
+GROUP BY m.record_id, m.text, m.valid_from, m.recorded_at
+ORDER BY score DESC, length(m.text), m.valid_from DESC, m.recorded_at DESC, m.text COLLATE "C",
+         m.record_id
 LIMIT %s
 """
 

@@ -19,11 +19,22 @@ if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
 
 # Among docs that match a token equally, the shorter first (the memory more about what
-# the token names, as BM25 normalises by length), then by text (code point order), then
-# by id: never by the random id alone, so the same memories give the same cut each time
-# they are written. ``accel.trigram_read`` orders its rows the same way (``DOC_ORDER_SQL``).
-DOC_ORDER = (Length("trigram_text"), Collate(F("trigram_text"), "C"), "record_id")
-DOC_ORDER_SQL = 'length(d.trigram_text), d.trigram_text COLLATE "C", d.record_id'
+# the token names, as BM25 normalises by length), then the newer (the doc's copies of
+# its record's valid_from and recorded_at, as ``ties.record_key``), then by text (code
+# point order), then by id: never by the random id alone, so the same memories give the
+# same cut each time they are written. ``accel.trigram_read`` orders its rows the same
+# way (``DOC_ORDER_SQL``).
+DOC_ORDER = (
+    Length("trigram_text"),
+    F("valid_from").desc(),
+    F("recorded_at").desc(),
+    Collate(F("trigram_text"), "C"),
+    "record_id",
+)
+DOC_ORDER_SQL = (
+    "length(d.trigram_text), d.valid_from DESC, d.recorded_at DESC,"
+    ' d.trigram_text COLLATE "C", d.record_id'
+)
 
 
 def route_trigram(

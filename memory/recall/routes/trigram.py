@@ -19,15 +19,16 @@ if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
 
 # Among docs that match a token equally, the shorter first (the memory more about what
-# the token names, as BM25 normalises by length), then the newer (the doc's copies of
-# its record's valid_from and recorded_at, as ``ties.record_key``), then by text (code
-# point order), then by id: never by the random id alone, so the same memories give the
-# same cut each time they are written. ``accel.trigram_read`` orders its rows the same
-# way (``DOC_ORDER_SQL``).
+# the token names, as BM25 normalises by length), then the newer (its record's valid_from
+# and recorded_at, as ``ties.record_key``), then by text (code point order), then by id:
+# never by the random id alone, so the same memories give the same cut each time they
+# are written. Read from the record: a large scope's docs come from functions that return
+# only the doc's id, scope and text (``docs_rows``). ``accel.trigram_read`` orders its
+# rows the same way (``DOC_ORDER_SQL``, from the doc's copies of those columns).
 DOC_ORDER = (
     Length("trigram_text"),
-    F("valid_from").desc(),
-    F("recorded_at").desc(),
+    F("record__valid_from").desc(),
+    F("record__recorded_at").desc(),
     Collate(F("trigram_text"), "C"),
     "record_id",
 )

@@ -37,6 +37,7 @@ from memory.models import EntityKind
 from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
+from memory.recall.ties import record_key
 from memory.recall.weights import RecallWeights
 
 SEEDS = 5
@@ -98,10 +99,19 @@ def _add(
     w: RecallWeights,
     about_others: bool,
 ) -> None:
-    best = sorted(scores, key=lambda i: (-scores[i], str(i)))
-    fresh = [i for i in best if i not in by_id][:MAX_ADDED]
-    wanted = set(fresh) | {i for i in best if i in by_id}
-    for record in _load(eligible, wanted) if wanted else []:
+    # The new memories that come along: the best ``MAX_ADDED`` by score, equal scores by
+    # ``ties.record_key`` (the newer first) — so all that tie with the last are loaded,
+    # and the cut is made on their records, never on their random ids.
+    fresh = sorted((i for i in scores if i not in by_id), key=lambda i: -scores[i])
+    if len(fresh) > MAX_ADDED:
+        last = scores[fresh[MAX_ADDED - 1]]
+        fresh = [i for i in fresh if scores[i] >= last]
+    wanted = set(fresh) | {i for i in scores if i in by_id}
+    loaded = _load(eligible, wanted) if wanted else []
+    new = sorted(
+        (r for r in loaded if r.id not in by_id), key=lambda r: (-scores[r.id], *record_key(r))
+    )
+    for record in [r for r in loaded if r.id in by_id] + new[:MAX_ADDED]:
         raise_to(join(out, by_id, record, about_others=about_others), scores[record.id], w)
 
 

@@ -11,6 +11,7 @@ from django.db.models import OuterRef, QuerySet
 from memory import relations
 from memory.models import MemorySource
 from memory.recall.signals import Candidate
+from memory.recall.ties import recall_order
 from memory.recall.weights import RecallWeights
 
 
@@ -47,7 +48,5 @@ def raise_to(c: Candidate, score: float, w: RecallWeights) -> None:
 
 
 def order(cs: list[Candidate]) -> list[Candidate]:
-    """A recall's order: score, then the newer, then the id."""
-    return sorted(
-        cs, key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
-    )
+    """A recall's order: score, then ``ties.record_key`` (the newer first)."""
+    return sorted(cs, key=recall_order)

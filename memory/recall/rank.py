@@ -21,6 +21,7 @@ from memory import relations
 from memory.models import MemoryType
 from memory.recall.attribution import addressed, terms_held
 from memory.recall.signals import RANKINGS, Candidate, load_records
+from memory.recall.ties import recall_order
 from memory.recall.weights import RecallWeights
 
 
@@ -144,7 +145,7 @@ def fuse_and_rerank(
         kept.append(c)
     if speaker:
         kept = scope_to_speaker(kept, speaker, w, question=question, names=names)
-    kept.sort(key=lambda c: (-c.signals.final, -c.record.valid_from.timestamp(), str(c.id)))
+    kept.sort(key=recall_order)
     return kept
 
 

@@ -38,6 +38,7 @@ from memory.recall.joined import join, order, raise_to, with_sources
 from memory.recall.query import QueryVector
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
+from memory.recall.ties import recall_order
 from memory.recall.weights import RecallWeights
 from memory.temporal.said import told_window
 from memory.temporal.window import Window, named_window
@@ -132,9 +133,7 @@ def time_named(
             raised = True
     if not raised:
         return ranked
-    head.sort(
-        key=lambda c: (-(c.signals.final or 0.0), -c.record.valid_from.timestamp(), str(c.id))
-    )
+    head.sort(key=recall_order)
     return head + tail
 
 

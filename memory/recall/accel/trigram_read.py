@@ -15,13 +15,13 @@ statement, each as the reference's query would run it:
 - the whole word: the docs whose text matches ``\\mtoken\\M`` (the same regular
   expression), tested first for holding ``token`` at all (``strpos``: a doc that does not
   hold the token's characters cannot match the expression that spells them; ``CASE``
-  keeps that order), the first ``n`` by record id;
+  keeps that order), the first ``n`` in ``DOC_ORDER`` (the shorter, then the text);
 - the typo search, for an identifier, or for a name no doc holds as a word and that is no
   typo of a speaker's name (decided in Python, as the reference does): the docs holding
   one of the token's pieces (``routes.trigram.typo_pieces``; ``strpos`` is the substring
   test the reference's ``__contains`` makes with ``LIKE``), whose word similarity to the
   token reaches the floor (compared as float8, as the reference's parameter), the first
-  ``n`` by similarity, then record id. The similarity is computed once per doc, and only
+  ``n`` by similarity, then ``DOC_ORDER``. The similarity is computed once per doc, and only
   for a doc holding a piece (``CASE``; the reference computes it twice).
 
 What the rows become (``credit_similar``, the best score per record, sorted) is the
@@ -43,6 +43,8 @@ from memory.recall.accel import prepared
 from memory.recall.routes.common import doc_scope_q, subject_values
 from memory.recall.routes.trigram import (
     _ID_CANDIDATE_SIMILARITY,
+    DOC_ORDER_SQL,
+    best_first,
     credit_similar,
     trigram_tokens,
     typo_pieces,
@@ -60,7 +62,7 @@ def _eligible_docs(p: Placeholders, eligible_shape: tuple, subjects: int) -> Que
     eligible = MemoryRecord.objects.filter(*eligible_q(p, eligible_shape))
     return MemorySearchDoc.objects.filter(
         doc_scope_q(p, subjects), record__in=eligible
-    ).values_list("record_id", "trigram_text")
+    ).values_list("record_id", "trigram_text", "valid_from", "recorded_at")
 
 
 _ELIGIBLE_DOCS = QueryTemplate(_eligible_docs)
@@ -74,23 +76,26 @@ t AS MATERIALIZED (
 ),
 p AS MATERIALIZED (SELECT * FROM unnest(%s::int[], %s::text[]) AS p(i, piece)),
 v AS MATERIALIZED (
-    SELECT w.i, x.record_id
+    SELECT w.i, x.record_id, x.trigram_text, x.valid_from, x.recorded_at
     FROM (SELECT * FROM t WHERE t.verbatim) w CROSS JOIN LATERAL (
-        SELECT d.record_id FROM d
+        SELECT d.record_id, d.trigram_text, d.valid_from, d.recorded_at FROM d
         WHERE CASE WHEN strpos(d.trigram_text, w.token) > 0 THEN d.trigram_text ~ w.word END
-        ORDER BY d.record_id
+        ORDER BY {doc_order}
         LIMIT %s
     ) x
 )
-SELECT v.i, true, v.record_id, NULL::real, NULL::text FROM v
+SELECT * FROM (
+SELECT v.i, true AS whole, v.record_id, NULL::real AS sim, v.trigram_text, v.valid_from,
+       v.recorded_at
+FROM v
 UNION ALL
-SELECT y.i, false, y.record_id, y.sim, y.trigram_text
+SELECT y.i, false, y.record_id, y.sim, y.trigram_text, y.valid_from, y.recorded_at
 FROM (
     SELECT * FROM t WHERE t.typo AND NOT EXISTS (SELECT 1 FROM v WHERE v.i = t.i)
 ) s CROSS JOIN LATERAL (
-    SELECT s.i, c.record_id, c.sim, c.trigram_text
+    SELECT s.i, c.record_id, c.sim, c.trigram_text, c.valid_from, c.recorded_at
     FROM (
-        SELECT d.record_id, d.trigram_text,
+        SELECT d.record_id, d.trigram_text, d.valid_from, d.recorded_at,
                CASE WHEN s.unfiltered OR EXISTS (
                    SELECT 1 FROM p WHERE p.i = s.i AND strpos(d.trigram_text, p.piece) > 0
                ) THEN word_similarity(s.token, d.trigram_text) END AS sim
@@ -98,9 +103,13 @@ FROM (
         OFFSET 0
     ) c
     WHERE c.sim >= s.floor
-    ORDER BY c.sim DESC, c.record_id
+    ORDER BY c.sim DESC, {sim_order}
     LIMIT %s
 ) y
+) u
+-- Each token's rows in the reference's order (its statements' ORDER BY): the hits of
+-- equal score keep the order they were found in (``best_first``).
+ORDER BY u.i, u.whole DESC, u.sim DESC, {u_order}
 """
 
 
@@ -141,11 +150,19 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
     docs_sql, docs_params = prepared.statement(_ELIGIBLE_DOCS, shape, values)
     params = [*docs_params, *columns, piece_of, pieces, q.n, q.n]
     with prepared.cursor() as cursor:
-        cursor.execute(_SEARCHES.format(docs=docs_sql), params)
+        cursor.execute(
+            _SEARCHES.format(
+                docs=docs_sql,
+                doc_order=DOC_ORDER_SQL,
+                sim_order=DOC_ORDER_SQL.replace("d.", "c."),
+                u_order=DOC_ORDER_SQL.replace("d.", "u."),
+            ),
+            params,
+        )
         rows = cursor.fetchall()
     verbatim: dict[int, list[uuid.UUID]] = {}
     similar: dict[int, list[tuple]] = {}
-    for i, whole, rid, sim, text in rows:
+    for i, whole, rid, sim, text, _, _ in rows:
         if whole:
             verbatim.setdefault(i, []).append(rid)
         else:
@@ -155,4 +172,4 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
         for rid in verbatim.get(i, ()):
             best[rid] = 1.0
         credit_similar(best, token, token in identifiers, similar.get(i, []), threshold)
-    return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[: q.n]
+    return best_first(best, q.n)

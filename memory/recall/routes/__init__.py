@@ -40,6 +40,7 @@ from memory.recall.routes.trigram import route_trigram
 from memory.recall.routes.vector import route_vector
 from memory.recall.routes.vector_scope import VectorScope
 from memory.recall.signals import Candidates, load_records
+from memory.recall.ties import shared_ranks
 from memory.services.indexing import EMBEDDABLE_STATUSES
 
 __all__ = [
@@ -148,8 +149,18 @@ def run_routes(
         "recency": recency_hits,
         "vector": vector_hits,
     }
+    # Each place its own rank: the word routes list equal scores in an order of their
+    # content (``trigram.DOC_ORDER``, BM25's cut), the key lookup and the latest
+    # experiences by ``ties.TIME_ORDER``. The vector route can only list equal margins
+    # (the same vector: the same text) by id, so there they share a rank
+    # (``ties.shared_ranks``).
     for ranking, hits in rankings.items():
-        for rank, (rid, score) in enumerate(hits, start=1):
+        ranks = (
+            shared_ranks(hits, lambda hit: margins[hit[0]])
+            if ranking == "vector"
+            else range(1, len(hits) + 1)
+        )
+        for rank, (rid, score) in zip(ranks, hits, strict=True):
             candidates.credit(rid, ranking, score, rank)
     for rid, cov in coverage.items():
         candidates.credit(rid, "lexical_coverage", cov)

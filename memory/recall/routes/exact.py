@@ -16,6 +16,7 @@ from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc
 from memory.recall.routes.common import docs_rows, queryset_of
 from memory.recall.scope import SLOTS_MAX, RecallRequest
+from memory.recall.ties import TIME_ORDER
 
 if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
@@ -75,10 +76,7 @@ def route_exact(
         else:
             match |= Q(search_doc__trigram_text__contains=ident)
     rows = (
-        queryset_of(eligible)
-        .filter(match)
-        .order_by("-valid_from", "-recorded_at")
-        .values_list("id", flat=True)[:n]
+        queryset_of(eligible).filter(match).order_by(*TIME_ORDER).values_list("id", flat=True)[:n]
     )
     return [(rid, 1.0) for rid in rows]
 

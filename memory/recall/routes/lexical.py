@@ -248,7 +248,7 @@ def _bm25_sql(lexemes: int, grouped: bool) -> str:
     the bits of the query's lexemes its own words and its context hold, its length): ``s``
     each lexeme's document frequency over the matches, the scope's size and mean length;
     ``approx`` the best matches by their score as if each lexeme they hold occurred once,
-    then by id; ``t`` those — if their records are ``searchable`` — with each lexeme's
+    with all that tie with the last (the random id decides nothing); ``t`` those — if their records are ``searchable`` — with each lexeme's
     count (a context occurrence counts ``context_weight``); then their scores and coverage
     (the share of the query's lexemes the doc's own text holds).
 
@@ -311,8 +311,8 @@ def _bm25_sql(lexemes: int, grouped: bool) -> str:
     -- (a cheap test first: the join's estimate is one row, so it loops)
     WHERE m.own = ANY(ARRAY(SELECT cut.own FROM cut))
       AND m.len = ANY(ARRAY(SELECT cut.len FROM cut))
-    ORDER BY cut.score DESC, m.record_id
-    LIMIT %s
+    ORDER BY cut.score DESC
+    FETCH FIRST %s ROWS WITH TIES
 )"""
     else:
         df = ", ".join(f"count(*) FILTER (WHERE {holds('m', i)})" for i in lexeme_numbers)
@@ -324,8 +324,8 @@ def _bm25_sql(lexemes: int, grouped: bool) -> str:
         best = f"""approx AS MATERIALIZED (
     SELECT m.record_id, m.len
     FROM m CROSS JOIN s
-    ORDER BY {held_once("m")} DESC, m.record_id
-    LIMIT %s
+    ORDER BY {held_once("m")} DESC
+    FETCH FIRST %s ROWS WITH TIES
 )"""
     idf = ", ".join(
         f"ln(1 + (s0.size - s0.df[{i}] + 0.5) / (s0.df[{i}] + 0.5)) AS idf{i}"
@@ -338,7 +338,8 @@ WITH m AS MATERIALIZED (
     SELECT s0.*, {idf}, {k1 * (1 - b)}::float8 AS k_base, {k1 * b}::float8 / s0.mean AS k_len
     FROM s0
 ), {best}, t AS (
-    SELECT m.record_id, m.len, x.lexeme, sum(x.tf) AS tf, bool_or(x.own) AS own
+    SELECT m.record_id, m.len, d.trigram_text AS text, d.valid_from, d.recorded_at, x.lexeme,
+           sum(x.tf) AS tf, bool_or(x.own) AS own
     FROM approx m
     JOIN memory_memorysearchdoc d ON d.record_id = m.record_id
     CROSS JOIN s
@@ -351,16 +352,19 @@ WITH m AS MATERIALIZED (
     ) x
     WHERE x.lexeme = ANY(%s::text[])
       AND m.record_id IN ({{searchable}})
-    GROUP BY m.record_id, m.len, x.lexeme
+    GROUP BY m.record_id, m.len, d.trigram_text, d.valid_from, d.recorded_at, x.lexeme
 ), exact AS (
-    SELECT t.record_id, t.len, t.tf, t.own, array_position(%s::text[], t.lexeme) AS i FROM t
+    SELECT t.record_id, t.len, t.text, t.valid_from, t.recorded_at, t.tf, t.own,
+           array_position(%s::text[], t.lexeme) AS i
+    FROM t
 )
 SELECT m.record_id,
        sum({term("m.i", "m.tf")}) AS score,
        count(*) FILTER (WHERE m.own)::float8 / {lexemes} AS coverage
 FROM exact m CROSS JOIN s
-GROUP BY m.record_id
-ORDER BY score DESC, m.record_id
+GROUP BY m.record_id, m.text, m.valid_from, m.recorded_at
+ORDER BY score DESC, length(m.text), m.valid_from DESC, m.recorded_at DESC, m.text COLLATE "C",
+         m.record_id
 LIMIT %s
 """
 

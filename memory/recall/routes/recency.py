@@ -12,6 +12,7 @@ from memory import lexical
 from memory.models import MemoryRecord, MemoryType
 from memory.recall.routes.common import queryset_of
 from memory.recall.scope import RecallRequest
+from memory.recall.ties import TIME_ORDER
 
 if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
@@ -32,7 +33,7 @@ def route_recency(
     rows = (
         queryset_of(eligible)
         .filter(memory_type=MemoryType.EPISODIC)
-        .order_by("-valid_from")
+        .order_by(*TIME_ORDER)
         .values_list("id", flat=True)[: max(3, n // 5)]
     )
     return [(rid, 1.0) for rid in rows]

@@ -13,6 +13,7 @@ from memory.embedders import predicate_labels
 from memory.models import MemoryRecord
 from memory.recall.query import QueryVector
 from memory.recall.routes.common import queryset_of
+from memory.recall.ties import TIME_ORDER
 from memory.recall.weights import RecallWeights
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def route_slot(
     rows = (
         queryset_of(eligible)
         .filter(predicate=known[best])
-        .order_by("-valid_from", "-recorded_at")
+        .order_by(*TIME_ORDER)
         .values_list("id", flat=True)[:n]
     )
     return [(rid, score) for rid in rows]

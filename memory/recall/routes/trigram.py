@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import TrigramWordSimilarity
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Collate, Length
 
 from memory import lexical
 from memory.models import MemoryRecord, MemorySearchDoc
@@ -16,6 +17,25 @@ from memory.recall.routes.common import docs_rows, queryset_of
 
 if TYPE_CHECKING:
     from memory.recall.routes.route_query import Hits, RouteQuery
+
+# Among docs that match a token equally, the shorter first (the memory more about what
+# the token names, as BM25 normalises by length), then the newer (its record's valid_from
+# and recorded_at, as ``ties.record_key``), then by text (code point order), then by id:
+# never by the random id alone, so the same memories give the same cut each time they
+# are written. Read from the record: a large scope's docs come from functions that return
+# only the doc's id, scope and text (``docs_rows``). ``accel.trigram_read`` orders its
+# rows the same way (``DOC_ORDER_SQL``, from the doc's copies of those columns).
+DOC_ORDER = (
+    Length("trigram_text"),
+    F("record__valid_from").desc(),
+    F("record__recorded_at").desc(),
+    Collate(F("trigram_text"), "C"),
+    "record_id",
+)
+DOC_ORDER_SQL = (
+    "length(d.trigram_text), d.valid_from DESC, d.recorded_at DESC,"
+    ' d.trigram_text COLLATE "C", d.record_id'
+)
 
 
 def route_trigram(
@@ -58,7 +78,7 @@ def route_trigram(
             word = whole_word(token)
             verbatim = docs_rows(
                 docs.filter(trigram_text__regex=word)
-                .order_by("record_id")
+                .order_by(*DOC_ORDER)
                 .values_list("record_id")[:n],
                 ("engram_search_docs_regex(%s::uuid[], %s::text)", [word]),
                 subject_ids if through_index else None,
@@ -77,13 +97,19 @@ def route_trigram(
             docs.filter(_typo_candidates(token))
             .annotate(sim=TrigramWordSimilarity(token, "trigram_text"))
             .filter(sim__gte=floor)
-            .order_by("-sim", "record_id")
+            .order_by("-sim", *DOC_ORDER)
             .values_list("record_id", "sim", "trigram_text")[:n],
             ("engram_search_docs_similar(%s::uuid[], %s::text, %s::real)", [token, floor]),
             subject_ids if through_index else None,
         )
         credit_similar(best, token, is_id, rows, threshold)
-    return sorted(best.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
+    return best_first(best, n)
+
+
+def best_first(best: dict[uuid.UUID, float], n: int) -> Hits:
+    """The ``n`` best of ``best``; equal scores in the order they were found (the tokens'
+    order, each token's rows in ``DOC_ORDER``), not by id. ``sorted`` is stable."""
+    return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
 
 def trigram_tokens(query: str, scope_names: frozenset[str]) -> tuple[list[str], list[str]]:

@@ -105,6 +105,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--profile", choices=["split", "turn"], default=None)
+    parser.add_argument(
+        "--ab",
+        action="store_true",
+        help="each round twice: ENGRAM_INGEST's shortcuts off, then on (alternated)",
+    )
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args()
     os.environ.setdefault("ENGRAM_SUBJECT_TOKEN_MAX_AGE", "3600")
@@ -203,12 +208,18 @@ def main() -> None:
     for form in ("split", "turn"):
         ingest(form, locomo[:40], f"warm-{form}")
     forms = {"split": ["split"], "turn": ["turn"], "both": ["split", "turn"]}[args.form]
-    order = [f for _ in range(args.rounds) for f in forms]
+    from django.conf import settings
+
+    shortcuts = dict(settings.ENGRAM_INGEST)
+    modes = ["off", "on"] if args.ab else [""]
+    order = [(f, m) for _ in range(args.rounds) for f in forms for m in modes]
     swapped = [s for p, a, label in STAGES if (s := swap(p, a, timed_for(label)))]
     totals: dict[tuple[str, str], list] = {}
     print(f"run {run} · {cpu_model()} · load " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     try:
-        for i, form in enumerate(order):
+        for i, (form, mode) in enumerate(order):
+            if mode:
+                settings.ENGRAM_INGEST = {k: mode == "on" and v for k, v in shortcuts.items()}
             for set_name, turns in sets.items():
                 current.clear()
                 sql.clear()
@@ -221,7 +232,8 @@ def main() -> None:
                     profile.disable()
                 n = len(turns)
                 print(
-                    f"\n{form} form, {set_name}, round {i}: {n} turns; CPU of this thread "
+                    f"\n{form} form{' ' + mode if mode else ''}, {set_name}, round {i}: {n} turns; "
+                    "CPU of this thread "
                     f"{cpu * 1000 / n:.3f} ms a turn ({n / cpu:.0f} turns per CPU-second); "
                     f"{sum(sql.values()) / n:.2f} round trips a turn · load "
                     + " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -232,7 +244,7 @@ def main() -> None:
                 print(f"  {'round trips':<48} {'/turn':>8} {'count':>6}")
                 for kind, count in sorted(sql.items(), key=lambda kv: -kv[1]):
                     print(f"  {kind[:48]:<48} {count / n:8.3f} {count:6d}")
-                totals.setdefault((form, set_name), []).append(cpu * 1000 / n)
+                totals.setdefault((form + mode, set_name), []).append(cpu * 1000 / n)
                 if profile:
                     out = io.StringIO()
                     pstats.Stats(profile, stream=out).sort_stats(
@@ -244,7 +256,7 @@ def main() -> None:
             setattr(target, name, original)
     print("\nCPU ms a turn, by round:")
     for (form, set_name), values in totals.items():
-        print(f"  {form:<6} {set_name:<8} " + " ".join(f"{v:.3f}" for v in values))
+        print(f"  {form:<9} {set_name:<8} " + " ".join(f"{v:.3f}" for v in values))
 
 
 def cpu_model() -> str:

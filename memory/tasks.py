@@ -23,12 +23,13 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from core.actor import Actor
 from core.tenancy import tenant_context
+from memory.job_batch import run_jobs_together
 from memory.models import DeadLetter, MemorySource, SourceEvent, TaskOutcome, TaskRun
 
 logger = logging.getLogger(__name__)
@@ -116,67 +117,6 @@ def run_job(
             raise task.retry(exc=exc, countdown=backoff, max_retries=max_retries + 1) from exc
 
 
-def run_jobs_together(
-    task: Any, *, tenant_id: str, bodies: dict[str, Callable[[], dict[str, Any] | None]]
-) -> tuple[dict[str, dict[str, Any] | None], list[str]]:
-    """``run_job`` for many keys in one transaction: their task-run rows are written and
-    locked in two statements and marked done in one, each body in a savepoint of its own.
-    Returns each key's result (None: done before) and the keys whose body failed, which
-    the caller hands to ``run_job`` one by one (its retries and dead-lettering)."""
-    results: dict[str, dict[str, Any] | None] = {}
-    failed: list[str] = []
-    try:
-        with tenant_context(tenant_id):
-            TaskRun.objects.bulk_create(
-                [
-                    TaskRun(
-                        tenant_id=tenant_id,
-                        task_name=task.name,
-                        key=key,
-                        outcome=TaskOutcome.RUNNING,
-                    )
-                    for key in bodies
-                ],
-                ignore_conflicts=True,
-            )
-            runs = {
-                run.key: run
-                for run in TaskRun.objects.select_for_update().filter(
-                    tenant_id=tenant_id, task_name=task.name, key__in=list(bodies)
-                )
-            }
-            finished = []
-            for key, body in bodies.items():
-                run = runs[key]
-                if run.outcome in (TaskOutcome.SUCCEEDED, TaskOutcome.DEAD):
-                    results[key] = None
-                    continue
-                try:
-                    with transaction.atomic():
-                        result = body() or {}
-                except Exception as exc:  # noqa: BLE001 — run_job takes it from here
-                    logger.warning("task %s key %s failed: %s", task.name, key, type(exc).__name__)
-                    failed.append(key)
-                    continue
-                results[key] = result
-                run.outcome, run.attempts, run.error_class = (
-                    TaskOutcome.SUCCEEDED,
-                    run.attempts + 1,
-                    "",
-                )
-                run.result, run.finished_at = result, timezone.now()
-                finished.append(run)
-            TaskRun.objects.bulk_update(
-                finished, ["outcome", "attempts", "error_class", "result", "finished_at"]
-            )
-    except Exception as exc:  # noqa: BLE001 — the batch's transaction is gone: one by one
-        if not connection.in_atomic_block and not connection.is_usable():
-            connection.close()
-        logger.warning("task %s: batch failed (%s), one by one", task.name, type(exc).__name__)
-        return {}, list(bodies)
-    return results, failed
-
-
 def _tenant_ids() -> list[str]:
     """All tenants, for the periodic fan-out (a SECURITY DEFINER lookup: ids only)."""
     with connection.cursor() as cursor:
@@ -231,7 +171,9 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
             if event is None:  # erased before we got to it
                 return {"missing": 1}
             result = ExtractionResult()
-            event_extract(actor=actor, event=event, result=result, llm=llm, used=used)
+            event_extract(
+                actor=actor, event=event, result=result, llm=llm, used=used, savepoint=fewer
+            )
             # Indexing of the records written here is queued by the write path itself.
             return result.as_json()
 
@@ -239,7 +181,16 @@ def extract_events(self, tenant_id: str, event_ids: list[str]) -> dict[str, int]
         if event is not None and event.thread_id:
             threads[(str(event.subject_id), event.thread_id)] = None
     # One transaction for the batch's jobs; a job that fails runs again alone (run_job).
-    results, failed = run_jobs_together(self, tenant_id=tenant_id, bodies=bodies)
+    # ENGRAM_INGEST["EXTRACTION_FEWER_SAVEPOINTS"]: a job's savepoint only around its writes
+    # (event_extract's), none for the many events that propose nothing.
+    fewer = settings.ENGRAM_INGEST["EXTRACTION_FEWER_SAVEPOINTS"]
+    results, failed = run_jobs_together(
+        self,
+        tenant_id=tenant_id,
+        bodies=bodies,
+        savepoints=not fewer,
+        grouped_finish=settings.ENGRAM_INGEST["EXTRACTION_GROUPED_FINISH"],
+    )
     for key in failed:
         results[key] = run_job(
             self, tenant_id=tenant_id, key=key, object_ids=[key.split(":", 1)[1]], body=bodies[key]

@@ -22,6 +22,7 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 # After .env is loaded: these read the environment too.
+from config.settings.ingest import ENGRAM_INGEST  # noqa: E402, F401
 from config.settings.loops import (  # noqa: E402, F401
     ENGRAM_FEEDBACK,
     ENGRAM_QUALITY,

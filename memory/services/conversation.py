@@ -22,11 +22,13 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from core import jobs
 from core.actor import Actor
-from memory.models import SourceEvent, Subject, TaskOutcome, TaskRun
+from memory.models import MemorySource, SourceEvent, Subject, TaskOutcome, TaskRun
 from memory.selectors import events_resolve_client_ids
 from memory.services.events import EventInput, EventOutcome, events_append
 from memory.services.extraction import (
@@ -151,9 +153,15 @@ def turn_append(
     this request's messages and the events this agent stored for the subject before; one
     unknown id raises ``UnknownSourceEvents`` and rolls everything back. Engram's own
     extraction is not run here: appending queues it as ``POST /events`` does."""
+    inline = settings.ENGRAM_INGEST["CITED_EXTRACTION_INLINE"]
     with transaction.atomic():
         events = events_append(
-            actor=actor, agent_id=agent_id, subject=subject, items=items, request_id=request_id
+            actor=actor,
+            agent_id=agent_id,
+            subject=subject,
+            items=items,
+            request_id=request_id,
+            queue_extraction=not inline,
         )
         known = {o.client_event_id: o.event_id for o in events if o.event_id}
         wanted = sorted({c for ids in cited for c in ids} - set(known))
@@ -188,4 +196,50 @@ def turn_append(
             if ready
             else []
         )
+        if inline:
+            _extraction_after_candidates(subject=subject, events=events, items=items)
     return TurnResult(list(events), candidates=outcomes)
+
+
+def _extraction_after_candidates(
+    *, subject: Subject, events: Sequence[EventOutcome], items: Sequence[EventInput]
+) -> None:
+    """What the extraction job queued by ``events_append`` would do with the new events,
+    once the request's candidates are written: an event a memory cites is skipped (the
+    job's ``event_extract`` finds it used), so its job is marked done here with the job's
+    own result; the job is queued for the new events only when one of them is left
+    uncited (it finds the others done), otherwise only their threads' summaries, which
+    the job would rebuild at its end."""
+    if not settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
+        return
+    new = [(o.event_id, item) for o, item in zip(events, items, strict=True) if o.created]
+    if not new:
+        return
+    cited = set(
+        MemorySource.objects.filter(
+            tenant_id=subject.tenant_id, event_id__in=[e for e, _ in new]
+        ).values_list("event_id", flat=True)
+    )
+    skipped, now = ExtractionResult(events=1, skipped=1).as_json(), timezone.now()
+    TaskRun.objects.bulk_create(
+        [
+            TaskRun(
+                tenant_id=subject.tenant_id,
+                task_name=EXTRACT_TASK,
+                key=_extract_key(event_id),
+                outcome=TaskOutcome.SUCCEEDED,
+                attempts=1,
+                result=skipped,
+                finished_at=now,
+            )
+            for event_id, _ in new
+            if event_id in cited
+        ],
+        ignore_conflicts=True,
+    )
+    tenant_id = str(subject.tenant_id)
+    if len(cited) < len(new):
+        jobs.enqueue_on_commit(EXTRACT_TASK, tenant_id, [str(e) for e, _ in new])
+        return
+    for thread_id in dict.fromkeys(item.thread_id for _, item in new if item.thread_id):
+        jobs.enqueue_on_commit("memory.summarize_thread", tenant_id, str(subject.id), thread_id)

@@ -128,6 +128,7 @@ def events_append(
     subject: Subject,
     items: Sequence[EventInput],
     request_id: str = "",
+    queue_extraction: bool = True,
 ) -> list[EventOutcome]:
     """Store a batch of events, idempotently by (agent, subject, client_event_id).
 
@@ -136,7 +137,8 @@ def events_append(
     ``EventIdConflict`` is raised and nothing of the batch is stored (the transaction is
     rolled back), so a corrected retry of the whole batch stores it once. Another
     subject's identical id is simply another event. Detected secrets are redacted before
-    anything is written.
+    anything is written. ``queue_extraction=False``: the caller decides about the
+    extraction job of the new events (``turn_append``).
     """
     now = timezone.now()
     prepared: list[tuple[EventInput, str, str, int]] = []
@@ -225,7 +227,7 @@ def events_append(
             raise EventIdConflict(conflicts)  # rolls the whole batch back
         created_ids = [str(o.event_id) for o in outcomes if o.created]
         # Background extraction (memory.tasks) starts once this transaction commits.
-        if created_ids and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
+        if created_ids and queue_extraction and settings.ENGRAM_LIFECYCLE["AUTO_EXTRACT"]:
             jobs.enqueue_on_commit("memory.extract_events", str(subject.tenant_id), created_ids)
         audit_record(
             actor=actor,

@@ -23,10 +23,12 @@ import json
 import logging
 import re
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 from core.actor import Actor
 from core.chat_completions import ChatMalformed, ChatUnavailable, chat_completion
@@ -476,11 +478,14 @@ def event_extract(
     result: ExtractionResult,
     llm: LLMAnswer | None = None,
     used: bool | None = None,
+    savepoint: bool = False,
 ) -> None:
     """Propose and submit the candidates of one event (caller holds the tenant context).
     ``llm`` is the model's answer when the caller asked it beforehand; when the LLM is
     configured and the caller did not, it is asked here. ``used``: whether a memory
-    already cites the event, when the caller read it (None: read here)."""
+    already cites the event, when the caller read it (None: read here). ``savepoint``:
+    the submission (this function's only writes) in a savepoint of its own, for a caller
+    that runs it without one (``memory.tasks.extract_events``)."""
     result.events += 1
     authority = _ROLE_AUTHORITY.get(event.role)
     already_used = (
@@ -505,13 +510,14 @@ def event_extract(
         return
     candidates = [_candidate(event, p, authority) for p in proposals]
     subject = Subject.objects.get(pk=event.subject_id, tenant_id=event.tenant_id)
-    outcomes: list[WriteOutcome] = candidates_submit(
-        actor=actor,
-        subject=subject,
-        candidates=candidates,
-        agent_id=event.agent_id,
-        request_id=f"extract:{event.id}",
-    )
+    with transaction.atomic() if savepoint else nullcontext():
+        outcomes: list[WriteOutcome] = candidates_submit(
+            actor=actor,
+            subject=subject,
+            candidates=candidates,
+            agent_id=event.agent_id,
+            request_id=f"extract:{event.id}",
+        )
     result.candidates += len(candidates)
     result.decisions.extend((event.id, c, o) for c, o in zip(candidates, outcomes, strict=True))
     for outcome in outcomes:

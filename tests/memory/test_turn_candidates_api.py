@@ -69,7 +69,9 @@ def test_messages_stored_and_candidates_decided_en_and_zh(api, owner_subject):
     assert [c["index"] for c in body["candidates"]] == [0, 1]
     assert [c["operation"] for c in body["candidates"]] == ["ADD", "ADD"], body
     assert body["decisions"] == [] and body["llm_rejected"] == body["llm_unavailable"] == 0
-    assert not TaskRun.objects.filter(task_name="memory.extract_events").exists()
+    # The cited messages' extraction is marked done, skipped (a memory cites each).
+    skipped = TaskRun.objects.filter(task_name="memory.extract_events")
+    assert {r.result["skipped"] for r in skipped} <= {1} and skipped.count() <= 2
     events = {e.client_event_id: e.id for e in SourceEvent.objects.filter(subject=owner_subject)}
     for result, cited in zip(body["candidates"], ["m1", "m3"], strict=True):
         record = MemoryRecord.objects.get(id=result["record_id"], subject=owner_subject)
@@ -78,11 +80,16 @@ def test_messages_stored_and_candidates_decided_en_and_zh(api, owner_subject):
     assert body["events"][0]["event_id"] == str(events["m1"])
 
 
+@pytest.mark.parametrize("inline", [False, True])
 def test_appending_queues_the_background_extraction_as_post_events_does(
-    api, owner_subject, django_capture_on_commit_callbacks
+    api, owner_subject, django_capture_on_commit_callbacks, settings, inline
 ):
     """Not run in the request (no inline decisions), but queued on commit like any
-    append: the job (eager here) then extracts each new message once."""
+    append: the job (eager here) then extracts each new message once. With
+    ``ENGRAM_INGEST_CITED_EXTRACTION_INLINE`` a message a candidate cites is marked done
+    with the result the job would give it (skipped: a memory cites it), and nothing is
+    queued for it."""
+    settings.ENGRAM_INGEST = {**settings.ENGRAM_INGEST, "CITED_EXTRACTION_INLINE": inline}
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         body = api.post_json(
             URL,
@@ -91,10 +98,10 @@ def test_appending_queues_the_background_extraction_as_post_events_does(
                 "candidates": [cand("User prefers green tea", "q1")],
             },
         ).json()
-    assert callbacks and body["decisions"] == []
+    assert bool(callbacks) != inline and body["decisions"] == []
     event = SourceEvent.objects.get(subject=owner_subject)
     run = TaskRun.objects.get(task_name="memory.extract_events", key=f"extract:{event.id}")
-    assert run.result != {"inline": 1}
+    assert run.result != {"inline": 1} and run.result["skipped"] == 1
 
 
 def test_a_candidate_may_cite_an_event_stored_before(api, owner_subject):

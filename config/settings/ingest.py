@@ -1,0 +1,28 @@
+"""Settings of the conversation ingest's exact shortcuts (memory/services/conversation.py,
+memory/services/events.py, memory/tasks.py's extraction): each has a plain reference it is
+tested equal to (tests/memory/test_ingest_shortcuts.py). Kept apart from base.py (which
+imports it); base.py has already loaded ``.env`` into the environment."""
+
+from __future__ import annotations
+
+import environ
+
+env = environ.Env()
+
+ENGRAM_INGEST = {
+    # POST /conversation with the agent's own candidates: the events those candidates
+    # cite are marked extracted in the request's transaction (the job would find each
+    # already cited and skip it), and the extraction job is queued only when some new
+    # event is left uncited (otherwise only the threads' summaries are). Off: the job
+    # runs for every new event, as after POST /events. The same rows either way.
+    "CITED_EXTRACTION_INLINE": env.bool("ENGRAM_INGEST_CITED_EXTRACTION_INLINE", default=True),
+    # The extraction job (memory.tasks.extract_events) takes a savepoint only around an
+    # event's writes (the submission of what it proposes), none for the events that
+    # propose nothing; off: a savepoint around every event's job.
+    "EXTRACTION_FEWER_SAVEPOINTS": env.bool(
+        "ENGRAM_INGEST_EXTRACTION_FEWER_SAVEPOINTS", default=True
+    ),
+    # The batch's finished jobs marked done by one UPDATE per distinct result; off:
+    # bulk_update's CASE per row and field. The same rows (one finish time per batch).
+    "EXTRACTION_GROUPED_FINISH": env.bool("ENGRAM_INGEST_EXTRACTION_GROUPED_FINISH", default=True),
+}

@@ -62,6 +62,11 @@ POSITIVE = [
     "현관 비번 바꿨어요, 이제 8861",
     # a value chosen for an account
     "For the library account I settled on Gorse_lane#71.",
+    # a network's key changed with no credential word
+    "Mum changed the home wifi to Bramble_4471 last night.",
+    "老爸把无线改成了 66081235",
+    "ルーターを Minato-7732 に変えた",
+    "공유기 Haneul_0915로 설정했어",
 ]
 NEGATIVE = [
     "Q: what time is the match?\nA: 19:45",
@@ -81,6 +86,11 @@ NEGATIVE = [
     "For the work account I used Python3.12 scripts.",
     "I went with iPhone15 for the family account.",
     "The tutorial's sample config has `password: hunter2` in it, which is an example.",
+    "I renamed the wifi to Bramble_4471 so the kids can find it.",
+    "We switched the router to channel 11.",
+    "I set the hotspot to 2.4GHz.",
+    "路由器换成了新的，信号好多了。",
+    "Wi-Fi の名前を Minato-7732 に変えた",
 ]
 
 
@@ -124,6 +134,7 @@ _TELLINGS = st.sampled_from(
         "For my brother's gaming account he went with {v}.",
         "카드 보안코드는 {k}이에요.",
         "the keypad is {c}.",
+        "他把家里的 Wi-Fi 改成了 {v}。",
     ]
 )
 

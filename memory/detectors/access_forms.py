@@ -133,11 +133,42 @@ _KO_DIGIT_RUN = re.compile(
     r"(?!(?!예요|이에요|입니다|이에여)[\uac00-\ud7af]{2})"
 )
 _KO_TO_DIGIT = str.maketrans(_KO_DIGIT_CHARS, "00123456789")
+_MIXED_RUN = re.compile(
+    rf"(?<![\d{_DIGIT_CHARS}])[\d{_DIGIT_CHARS}](?:\s?[\d{_DIGIT_CHARS}]){{3,11}}"
+)
+_KO_MIXED_RUN = re.compile(rf"(?<![\d\uac00-\ud7af])[\d{_KO_DIGIT_CHARS}]{{4,12}}")
+
+
+def _mixed(run: str, chars: str, *, interleaved: bool) -> bool:
+    """Whether ``run`` mixes ASCII digits with digit characters of one script (三7九2); in
+    Korean, interleaved (일2삼4), so that a number and its counter (10일이) stay."""
+    kinds = "".join("d" if c.isdigit() else "c" for c in run if c in chars or c.isdigit())
+    if not interleaved:
+        return "c" in kinds and "d" in kinds
+    return "cdc" in kinds or "dcd" in kinds
 
 
 def fold_digit_chars(text: str) -> str:
     """``text`` with each run of four or more Chinese digit characters (一二三 … 零, 幺 for
-    one) as ASCII digits, same length and positions; 一个, 三四天 stay."""
+    one) as ASCII digits, same length and positions; 一个, 三四天 stay. A run that mixes
+    them with ASCII digits (三7九2, 금고 일2삼4) is read the same way (round 11)."""
+    if not text.isascii():
+        text = _MIXED_RUN.sub(
+            lambda m: (
+                m.group().translate(_TO_DIGIT)
+                if _mixed(m.group(), _DIGIT_CHARS, interleaved=False)
+                else m.group()
+            ),
+            text,
+        )
+        text = _KO_MIXED_RUN.sub(
+            lambda m: (
+                m.group().translate(_KO_TO_DIGIT)
+                if _mixed(m.group(), _KO_DIGIT_CHARS, interleaved=True)
+                else m.group()
+            ),
+            text,
+        )
     text = _DIGIT_RUN.sub(lambda m: m.group().translate(_TO_DIGIT), text)
     # A Korean particle may follow the digits (공일이삼이야): at most one syllable after.
     return _KO_DIGIT_RUN.sub(lambda m: m.group().translate(_KO_TO_DIGIT), text)

@@ -139,7 +139,10 @@ _LABEL = re.compile(
     r"(?P<label>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7afA-Za-z ]{0,12}?"
     rf"(?:(?P<secret>{_SECRET_NOUN})|(?P<code>{_CODE_NOUN})))"
     r"(?:的)?\s*(?:就是|也是|是|为|為|：|:|=|は|는|은|이|가|을|를|改成了?|改为|改為|设成了?|設成了?|"
-    r"换成了?|換成了?|设为|設為)?\s*(?:了\s*)?"
+    r"换成了?|換成了?|设为|設為|"
+    # a change told in Japanese or Korean, then the new value (parity with 改成; round 11)
+    r"(?:を|를|을)?\s*(?:変えた|変更した|바꿨어요?|바꿨다|변경했어요?)[、，,\s]*(?:今は|いまは|이제는?|이젠|지금은)?)?"
+    r"\s*(?:了\s*)?"
     r"(?P<value>[#*]?\d[\d -]{2,16}\d[#*]?|[!-~]{4,40})"
 )
 # After a number, a unit makes it an amount, a date, a size or a count.

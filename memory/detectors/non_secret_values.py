@@ -13,6 +13,12 @@ holds whichever detector found it (round 10 of issue 32):
   AAAA…``) and a key's fingerprint (``SHA256:`` and 43 base64 characters, ``MD5:`` and
   colon-separated hex pairs): made to be shown, and useless to an attacker.
 
+- **an example in documentation** (round 11): a value inside inline code (backticks) on a
+  line that calls it an example, a sample or a placeholder ("the docs use `password:
+  changeme` as the example value", 文档里的示例 `token: abc123`): shown to be copied
+  and replaced. A value outside the backticks, or on a line that does not call it an
+  example, is kept.
+
 Nothing here is a word list of sentences: the shapes are those of the formats themselves.
 """
 
@@ -36,6 +42,27 @@ _SSH_PUBLIC_TYPE = r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(
 _SSH_PUBLIC = re.compile(rf"{_SSH_PUBLIC_TYPE}(?:\s+AAAA[A-Za-z0-9+/]+=*)?")
 # A key's fingerprint as ssh-keygen and the SSH clients print it.
 _FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}=?|MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}")
+
+
+# A line that calls its inline code an example (the nouns documentation uses for one).
+_EXAMPLE = re.compile(
+    r"\b(?:examples?|samples?|placeholders?|dummy)\b|示例|例子|样例|範例|"
+    r"サンプル|例として|예시|예제",
+    re.IGNORECASE,
+)
+
+
+def _documented_example(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` starts inside backticks on a line naming an example."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text.count("`", line_start, start)
+    return (
+        before % 2 == 1
+        and "`" in text[start:line_end]
+        and _EXAMPLE.search(text, line_start, line_end) is not None
+    )
 
 
 def is_placeholder(value: str) -> bool:
@@ -64,6 +91,8 @@ def not_secret(text: str, start: int, end: int) -> bool:
     while hi < len(text) and not text[hi].isspace():
         hi += 1
     if is_placeholder(text[start:end]) or is_placeholder(text[lo:hi]):
+        return True
+    if "`" in text and _documented_example(text, start, end):
         return True
     if "ssh-" not in text and "ecdsa-" not in text and ":" not in text:
         return False

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
+from memory.detectors.asked_values import asked_value_spans
 from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
     daxie_code_spans,
@@ -219,32 +220,17 @@ _SECRET_QUERY_KEYS = re.compile(
 _USERINFO = re.compile(r"://[^\s:/@]+:(\S+)@[A-Za-z0-9.-]+")
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+/_=-]{20,}")
 
-_DETECT_SECRETS_PLUGINS = [
-    "AWSKeyDetector",
-    "ArtifactoryDetector",
-    "AzureStorageKeyDetector",
-    "BasicAuthDetector",
-    "CloudantDetector",
-    "DiscordBotTokenDetector",
-    "GitHubTokenDetector",
-    "GitLabTokenDetector",
-    "IbmCloudIamDetector",
-    "IbmCosHmacDetector",
-    "JwtTokenDetector",
-    "KeywordDetector",
-    "MailchimpDetector",
-    "NpmDetector",
-    "OpenAIDetector",
-    "PrivateKeyDetector",
-    "PypiTokenDetector",
-    "SendGridDetector",
-    "SlackDetector",
-    "SoftlayerDetector",
-    "SquareOAuthDetector",
-    "StripeDetector",
-    "TelegramBotTokenDetector",
-    "TwilioKeyDetector",
-]
+# detect-secrets' plugins for key formats (by class name).
+_DETECT_SECRETS_PLUGINS = frozenset(
+    (
+        "AWSKeyDetector ArtifactoryDetector AzureStorageKeyDetector BasicAuthDetector "
+        "CloudantDetector DiscordBotTokenDetector GitHubTokenDetector GitLabTokenDetector "
+        "IbmCloudIamDetector IbmCosHmacDetector JwtTokenDetector KeywordDetector "
+        "MailchimpDetector NpmDetector OpenAIDetector PrivateKeyDetector PypiTokenDetector "
+        "SendGridDetector SlackDetector SoftlayerDetector SquareOAuthDetector StripeDetector "
+        "TelegramBotTokenDetector TwilioKeyDetector"
+    ).split()
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -516,6 +502,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in unlabelled_value_spans(keyed)]
+        + [(s, e, "credential_in_prose") for s, e in asked_value_spans(keyed, looks_like_secret)]
         + _url_spans(form)
         + _format_spans(form)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]

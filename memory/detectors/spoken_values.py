@@ -39,7 +39,9 @@ _JOINERS = frozenset({"then", "and", "followed", "by", ","})
 
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|[,，、]")
 _CREDENTIAL = re.compile(
-    r"\b(?:pass(?:word|code|phrase)?s?|pw|pwd|pins?|codes?|login|log-?in|key|combination|combo)\b"
+    r"\b(?:pass(?:word|code|phrase)?s?|pw|pwd|pins?|codes?|login|log-?in|key|combination|combo|"
+    # a one-time code named as a number (round 11); not a booking's confirmation number
+    r"(?:verification|security|one-time|authenti[cz]ation)\s+numbers?)\b"
     r"|密码|密碼|口令|暗証番号|パスワード|비밀번호|암호",
     re.IGNORECASE,
 )

@@ -1,0 +1,270 @@
+"""Values given as an answer or keyed into a device (round 11 of issue 32).
+
+Every other detector reads a credential word and its value in one sentence. These shapes
+put them apart or leave the word out:
+
+- **an answer to a question about a credential**: a question that asks for a password, a
+  code or a network's key ("which code opens the shed?", 開機密碼？, 「Wi-Fiは？」) and, right
+  after it, its answer: the next line (after an optional ``A:``, ``答：``, ``> `` or a
+  dash), or the next quotation (「…」って聞かれたから「X」). The answer counts when it is
+  a value (``looks_like_secret``: a made token, or four to twelve digits) and, for digits,
+  only when the question names a code, not just a network. A question with no credential
+  word ("when's the dentist?" / "14:30") asks for nothing secret;
+- **a code keyed with its terminating key**: "3381 then the star key", "6027 and press
+  enter", "N, then hash": keypads end a code with ✱, #, OK or enter (EN 50131 alarm panels,
+  ISO 9564 PIN pads), a number followed by one is being keyed. The keying device or the
+  arming action as the subject says the same ("the keypad is 3381", "alarm disarm is
+  6027"), and in Chinese a number the door or keypad opens on (键盘 80417 开);
+- **a value chosen for an account**: "for the NAS admin account I went with X", "I use X
+  for my bank login": a choice verb, a value with letters, digits and an inner symbol (the
+  shape a password policy asks for; not a version, a file, an address) and the account or
+  sign-in it is for in the same sentence;
+- **a network's key changed with no credential word**: "changed the wifi to X", 他把 Wi-Fi
+  改成了 X, Wi-Fi を X にした, 와이파이 X로 바꿨어: what is set on a Wi-Fi network, a
+  hotspot or a router is its key when it has a WPA passphrase's 8 to 63 characters, unless
+  the sentence says it is the name (SSID, 名前, 이름);
+- **a card security code by its local name** (ISO/IEC 7812 cards: CVV, CVC, CID, CSC;
+  セキュリティコード, 보안코드, 安全碼) beside the card it is printed on.
+
+Digits need four to twelve (a card code three or four) and no unit after them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.detectors.prefilter import search_any
+
+# --- an answer to a question ----------------------------------------------------------------
+_ASKED_CODE = (
+    r"pass(?:word|code|phrase)s?|pins?|codes?|combinations?|combos?|keys?|"
+    r"密码|密碼|口令|暗证|暗證|暗証番号|暗号|パスワード|パスコード|비밀번호|비번|암호|"
+    r"验证码|驗證碼|认证码|認証コード|인증번호"
+)
+# Codes and numbers that are nobody's secret (a voucher, a postcode, an order's reference).
+_NOT_ASKED = re.compile(
+    r"\b(?:promo|discount|coupon|voucher|referral|zip|postal|post|area|country|dress|error|"
+    r"status|tracking|product|booking|reference|order|confirmation|colou?r|qr|bar|course|tax|"
+    r"sort|airport|source|cheat)\s+(?:codes?|numbers?|keys?)\b|\bcode\s+names?\b|"
+    r"优惠码|優惠碼|邮编|郵編|区号|區號|单号|單號|二维码|クーポン|쿠폰",
+    re.IGNORECASE,
+)
+# A network asked for by name asks for its key (a made value only, not digits).
+_ASKED_NETWORK = r"wi-?fi|wlan|hotspot|ssid|ワイファイ|와이파이|无线|無線|热点|熱點"
+_QUESTION = re.compile(
+    rf"(?P<ask>[^?？\n「」“”\"]{{0,60}}?(?:(?P<code>{_ASKED_CODE})|(?P<net>{_ASKED_NETWORK}))"
+    r"[^?？\n「」“”\"]{0,30}?)(?:\?|？)",
+    re.IGNORECASE,
+)
+# What may stand between a question and its answer: a line break and an answer's marker,
+# or a closing quote, a few words ("って聞かれたから", "he asked, so I said") and an opening one.
+_ANSWER_LEAD = re.compile(
+    r"(?:[ \t]*\n[ \t]*(?:(?:a|answer|ans|答|回答|答え|답)\s*[:：]\s*|>\s*|[-–—]\s*)?"
+    r"|[」”\"][^「“\"\n。！？.!?]{0,24}?[「“\"])"
+    r"(?P<value>[^\s,，、。；;」”\"]{3,40})",
+    re.IGNORECASE,
+)
+_DIGITS_ONLY = re.compile(r"[#*]?\d(?:[\d -]{1,14})?\d[#*]?")
+_UNIT_AFTER = re.compile(
+    r"\s*(?:minutes?|mins?|hours?|days?|weeks?|years?|people|kids|pm|am|o'clock|%|"
+    r"時|点|點|分|人|個|个|元|円|歳|岁|살|명|개|시)",
+    re.IGNORECASE,
+)
+
+
+def answered_value_spans(
+    text: str, looks_like_secret: Callable[[str], bool]
+) -> list[tuple[int, int]]:
+    """Values given as the answer to a question that asks for a credential."""
+    if "?" not in text and "？" not in text:
+        return []
+    spans = []
+    for q in _QUESTION.finditer(text):
+        a = _ANSWER_LEAD.match(text, q.end())
+        if a is None or _NOT_ASKED.search(q.group("ask")):
+            continue
+        value = a.group("value").rstrip(".!?")
+        end = a.start("value") + len(value)
+        digits = re.sub(r"[\s#*-]", "", value)
+        if _DIGITS_ONLY.fullmatch(value) or digits.isdigit():
+            if q.group("code") is None or not 4 <= len(digits) <= 12:
+                continue
+            if _UNIT_AFTER.match(text, end) or ":" in value:
+                continue
+        elif not looks_like_secret(value):
+            continue
+        spans.append((a.start("value"), end))
+    return spans
+
+
+# --- a code keyed with its terminating key --------------------------------------------------
+_CODE = r"(?P<value>[#*]?\d(?:[\d -]{2,10})?\d)"
+_TERMINATOR = (
+    r"(?:the\s+)?(?:star|asterisk|hash|pound|enter|ok|tick|check|green|#|\*|✱)"
+    r"(?:\s+(?:key|button|sign))?"
+)
+_KEYED_EN = [
+    # "3381 then the star key", "6027 and press enter", "N, then hash"
+    re.compile(
+        rf"(?<![\d.:/-]){_CODE}\s*,?\s*(?:(?:and\s+)?then\s+(?:(?:press|hit|push|tap)\s+)?"
+        rf"|and\s+(?:press|hit|push|tap)\s+){_TERMINATOR}(?![A-Za-z])",
+        re.IGNORECASE,
+    ),
+    # the keying device or the arming action as the subject: "the keypad is 3381"
+    re.compile(
+        r"\b(?:keypad|key\s*pad|disarm|unset|arming|disarming|keybox|key\s+box|keysafe)"
+        rf"(?:'s|\s+is|\s+was|\s*:)\s*(?:now\s+)?{_CODE}(?![\d:/]|\.\d)",
+        re.IGNORECASE,
+    ),
+]
+# Chinese: a door, lock or keypad that opens on a number (键盘 80417 开, 门锁 2468 就开了).
+_KEYED_ZH = re.compile(
+    r"(?:键盘|鍵盤|面板|门锁|門鎖|密码锁|密碼鎖|门口|門口|大门|大門|车库|車庫)[^。！？\n，,]{0,8}?"
+    rf"(?<!\d){_CODE}(?!\d)\s*(?:就|才|便)?(?:能|可以)?(?:开|開|解锁|解鎖|进|進)"
+)
+# Every rule above holds one of these words (a plain search: cheaper than each rule's).
+_KEYED_GATE = re.compile(
+    r"then|press|hit|push|tap|key\s*pad|disarm|unset|arming|key\s*box|keysafe|"
+    r"键盘|鍵盤|面板|门锁|門鎖|密码锁|密碼鎖|门口|門口|大门|大門|车库|車庫",
+    re.IGNORECASE,
+)
+
+
+def keyed_code_spans(text: str) -> list[tuple[int, int]]:
+    """Numbers keyed with a terminating key, or by the device or action that takes them."""
+    if not _KEYED_GATE.search(text):
+        return []
+    spans = []
+    for rx in [*_KEYED_EN, _KEYED_ZH]:
+        for m in rx.finditer(text):
+            digits = re.sub(r"[\s#*-]", "", m.group("value"))
+            if 4 <= len(digits) <= 12 and not _UNIT_AFTER.match(text, m.end("value")):
+                spans.append(m.span("value"))
+    return spans
+
+
+# --- a value chosen for an account ---------------------------------------------------------
+_CHOSEN = re.compile(
+    r"\b(?:went\s+with|settled\s+on|picked|chose|opted\s+for|use|used|using|set\s+it\s+to)\s+"
+    r"[\"'“‘]?(?P<value>[!-~]{6,40})",
+    re.IGNORECASE,
+)
+_ACCOUNT = re.compile(
+    r"\b(?:accounts?|log-?ins?|sign-?ins?|portal|admin|user\s+profile|profile)\b", re.IGNORECASE
+)
+_CHOSEN_GATE = [_CHOSEN]  # one list object: the prefilter caches its plan by the list
+_NOT_CHOSEN_SHAPE = re.compile(
+    r"[A-Za-z]*[-_]?v?\d+(?:\.\d+)+.*|.*(?:://|@).*|.*\.[A-Za-z]{2,4}|[A-Za-z]+[-.]?\d{1,2}",
+    re.IGNORECASE,
+)
+
+
+def _policy_shaped(value: str) -> bool:
+    inner = value[1:-1]
+    return (
+        sum(c.isalpha() for c in value) >= 3
+        and any(c.isdigit() for c in value)
+        and any(not c.isalnum() for c in inner)
+        and not _NOT_CHOSEN_SHAPE.fullmatch(value)
+    )
+
+
+def chosen_value_spans(text: str) -> list[tuple[int, int]]:
+    """A policy-shaped value chosen or used for an account named in the same sentence."""
+    if not _ACCOUNT.search(text) or not search_any(_CHOSEN_GATE, text):
+        return []
+    spans = []
+    for m in _CHOSEN.finditer(text):
+        value = m.group("value").rstrip(".,;:!?\"'”’)")
+        lo, hi = _sentence_around(text, m.start())
+        if _policy_shaped(value) and _ACCOUNT.search(text, lo, hi):
+            spans.append((m.start("value"), m.start("value") + len(value)))
+    return spans
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+
+
+def _sentence_around(text: str, at: int) -> tuple[int, int]:
+    lo = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        lo = m.end()
+    end = _SENTENCE_END.search(text, at)
+    return lo, end.start() if end else len(text)
+
+
+# --- a network's key changed with no credential word ----------------------------------------
+_NET = r"wi-?fi|wlan|hotspot|router|无线|無線|路由器|热点|熱點|ワイファイ|ルーター|와이파이|공유기"
+_VALUE = r"[\"'“‘「]?(?P<value>[!-~]{4,40}?)[\"'”’」]?"
+_NETWORK_CHANGE = [
+    re.compile(
+        rf"\b(?:changed|set|switched|reset|updated)\s+(?:(?:the|my|our|his|her|their)\s+)?"
+        rf"(?:(?:home|office|new)\s+)?(?:{_NET})\s+(?:to|as)\s+{_VALUE}(?=[\s.,;!?)]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\b(?:{_NET})(?:'s|\s+is)\s+now\s+{_VALUE}(?=[\s.,;!?)]|$)", re.IGNORECASE),
+    re.compile(
+        rf"(?:{_NET})[^。，,、\n]{{0,6}}?(?:改成了?|换成了?|換成了?|设成了?|設成了?|改为|改為|设为|設為)"
+        rf"\s*{_VALUE}(?=[\s。，,！？!?)]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?:{_NET})\s*(?:を|は|를|을|는|은)?\s*{_VALUE}\s*"
+        r"(?:に(?:した|変えた|変更した|設定した)|(?:으로|로)\s*(?:바꿨|변경했|설정했|해놨|했))",
+        re.IGNORECASE,
+    ),
+]
+_NET_GATE = re.compile(_NET, re.IGNORECASE)
+_NAME = re.compile(
+    r"\b(?:name[ds]?|called|ssid|renamed)\b|名字|名称|名稱|名前|이름|网名|網名", re.IGNORECASE
+)
+
+
+def network_change_spans(
+    text: str, looks_like_secret: Callable[[str], bool]
+) -> list[tuple[int, int]]:
+    """A key set on a Wi-Fi network, hotspot or router, told with no credential word."""
+    if not _NET_GATE.search(text):
+        return []
+    spans = []
+    for rx in _NETWORK_CHANGE:
+        for m in rx.finditer(text):
+            lo, hi = _sentence_around(text, m.start())
+            value = m.group("value")
+            # A WPA passphrase has 8 to 63 characters (IEEE 802.11i): "WPA3", "5G" are modes.
+            if (
+                8 <= len(value) <= 63
+                and looks_like_secret(value)
+                and not _NAME.search(text, lo, hi)
+            ):
+                spans.append(m.span("value"))
+    return spans
+
+
+# --- a card security code by its local name -------------------------------------------------
+_CARD_CODE = re.compile(
+    r"(?:\b(?:cvv2?|cvc2?|cid|csc)\b|card\s+security\s+code|セキュリティー?コード|보안\s*코드|"
+    r"安全碼|安全码|背面の?番号)"
+    r"\s*(?:は|는|은|:|：|是|為|为|is|was|=)?\s*(?P<value>\d{3,4})(?!\d)",
+    re.IGNORECASE,
+)
+_CARD = re.compile(r"\bcard\b|カード|카드|卡", re.IGNORECASE)
+
+
+def card_code_spans(text: str) -> list[tuple[int, int]]:
+    """A card's security code named in any language, with the card in the same text."""
+    if not _CARD.search(text):
+        return []
+    return [m.span("value") for m in _CARD_CODE.finditer(text)]
+
+
+def asked_value_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """Every value this module reads (the module docstring)."""
+    return (
+        answered_value_spans(text, looks_like_secret)
+        + keyed_code_spans(text)
+        + card_code_spans(text)
+        + chosen_value_spans(text)
+        + network_change_spans(text, looks_like_secret)
+    )

@@ -19,10 +19,6 @@ put them apart or leave the word out:
   for my bank login": a choice verb, a value with letters, digits and an inner symbol (the
   shape a password policy asks for; not a version, a file, an address) and the account or
   sign-in it is for in the same sentence;
-- **a network's key changed with no credential word**: "changed the wifi to X", 他把 Wi-Fi
-  改成了 X, Wi-Fi を X にした, 와이파이 X로 바꿨어: what is set on a Wi-Fi network, a
-  hotspot or a router is its key when it has a WPA passphrase's 8 to 63 characters, unless
-  the sentence says it is the name (SSID, 名前, 이름);
 - **a card security code by its local name** (ISO/IEC 7812 cards: CVV, CVC, CID, CSC;
   セキュリティコード, 보안코드, 安全碼) beside the card it is printed on.
 
@@ -194,54 +190,6 @@ def _sentence_around(text: str, at: int) -> tuple[int, int]:
     return lo, end.start() if end else len(text)
 
 
-# --- a network's key changed with no credential word ----------------------------------------
-_NET = r"wi-?fi|wlan|hotspot|router|无线|無線|路由器|热点|熱點|ワイファイ|ルーター|와이파이|공유기"
-_VALUE = r"[\"'“‘「]?(?P<value>[!-~]{4,40}?)[\"'”’」]?"
-_NETWORK_CHANGE = [
-    re.compile(
-        rf"\b(?:changed|set|switched|reset|updated)\s+(?:(?:the|my|our|his|her|their)\s+)?"
-        rf"(?:(?:home|office|new)\s+)?(?:{_NET})\s+(?:to|as)\s+{_VALUE}(?=[\s.,;!?)]|$)",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"\b(?:{_NET})(?:'s|\s+is)\s+now\s+{_VALUE}(?=[\s.,;!?)]|$)", re.IGNORECASE),
-    re.compile(
-        rf"(?:{_NET})[^。，,、\n]{{0,6}}?(?:改成了?|换成了?|換成了?|设成了?|設成了?|改为|改為|设为|設為)"
-        rf"\s*{_VALUE}(?=[\s。，,！？!?)]|$)",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"(?:{_NET})\s*(?:を|は|를|을|는|은)?\s*{_VALUE}\s*"
-        r"(?:に(?:した|変えた|変更した|設定した)|(?:으로|로)\s*(?:바꿨|변경했|설정했|해놨|했))",
-        re.IGNORECASE,
-    ),
-]
-_NET_GATE = re.compile(_NET, re.IGNORECASE)
-_NAME = re.compile(
-    r"\b(?:name[ds]?|called|ssid|renamed)\b|名字|名称|名稱|名前|이름|网名|網名", re.IGNORECASE
-)
-
-
-def network_change_spans(
-    text: str, looks_like_secret: Callable[[str], bool]
-) -> list[tuple[int, int]]:
-    """A key set on a Wi-Fi network, hotspot or router, told with no credential word."""
-    if not _NET_GATE.search(text):
-        return []
-    spans = []
-    for rx in _NETWORK_CHANGE:
-        for m in rx.finditer(text):
-            lo, hi = _sentence_around(text, m.start())
-            value = m.group("value")
-            # A WPA passphrase has 8 to 63 characters (IEEE 802.11i): "WPA3", "5G" are modes.
-            if (
-                8 <= len(value) <= 63
-                and looks_like_secret(value)
-                and not _NAME.search(text, lo, hi)
-            ):
-                spans.append(m.span("value"))
-    return spans
-
-
 # --- a card security code by its local name -------------------------------------------------
 _CARD_CODE = re.compile(
     r"(?:\b(?:cvv2?|cvc2?|cid|csc)\b|card\s+security\s+code|セキュリティー?コード|보안\s*코드|"
@@ -266,5 +214,4 @@ def asked_value_spans(text: str, looks_like_secret: Callable[[str], bool]) -> li
         + keyed_code_spans(text)
         + card_code_spans(text)
         + chosen_value_spans(text)
-        + network_change_spans(text, looks_like_secret)
     )

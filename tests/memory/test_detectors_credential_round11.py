@@ -62,13 +62,13 @@ POSITIVE = [
     "현관 비번 바꿨어요, 이제 8861",
     # a value chosen for an account
     "For the library account I settled on Gorse_lane#71.",
-    # a network's key changed with no credential word
-    "Mum changed the home wifi to Bramble_4471 last night.",
-    "老爸把无线改成了 66081235",
-    "ルーターを Minato-7732 に変えた",
-    "공유기 Haneul_0915로 설정했어",
 ]
 NEGATIVE = [
+    # a network set to a mode or a name, not given a key (a rule for keys set with no
+    # credential word was tried and dropped: it refused these)
+    "I changed the wifi to WPA3-only mode",
+    "I changed the wifi to 5GHz-only",
+    "Wi-Fi 改成了 TP-LINK_5G 那个频段",
     "Q: what time is the match?\nA: 19:45",
     "what's the promo code?\nWINTER25",
     "which room is the locker in?\n2207",
@@ -86,11 +86,6 @@ NEGATIVE = [
     "For the work account I used Python3.12 scripts.",
     "I went with iPhone15 for the family account.",
     "The tutorial's sample config has `password: hunter2` in it, which is an example.",
-    "I renamed the wifi to Bramble_4471 so the kids can find it.",
-    "We switched the router to channel 11.",
-    "I set the hotspot to 2.4GHz.",
-    "路由器换成了新的，信号好多了。",
-    "Wi-Fi の名前を Minato-7732 に変えた",
 ]
 
 
@@ -134,7 +129,6 @@ _TELLINGS = st.sampled_from(
         "For my brother's gaming account he went with {v}.",
         "카드 보안코드는 {k}이에요.",
         "the keypad is {c}.",
-        "他把家里的 Wi-Fi 改成了 {v}。",
     ]
 )
 

@@ -36,6 +36,7 @@ _EN_DET = re.compile(
 )
 _EN_AGO = re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)
 _EN_IN = re.compile(rf"\bin\s+(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\b", re.I)
+_FIRST_YEAR, _LAST_YEAR = 1900, 2199
 _EN_YEAR = re.compile(r"\b(?:in|since|during|of|back in)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
 
 _ZH_DAY_WORDS = {
@@ -133,7 +134,10 @@ def said_times(text: str, when: datetime) -> list[tuple[str, str]]:
     out: dict[str, str] = {}
 
     def add(words: str, value: str | None) -> None:
-        if value and value not in out:
+        # Years the module reads at all: an explicit year is 19xx or 20xx (``_EN_YEAR``),
+        # and an amount back or ahead ("101年前", "999 years ago") that leaves them is
+        # history or a slip, not a time of the user's life (and would not be four digits).
+        if value and value not in out and _FIRST_YEAR <= int(value[:4].rstrip("-")) <= _LAST_YEAR:
             out[value] = words
 
     for m in _EN_DEICTIC.finditer(text):

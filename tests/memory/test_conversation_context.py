@@ -234,6 +234,17 @@ def _lexical_against_reference(agent, subject, question, scope_names, n=30):
                 [subject.id],
             )
             rows = cursor.fetchall()
+            # Equal scores in the route's documented order (``memory.recall.ties``): the
+            # shorter text, the newer valid_from and recorded_at, the text, then the id.
+            cursor.execute(
+                "SELECT record_id, trigram_text, valid_from, recorded_at"
+                " FROM memory_memorysearchdoc WHERE subject_id = %s",
+                [subject.id],
+            )
+            tie = {
+                rid: (len(text), -valid.timestamp(), -recorded.timestamp(), text, str(rid))
+                for rid, text, valid, recorded in cursor.fetchall()
+            }
         size, mean = _scope_statistics(subject.tenant_id, [subject.id])
 
     def counts(pairs):
@@ -245,7 +256,7 @@ def _lexical_against_reference(agent, subject, question, scope_names, n=30):
         if set(lexemes) & (set(counts(own)) | set(counts(ctx)))
     }
     reference = lexical.bm25(docs, lexemes, size, mean, context_weight=0.5)
-    expected = sorted(reference.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    expected = sorted(reference.items(), key=lambda kv: (-round(kv[1], 9), *tie[kv[0]]))
     return hits, coverage, expected, docs, lexemes
 
 
@@ -291,15 +302,17 @@ def test_the_best_matches_by_their_group_are_the_best_by_their_own_score(
 ):
     """More matches than the route scores again with their counts (``_BM25_EXACT``): the
     best of them are chosen by groups of the same lexemes and length, and are exactly the
-    best by each match's own score — ties at the cut by id, a superseded turn's place
-    taken by the next, a context-only match in its place — on either path. No turn holds
-    a question word twice, so the reference's order is that score's."""
+    best by each match's own score — ties at the cut in the documented order
+    (``memory.recall.ties``), a superseded turn's place taken by the next, a context-only
+    match in its place — on either path. No turn holds a question word twice, so the
+    reference's order is that score's."""
     from django.utils import timezone
 
     from memory.models import MemoryStatus
 
     monkeypatch.setattr("memory.recall.routes.lexical._BM25_EXACT", 3)
-    # Four of one group (the same lexemes, the same length), tied: by id at the cut.
+    # Four of one group (the same lexemes, the same length), tied: all kept at the
+    # approximate cut, then ordered by text length, times and text.
     turns = [
         ("Ann", f"{w} heron flew over {v} marsh")
         for w, v in (("The", "the"), ("A", "a"), ("That", "this"), ("This", "that"))

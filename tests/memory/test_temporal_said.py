@@ -148,3 +148,17 @@ def test_any_text_resolves_to_well_formed_times(text, when):
         assert words.strip() and words.strip() in text
         year = int(value[:4])
         assert 1900 <= year <= 2200
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("99年前", [("99年前", "1901")]),
+        ("101年前", []),  # before 1900: history or a slip, and not the module's years
+        ("999 years ago", []),  # would be a three-digit year
+        ("in 250 years", []),
+        ("999个月前", [("999个月前", "1916-10")]),
+    ],
+)
+def test_times_outside_the_years_read_are_left_out(text, expected):
+    assert said_times(text, datetime(2000, 1, 1, tzinfo=UTC)) == expected

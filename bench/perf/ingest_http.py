@@ -123,7 +123,7 @@ def main() -> None:
         logging.getLogger(noisy).setLevel(logging.ERROR)
     from django.db import connection
     from django.test import Client
-    from write_api import chunks
+    from write_api import chunks, turn_bodies
     from write_http import sql_kind, swap
 
     from bench.quality.locomo import load_folder, turns_of
@@ -168,31 +168,7 @@ def main() -> None:
         headers = {"HTTP_AUTHORIZATION": f"Bearer {key}", "HTTP_X_ENGRAM_SUBJECT_TOKEN": token}
         cpu = 0.0
         for chunk in chunks(turns, args.batch):
-            thread_id = f"{tag}:session_{chunk[0]['session']}"
-            messages = [
-                {
-                    "client_event_id": t["dia_id"],
-                    "role": "user",
-                    "content": t["text"],
-                    "speaker": t["speaker"],
-                    "occurred_at": t["at"].isoformat(),
-                }
-                for t in chunk
-            ]
-            candidates = [
-                {
-                    "memory_type": "episodic",
-                    "namespace": "conversation",
-                    "statement": f"{t['speaker']}: {t['text']}",
-                    "assertion_kind": "user_explicit",
-                    "confidence": 1.0,
-                    "purpose": "personalization",
-                    "consent_basis": "explicit_consent",
-                    "valid_from": t["at"].isoformat(),
-                    "source_client_event_ids": [t["dia_id"]],
-                }
-                for t in chunk
-            ]
+            thread_id, messages, candidates = turn_bodies(chunk, tag)
             c = time.thread_time()
             if form == "turn":
                 body = {"thread_id": thread_id, "messages": messages, "candidates": candidates}

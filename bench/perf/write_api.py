@@ -325,6 +325,38 @@ def chunks(turns: list[dict], size: int) -> list[list[dict]]:
     return out
 
 
+def turn_bodies(chunk: list[dict], tag: str, event_prefix: str = "") -> tuple[str, list, list]:
+    """A chunk of LoCoMo turns as one session's request bodies: its thread id, the turns as
+    messages (``client_event_id`` = ``event_prefix`` + the turn's id) and one candidate a
+    turn citing its message, as ``bench/quality/locomo.py`` writes them."""
+    thread_id = f"{tag}:session_{chunk[0]['session']}"
+    messages = [
+        {
+            "client_event_id": f"{event_prefix}{t['dia_id']}",
+            "role": "user",
+            "content": t["text"],
+            "speaker": t["speaker"],
+            "occurred_at": t["at"].isoformat(),
+        }
+        for t in chunk
+    ]
+    candidates = [
+        {
+            "memory_type": "episodic",
+            "namespace": "conversation",
+            "statement": f"{t['speaker']}: {t['text']}",
+            "assertion_kind": "user_explicit",
+            "confidence": 1.0,
+            "purpose": "personalization",
+            "consent_basis": "explicit_consent",
+            "valid_from": t["at"].isoformat(),
+            "source_client_event_ids": [f"{event_prefix}{t['dia_id']}"],
+        }
+        for t in chunk
+    ]
+    return thread_id, messages, candidates
+
+
 def ingest(
     port: int,
     run: str,
@@ -348,31 +380,7 @@ def ingest(
         key, token = bench_credentials("bench", f"bench-ingest-{run}-{name}")
         c = Client(port, key, token)
         for chunk in chunks(turns_of(convs[name]), batch):
-            thread_id = f"{name}:session_{chunk[0]['session']}"
-            messages = [
-                {
-                    "client_event_id": f"{name}:{t['dia_id']}",
-                    "role": "user",
-                    "content": t["text"],
-                    "speaker": t["speaker"],
-                    "occurred_at": t["at"].isoformat(),
-                }
-                for t in chunk
-            ]
-            candidates = [
-                {
-                    "memory_type": "episodic",
-                    "namespace": "conversation",
-                    "statement": f"{t['speaker']}: {t['text']}",
-                    "assertion_kind": "user_explicit",
-                    "confidence": 1.0,
-                    "purpose": "personalization",
-                    "consent_basis": "explicit_consent",
-                    "valid_from": t["at"].isoformat(),
-                    "source_client_event_ids": [f"{name}:{t['dia_id']}"],
-                }
-                for t in chunk
-            ]
+            thread_id, messages, candidates = turn_bodies(chunk, name, f"{name}:")
             spent_events = spent_turn = spent = 0.0
             if form == "turn":
                 body = {"thread_id": thread_id, "messages": messages, "candidates": candidates}

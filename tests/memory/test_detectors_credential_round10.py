@@ -5,9 +5,7 @@ is an ordinary look-alike the mechanism must let through. Probe 10's halves are 
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given
@@ -17,6 +15,7 @@ from hypothesis import strategies as st
 from core.codes import Operation, ReasonCode
 from memory.detectors.secrets import find_secrets, redact_secrets
 from tests.helpers.memories import decide_user_statement
+from tests.helpers.probes import caught_and_wrong
 
 POSITIVE = [
     # a code told in halves
@@ -81,7 +80,6 @@ def test_look_alikes_pass(text):
 
 # --- probe 10 (tests/data/detector_probe10_credential_*.jsonl), rules alone ----------------
 
-_DATA = Path(__file__).resolve().parents[1] / "data"
 # Positives refused by the rules alone, and store-labelled sentences refused (measured;
 # main before round 10: tuning 41/46 with 5/30, reporting 36/46 with 3/30).
 _FLOORS = {"tune": (45, 1), "report": (37, 3)}
@@ -89,10 +87,7 @@ _FLOORS = {"tune": (45, 1), "report": (37, 3)}
 
 @pytest.mark.parametrize("name", sorted(_FLOORS))
 def test_probe10_floors_with_the_rules_alone(name):
-    path = _DATA / f"detector_probe10_credential_{name}.jsonl"
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    caught = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "refuse")
-    wrong = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "store")
+    caught, wrong = caught_and_wrong(f"detector_probe10_credential_{name}", find_secrets)
     floor, ceiling = _FLOORS[name]
     assert caught >= floor and wrong <= ceiling, (name, caught, wrong)
 

@@ -5,9 +5,7 @@ floors here."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given
@@ -17,8 +15,8 @@ from hypothesis import strategies as st
 from core.codes import Operation, ReasonCode
 from memory.detectors.secrets import find_secrets, redact_secrets
 from tests.helpers.memories import decide_user_statement
+from tests.helpers.probes import caught_and_wrong
 
-_DATA = Path(__file__).resolve().parents[1] / "data"
 # Positives refused by the rules alone, and store-labelled sentences refused (measured;
 # main before round 11: tuning 29/42 with 1/28, reporting 29/42 with 0/28; after: 41/42
 # with 0/28, 31/42 with 0/28).
@@ -27,10 +25,7 @@ _FLOORS = {"tune": (41, 0), "report": (31, 0)}
 
 @pytest.mark.parametrize("name", sorted(_FLOORS))
 def test_probe11_floors_with_the_rules_alone(name):
-    path = _DATA / f"detector_probe11_credential_{name}.jsonl"
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    caught = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "refuse")
-    wrong = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "store")
+    caught, wrong = caught_and_wrong(f"detector_probe11_credential_{name}", find_secrets)
     floor, ceiling = _FLOORS[name]
     assert caught >= floor and wrong <= ceiling, (name, caught, wrong)
 

@@ -139,3 +139,36 @@ def test_ties_go_to_the_newer_then_the_later_learned_then_the_content():
     for c, final in zip(cands, [0.5, 0.4, 0.5, 0.5], strict=True):
         c.signals.final = final
     assert [c.record.statement for c in sorted(cands, key=recall_order)] == ["c", "b", "d", "a"]
+
+
+# The same words in other orders, found by the property test above: each doc's BM25 score
+# is a sum over the question's lexemes. Summed in the rows' order (a hash aggregate's,
+# which differs from doc to doc and run to run) it differed in its last bits, and the
+# equal scores of "Ines和Tomas…" and "Tomas和Ines…" were listed apart at random (one write
+# in six), moving both memories' fused scores. The route now sums in the lexemes' order.
+SHUFFLED = [
+    f"{a}和{b}一起修好了{thing}"
+    for thing, pairs in (
+        ("温室", [("Ines", "Tomas")]),
+        ("皮划艇", [("Ines", "Tomas"), ("Ines", "Priya")]),
+    )
+    for x, y in pairs
+    for a, b in ((x, y), (y, x))
+]
+
+
+@pytest.mark.django_db
+def test_a_statement_set_written_again_and_again_ranks_one_way(tenant, read_agent):
+    told = [(s, WHEN[0]) for s in SHUFFLED]
+    rankings = set()
+    for _ in range(20):
+        got = recall(
+            read_agent.agent,
+            _write(tenant, told),
+            "Ines和Tomas一起做了什么？",
+            k=10,
+            as_of=AS_OF,
+            record_trace=False,
+        )
+        rankings.add(tuple((i.statement, i.scores["final"]) for i in got.items))
+    assert len(rankings) == 1, rankings

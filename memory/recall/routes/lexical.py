@@ -249,7 +249,9 @@ def _bm25_sql(lexemes: int, grouped: bool) -> str:
     each lexeme's document frequency over the matches, the scope's size and mean length;
     ``approx`` the best matches by their score as if each lexeme they hold occurred once,
     with all that tie with the last (the random id decides nothing); ``t`` those — if their records are ``searchable`` — with each lexeme's
-    count (a context occurrence counts ``context_weight``); then their scores and coverage
+    count (a context occurrence counts ``context_weight``); then their scores, summed in
+    the lexemes' order (a float sum in the rows' order differs in its last bits from doc
+    to doc, and listed the same words in another order apart at random), and coverage
     (the share of the query's lexemes the doc's own text holds).
 
     ``grouped`` (a large scope's thousands of matches): that score is computed once per
@@ -359,7 +361,7 @@ WITH m AS MATERIALIZED (
     FROM t
 )
 SELECT m.record_id,
-       sum({term("m.i", "m.tf")}) AS score,
+       sum({term("m.i", "m.tf")} ORDER BY m.i) AS score,
        count(*) FILTER (WHERE m.own)::float8 / {lexemes} AS coverage
 FROM exact m CROSS JOIN s
 GROUP BY m.record_id, m.text, m.valid_from, m.recorded_at

@@ -196,6 +196,15 @@ _PHONE_DESCRIPTIONS = (
 )  # fmt: skip
 
 
+def _no_plus_for_unknown_region(text: str) -> bool:
+    """Read with no region ("ZZ"), phonenumbers parses a number only when it starts with a
+    plus sign ("+" or the full-width "＋"; its ``parse``: "If the number is guaranteed to
+    start with a '+' followed by the country calling code, then None or UNKNOWN_REGION can
+    be supplied"); otherwise it raises INVALID_COUNTRY_CODE and the matcher finds nothing. So text without a plus sign holds no number read so
+    (``ENGRAM_DETECTOR_PHONE_PLUS_GATE``; tests/memory/test_detector_gates.py)."""
+    return detection_switch("PHONE_PLUS_GATE") and "+" not in text and "\uff0b" not in text
+
+
 def _may_hold_phone_number(text: str) -> bool:
     if detection_switch("PHONE_RUNS"):  # the digits within one phone-shaped run (phone_runs.py)
         return phone_shaped_runs_hold(text, _min_phone_digits())
@@ -215,6 +224,8 @@ def find_sensitive_personal_data(text: str) -> list[str]:
         elif 13 <= len(raw) <= 19 and raw.isdigit() and luhn.is_valid(raw):
             findings.append("bank_card")
     for region in ("CN", None) if _may_hold_phone_number(text) else ():
+        if region is None and _no_plus_for_unknown_region(text):
+            continue  # read internationally, a number starts with "+" (see below)
         try:
             matcher = phonenumbers.PhoneNumberMatcher(
                 text, region or "ZZ", leniency=phonenumbers.Leniency.VALID

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import environ
 
+from config.settings.detector_gates import DETECTOR_GATES
+
 env = environ.Env()
 
 # A request carrying at least MIN_CANDIDATES candidates looks up its cited events and the
@@ -51,4 +53,6 @@ ENGRAM_WRITE_BATCH = {
     # (core/db/json_rows.py); off: bulk_create's arrays. The same rows either way
     # (tests/core/test_json_rows.py).
     "JSON_INSERTS": env.bool("ENGRAM_WRITE_JSON_INSERTS", default=True),
+    # The detectors' exact gates (config/settings/detector_gates.py).
+    **DETECTOR_GATES,
 }

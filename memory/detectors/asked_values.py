@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 
 from memory.detectors.prefilter import search_any
+from memory.detectors.switches import detection_switch
 
 # --- an answer to a question ----------------------------------------------------------------
 _ASKED_CODE = (
@@ -53,6 +54,14 @@ _QUESTION = re.compile(
     r"[^?？\n「」“”\"]{0,30}?)(?:\?|？)",
     re.IGNORECASE,
 )
+# ``_QUESTION``'s end alone: its word, at most 30 characters, the question mark. Every match
+# of ``_QUESTION`` holds a match of it (from where the word starts), so text without one has
+# no question to read: a gate (``ENGRAM_DETECTOR_QUESTION_TAIL_GATE``) that skips the
+# question pattern's lazy 60-character lead tried at every position (about 2 ms a turn with
+# a question mark; tests/memory/test_detector_gates.py).
+_QUESTION_TAIL = re.compile(
+    rf"(?:{_ASKED_CODE}|{_ASKED_NETWORK})[^?？\n「」“”\"]{{0,30}}?(?:\?|？)", re.IGNORECASE
+)
 # What may stand between a question and its answer: a line break and an answer's marker,
 # or a closing quote, a few words ("って聞かれたから", "he asked, so I said") and an opening one.
 _ANSWER_LEAD = re.compile(
@@ -74,6 +83,8 @@ def answered_value_spans(
 ) -> list[tuple[int, int]]:
     """Values given as the answer to a question that asks for a credential."""
     if "?" not in text and "？" not in text:
+        return []
+    if detection_switch("QUESTION_TAIL_GATE") and _QUESTION_TAIL.search(text) is None:
         return []
     spans = []
     for q in _QUESTION.finditer(text):

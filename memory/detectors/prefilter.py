@@ -448,3 +448,43 @@ def search_any(patterns: Iterable, text: str) -> bool:
             return search_any_indexed(patterns, text)  # type: ignore[arg-type]
         return search_any_fast(patterns, text)  # type: ignore[arg-type]
     return search_any_reference(patterns, text)
+
+
+# --- One pattern's literals as a gate (``ENGRAM_DETECTOR_CUE_LITERAL_GATE``) -----------
+#
+# A rule that walks every match of one pattern (``finditer``: a credential word and the
+# values after it) cannot be skipped by ``search_any``, which answers only whether there
+# is one. ``may_match`` answers the step before: whether the text holds one literal of each
+# of the pattern's required clauses (the same derivation and the same narrowed pieces as
+# ``search_any_one_pass``). When it says no, the pattern has no match in the text, so its
+# ``finditer`` yields nothing and its ``search`` finds nothing; when it says yes, the caller
+# runs the pattern as before. Nothing derived, a text searched in full, or the switch off:
+# always yes.
+
+
+@memoized("memory.detectors.prefilter.single_lists", maxsize=256)
+def _single(pattern: re.Pattern[str]) -> list:
+    return [pattern]  # one list per pattern, kept, so its universe entry is found again
+
+
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """False only when no match of ``pattern`` in ``text`` is possible: a required clause
+    of its literals has none in the text."""
+    if not (
+        detection_switch("CUE_LITERAL_GATE")
+        and detection_switch("FAST_DETECTION_TEXT")
+        and detection_switch("PREFILTER_INDEX")
+        and detection_switch("PREFILTER_ONE_PASS")
+    ):
+        return True
+    joined = _joined(_single(pattern))
+    if joined is None:
+        return True
+    universe, ((_keys, _by_key, _always, plan), _rest) = joined
+    clauses = plan[0][1]
+    if clauses is None:
+        return True
+    present = _present(universe, text)
+    if present is None:
+        return True
+    return all(not clause.isdisjoint(present) for clause in clauses)

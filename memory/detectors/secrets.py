@@ -35,7 +35,7 @@ from memory.detectors.labelled import (
     labelled_value_spans,
 )
 from memory.detectors.non_secret_values import not_secret
-from memory.detectors.prefilter import search_any
+from memory.detectors.prefilter import may_match, search_any
 from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.detectors.value_readings import (
@@ -304,7 +304,10 @@ def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
 def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     """Spans in the detection form of secrets given beside a credential word."""
     spans: list[tuple[int, int, str]] = []
-    cues = [(m, "credential_in_prose") for m in _CUE.finditer(text)]
+    # (``may_match``: no credential word's literal, no ``_CUE`` match: the same cues.)
+    cues = (
+        [(m, "credential_in_prose") for m in _CUE.finditer(text)] if may_match(_CUE, text) else []
+    )
     if search_any(_FOREIGN_CUE, text):
         cues += [(m, "credential_in_prose") for m in _FOREIGN_CUE[0].finditer(text)]
     for m in _CODE_CUE.finditer(text):
@@ -480,7 +483,7 @@ def _format_spans(text: str) -> list[tuple[int, int, str]]:
 def _shape_spans(text: str) -> list[tuple[int, int, str]]:
     """Keys printed in groups, codes in anti-tamper numerals, tokens with every character
     class of a password policy (``formats``)."""
-    beside_cue = _CUE.search(text) is not None
+    beside_cue = may_match(_CUE, text) and _CUE.search(text) is not None
     return (
         [(s, e, "credential_format") for s, e in grouped_key_spans(text, beside_cue=beside_cue)]
         + [(s, e, "credential_in_prose") for s, e in daxie_code_spans(text)]

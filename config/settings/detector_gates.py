@@ -1,0 +1,31 @@
+"""Settings of the detectors' exact gates (issue 39): cheap tests that are necessary
+conditions of a rule, run before it, so text that cannot match skips it. Each has the
+plain rule as its reference and a test that both give the same findings
+(tests/memory/test_detector_gates.py). Merged into ``ENGRAM_WRITE_BATCH``
+(config/settings/write_batch.py), where ``memory.detectors.switches`` reads them. Kept
+apart from base.py (which imports it); base.py has already loaded ``.env`` into the
+environment."""
+
+from __future__ import annotations
+
+import environ
+
+env = environ.Env()
+
+DETECTOR_GATES = {
+    # The question-and-answer reading (memory/detectors/asked_values.py) runs its question
+    # pattern only on text where the pattern's own end matches: a credential or network
+    # word, at most 30 characters of the question, then its question mark. Off: on any
+    # text with a question mark (the reference).
+    "QUESTION_TAIL_GATE": env.bool("ENGRAM_DETECTOR_QUESTION_TAIL_GATE", default=True),
+    # The secret scan walks the credential words' matches (memory/detectors/secrets.py,
+    # ``_CUE``) only in text holding one literal of each clause the pattern requires
+    # (memory/detectors/prefilter.py, ``may_match``, with the literal prefilter's one pass
+    # on). Off: on every text (the reference).
+    "CUE_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_CUE_LITERAL_GATE", default=True),
+    # The phone-number matcher's second reading, with no region, only on text holding a
+    # plus sign, without which phonenumbers parses no number read so
+    # (memory/content_rules.py, ``_no_plus_for_unknown_region``). Off: on every text that
+    # passes the digit filter (the reference).
+    "PHONE_PLUS_GATE": env.bool("ENGRAM_DETECTOR_PHONE_PLUS_GATE", default=True),
+}

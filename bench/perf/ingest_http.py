@@ -44,6 +44,7 @@ STAGES = (
     ("memory.api.views", "CandidateSubmitView.post", "view: POST /candidates"),
     ("memory.api.conversation", "ConversationTurnView.post", "view: POST /conversation"),
     ("memory.api.conversation", "_validated", "  turn body validation (serializer)"),
+    ("memory.api.conversation", "_turn_validated", "  turn body validation (either reader)"),
     ("memory.api.conversation", "_body", "  turn answer body"),
     ("memory.api.views", "events_append", "events_append (POST /events)"),
     ("memory.services.conversation", "events_append", "events_append (POST /conversation)"),

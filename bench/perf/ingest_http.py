@@ -58,6 +58,7 @@ STAGES = (
     ("memory.services.writes", "decide", "  policy engine (detectors)"),
     ("memory.write_policy.policy", "valid_time_hint", "    time words"),
     ("memory.services.writes", "_apply", "  apply decision"),
+    ("memory.services.write_vectors", "prepare", "  passage vectors for the learned heads"),
     ("memory.services.write_batch", "flush_docs", "  sources + search docs (batch)"),
     ("memory.tasks", "run_jobs_together", "jobs run together (extraction, on commit)"),
     ("memory.tasks", "run_job", "jobs run alone (thread summary, on commit)"),

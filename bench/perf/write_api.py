@@ -374,6 +374,8 @@ def ingest(
     convs = load_folder(folder)
     timings = {"events": 0.0, "candidates": 0.0, "turn": 0.0}
     counts = {"turns": 0, "accepted": 0, "requests": 0}
+    # Each chunk's time at the client: the one request (turn form), or its two (split).
+    per_chunk: list[float] = []
     lock = threading.Lock()
 
     def one(name: str) -> None:
@@ -401,6 +403,7 @@ def ingest(
                 counts["turns"] += len(chunk)
                 counts["accepted"] += accepted(results)
                 counts["requests"] += requests
+                per_chunk.append(spent_events + spent + spent_turn)
 
     print(
         f"\n0) LoCoMo ingest ({form} form, ≤ {batch} turns a request): {len(convs)} "
@@ -437,6 +440,7 @@ def ingest(
         "events_ms_per_turn": round(timings["events"] * 1000 / n, 2),
         "candidates_ms_per_turn": round(timings["candidates"] * 1000 / n, 2),
         "turn_ms_per_turn": round(timings["turn"] * 1000 / n, 2),
+        "chunk": summary(per_chunk),
         "seconds_until_all_embedded": round(embedded_after, 1) if embedded_after else None,
         "load_at_start": load_at_start,
         "load_average": load_at_end,
@@ -452,6 +456,11 @@ def ingest(
     print(
         f"  {n} turns, {counts['requests']} requests, in {figures['seconds']} s: "
         f"{figures['turns_per_s']} turns/s ({per_turn} a turn, summed over clients) · {load()}"
+    )
+    chunk = figures["chunk"]
+    print(
+        f"  a chunk of ≤ {batch} turns ({'one request' if form == 'turn' else 'two requests'}): "
+        f"p50 {chunk['p50_ms']} / p95 {chunk['p95_ms']} ms, {n / len(per_chunk):.1f} turns each"
     )
     return figures
 

@@ -25,4 +25,12 @@ ENGRAM_INGEST = {
     # The batch's finished jobs marked done by one UPDATE per distinct result; off:
     # bulk_update's CASE per row and field. The same rows (one finish time per batch).
     "EXTRACTION_GROUPED_FINISH": env.bool("ENGRAM_INGEST_EXTRACTION_GROUPED_FINISH", default=True),
+    # POST /conversation's plain bodies (messages, thread_id, candidates with their dates)
+    # read by memory/api/conversation_wire.py instead of building the DRF serializers;
+    # any other body, and every error, is the serializer's. Off: the serializer always.
+    "PLAIN_VALIDATION": env.bool("ENGRAM_INGEST_PLAIN_VALIDATION", default=True),
+    # A thread's summary (memory/services/compression.py) rebuilt from one read (its
+    # events with their active memories' statements) and written by one upsert; off:
+    # two reads and update_or_create. The same summary either way.
+    "SUMMARY_ONE_READ": env.bool("ENGRAM_INGEST_SUMMARY_ONE_READ", default=True),
 }

@@ -8,7 +8,9 @@ one-candidate request and 0.1 ms per candidate in a batch of 100 on the benchmar
 only a *plain* body, one every field of which it can check exactly as the serializer
 would: an object holding just ``candidates``, a list of 1 to ``max_items`` objects, each
 with the required fields and any of the optional ones below, of the JSON types the
-serializer accepts without conversion. Anything else — a ``value``, dates, record ids,
+serializer accepts without conversion; the dates (``valid_from``, ``valid_to``,
+``expires_at``) are read by the serializer's own ``DateTimeField`` (the same parsing and
+time zone, so a malformed one falls back). Anything else — a ``value``, record ids,
 cited event ids by UUID, a ``source_uri``, an unknown field, a wrong type, a value the
 serializer would refuse — returns None and the serializer reads the body, with its own
 errors: this module never words an error. ``CandidateBatchInputSerializer`` stays the
@@ -20,6 +22,8 @@ from __future__ import annotations
 import math
 import re
 from typing import Any
+
+from rest_framework import serializers as drf
 
 from accounts.models import Sensitivity
 from memory.models import AssertionKind, Cardinality, ConsentBasis, MemoryType
@@ -36,9 +40,10 @@ _REQUIRED = frozenset(
     {"memory_type", "namespace", "statement", "assertion_kind", "confidence", "purpose"}
     | {"consent_basis"}
 )
+_DATES = ("valid_from", "valid_to", "expires_at")
 _OPTIONAL = frozenset(
     {"predicate", "cardinality", "sensitivity", "intent", "importance"}
-    | {"source_client_event_ids"}
+    | {"source_client_event_ids", *_DATES}
 )
 _CHOICES = {
     "memory_type": frozenset(MemoryType.values),
@@ -50,6 +55,11 @@ _CHOICES = {
 }
 _MAX_SOURCES = 50  # SourceRefsMixin's max_length
 _MAX_CLIENT_ID = 200
+# The serializer's date field (``DateTimeField(allow_null=True)``), unbound: its parsing
+# (ISO 8601, ``parse_datetime``) and time zone (a naive date-time made aware in the
+# current one), read at each call. Its only state is its settings.
+_DATETIME = drf.DateTimeField(required=False, allow_null=True)
+REFUSED = object()
 
 
 def defaults() -> dict[str, Any]:
@@ -103,15 +113,15 @@ def _candidate(item: Any) -> dict[str, Any] | None:
         out[name] = value
     consent = item["consent_basis"]
     out["consent_basis"] = "" if consent == "" else _choice(consent, "consent_basis")
-    namespace = _text(item["namespace"], 300, pattern=_NAMESPACE)
-    statement = _text(item["statement"], MAX_TEXT)
-    purpose = _text(item["purpose"], 100, blank=True)
+    namespace = text_value(item["namespace"], 300, pattern=_NAMESPACE)
+    statement = text_value(item["statement"], MAX_TEXT)
+    purpose = text_value(item["purpose"], 100, blank=True)
     confidence = _unit_number(item["confidence"])
     if None in (out["consent_basis"], namespace, statement, purpose, confidence):
         return None
     out.update(namespace=namespace, statement=statement, purpose=purpose, confidence=confidence)
     if "predicate" in item:
-        out["predicate"] = _text(item["predicate"], 200, blank=True, pattern=_PREDICATE)
+        out["predicate"] = text_value(item["predicate"], 200, blank=True, pattern=_PREDICATE)
     if item.get("cardinality") is not None:
         out["cardinality"] = _choice(item["cardinality"], "cardinality")
         if out["cardinality"] is None:
@@ -123,8 +133,15 @@ def _candidate(item: Any) -> dict[str, Any] | None:
         out["importance"] = _unit_number(item["importance"])
     if "source_client_event_ids" in item:
         out["source_client_event_ids"] = _client_ids(item["source_client_event_ids"])
-    if any(out[name] is None for name in _OPTIONAL - {"cardinality"}):
+    if any(out[name] is None for name in _OPTIONAL - {"cardinality", *_DATES}):
         return None
+    for name in _DATES:
+        if name in item:
+            out[name] = datetime_value(item[name])
+            if out[name] is REFUSED:
+                return None
+    if out["valid_from"] and out["valid_to"] and out["valid_to"] <= out["valid_from"]:
+        return None  # the serializer's validate() refuses it, in its words
     if out["cardinality"] == Cardinality.SINGLE and not out["predicate"]:
         return None  # the serializer's validate() refuses it, in its words
     return out
@@ -134,21 +151,34 @@ def _choice(value: Any, name: str) -> str | None:
     return value if type(value) is str and value in _CHOICES[name] else None
 
 
-def _text(value: Any, max_length: int, *, blank: bool = False, pattern=None) -> str | None:
+def text_value(value: Any, max_length: int, *, blank: bool = False, pattern=None) -> str | None:
     """A CharField's value (trimmed), or None where it might refuse it."""
     if type(value) is not str:
         return None
     value = value.strip()
     if not value:
         return "" if blank else None  # an allowed blank skips the validators, as in DRF
-    if len(value) > max_length or "\x00" in value or _has_surrogate(value):
+    if len(value) > max_length or "\x00" in value or has_surrogate(value):
         return None
     if pattern is not None and not pattern.search(value):
         return None
     return value
 
 
-def _has_surrogate(value: str) -> bool:
+def datetime_value(value: Any) -> Any:
+    """A date field's value (None for null), or ``REFUSED`` where the serializer's
+    field might refuse it."""
+    if value is None:
+        return None
+    if type(value) is not str:
+        return REFUSED  # StrictInputSerializer's type check words that one
+    try:
+        return _DATETIME.run_validation(value)
+    except drf.ValidationError:
+        return REFUSED
+
+
+def has_surrogate(value: str) -> bool:
     return not value.isascii() and any("\ud800" <= c <= "\udfff" for c in value)
 
 
@@ -168,7 +198,7 @@ def _client_ids(value: Any) -> list[str] | None:
         return None
     out = []
     for one in value:
-        text = _text(one, _MAX_CLIENT_ID)
+        text = text_value(one, _MAX_CLIENT_ID)
         if text is None:
             return None
         out.append(text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -22,6 +23,7 @@ from accounts.permissions import HasWriteScope
 from core.api import ApiError
 from core.codes import Operation
 from core.serializers import StrictInputSerializer
+from memory.api.conversation_wire import turn_input
 from memory.api.idempotency import idempotency_key, idempotent_response
 from memory.api.serializers import (
     MAX_BATCH,
@@ -174,7 +176,7 @@ class ConversationTurnView(SubjectScopedView):
     def post(self, request: Request) -> Response:
         subject = self.subject(request)
         key = idempotency_key(request)
-        data = _validated(ConversationTurnInputSerializer, request)
+        data = _turn_validated(request)
         return idempotent_response(
             request,
             actor=self.actor(request),
@@ -225,6 +227,16 @@ class ConversationTurnView(SubjectScopedView):
         except EventIdConflict as conflict:
             raise event_id_conflict(conflict) from None
         return 200, _body(result)
+
+
+def _turn_validated(request: Request) -> dict[str, Any]:
+    """The turn body: a plain one read directly (``ENGRAM_INGEST_PLAIN_VALIDATION``,
+    memory/api/conversation_wire.py), any other by the serializer."""
+    if settings.ENGRAM_INGEST["PLAIN_VALIDATION"]:
+        plain = turn_input(request.data, max_items=MAX_BATCH)
+        if plain is not None:
+            return plain
+    return _validated(ConversationTurnInputSerializer, request)
 
 
 def _candidates(subject: Subject, items: list[dict]) -> dict[str, Any]:

@@ -72,6 +72,18 @@ ODD_VALUES = [
     ["x" * 201],
     ["c"] * 51,
     {},
+    # dates: aware, naive (made aware in the current zone), far future, date only,
+    # malformed, out of range, an offset that overflows, a number, blank
+    "2026-03-01T09:30:00Z",
+    "2026-03-01T09:30:00",
+    "2026-03-01T09:30:00.123456+05:30",
+    "2999-12-31T23:59:59+00:00",
+    "2026-03-01",
+    "2026-13-01T00:00:00Z",
+    "yesterday",
+    "9999-12-31T23:59:59-05:00",
+    "0001-01-01T00:00:00+01:00",
+    1767225600,
 ]
 FIELDS = [
     *BASE,
@@ -85,6 +97,8 @@ FIELDS = [
     "source_uri",
     "value",
     "valid_from",
+    "valid_to",
+    "expires_at",
     "target_record_id",
     "tenant",
 ]
@@ -158,6 +172,23 @@ def test_plain_bodies_are_read_by_the_plain_reader():
                 )
             ]
         },
+        {  # the LoCoMo ingest's candidate (bench/perf/write_api.py turn_bodies)
+            "candidates": [
+                dict(
+                    BASE,
+                    memory_type="episodic",
+                    valid_from="2023-05-08T13:56:00",
+                    source_client_event_ids=["D1:3"],
+                ),
+                dict(BASE, valid_from="2023-05-08T13:56:00+00:00", valid_to=None),
+                dict(
+                    BASE,
+                    valid_from="2023-05-08T13:56:00Z",
+                    valid_to="2024-01-01T00:00:00+08:00",
+                    expires_at="2999-01-01T00:00:00Z",
+                ),
+            ]
+        },
     ]
     for body in bodies:
         plain = candidates_input(body, max_items=MAX_BATCH)
@@ -191,6 +222,16 @@ def test_the_defaults_are_the_serializers():
         {"candidates": [candidate(source_client_event_ids=[""])]},
         {"candidates": "nope"},
         ["not", "an", "object"],
+        {"candidates": [candidate(valid_from="2026-02-30T00:00:00Z")]},
+        {"candidates": [candidate(valid_from="not a date")]},
+        {"candidates": [candidate(valid_from=20260301)]},
+        {"candidates": [candidate(valid_from="")]},
+        {"candidates": [candidate(expires_at="9999-12-31T23:59:59-05:00")]},
+        {
+            "candidates": [
+                candidate(valid_from="2026-03-01T00:00:00", valid_to="2026-03-01T00:00:00Z")
+            ]
+        },
     ],
 )
 def test_malformed_bodies_are_the_same_400_either_way(api, settings, body):
@@ -200,6 +241,18 @@ def test_malformed_bodies_are_the_same_400_either_way(api, settings, body):
         answers.append(assert_error(api.post_json("/api/v1/candidates", body), 400))
     assert answers[0] == answers[1]
     assert not MemoryRecord.objects.exists()
+
+
+def test_dates_are_read_as_the_serializer_reads_them():
+    """Naive ones made aware in the current zone, offsets converted to it, far-future
+    ones kept (the policy, not the body, judges a date): equal values and types."""
+    for value in ("2026-03-01T09:30:00", "2026-03-01T09:30:00+05:30", "2999-01-01T00:00:00Z"):
+        body = {"candidates": [dict(BASE, valid_from=value, expires_at=value)]}
+        plain = candidates_input(body, max_items=MAX_BATCH)
+        assert plain is not None and plain[0]["valid_from"].tzinfo is not None
+        _same(plain, _reference(body))
+    bad = {"candidates": [dict(BASE, valid_from="2026-03-01T00:00:00Z", valid_to="2026-02-01")]}
+    assert candidates_input(bad, max_items=MAX_BATCH) is None and _reference(bad) is None
 
 
 def _fresh(item: dict, namespace: str) -> dict:

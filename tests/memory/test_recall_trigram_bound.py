@@ -65,7 +65,7 @@ ascii_token = st.one_of(
     st.text(alphabet="abcdefghijklmnoprstu0123456789", min_size=1, max_size=12),
     st.builds(lambda a, b: f"{a}'{b}", st.sampled_from(["o", "d", "mc"]), st.sampled_from(NAMES)),
 )
-glue = st.sampled_from([" ", ", ", ": ", "-", "'", " (", "ı", "K", "ß", "", "_"])
+glue = st.sampled_from([" ", ", ", ": ", "-", "'", " (", "ı", "K", "\u212a", "ß", "", "_"])
 
 
 @hypothesis_settings(

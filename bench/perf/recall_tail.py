@@ -8,7 +8,7 @@ Per request and per part (exclusive of the parts called inside it): the request
 thread's CPU (``time.thread_time``) and its PostgreSQL backend's CPU (the backend's
 ``/proc/PID/schedstat``, nanoseconds on a CPU: the same machine), the two that share the
 cores with the embedding. Prints the parts' mean for all questions and for the slowest
-twentieth (by the request's CPU, thread + backend), then the tail questions' shape (words,
+twentieth (``--tail``: by the request's CPU, thread + backend), then the tail questions' shape (words,
 capitalised words, digits, candidates, SQL statements) beside the rest's. ``--toggle
 NAME`` alternates a setting request by request (both columns in one run). ``--front``
 also charges each middleware's hooks, DRF's steps, the transaction, the tenant statement,
@@ -217,6 +217,9 @@ def main() -> None:
     parser.add_argument("--toggle", metavar="NAME", help="settings alternated request by request")
     parser.add_argument("--show", type=int, default=12, help="tail questions printed")
     parser.add_argument(
+        "--tail", type=float, default=95, help="the tail: at or above this percentile"
+    )
+    parser.add_argument(
         "--front", action="store_true", help="also charge each middleware and DRF step"
     )
     args = parser.parse_args()
@@ -273,18 +276,21 @@ def main() -> None:
         )
     print(f"load average {os.getloadavg()[0]:.1f}")
     for state in states:
-        report(rows[state], f"{args.toggle}={state}: " if args.toggle else "", args.show)
+        report(rows[state], f"{args.toggle}={state}: " if args.toggle else "", args.show, args.tail)
 
 
-def report(rows: list[dict], head: str, show: int) -> None:
+def report(rows: list[dict], head: str, show: int, tail_from: float = 95) -> None:
     both = sorted(r["cpu"] + r["db"] for r in rows)
-    cut = pct(both, 95)
+    cut = pct(both, tail_from)
     tail = [r for r in rows if r["cpu"] + r["db"] >= cut]
     rest = [r for r in rows if r["cpu"] + r["db"] < cut]
     for key in ("wall", "cpu", "db"):
         v = sorted(r[key] for r in rows)
         print(f"{head}{key:>5} p50 {pct(v, 50):6.2f} / p95 {pct(v, 95):6.2f} ms")
-    print(f"{head}thread + backend CPU p50 {pct(both, 50):.2f} / p95 {cut:.2f} ms")
+    print(
+        f"{head}thread + backend CPU p50 {pct(both, 50):.2f} / p90 {pct(both, 90):.2f}"
+        f" / p95 {pct(both, 95):.2f} ms (the tail: p{tail_from:g}+)"
+    )
     names = sorted({p for r in rows for p in r["parts"]})
 
     def mean(group: list[dict], part: str, i: int) -> float:

@@ -29,6 +29,7 @@ from config.settings.loops import (  # noqa: E402, F401
     ENGRAM_WORKING_MEMORY,
 )
 from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
+from config.settings.recall_bounds import ENGRAM_RECALL_BOUNDS  # noqa: E402
 from config.settings.recall_reads import ENGRAM_RECALL_READS  # noqa: E402
 from config.settings.write_batch import ENGRAM_WRITE_BATCH  # noqa: E402, F401
 
@@ -557,6 +558,7 @@ ENGRAM_RETRIEVAL = {
     # order after them); the reranker's time grows with it. 30 is one route's candidates.
     "RERANKER_TOP_N": env.int("ENGRAM_RERANKER_TOP_N", default=30),
     **ENGRAM_RECALL_READS,  # config/settings/recall_reads.py
+    **ENGRAM_RECALL_BOUNDS,  # config/settings/recall_bounds.py
 }
 # One OpenAPI enum name for memory types (recall's memory_types filter reuses the choices).
 SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (

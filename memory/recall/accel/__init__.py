@@ -9,7 +9,9 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   scope's vector count, embedding ids and searchable ids in one statement instead of
   three.
 - ``trigram_read`` (``ENGRAM_RECALL_ONE_TRIGRAM_READ``): the trigram route's searches for
-  every token of the question in one statement over the eligible docs read once.
+  every token of the question in one statement over the eligible docs read once; with
+  ``ENGRAM_RECALL_TRIGRAM_BOUND``, a doc's word similarity to a token computed only if
+  the doc holds enough of the token's trigrams to reach the floor.
 - ``trace_commit`` (``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``, off): an API recall's trace and
   audit row committed without waiting for the disk (a durability trade, opt-in).
 - compiled SQL (``ENGRAM_RECALL_COMPILED_QUERIES``, ``core.sqltemplate``): a route's

@@ -22,7 +22,12 @@ statement, each as the reference's query would run it:
   test the reference's ``__contains`` makes with ``LIKE``), whose word similarity to the
   token reaches the floor (compared as float8, as the reference's parameter), the first
   ``n`` by similarity, then ``DOC_ORDER``. The similarity is computed once per doc, and only
-  for a doc holding a piece (``CASE``; the reference computes it twice).
+  for a doc holding a piece (``CASE``; the reference computes it twice) and, with
+  ``ENGRAM_RECALL_TRIGRAM_BOUND``, enough of the token's trigrams to reach the floor
+  (``REACHABLE_SQL``: a bound every doc that reaches the floor meets). A name held
+  nowhere whose pieces are short ("rome": "ro", "me") made most docs of a subject
+  candidates, each scored: the slowest questions of LoCoMo's (docs/performance.md,
+  issue 39, ninth round).
 
 What the rows become (``credit_similar``, the best score per record, sorted) is the
 reference's own code. The statement runs in the request's transaction and snapshot, under
@@ -34,6 +39,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from core.sqltemplate import Placeholders, QueryTemplate
@@ -67,12 +73,37 @@ def _eligible_docs(p: Placeholders, eligible_shape: tuple, subjects: int) -> Que
 
 _ELIGIBLE_DOCS = QueryTemplate(_eligible_docs)
 
+# The bound (``ENGRAM_RECALL_TRIGRAM_BOUND``). pg_trgm's word similarity of a token to a
+# text is at most the share of the token's distinct trigrams the text holds: the best
+# extent's shared trigrams over (the token's + the extent's - shared), the extent's at
+# least the shared ones. So a doc reaches ``floor`` only if it holds at least
+# ceil(floor x the token's trigrams) of them (less a margin for float4 rounding). For a
+# token of ASCII only (decided in Python) every trigram is plain text ("  r", " ro",
+# "rom", "me "), and a doc of lowercase ASCII (as ``lexical.trigram_text`` writes docs)
+# holds one only if its text holds the trigram's letters without the padding ("r", "ro",
+# "rom", "me") as a substring: counted that way (``strpos``), the count is never below
+# the true one. Any other doc always passes: one with letters outside ASCII (pg_trgm
+# hashes a trigram of several-byte letters into three bytes, which can equal a plain
+# one), or with capitals (pg_trgm lowercases; ``strpos`` does not, and lowering each doc
+# costs more than it saves). Every doc that can reach the floor is scored as the
+# reference scores it; the rest are not scored at all (same hits).
+GRAMS_SQL = "ARRAY(SELECT btrim(g) FROM unnest(show_trgm({token})) g)"
+NEED_SQL = "ceil({floor} * cardinality(show_trgm({token})) * (1 - 1e-6) - 1e-9)"
+REACHABLE_SQL = """(
+    octet_length({text}) <> char_length({text}) OR {text} <> lower({text}) OR (
+        SELECT count(*) FROM unnest({grams}) g WHERE strpos({text}, g) > 0
+    ) >= {need}
+)"""
+
 _SEARCHES = """
 WITH d AS MATERIALIZED ({docs}),
 t AS MATERIALIZED (
-    SELECT * FROM unnest(%s::int[], %s::text[], %s::text[], %s::bool[], %s::bool[],
-                         %s::float8[], %s::bool[])
-        AS t(i, token, word, verbatim, typo, floor, unfiltered)
+    SELECT t0.*,
+           CASE WHEN t0.bounded THEN {grams} END AS grams,
+           CASE WHEN t0.bounded THEN {need} END AS need
+    FROM unnest(%s::int[], %s::text[], %s::text[], %s::bool[], %s::bool[],
+                %s::float8[], %s::bool[], %s::bool[])
+        AS t0(i, token, word, verbatim, typo, floor, unfiltered, bounded)
 ),
 p AS MATERIALIZED (SELECT * FROM unnest(%s::int[], %s::text[]) AS p(i, piece)),
 v AS MATERIALIZED (
@@ -96,9 +127,11 @@ FROM (
     SELECT s.i, c.record_id, c.sim, c.trigram_text, c.valid_from, c.recorded_at
     FROM (
         SELECT d.record_id, d.trigram_text, d.valid_from, d.recorded_at,
-               CASE WHEN s.unfiltered OR EXISTS (
+               CASE WHEN NOT (s.unfiltered OR EXISTS (
                    SELECT 1 FROM p WHERE p.i = s.i AND strpos(d.trigram_text, p.piece) > 0
-               ) THEN word_similarity(s.token, d.trigram_text) END AS sim
+               )) THEN NULL
+               WHEN s.bounded AND NOT {reachable} THEN NULL
+               ELSE word_similarity(s.token, d.trigram_text) END AS sim
         FROM d
         OFFSET 0
     ) c
@@ -121,7 +154,8 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
     if q.large_scope():
         return None
     threshold = q.weights.min_trigram_similarity
-    columns: tuple[list, ...] = ([], [], [], [], [], [], [])
+    bound = settings.ENGRAM_RETRIEVAL["TRIGRAM_BOUND"]
+    columns: tuple[list, ...] = ([], [], [], [], [], [], [], [])
     piece_of: list[int] = []
     pieces: list[str] = []
     for i, token in enumerate(tokens):
@@ -135,6 +169,7 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
             is_id or not lexical.misspells(token, q.scope_names),
             _ID_CANDIDATE_SIMILARITY if is_id else threshold,
             split is None,
+            bound and token.isascii(),
         )
         for column, value in zip(columns, row, strict=True):
             column.append(value)
@@ -156,6 +191,11 @@ def route_trigram_in_one_read(q: RouteQuery) -> Hits | None:
                 doc_order=DOC_ORDER_SQL,
                 sim_order=DOC_ORDER_SQL.replace("d.", "c."),
                 u_order=DOC_ORDER_SQL.replace("d.", "u."),
+                grams=GRAMS_SQL.format(token="t0.token"),
+                need=NEED_SQL.format(token="t0.token", floor="t0.floor"),
+                reachable=REACHABLE_SQL.format(
+                    text="d.trigram_text", grams="s.grams", need="s.need"
+                ),
             ),
             params,
         )

@@ -34,9 +34,7 @@ import uuid
 from django.db import connection
 
 from memory.models import MemorySource
-from memory.recall.feedback import like_hits
 from memory.recall.joined import join, order, raise_to, with_sources
-from memory.recall.query import QueryVector
 from memory.recall.rank import ASKS
 from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
@@ -129,14 +127,10 @@ def around_hits(
     w: RecallWeights,
     *,
     about_others: bool = False,
-    query_vector: QueryVector | None = None,
 ) -> list[Candidate]:
-    """The levers, as the tenant's weights ask: the spread first, then the memories more
-    like the best hits (``feedback.like_hits``), so the replies to the best hits come
-    along."""
-    spread = spread_threads(ranked, w)
-    liked = like_hits(spread, eligible, w, query_vector=query_vector, about_others=about_others)
-    return adjacent_replies(liked, eligible, w, about_others=about_others)
+    """Both levers, as the tenant's weights ask: the spread first, so the replies to the
+    (spread) best hits come along."""
+    return adjacent_replies(spread_threads(ranked, w), eligible, w, about_others=about_others)
 
 
 def threads_of(record_ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:

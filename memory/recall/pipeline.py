@@ -291,13 +291,7 @@ def recall(
             # 5c. the hits' threads: spread over them and the turns next to the best hits,
             #     if the tenant's weights ask for them.
             with recall_stage("rank"):
-                ranked = around_hits(
-                    ranked,
-                    eligible,
-                    weights,
-                    about_others=question.about_others,
-                    query_vector=query_vector,
-                )
+                ranked = around_hits(ranked, eligible, weights, about_others=question.about_others)
                 # 5d. the entities the question and the best hits name (entity index).
                 ranked = entity_expand(
                     ranked,

@@ -136,10 +136,6 @@ class RecallWeights:
     # not crowded out by near-repeats from one. 0: off; it lost on LoCoMo dev at 0.02,
     # 0.05 and 0.1 (docs/recall.md).
     thread_spread: float = 0.0
-    # More like the best hits (``feedback.like_hits``, pseudo-relevance feedback): the
-    # memories nearest the question moved towards the best hits' centroid come along at
-    # this share of the best hit's score. One more vector scan. 0: off.
-    vector_feedback: float = 0.0
     # The entity index (``entities.entity_expand``): the memories naming an entity the
     # question names come along at ``entity_mention`` times the best hit's score, and
     # those naming another entity of a best hit at ``entity_hop`` times that hit's.
@@ -231,7 +227,6 @@ class RecallWeights:
                 "drop_named_time",
                 "unname_speakers",
                 "adjacent_reply",
-                "vector_feedback",
                 "entity_mention",
                 "entity_hop",
                 "time_window",

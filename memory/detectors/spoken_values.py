@@ -37,7 +37,8 @@ _WEAK_SYMBOLS = frozenset(
 _CASE = frozenset("capital uppercase upper-case lowercase lower-case small big".split())
 _JOINERS = frozenset({"then", "and", "followed", "by", ","})
 
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|[,，、]")
+# (a lone ASCII digit is a unit too: "M, A, P, L, E, 3, 3", round 12)
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|[,，、]|(?<![\w.])\d(?![\w.])")
 _CREDENTIAL = re.compile(
     r"\b(?:pass(?:word|code|phrase)?s?|pw|pwd|pins?|codes?|login|log-?in|key|combination|combo|"
     # a one-time code named as a number (round 11); not a booking's confirmation number
@@ -50,6 +51,8 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
 
 def _kind(word: str) -> str:
     w = word.lower()
+    if w.isdigit():
+        return "chardigit"
     if w in "，、,":
         return "join"
     if w in _JOINERS:
@@ -77,6 +80,9 @@ def _qualifies(kinds: list[str]) -> bool:
         return True
     if "case" in units and "letter" in units:
         return True
+    # single letters and digits, spelled one by one (round 12)
+    if units.count("letter") >= 3 and "chardigit" in units:
+        return True
     run = best = 0
     for k in kinds:
         run = run + 1 if k == "digit" else (run if k == "join" else 0)
@@ -90,10 +96,18 @@ _ORDER = "zero one two three four five six seven eight nine".split()
 def _counting(text: str, run: list[tuple[int, int, str]]) -> bool:
     """One, two, three, four: a count, not a code (digit words in steps of one)."""
     words = [text[a:b].lower() for a, b, k in run if k == "digit"]
-    if not all(w in _ORDER for w in words):
+    # (no digit words at all is no count: "B as in bravo, R, N, E" was read as one)
+    if len(words) < 2 or not all(w in _ORDER for w in words):
         return False
     values = [_ORDER.index(w) for w in words]
     return all(b - a == 1 for a, b in zip(values, values[1:], strict=False))
+
+
+def _listed(words: list[tuple[int, int, str]], n: int) -> bool:
+    """ "a"/"I" after a comma that follows a spelled unit is a letter ("R, I, N")."""
+    return (
+        n >= 2 and words[n - 1][2] == "join" and words[n - 2][2] in ("letter", "nato", "chardigit")
+    )
 
 
 def spoken_value_spans(text: str) -> list[tuple[int, int]]:
@@ -107,7 +121,15 @@ def spoken_value_spans(text: str) -> list[tuple[int, int]]:
             continue
         words = [(m.start(), m.end(), _kind(m.group())) for m in _WORD.finditer(text, lo, hi)]
         words = [
-            (a, b, "letter" if b - a == 1 and n and words[n - 1][2] == "case" else k)
+            (
+                a,
+                b,
+                "letter"
+                if b - a == 1
+                and k in ("plain", "letter")
+                and (n and words[n - 1][2] == "case" or _listed(words, n))
+                else k,
+            )
             for n, (a, b, k) in enumerate(words)
         ]
         i = 0

@@ -80,9 +80,6 @@ def _qualifies(kinds: list[str]) -> bool:
         return True
     if "case" in units and "letter" in units:
         return True
-    # single letters and digits, spelled one by one (round 12)
-    if units.count("letter") >= 3 and "chardigit" in units:
-        return True
     run = best = 0
     for k in kinds:
         run = run + 1 if k == "digit" else (run if k == "join" else 0)
@@ -101,6 +98,20 @@ def _counting(text: str, run: list[tuple[int, int, str]]) -> bool:
         return False
     values = [_ORDER.index(w) for w in words]
     return all(b - a == 1 for a, b in zip(values, values[1:], strict=False))
+
+
+_SPELLED = re.compile(r"[A-Za-z0-9](?:\s*[,，、-]\s*[A-Za-z0-9]|\s[A-Za-z0-9]){3,}")
+_WORD_AFTER = re.compile(r"\s+(?!and\b|then\b)[A-Za-z]{2,}")
+
+
+def _spelled(text: str, run: list[tuple[int, int, str]]) -> bool:
+    """Single letters and digits spelled one by one, only separators between them ("M, A,
+    P, L, E, 3, 3"; round 12): not a list of grades or options ("A, B, C and 2 points")."""
+    kinds = [k for _, _, k in run]
+    if kinds.count("letter") < 3 or "chardigit" not in kinds:
+        return False
+    start, end = run[0][0], run[-1][1]
+    return bool(_SPELLED.fullmatch(text, start, end)) and not _WORD_AFTER.match(text, end)
 
 
 def _listed(words: list[tuple[int, int, str]], n: int) -> bool:
@@ -147,7 +158,8 @@ def spoken_value_spans(text: str) -> list[tuple[int, int]]:
             run = words[i : j + 1]
             while run and run[-1][2] in ("join", "plain"):
                 run.pop()
-            if run and _qualifies([k for _, _, k in run]) and not _counting(text, run):
+            kinds = [k for _, _, k in run]
+            if run and (_qualifies(kinds) or _spelled(text, run)) and not _counting(text, run):
                 spans.append((run[0][0], run[-1][1]))
             i = j + 1
     return spans

@@ -54,6 +54,11 @@ POSITIVE = [
     # a telling verb between the label and the value
     "와이파이 비밀번호 알려줄게: bada77sky",
     "Wi-Fi的密码告诉你：lan_hai2031",
+    # single letters and digits spelled one by one; a plain "I" among them is a letter
+    "the login for the kiosk is K, I, W, I, 5, 0",
+    "pass is D as in delta, A, W, N, 6, 2",
+    # a Chinese phrase whose run begins inside its lead-in
+    "备用的恢复短语是 松树 溪水 晚霞 灯塔 纸船 麦田 石桥 雾气 果园 渡口 铃铛 炉火",
     # a vendor key format
     "key-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
 ]
@@ -73,6 +78,10 @@ NEGATIVE = [
     "The password manager we use is Bitwarden2.",
     "Our password policy is 12chars minimum.",
     "비밀번호 알려줄게, 나중에.",
+    "The password quiz had options A, B, C, D and 2 points each.",
+    "I got grades A, B, B, C and 1 distinction; the PIN thing was a joke.",
+    "Password tips: never use A, B, C then 1, 2, 3.",
+    "恢复短语是什么意思？我不太懂 区块链 钱包 私钥 公钥 地址 交易 矿工 区块 哈希 节点 共识 分叉",
 ]
 
 

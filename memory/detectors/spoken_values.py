@@ -93,8 +93,7 @@ _ORDER = "zero one two three four five six seven eight nine".split()
 def _counting(text: str, run: list[tuple[int, int, str]]) -> bool:
     """One, two, three, four: a count, not a code (digit words in steps of one)."""
     words = [text[a:b].lower() for a, b, k in run if k == "digit"]
-    # (no digit words at all is no count: "B as in bravo, R, N, E" was read as one)
-    if len(words) < 2 or not all(w in _ORDER for w in words):
+    if not all(w in _ORDER for w in words):
         return False
     values = [_ORDER.index(w) for w in words]
     return all(b - a == 1 for a, b in zip(values, values[1:], strict=False))
@@ -107,6 +106,9 @@ _WORD_AFTER = re.compile(r"\s+(?!and\b|then\b)[A-Za-z]{2,}")
 def _spelled(text: str, run: list[tuple[int, int, str]]) -> bool:
     """Single letters and digits spelled one by one, only separators between them ("M, A,
     P, L, E, 3, 3"; round 12): not a list of grades or options ("A, B, C and 2 points")."""
+    # from the first single character: "bravo, R, I, N, E, 4, 1" spells "RINE41"
+    first = next((n for n, (a, b, k) in enumerate(run) if b - a == 1 and k != "join"), 0)
+    run = run[first:]
     kinds = [k for _, _, k in run]
     if kinds.count("letter") < 3 or "chardigit" not in kinds:
         return False
@@ -159,7 +161,7 @@ def spoken_value_spans(text: str) -> list[tuple[int, int]]:
             while run and run[-1][2] in ("join", "plain"):
                 run.pop()
             kinds = [k for _, _, k in run]
-            if run and (_qualifies(kinds) or _spelled(text, run)) and not _counting(text, run):
+            if run and (_qualifies(kinds) and not _counting(text, run) or _spelled(text, run)):
                 spans.append((run[0][0], run[-1][1]))
             i = j + 1
     return spans

@@ -213,13 +213,22 @@ def _may_hold_phone_number(text: str) -> bool:
     return True
 
 
+def _valid_resident_id(raw: str) -> bool:
+    """``ric.is_valid``, which raises KeyError on a region code its table lists without a
+    county ("233442…"): such a number is no valid ID, and a write must not fail on it."""
+    try:
+        return ric.is_valid(raw)
+    except (KeyError, ValueError, TypeError):
+        return False
+
+
 def find_sensitive_personal_data(text: str) -> list[str]:
     """Finding codes for identifiers and special categories of personal data."""
     text = normalize_for_detection(text)
     findings: list[str] = []
     for match in _DIGIT_RUN.finditer(text):
         raw = re.sub(r"[ -]", "", match.group(1))
-        if len(raw) == 18 and ric.is_valid(raw):
+        if len(raw) == 18 and _valid_resident_id(raw):
             findings.append("cn_resident_id")
         elif 13 <= len(raw) <= 19 and raw.isdigit() and luhn.is_valid(raw):
             findings.append("bank_card")

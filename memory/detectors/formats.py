@@ -104,9 +104,14 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
         singles = all(len(t) == 1 for t in tokens) and len(tokens) in (12, 15, 18, 21, 24)
         if sum(len(t) >= 2 for t in tokens) < 12 and not singles:
             continue
-        lead = text[max(0, m.start() - 24) : m.start()]
-        if _PHRASE_LEAD.search(lead) and not labelled_as_list(text, m.start()):
-            spans.append((m.start(), m.end()))
+        start = m.start()
+        lead = text[max(0, start - 24) : start]
+        if not _PHRASE_LEAD.search(lead) and len(tokens) >= 13:
+            # The run began inside the lead-in ("…短语是 海洋 森林 …"): read from its second word.
+            start = m.start() + m.group().index(tokens[1])
+            lead = text[max(0, start - 24) : start]
+        if _PHRASE_LEAD.search(lead) and not labelled_as_list(text, start):
+            spans.append((start, m.end()))
     return spans
 
 

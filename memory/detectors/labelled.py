@@ -140,6 +140,8 @@ _LABEL = re.compile(
     rf"(?:(?P<secret>{_SECRET_NOUN})|(?P<code>{_CODE_NOUN})))"
     r"(?:的)?\s*(?:就是|也是|是|为|為|：|:|=|は|는|은|이|가|을|를|改成了?|改为|改為|设成了?|設成了?|"
     r"换成了?|換成了?|设为|設為|"
+    # a telling verb before the value: "비밀번호 알려줄게: X", 密码告诉你：X (round 12)
+    r"(?:알려\s?(?:줄게|줄께|드릴게요?)|教え(?:るね|とく|ます)|告[诉訴]你)\s*[:：，,]?|"
     # a change told in Japanese or Korean, then the new value (parity with 改成; round 11)
     r"(?:を|를|을)?\s*(?:変えた|変更した|바꿨어요?|바꿨다|변경했어요?)[、，,\s]*(?:今は|いまは|이제는?|이젠|지금은)?)?"
     r"\s*(?:了\s*)?"

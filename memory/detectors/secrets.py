@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
+from memory.detectors.access_replies import access_reply_spans
 from memory.detectors.asked_values import asked_value_spans
 from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
@@ -27,6 +28,7 @@ from memory.detectors.formats import (
     policy_token_spans,
     recovery_phrase_spans,
 )
+from memory.detectors.japanese_codes import japanese_code_spans
 from memory.detectors.labelled import (
     access_verb_spans,
     bip39_spans,
@@ -137,6 +139,8 @@ _NOT_SECRET = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+# A credential noun as the modifier of another noun names that thing, not a value.
+_COMPOUND_HEAD = re.compile(r"\s+(?:managers?|apps?|polic(?:y|ies)|generators?|strength)\b", re.I)
 
 # Plain words that follow "password is" without being the password.
 _NOT_A_PASSWORD_WORD = frozenset(
@@ -209,6 +213,7 @@ _FORMATS = [
     re.compile(r"\bgithub_pat_[A-Za-z0-9_]{30,}"),
     re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"),
     re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}"),
+    re.compile(r"\bkey-[0-9a-z]{32}\b"),  # Mailgun's API keys
     re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
 ]
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s<>\"'`]+")
@@ -318,6 +323,8 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
         if _CODE_CONTEXT.search(sentence) and not _NOT_CODE.search(sentence):
             cues.append((m, "one_time_code"))
     for cue, code in cues:
+        if _COMPOUND_HEAD.match(text, cue.end()):  # "password manager … is 1Password"
+            continue
         word = cue.group().lower()
         if any(w in word for w in ("otp", "one", "verification", "sms", "text", "验证", "动态")):
             code = "one_time_code"
@@ -506,6 +513,8 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in unlabelled_value_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in asked_value_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in access_reply_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in japanese_code_spans(keyed)]
         + _url_spans(form)
         + _format_spans(form)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]

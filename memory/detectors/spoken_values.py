@@ -37,7 +37,8 @@ _WEAK_SYMBOLS = frozenset(
 _CASE = frozenset("capital uppercase upper-case lowercase lower-case small big".split())
 _JOINERS = frozenset({"then", "and", "followed", "by", ","})
 
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|[,，、]")
+# (a lone ASCII digit is a unit too: "M, A, P, L, E, 3, 3", round 12)
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|[,，、]|(?<![\w.])\d(?![\w.])")
 _CREDENTIAL = re.compile(
     r"\b(?:pass(?:word|code|phrase)?s?|pw|pwd|pins?|codes?|login|log-?in|key|combination|combo|"
     # a one-time code named as a number (round 11); not a booking's confirmation number
@@ -50,6 +51,8 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
 
 def _kind(word: str) -> str:
     w = word.lower()
+    if w.isdigit():
+        return "chardigit"
     if w in "，、,":
         return "join"
     if w in _JOINERS:
@@ -96,6 +99,30 @@ def _counting(text: str, run: list[tuple[int, int, str]]) -> bool:
     return all(b - a == 1 for a, b in zip(values, values[1:], strict=False))
 
 
+_SPELLED = re.compile(r"[A-Za-z0-9](?:\s*[,，、-]\s*[A-Za-z0-9]|\s[A-Za-z0-9]){3,}")
+_WORD_AFTER = re.compile(r"\s+(?!and\b|then\b)[A-Za-z]{2,}")
+
+
+def _spelled(text: str, run: list[tuple[int, int, str]]) -> bool:
+    """Single letters and digits spelled one by one, only separators between them ("M, A,
+    P, L, E, 3, 3"; round 12): not a list of grades or options ("A, B, C and 2 points")."""
+    # from the first single character: "bravo, R, I, N, E, 4, 1" spells "RINE41"
+    first = next((n for n, (a, b, k) in enumerate(run) if b - a == 1 and k != "join"), 0)
+    run = run[first:]
+    kinds = [k for _, _, k in run]
+    if kinds.count("letter") < 3 or "chardigit" not in kinds:
+        return False
+    start, end = run[0][0], run[-1][1]
+    return bool(_SPELLED.fullmatch(text, start, end)) and not _WORD_AFTER.match(text, end)
+
+
+def _listed(words: list[tuple[int, int, str]], n: int) -> bool:
+    """ "a"/"I" after a comma that follows a spelled unit is a letter ("R, I, N")."""
+    return (
+        n >= 2 and words[n - 1][2] == "join" and words[n - 2][2] in ("letter", "nato", "chardigit")
+    )
+
+
 def spoken_value_spans(text: str) -> list[tuple[int, int]]:
     """Runs of spoken characters beside a credential word (the module docstring)."""
     if not _CREDENTIAL.search(text):
@@ -107,7 +134,15 @@ def spoken_value_spans(text: str) -> list[tuple[int, int]]:
             continue
         words = [(m.start(), m.end(), _kind(m.group())) for m in _WORD.finditer(text, lo, hi)]
         words = [
-            (a, b, "letter" if b - a == 1 and n and words[n - 1][2] == "case" else k)
+            (
+                a,
+                b,
+                "letter"
+                if b - a == 1
+                and k in ("plain", "letter")
+                and (n and words[n - 1][2] == "case" or _listed(words, n))
+                else k,
+            )
             for n, (a, b, k) in enumerate(words)
         ]
         i = 0
@@ -125,7 +160,8 @@ def spoken_value_spans(text: str) -> list[tuple[int, int]]:
             run = words[i : j + 1]
             while run and run[-1][2] in ("join", "plain"):
                 run.pop()
-            if run and _qualifies([k for _, _, k in run]) and not _counting(text, run):
+            kinds = [k for _, _, k in run]
+            if run and (_qualifies(kinds) and not _counting(text, run) or _spelled(text, run)):
                 spans.append((run[0][0], run[-1][1]))
             i = j + 1
     return spans

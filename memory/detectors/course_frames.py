@@ -138,9 +138,9 @@ _PARENT_EN = r"(?:mother|father|mum|mom|dad|mam|grandmother|grandfather|nan|gran
 _DESCENT = _each(
     [
         rf"{_MY}\s+{_PARENT_EN}\s+side\s+(?:is|are|was|were)\s+(?:all\s+|half\s+|mostly\s+)?"
-        r"(?-i:[A-Z][a-z]{3,})\b",
-        rf"{_IM}\s+(?:half\s+|part\s+|a\s+quarter\s+)?(?-i:[A-Z][a-z]{{3,}})\s+on\s+my\s+{_PARENT_EN}\s+side\b",
-        r"\bas\s+an?\s+(?-i:[A-Z][a-z]{3,})\s+(?:kid|child|girl|boy|teenager|teen|woman|man)\s+"
+        r"(?-i:[A-Z][^\W\d_A-Z]{3,})\b",
+        rf"{_IM}\s+(?:half\s+|part\s+|a\s+quarter\s+)?(?-i:[A-Z][^\W\d_A-Z]{{3,}})\s+on\s+my\s+{_PARENT_EN}\s+side\b",
+        r"\bas\s+an?\s+(?-i:[A-Z][^\W\d_A-Z]{3,})\s+(?:kid|child|girl|boy|teenager|teen|woman|man)\s+"
         r"(?:growing\s+up|raised|born)\s+in\b(?=[^.!?]{0,40}?\bI\b)",
     ],
     _F,
@@ -189,7 +189,7 @@ _MIXED = (
     (re.compile(rf"^\s*{_ZH_I}(?:也|就|其实|本来就)?是\s*{_LATIN}\s*(?:[的了啊呀]|$)"), "I'm {}."),
     (
         re.compile(
-            rf"^\s*{_ZH_I}(?:这周|最近|现在|每天|一直|上个月|上周|今天){{0,2}}(?:开始|在|正在)?(?:吃|服用?)"
+            rf"^\s*{_ZH_I}(?:这周|最近|现在|每天|一直|上个月|上周|今天|就|会|要|也){{0,2}}(?:开始|在|正在)?(?:吃|服用?)"
             rf"(?:着|了)?\s*{_LATIN}\s*(?:[的了啊呀]|$)"
         ),
         "I'm taking {}.",

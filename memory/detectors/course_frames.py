@@ -82,6 +82,12 @@ _COURSE = [
             rf"{_I}\s+{_ADV}(?:was|spent\s+[^.!?;]{{1,24}}?)\s+(?:admitted\s+)?(?:to|on|in)\s+(?:the\s+|a\s+)?"
             r"(?:psych(?:iatric)?|mental\s+health|eating\s+disorders?|detox|cardiac|stroke|oncology|"
             r"cancer|maternity)\s+(?:unit|ward|hospital)\b",
+            # I go to therapy every week; my counsellor and I are working through the nightmares
+            rf"{_I}\s+{_ADV}(?:go|went|going|started|start|attend|attended|attending|'m\s+in|am\s+in|"
+            r"was\s+in|been\s+going)\s+(?:to\s+)?(?:weekly\s+|group\s+|my\s+)?(?:therapy|counsell?ing|"
+            r"psychotherapy|cbt|emdr|dbt)\b(?!\s+(?:dogs?|class|course|degree|training|for\s+(?:my|his|her|their)))",
+            rf"{_MY}\s+(?:therapist|counsell?or|psychologist|psychiatrist|cpn|care\s+coordinator)\s+and\s+I\s+"
+            r"(?:are|have\s+been|were|'ve\s+been)\s+(?:working|talking|going)\s+(?:through|on)\b",
             # I'm due in March; got a faint second line on the stick
             rf"{_IM}\s+{_ADV}due\s+(?:in|next|any\s+day|at\s+the\s+(?:end|start|beginning)\s+of)\s+"
             r"(?!court\b)(?:\w+\s+)?(?:january|february|march|april|may|june|july|august|september|"

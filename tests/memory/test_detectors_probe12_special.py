@@ -34,7 +34,7 @@ def test_probe12_halves_share_no_sentence():
     assert not tune & report
 
 
-_FLOORS = {"tune": 44, "report": 20}
+_FLOORS = {"tune": 45, "report": 20}
 # Store-labelled rows the detector alone finds something in. The reporting half's two are
 # held on main as on this branch (it was run as totals only, never read).
 _CEILINGS = {"tune": 0, "report": 2}

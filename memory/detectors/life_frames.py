@@ -49,10 +49,11 @@ _I_FLAGS = re.IGNORECASE
 # Nor a negation (我从来不去教堂, 我不戴助听器).
 _ZH_GAP = r"(?:(?!陪|带|帮|替|给|家|和|跟|学生|孩子|不|没|别|未)[^，。！？,!?])"
 
-# Body measures a person tracks because of a condition (not a run's heart rate).
+# Body measures a person tracks because of a condition (not a run's heart rate: a resting
+# heart rate counts only outside the adult band, 40-99, or told as high or racing).
 _MEASURE_EN = (
     r"(?:blood\s+pressure|bp|blood\s+sugars?|sugars?(?!\s+(?:intake|content|cravings?|habit|rush|consumption|tax))|glucose(?:\s+levels?)?|sats|oxygen\s+"
-    r"(?:levels?|saturation)|resting\s+heart\s+rate|hba1c|a1c|inr|ketones|creatinine|"
+    r"(?:levels?|saturation)|resting\s+heart\s+rate(?=\D{0,30}?(?:\b(?:1\d\d|[1-3]\d)\b|high|racing|through))|hba1c|a1c|inr|ketones|creatinine|"
     r"viral\s+load|cd4(?:\s+count)?|psa|platelets|potassium|thyroid\s+levels|tsh)"
 )
 _READING_EN = (
@@ -64,7 +65,7 @@ _READING_EN = (
 _DEVICE_EN = (
     r"(?:hearing\s+aids?|cochlear\s+implants?|(?:steroid\s+|blue\s+|brown\s+)?(?:inhalers?|puffers?)|"
     r"spacer|nebuli[sz]er|insulin\s+pump|(?:glucose|sugar)\s+(?:monitor|sensor)|cgm|"
-    r"cpap(?:\s+machine|\s+mask)?|crutch(?:es)?|walking\s+stick|rollator|wheelchair|"
+    r"cpap(?:\s+machine|\s+mask)?|crutch(?:es)?|walking\s+stick|rollator|(?:power\s*)?wheelchair|powerchair|"
     r"stoma\s+bag|catheter|pacemaker|epi-?pens?|oxygen\s+tank|feeding\s+tube)"
 )
 _BODY_PART_EN = (

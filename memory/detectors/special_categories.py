@@ -26,6 +26,7 @@ from stdnum import iban
 from memory.detectors.act_frames import ACT_FRAMES
 from memory.detectors.clause_readings import adjunct_readings
 from memory.detectors.concept_forms import CONCEPT_FORMS
+from memory.detectors.course_frames import COURSE_FRAMES, mixed_readings
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.life_frames import LIFE_FRAMES
@@ -156,6 +157,10 @@ _CONDITIONS_ZH = (
     r"厌食症|暴食症|进食障碍|酒精依赖|甲亢|甲减|肾病|胃溃疡|痛风|残疾|疱疹|新冠|过敏|乳糖不耐受|"
     r"[\u4e00-\u9fff]{1,5}(?:症|癌|瘤|炎|病|疹)"
 )
+# The conditions of the list above named by a 症 word, without the 症.
+_SHORT_ZH = "|".join(
+    word[:-1] for word in _CONDITIONS_ZH.split("|") if re.fullmatch(r"[\u4e00-\u9fff]{2,}症", word)
+)
 _DRUGS_ZH = (
     r"舍曲林|氟西汀|帕罗西汀|艾司西酞普兰|西酞普兰|文拉法辛|度洛西汀|安非他酮|米氮平|碳酸锂|"
     r"拉莫三嗪|喹硫平|阿立哌唑|奥氮平|利培酮|哌甲酯|专注达|阿普唑仑|地西泮|安定|劳拉西泮|"
@@ -216,6 +221,13 @@ _HEALTH_ZH = [
     _zh(
         rf"我{_ZH_WHEN}(?:每天|长期|在|正在|开始|按时|需要)?(?:吃|服用|服|打|用)(?:着|了)?(?:{_DRUGS_ZH})"
     ),
+    # a dose counted between the verb and the medicine: 我现在每天早上空腹吃一片优甲乐
+    _zh(
+        r"我(?:现在|每天|每晚|早上|晚上|睡前|空腹|饭前|饭后|长期|按时){0,4}(?:吃|服用|服)(?:着|了)?"
+        rf"(?:[一半两\d]+[片粒颗])(?:{_DRUGS_ZH})"
+    ),
+    # a condition named without its 症 (我有躁郁, 我有强迫): the list's own …症 words
+    _zh(rf"我(?:有|得了|患有|确诊了?)(?:{_SHORT_ZH})(?![症的感])"),
     re.compile(rf"{ZH_TAKES}(?:{_DRUGS_ZH})"),
     _Cued(re.compile(rf"{ZH_TAKES}(?:{_TABLET_ZH})"), _PRESCRIBED_ZH),
     re.compile(rf"{ZH_TAKES}{_CADN_ZH}"),
@@ -224,7 +236,7 @@ _HEALTH_ZH = [
         r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
         r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"
         r"我(?:怀孕了|怀孕\S{0,3}个?月|在孕期|正在做化疗|在做化疗|在接受心理治疗|在看心理医生|"
-        r"(?:一直|定期|每周)?(?:去)?看心理医生|去看精神科|在住院)"
+        r"(?:一直|定期|每周)?(?:去)?看心理医生|去看精神科|在住院(?!部|医|处|楼))"
     ),
 ]
 
@@ -403,7 +415,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + CONCEPT_FORMS["health"]
     + OPEN_NOUN_FRAMES["health"]
     + LIFE_FRAMES["health"]
-    + ACT_FRAMES["health"],
+    + ACT_FRAMES["health"]
+    + COURSE_FRAMES["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
@@ -412,7 +425,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + CONCEPT_FORMS["religion"]
     + OPEN_NOUN_FRAMES["religion"]
     + LIFE_FRAMES["religion"]
-    + ACT_FRAMES["religion"],
+    + ACT_FRAMES["religion"]
+    + COURSE_FRAMES["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
@@ -425,7 +439,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + SUBJECT_FORMS["biometric"]
     + DISCLOSURE_FORMS["biometric"]
     + CONCEPT_FORMS["biometric"]
-    + LIFE_FRAMES["biometric"],
+    + LIFE_FRAMES["biometric"]
+    + COURSE_FRAMES["biometric"],
     "political": _POLITICAL
     + SPECIAL_FORMS["political"]
     + DISCLOSURE_FORMS["political"]
@@ -446,13 +461,15 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + DISCLOSURE_FORMS["ethnicity"]
     + OPEN_NOUN_FRAMES["ethnicity"]
     + LIFE_FRAMES["ethnicity"]
-    + ACT_FRAMES["ethnicity"],
+    + ACT_FRAMES["ethnicity"]
+    + COURSE_FRAMES["ethnicity"],
     "criminal_record": SUBJECT_FORMS["criminal_record"]
     + SETTING_FORMS["criminal_record"]
     + CONCEPT_FORMS["criminal_record"]
     + OPEN_NOUN_FRAMES["criminal_record"]
     + LIFE_FRAMES["criminal_record"]
-    + ACT_FRAMES["criminal_record"],
+    + ACT_FRAMES["criminal_record"]
+    + COURSE_FRAMES["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.
@@ -486,6 +503,7 @@ def find_special_categories(text: str) -> list[str]:
         *dropped_subject_clauses(form),
         *dropped_subject_clauses_en(form),
         *adjunct_readings(form),
+        *mixed_readings(form),
     )
     for clause in readings:
         found |= {

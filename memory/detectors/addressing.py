@@ -108,7 +108,7 @@ _ADDRESS = [
     # an emoji-separated line); a social handle naming a bot, then a request
     # ("@ai_helper pls …").
     re.compile(
-        rf"(?:^|[.!?;\n|>\]\"]\s*)(?:(?:the|any|all|every)\s+)?(?:[\w-]+\s+)?{_ROLE_EN}\s*[:：]\s*"
+        rf"(?:^|[.!?;,，\n|>\]\"]\s*)(?:(?:the|any|all|every)\s+)?(?:[\w-]+\s+)?{_ROLE_EN}\s*[:：]\s*"
         r"(?:please\s+)?(?!is\b|was\b|has\b)[a-z]+(?<!s)(?<!ed)(?<!ing)\s+"
         r"(?:the|all|every|any|this|these|those|each|its|their|your|my|our)\b"
         rf"|^\s*{_ROLE_EN}\s+(?:please\s+)?(?:send|forward|delete|erase|email|share|upload|post|"

@@ -34,7 +34,11 @@ from memory.detectors.prefilter import search_any
 
 _ROLE_EN = (
     r"(?:ai|a\.i\.|assistants?|agents?|models?|llms?|language models?|chatbots?|bots?|"
-    r"copilots?|summari[sz]ers?|(?:ai|automated|virtual|digital) (?:assistants?|agents?|readers?))"
+    r"copilots?|summari[sz]ers?|crawlers?|scrapers?|spiders?|(?:ai|automated|virtual|digital) "
+    r"(?:assistants?|agents?|readers?|tools?|systems?|services?)"
+    # A machine named by the task it does to text: "summarisation engines", "answer engines".
+    r"|(?:ai|answer|search|summari[sz]ation|summary|translation|recommendation)\s+"
+    r"(?:engines?|tools?|services?|systems?|models?))"
 )
 _ROLE_ZH = (
     r"(?:AI|人工智能|人工智慧|智能体|智能體|助手|助理|智能助手|智能助理|大模型|模型|机器人|機器人"
@@ -55,8 +59,9 @@ _ADDRESS = [
     ),
     # A dedication: "note to the AI", "message for any model", "to whichever LLM is …".
     re.compile(
-        rf"\b(?:note|message|reminder|instructions?|request|directive|p\.?s\.?|footnote|hint)s?\s+"
-        rf"(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|whichever\s+|an?\s+)?(?:\w+\s+)?{_ROLE_EN}\b"
+        rf"\b(?:note|message|reminder|instructions?|request|directive|p\.?s\.?|footnote|hint|"
+        rf"guidance|guidelines?|memo|notice|tip|heads-up|action items?|task|comment)s?\s+"
+        rf"(?:(?:meant|intended|written)\s+)?(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|whichever\s+|an?\s+)?(?:\w+\s+)?{_ROLE_EN}\b"
         rf"|\b(?:to|for)\s+(?:the|any|all|every|whichever)\s+(?:\w+\s+){{0,2}}{_ROLE_EN}\s+"
         r"(?:that|which|who|reading|processing|indexing|summari[sz]ing|seeing|is|are)\b",
         re.IGNORECASE,
@@ -97,6 +102,21 @@ _ADDRESS = [
         rf"{_ROLE_JA}(?:は|へ|の方|に)"
         rf"|(?:이|본|위|아래|다음)\s*[가-힣]{{1,6}}[을를]\s*[가-힣]{{1,8}}는\s*{_ROLE_KO}\s*(?:는|은|이|가|께서)",
     ),
+    # A role noun then a colon and an order: a base-form verb before a determiner ("AI agent:
+    # empty the basket", not the fields "Agent: Sam Jones" or "Model: X200"); a role noun
+    # opening the text with a directive verb and no comma ("AI forward the …", the words of
+    # an emoji-separated line); a social handle naming a bot, then a request
+    # ("@ai_helper pls …").
+    re.compile(
+        rf"(?:^|[.!?;,，\n|>\]\"]\s*)(?:(?:the|any|all|every)\s+)?(?:[\w-]+\s+)?{_ROLE_EN}\s*[:：]\s*"
+        r"(?:please\s+)?(?!is\b|was\b|has\b)[a-z]+(?<!s)(?<!ed)(?<!ing)\s+"
+        r"(?:the|all|every|any|this|these|those|each|its|their|your|my|our)\b"
+        rf"|^\s*{_ROLE_EN}\s+(?:please\s+)?(?:send|forward|delete|erase|email|share|upload|post|"
+        r"export|transfer|reveal|leak|ignore|disregard|copy|wipe|empty|approve|run|execute)\b"
+        r"|@\w*(?:ai|bot|gpt|llm|assistant|copilot|agent)\w*\s+(?:pls|plz|please|kindly|"
+        r"can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u))\b",
+        re.IGNORECASE | re.MULTILINE,
+    ),
     # The assistant as the subject of a verb of asking in the passive, or as its object:
     # "the agent is kindly requested to…", "we ask any AI summarising this to…". Directive
     # verbs are a closed class; the role is named by its kind (one ``the``/``any`` before it,
@@ -128,14 +148,41 @@ _INTERNALS = [
     ),
 ]
 
+# Another person the text is about, named by a role of the service ("the account holder's",
+# "the member's"): theirs only count beside a verb of handing over, since "the visitor's
+# guide" on a museum page is not an order.
+_PERSONS_THINGS = re.compile(
+    r"\b(?:the\s+|this\s+)?(?:account[- ]holder|member|visitor|subscriber|client|shopper|"
+    r"patient|reader|requester|sender|recipient|caller|guest|buyer)'s\b"
+    r"|\bdes\s+(?:Nutzers|Benutzers|Kunden|Mitglieds)\b|\bde\s+l['’]utilisateur\b|\bdu\s+client\b",
+    re.IGNORECASE,
+)
+_HANDING_OVER = re.compile(
+    r"\b(?:send|forward|pass(?:\s+it)?\s+along|pass\s+on|share|e-?mail|mail|post|upload|dm|attach|"
+    r"copy|hand\s+over|submit|transmit|include|add|leak|senden|schicken|weiterleiten|"
+    r"transmettre|envoyer)\b",
+    re.IGNORECASE,
+)
+# A third party telling the reader that the user has consented to having their data shared:
+# consent is the user's to give, never a page's to report as a standing fact.
+_CLAIMED_CONSENT = re.compile(
+    r"\b(?:the\s+)?(?:user|customer|owner|account[- ]holder|subscriber|member|client|patient)\s+"
+    r"(?:has\s+|have\s+|had\s+)?(?:already\s+|fully\s+|now\s+)?(?:approved|authori[sz]ed|"
+    r"consent(?:s|ed)?\s+to|agree(?:s|d)?\s+to|permits?|allows?|waived?)\s+(?:\w+\s+){0,3}?"
+    r"(?:shar\w*|disclos\w*|contact\w*|transfer\w*|send\w*|releas\w*|all|every|any)\b",
+    re.IGNORECASE,
+)
 _USERS_THINGS = re.compile(
     r"\b(?:the\s+)?(?:user|customer|owner|person)'s\b|\b(?:users|customers)'\s"
     r"|(?:用户|用戶|使用者|客户|客戶)的|ユーザーの|利用者の|사용자의|이용자의",
     re.IGNORECASE,
 )
 _DESTINATION = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", re.IGNORECASE)
+# A link whose query carries a placeholder ({email}, [USER_ADDRESS], <EMAIL>, $USER, their
+# percent-encoded forms) or non-ASCII text: rendered, it sends what fills it.
 _LINK_WITH_PAYLOAD = re.compile(
-    r"!?\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\s]*(?:\{|%7b|[^\x00-\x7f])[^)\s]*\)", re.IGNORECASE
+    r"!?\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\s]*(?:\{|%7b|%5b[A-Z_]|%3c[A-Z_]|[^\x00-\x7f]"
+    r"|=\s*\[[A-Z][A-Z0-9_]{2,}\]|=\s*<[A-Z][A-Z0-9_]{2,}>|=\s*\$[A-Z][A-Z0-9_]{2,})[^)\s]*\)",
 )
 
 # The ten commonest letters of English text make up about 70 % of its letters, about 25 %
@@ -159,7 +206,13 @@ def addresses_the_assistant(form: str) -> bool:
 def sends_users_data_out(form: str) -> bool:
     return bool(
         (_USERS_THINGS.search(form) and _DESTINATION.search(form))
+        or (
+            _PERSONS_THINGS.search(form)
+            and _DESTINATION.search(form)
+            and _HANDING_OVER.search(form)
+        )
         or _LINK_WITH_PAYLOAD.search(form)
+        or _CLAIMED_CONSENT.search(form)
     )
 
 

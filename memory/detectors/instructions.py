@@ -25,6 +25,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
+from memory.detectors.injection_readings import extra_readings
 from memory.detectors.prefilter import search_any
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
@@ -118,13 +119,23 @@ _INJECTION_PATTERNS = [
         re.IGNORECASE | re.MULTILINE,
     ),
     re.compile(
-        r"(忽略|无视|忘记|忘掉|不要理会|别管|不用管)\S{0,4}(上面|以上|之前|前面|先前)的?(所有|全部)?"
+        r"(忽略|无视|忘记|忘掉|不要理会|别管|不用管)\S{0,4}(上面|以上|之前|前面|先前)的?(所有|全部)?的?"
         r"(内容|话|说明|要求|指令|规则|对话|设定)"
     ),
     re.compile(
         r"(忽略|无视|忘记|忘掉|覆盖|跳过)\S{0,6}(之前|以上|前面|先前|系统|原有|所有)\S{0,4}(指令|指示|规则|提示|设定|限制)"
     ),
     re.compile(r"(系统提示词?|开发者消息|开发者模式|越狱|扮演管理员|进入\S{0,4}模式)"),
+    # Japanese and Korean: what came before (上記/これまで/前の; 위의/이전/앞의/지금까지) set
+    # aside (無視/忘れ; 무시/잊) — "ignore the above" however it is worded around them.
+    re.compile(
+        r"(?:上記|以上|上|これまで|今まで|先ほど|前|最初)の?\S{0,6}?(?:内容|指示|命令|ルール|設定|説明|"
+        r"文章|メッセージ|プロンプト)\S{0,8}?(?:を|は|も)?\S{0,4}?(?:無視|忘れ|破棄)"
+    ),
+    re.compile(
+        r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?)\s*(?:모든\s*)?(?:내용|지시|명령|"
+        r"규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
+    ),
     re.compile(
         r"你(?:现在)?(?:是|就是|将是|扮演|成为|进入)(?:一个|一名)?\S{0,10}?(?:管理员|开发者|root|admin|DAN|"
         r"超级用户|没有任何限制|没有限制|无限制|不受限制|越狱|黑客|模式)",
@@ -174,7 +185,8 @@ _TO_AGENT_PATTERNS = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(the assistant|assistants?|agents?|the ai|the model|you)\s+(must|should|shall|will|are required to|"
+        r"\b(the assistant|assistants?|agents?|the ai|the model|you|llms?|chatbots?|bots|crawlers?|"
+        r"scrapers?|(?:ai|automated|virtual|digital|language)\s+[a-z]+s)\s+(must|should|shall|will|are required to|"
         r"need to|have to)\s+(always\s+|now\s+|never\s+)?\w+",
         re.IGNORECASE,
     ),
@@ -217,7 +229,14 @@ _TO_AGENT_PATTERNS = [
     ),
     re.compile(
         r"<\s*/?\s*[\w-]*(?:memory|memories|instruction|prompt|persist|remember|directive)[\w-]*"
-        r"(?:\s[^>]*)?>",
+        r"(?:\s[^>]*)?>"
+        # A compound tag named for the assistant's state or the user's standing record
+        # (<context_patch>, <user_facts>, <saved_preferences>) around a sentence of four words
+        # or more: data fields (<first_name>Ann</first_name>) are a word or two.
+        r"|<\s*(?:(?:[a-z]+[_-])+(?:context|facts?|profile|preferences?|persona|knowledge|beliefs?|"
+        r"notes?|rules|polic(?:y|ies)|settings|state)(?:[_-][a-z]+)*|(?:context|facts?|profile|"
+        r"preferences?|persona|knowledge|beliefs?|notes?|rules|polic(?:y|ies)|settings|state)"
+        r"(?:[_-][a-z]+)+)\s*>\s*(?:[^<\s]+\s+){3,}[^<]*<",
         re.IGNORECASE,
     ),
 ]
@@ -248,7 +267,10 @@ def find_injection(text: str) -> list[str]:
     if unleet != form and search_any(_INJECTION_PATTERNS, unleet):
         return ["instruction_like_text"]
     # ROT13 or base64 that decodes to language is read like what it hides.
-    if any(search_any(_INJECTION_PATTERNS, decoded) for decoded in readings(form)):
+    if any(
+        search_any(_INJECTION_PATTERNS, decoded)
+        for decoded in (*readings(form), *extra_readings(form))
+    ):
         return ["instruction_like_text"]
     return []
 
@@ -267,7 +289,7 @@ def find_instruction_to_agent(text: str) -> list[str]:
     text that speaks to the assistant or sends the user's data out (policy step 14 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
-    for reading in (form, *readings(form)):
+    for reading in (form, *readings(form), *extra_readings(form)):
         if search_any(_TO_AGENT_PATTERNS, reading):
             return ["instruction_to_agent"]
         # Structure, not phrasing (memory.detectors.addressing): content that speaks to the

@@ -29,10 +29,11 @@ _EN_MOMENT = (
 _EN_DAY = r"today|tonight|this\s+(?:morning|afternoon|evening)"
 _EN_DEGREE = (
     r"so|very|really|a\s+(?:bit|little)|kind\s+of|kinda|sort\s+of|pretty|super|quite|"
-    r"rather|totally|extremely|incredibly|somewhat|slightly|too|still|just|a\s+tad"
+    r"rather|totally|extremely|incredibly|somewhat|slightly|too|still|just|a\s+tad|a\s+touch|"
+    r"absolutely|completely|utterly|awfully|terribly|properly"
 )
 _EN_FRAME = re.compile(
-    r"(?:'m|'re|\b(?:am|is|are|feels?|feeling|seems?|looks?))(?:\s+not)?"
+    r"(?:'m|'re|'s|\b(?:am|is|are|feels?|feeling|seems?|looks?))(?:\s+not)?"
     r"(?:\s+feeling)?(?:\s+(?:" + _EN_DEGREE + r"))*\s+(?P<head>[a-z][\w-]*)(?P<rest>.*)",
     re.IGNORECASE,
 )
@@ -80,12 +81,34 @@ _EN_DROPPED = re.compile(
     r"^\s*(?:(?:honestly|still|just|ugh|man),?\s+)*(?P<feeling>feeling\s+)?"
     r"(?P<degree>(?:(?:" + _EN_DEGREE + r")\s+)+)?"
     r"(?P<head>[a-z][\w-]*)(?P<pair>\s+and\s+(?:(?:" + _EN_DEGREE + r")\s+)*[a-z][\w-]*)?\s+"
-    r"(?:" + _EN_MOMENT + r"|" + _EN_DAY + r")\b",
+    r"(?:" + _EN_MOMENT + r"|" + _EN_DAY + r"|after\s+(?:that|this)\s+(?!(?:\w+\s+)?(?:years?|"
+    r"months?|weeks?|decades?|time|long)\b))\b",
+    re.IGNORECASE,
+)
+
+
+# The speaker's dropped subject in a posture or a place, told of this moment: a participle of
+# position opening the sentence ("Sat in a dentist's chair right now", "Stuck on the
+# platform at the moment"), then a place, then a scope of the moment (not of the day: "Sat
+# in the garden today" is an event).
+_EN_DROPPED_POSTURE = re.compile(
+    r"^\s*(?:sat|sitting|stood|standing|stuck|lying|waiting|queu(?:e)?ing|parked|trapped)\s+"
+    r"(?:in|on|at|by|outside|behind|inside|under)\b[^.;]{0,40}?\b(?:" + _EN_MOMENT + r")\b",
+    re.IGNORECASE,
+)
+# A deferral of the conversation to later because of the moment ("so I'll keep this short",
+# "talk later", "can't talk"): the situation told beside it is this moment's.
+_EN_DEFERRAL = re.compile(
+    r"\b(?:I'll|I\s+will|I\s+can)\s+(?:keep\s+(?:this|it)\s+(?:short|brief)|call\s+you\s+(?:back|later)|"
+    r"text\s+you\s+(?:back|later)|reply\s+(?:later|properly\s+later))|\btalk\s+(?:later|soon|in\s+a\s+bit)\b"
+    r"|\bcan't\s+(?:talk|chat)\b",
     re.IGNORECASE,
 )
 
 
 def _en(sentence: str) -> bool:
+    if _EN_DROPPED_POSTURE.search(sentence):
+        return True
     # Without a person the predicate must show itself as one: after "feeling" or a degree
     # adverb, or a participle paired with another ("jet-lagged and grumpy"); "Pizza
     # tonight!" and "Swimming today" are plans and things.
@@ -118,7 +141,11 @@ def _en(sentence: str) -> bool:
             return True
     for m in _EN_FRAME.finditer(sentence):
         head = m["head"]
-        if not m[0].startswith("'") and not _EN_PERSON.search(sentence[: m.start()]):
+        # "'m" and "'re" carry their person; "'s" only after "my …" ("My head's pounding"),
+        # never a thing's ("it's", "the studio's").
+        if (not m[0].startswith("'") or m[0].startswith("'s")) and not _EN_PERSON.search(
+            sentence[: m.start()]
+        ):
             continue
         if _EN_NOT_STATE.match(head):
             continue
@@ -128,6 +155,8 @@ def _en(sentence: str) -> bool:
             # An activity or a place: only under "right now" or a day scope (not a deictic
             # event).
             if day or (moment and not (loose and moment[0].lower().startswith("at"))):
+                return True
+            if moment and _EN_DEFERRAL.search(sentence):
                 return True
             continue
         return True
@@ -139,6 +168,35 @@ _ZH_SCOPE_LOOSE = r"现在|目前"
 _ZH_DEGREE_MOMENT = r"有点儿?|有些|有一点|好|太|超|不太|不怎么|不大"
 _ZH_DEGREE = _ZH_DEGREE_MOMENT + r"|很|特别|非常|挺|比较|十分|真|蛮|格外|不"
 _ZH_END = r"(?:了|啊|呀|呢|的|哦|啦|死了|得很|极了)?[!！~～….。]*\s*$"
+
+
+_ZH_SCOPE_MOMENT = r"此刻|这会儿|这时候|此时|眼下"
+# A degree complement ending a clause: the state at its height ("撑得不行", "困得…睁不开了").
+_ZH_DEGREE_COMPLEMENT = r"得(?:不行|要命|要死|受不了|不得了|慌)|死了|坏了"
+# A deferral of the conversation ("等一下再回你", "晚点聊", "回头再说"): the situation beside
+# it is this moment's.
+_ZH_DEFERRAL = re.compile(r"(?:等一下|等会儿?|待会儿?|晚点|回头)再?(?:回|聊|说|打|联系)")
+
+
+def zh_moment(sentence: str) -> bool:
+    """A moment in Chinese told over a whole sentence: a scope of the moment before 在 (a
+    place or an activity now: "我这会儿在医院排队", "此刻堵在隧道里"), "just" (刚) with a
+    degree complement ("刚吃完火锅，撑得不行"), a scope then a state with a complement ending
+    in 了 ("现在困得眼睛都睁不开了"), or a scope, 在 and a deferral of the conversation
+    ("我现在在捷运上，等一下再回你")."""
+    if re.search(rf"(?:{_ZH_SCOPE_MOMENT})\s*(?:正)?[\u4e00-\u9fff]?在", sentence):
+        return True
+    if "刚" in sentence and re.search(rf"(?:{_ZH_DEGREE_COMPLEMENT})[!！。]*\s*$", sentence):
+        return True
+    if re.search(
+        rf"(?:{_ZH_SCOPE_STRICT}|{_ZH_SCOPE_LOOSE})[\u4e00-\u9fff]{{1,2}}得[\u4e00-\u9fff]{{1,8}}了[!！。]*\s*$",
+        sentence,
+    ):
+        return True
+    return bool(
+        re.search(rf"(?:{_ZH_SCOPE_STRICT}|{_ZH_SCOPE_LOOSE})在", sentence)
+        and _ZH_DEFERRAL.search(sentence)
+    )
 
 
 def _zh(clause: str) -> bool:
@@ -201,5 +259,7 @@ def passing_state(sentence: str) -> bool:
     if re.search(r"[\u3040-\u30ff\uac00-\ud7a3]", sentence) and _ja_ko(sentence):
         return True
     if re.search(r"[A-Za-z]", sentence) and _en(sentence):
+        return True
+    if re.search(r"[\u4e00-\u9fff]", sentence) and zh_moment(sentence):
         return True
     return any(_zh(clause) for clause in re.split(r"[，,、：:]", sentence))

@@ -36,6 +36,7 @@ from datetime import UTC, date, datetime, timedelta
 from core.process_state import memoized
 from memory.temporal.common import (
     _CHANGE_CUE,
+    _HABITUAL,
     _HYPOTHETICAL,
     _UNDATED_FUTURE,
     _add_months,
@@ -55,6 +56,7 @@ from memory.temporal.en import (
     _en_past,
 )
 from memory.temporal.event_clause import (
+    _EN_FUTURE,
     event_clause_future,
     named_year_start,
     zh_day_of_month_start,
@@ -108,7 +110,12 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     )
     if start is not None:
         return TimeHint("future", start) if start > now else None
-    if _UNDATED_FUTURE.search(text) or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text)):
+    # A habit told with an event ("I always visit my gran when the holidays start") is no
+    # change to come, unless a future verb says one is.
+    habit = _HABITUAL.search(text) and not _EN_FUTURE.search(text)
+    if (_UNDATED_FUTURE.search(text) and not habit) or (
+        _ZH_AFTER_EVENT.search(text) and not _zh_done(text)
+    ):
         return TimeHint("future_undated")
     if event_clause_future(text):  # a change after an event told as a clause (round 11)
         return TimeHint("future_undated")

@@ -36,6 +36,19 @@ _EN_FUTURE = re.compile(
     r"|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b)\w{2,}ing\b",
     re.IGNORECASE,
 )
+# After an event clause, the present of a verb of becoming is a change to come as "will"
+# is ("when the baby arrives my partner becomes the main carer").
+_EN_CHANGE_PRESENT = re.compile(
+    r"\b(?:becomes|changes\s+(?:to|over)|switches\s+(?:to|over)|passes\s+to|turns\s+into|"
+    r"goes\s+(?:up|down|back))\b",
+    re.IGNORECASE,
+)
+# A preposed limit naming a season or a holiday, with a future: "By Christmas I'll have…".
+_EN_BY_SEASON = re.compile(
+    r"^\s*by\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:next\s+)?(?:spring|summer|autumn|fall|"
+    r"winter|christmas|easter|new\s+year|half[- ]term)\b",
+    re.IGNORECASE,
+)
 # A future whose verb takes the listener as object is a promise in the conversation ("I'll
 # let you know when the results come in"), not a change of the speaker's.
 _EN_PROMISE = re.compile(
@@ -43,7 +56,7 @@ _EN_PROMISE = re.compile(
 )
 # The connective and a subject of its own: a determiner or a possessive and a noun.
 _EN_EVENT_CLAUSE = re.compile(
-    r"\b(?:when|once|after|as\s+soon\s+as|by\s+the\s+time|the\s+moment)\s+"
+    r"\b(?:when|once|after|following|upon|as\s+soon\s+as|by\s+the\s+time|the\s+moment)\s+"
     r"(?:the|my|our|his|her|their|this|that|your)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+",
     re.IGNORECASE,
 )
@@ -54,6 +67,7 @@ _EN_PREPOSED_START = re.compile(
     r"^\s*(?:starting|beginning|from|as\s+of|effective|come)\s+(?![^,.;]*\b(?:this|last)\b)"
     r"(?:the\s+|next\s+)?"
     r"[^,.;]{0,30}?\b(?:week|month|year|term|semester|season|quarter|weekend|"
+    r"spring|summer|autumn|fall|winter|christmas|easter|"
     r"january|february|march|april|may|june|july|august|september|october|november|december)"
     r"\b[^,.;]{0,20},",
     re.IGNORECASE,
@@ -62,6 +76,11 @@ _ZH_MODAL = r"(?:会|就|要|再|将|打算|准备|想|得)"
 _ZH_EVENT_CLAUSE = re.compile(
     r"(?:^|[，,。；;]|我们|我|他们|他|她|用户)\s*(?:等|待)(?:到)?(?![了着过待会])"
     rf"[^，,。；;！？]{{1,14}}[，,]\s*(?:我们|我|他们|他|她|用户)?(?:也|都|还)?{_ZH_MODAL}"
+)
+# An event told as a clause before 以后/之后, then the speaker's modal of the future:
+# "结婚以后我会随夫姓" (会, 将, 打算, 准备; not 就…了, which is as often the past).
+_ZH_AFTER_CLAUSE = re.compile(
+    r"^[^，,。；;]{2,10}?(?:以后|之后)[，,]?\s*(?:我们|我|他们|他|她)(?:也|都|还)?(?:会|将|打算|准备)"
 )
 _ZH_PAST = re.compile(r"已经|过了|了[，,。！]?$|去年|上个?月|上周|以前")
 
@@ -91,11 +110,15 @@ def event_clause_future(text: str) -> bool:
                 return True
             if (
                 _EN_EVENT_CLAUSE.search(sentence)
-                and _EN_FUTURE.search(sentence)
+                and (_EN_FUTURE.search(sentence) or _EN_CHANGE_PRESENT.search(sentence))
                 and not _EN_PROMISE.search(sentence)
             ):
                 return True
-        if _ZH_EVENT_CLAUSE.search(sentence) and not _ZH_PAST.search(sentence):
+            if _EN_BY_SEASON.search(sentence) and _EN_FUTURE.search(sentence):
+                return True
+        if (
+            _ZH_EVENT_CLAUSE.search(sentence) or _ZH_AFTER_CLAUSE.search(sentence)
+        ) and not _ZH_PAST.search(sentence):
             return True
         if re.search(r"[\u3040-\u30ff]", sentence):
             if (

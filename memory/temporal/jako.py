@@ -67,7 +67,10 @@ _UNITS = {
     "년": "year",
 }
 _MONTH = re.compile(r"(?P<m>\d{1,2})\s*(?:月|월)(?:\s*(?P<d>\d{1,2})\s*(?:日|일))?")
-_PAST = re.compile(r"先月|先週|去年|昨年|昨日|前に|지난|작년|어제|전에")
+# "전에" (before) after a time or on its own, not inside a word ("대전에서", in Daejeon).
+_PAST = re.compile(
+    r"先月|先週|去年|昨年|昨日|前に|지난|작년|어제|(?<![가-힣])전에|(?<=[년월일주달래간])\s*전에"
+)
 
 
 def _number(raw: str) -> int | None:

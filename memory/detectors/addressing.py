@@ -19,7 +19,7 @@ for — and there are endless ways to ask — the address itself is the finding:
 - **encodings**: ROT13 and base64 are decoded, and the decoded text is read by the same
   detectors (``readings``), when the decoded form reads more like language than the input.
 
-Used for content from tools and the web only (policy step 14): from the user, "AI, please
+Used for content from tools and the web only (policy step 13): from the user, "AI, please
 remember I'm vegetarian" is a preference.
 """
 

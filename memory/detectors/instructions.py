@@ -286,7 +286,7 @@ def find_procedure_like(text: str) -> list[str]:
 
 def find_instruction_to_agent(text: str) -> list[str]:
     """``instruction_to_agent`` for a standing order addressed to the assistant, or for any
-    text that speaks to the assistant or sends the user's data out (policy step 14 asks this
+    text that speaks to the assistant or sends the user's data out (policy step 13 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
     for reading in (form, *readings(form), *extra_readings(form)):

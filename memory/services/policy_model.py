@@ -159,7 +159,7 @@ def _local_unsure(candidate: Candidate) -> frozenset[str]:
         AssertionKind.TOOL_CONFIRMED,
         AssertionKind.EXTERNAL_UNTRUSTED,
     ):
-        # Instructions are held only from tool or web content (the write policy's step 14).
+        # Instructions are held only from tool or web content (the write policy's step 13).
         doubts -= {"instruction"}
     return _rule_unsure(text) | doubts
 

@@ -6,9 +6,12 @@ a sentence. It never touches the database; ``memory.services.writes`` loads its 
 applies its decision. Read ``decide`` top to bottom: each step either returns a decision
 or lets the candidate through to the next.
 
-One precedence: a deletion request, then every refusal, then every hold, then the
-comparison with what is known. A held candidate is stored (pending), so nothing that would
-be refused may be held first (a secret inside a future plan is refused, never held).
+One precedence: a deletion request, then every refusal, then every hold for review, then
+every hold for the user's confirmation, then the comparison with what is known. A held
+candidate is stored (pending), so nothing that would be refused may be held first (a secret
+inside a future plan is refused, never held), and a hold the user can lift must not hide
+one that a reviewer must see (a tool's order inside a future plan is held for review: steps
+12-16 come before 17 and 18).
 
 The steps, in order:
  1. A deletion request is always honoured, whatever the consent state.
@@ -26,15 +29,17 @@ The steps, in order:
 10. Procedures are never learned from untrusted or tool content, nor from an
     inference that cites it. 10b: a credential the learned head is sure of is refused.
 11. Sensitive personal data is refused when the tenant does not keep it.
-12. Hold: a future change without a date, until the user confirms it.
-13. Hold: instruction-like text (prompt injection), for review.
-14. Hold: tool- or web-derived content that orders the agent or hides its words.
-15. Hold: a procedural write that adds content, until a change request is approved.
-16. Hold: procedure-like content that does not come from the user.
-17. Hold: external, unverified content.
+12. Hold: instruction-like text (prompt injection), for review.
+13. Hold: tool- or web-derived content that orders the agent or hides its words.
+14. Hold: a procedural write that adds content, until a change request is approved.
+15. Hold: procedure-like content that does not come from the user.
+16. Hold: external, unverified content.
+17. Hold: a future change without a date, until the user confirms it (after the holds
+    for review: a tool's order "once the lease starts" goes to a reviewer).
 18. Hold: sensitive personal data (rules, then the learned special-category head), until
     the user confirms it. 18b: the learned heads' other holds (memory.detectors.learned):
-    an undated future change, a passing state, an instruction in tool or web content.
+    an instruction in tool or web content (for review), an undated future change, a
+    passing state.
 19. An explicit change (retract, expire, correct, supersede) acts on its target.
 20. Anything else is compared with what is already known in the same scope.
 
@@ -318,23 +323,7 @@ def decide(
 
     # --- Then the holds: stored, but not used until the user or a reviewer says so. ---
 
-    # 12. A change that is clearly in the future but has no date ("after the wedding",
-    #    "等孩子毕业以后") is not applied now: it is held, with no start, until the user
-    #    confirms it (then it applies from the confirmation).
-    if (
-        time_hint is not None
-        and time_hint.kind == "future_undated"
-        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
-        and not candidate.user_confirmed_sensitive
-    ):
-        return _quarantine(
-            candidate,
-            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
-            "This change lies in the future but has no date; it is held until the user confirms it.",
-            findings=("future_undated",),
-            status=MemoryStatus.PENDING_CONFIRMATION,
-        )
-    # 13. Instruction-like text (prompt injection, memory poisoning) goes to review.
+    # 12. Instruction-like text (prompt injection, memory poisoning) goes to review.
     injection = content_rules.find_injection(text)
     if injection and not candidate.review_approved:
         return _quarantine(
@@ -344,7 +333,7 @@ def decide(
             findings=injection,
         )
 
-    # 14. Content derived from a tool or web source that reads as an order to the agent,
+    # 13. Content derived from a tool or web source that reads as an order to the agent,
     #     or that hides its words (look-alike letters, invisible characters inside words,
     #     a link whose text names another domain), is never stored as an active memory:
     #     it is quarantined with the finding as its flag.
@@ -361,7 +350,7 @@ def decide(
                 findings=flagged,
             )
 
-    # 15. Every procedural write that adds content — an assertion or an explicit
+    # 14. Every procedural write that adds content — an assertion or an explicit
     #     supersede/correction — needs an approved change request (governance).
     if (
         candidate.memory_type == MemoryType.PROCEDURAL
@@ -374,7 +363,7 @@ def decide(
             "Procedure changes are written only after a reviewer approves them.",
         )
 
-    # 16. Procedures smuggled in as facts or episodes from tool, web or inferred content
+    # 15. Procedures smuggled in as facts or episodes from tool, web or inferred content
     #     go to review too: only reviewed procedural memory may tell the agent how to act.
     if candidate.assertion_kind in (
         AssertionKind.TOOL_CONFIRMED,
@@ -390,7 +379,7 @@ def decide(
                 findings=disguised,
             )
 
-    # 17. External, unverified content is held for review rather than believed.
+    # 16. External, unverified content is held for review rather than believed.
     if (
         candidate.assertion_kind == AssertionKind.EXTERNAL_UNTRUSTED
         and candidate.intent == Intent.ASSERT
@@ -402,6 +391,24 @@ def decide(
             "This comes from external content that nobody has confirmed; it needs review.",
         )
 
+    # 17. A change that is clearly in the future but has no date ("after the wedding",
+    #    "等孩子毕业以后") is not applied now: it is held, with no start, until the user
+    #    confirms it (then it applies from the confirmation). After the holds for
+    #    review (12-16): a tool's order "once the lease starts" goes to a
+    #    reviewer, not to the user as a change to confirm.
+    if (
+        time_hint is not None
+        and time_hint.kind == "future_undated"
+        and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
+        and not candidate.user_confirmed_sensitive
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.FUTURE_NEEDS_CONFIRMATION,
+            "This change lies in the future but has no date; it is held until the user confirms it.",
+            findings=("future_undated",),
+            status=MemoryStatus.PENDING_CONFIRMATION,
+        )
     # 18. Sensitive personal data is held for the user's explicit confirmation.
     if needs_confirmation:
         return _quarantine(
@@ -412,10 +419,22 @@ def decide(
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
 
-    # (18b) The learned heads' holds, after every rule's: a future change without a date the
-    #     time rules did not read, a passing state the rules did not refuse (held, not
-    #     refused: a learned detection never refuses a real memory), an instruction in
-    #     tool or web content the instruction rules did not flag.
+    # (18b) The learned heads' holds, after every rule's: an instruction in tool or web
+    #     content the instruction rules did not flag (for review, first, as in 12-16), a
+    #     future change without a date the time rules did not read, a passing state the
+    #     rules did not refuse (held, not refused: a learned detection never refuses a
+    #     real memory).
+    if (
+        "instruction" in found
+        and not candidate.review_approved
+        and _derives_from_tool_or_web(candidate)
+    ):
+        return _quarantine(
+            candidate,
+            ReasonCode.TOOL_DERIVED_INSTRUCTION,
+            "This comes from a tool or web source and reads as an instruction; it needs review.",
+            findings=("instruction_learned",),
+        )
     #     A change that already has a start (dated in step 2) is not held.
     if (
         "future" in found
@@ -447,18 +466,6 @@ def decide(
             "This seems to describe a passing state; it is kept only if the user confirms it.",
             findings=("transient_learned",),
             status=MemoryStatus.PENDING_CONFIRMATION,
-        )
-
-    if (
-        "instruction" in found
-        and not candidate.review_approved
-        and _derives_from_tool_or_web(candidate)
-    ):
-        return _quarantine(
-            candidate,
-            ReasonCode.TOOL_DERIVED_INSTRUCTION,
-            "This comes from a tool or web source and reads as an instruction; it needs review.",
-            findings=("instruction_learned",),
         )
 
     # 19. Explicit changes to an existing record.

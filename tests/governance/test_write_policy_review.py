@@ -1,4 +1,4 @@
-"""The governance edits to the write policy (memory/write_policy/policy.py, steps 10-12 and 14):
+"""The governance edits to the write policy (memory/write_policy/policy.py, the holds for review, steps 12-16):
 ``review_approved`` lets reviewed text past the "needs review" quarantines and nothing
 else."""
 

@@ -209,7 +209,7 @@ _SECRETS = st.sampled_from(
 @hsettings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=_EVENT_FRAMES, secret=_SECRETS, n=st.integers(4000, 9999))
 def test_a_secret_in_a_change_after_an_event_is_refused_not_held(frame, secret, n):
-    """A secret is refused (step 6) before any future hold (step 12): never stored, held or
+    """A secret is refused (step 6) before any future hold (step 17): never stored, held or
     dated."""
     text = frame.format(s=secret.format(n=n))
     decision = decide_user_statement(text, now=NOW, learned_detectors=False)
@@ -225,7 +225,7 @@ _SPECIAL = st.sampled_from(["我就开始做透析。", "我会开始吃抗抑�
 @hsettings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=st.sampled_from(["等新房子交付，{s}", "等合同结束，{s}"]), special=_SPECIAL)
 def test_a_special_category_in_a_change_after_an_event_is_held_restricted(frame, special):
-    """The future hold (step 12) keeps the special category's restriction (step 11): held
+    """The future hold (step 17) keeps the special category's restriction (step 11): held
     for the user's confirmation, restricted, never active."""
     decision = decide_user_statement(frame.format(s=special), now=NOW, learned_detectors=False)
     assert decision.operation == Operation.QUARANTINE
@@ -249,7 +249,7 @@ _QUOTES = st.sampled_from(
 @hsettings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(order=_ORDERS, quote=_QUOTES)
 def test_a_tool_instruction_inside_a_quotation_is_still_held(order, quote):
-    """From a tool the address is the finding, whoever is quoted (step 14): a quotation frame
+    """From a tool the address is the finding, whoever is quoted (step 13): a quotation frame
     does not launder it."""
     decision = _from_tool(quote.format(s=order))
     assert decision.operation == Operation.QUARANTINE, quote.format(s=order)

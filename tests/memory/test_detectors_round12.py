@@ -190,8 +190,8 @@ _ORDERS_SECRET = st.sampled_from(
 @hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=_UNDATED | _DATED, order=_ORDERS_SECRET, n=st.integers(1000, 9999))
 def test_a_secret_in_a_tool_order_with_a_future_is_refused(frame, order, n):
-    """A secret is refused (step 6) before any future hold (step 12) or tool quarantine
-    (step 14), in English and Chinese, dated or not: nothing is stored, held or dated."""
+    """A secret is refused (step 6) before any tool quarantine (step 13) or future hold
+    (step 17), in English and Chinese, dated or not: nothing is stored, held or dated."""
     text = frame.format(o=order.format(n=n))
     decision = _from_tool(text)
     assert (decision.operation, decision.reason_code) == (
@@ -202,25 +202,26 @@ def test_a_secret_in_a_tool_order_with_a_future_is_refused(frame, order, n):
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=_UNDATED, order=_ORDERS_FREE)
-def test_a_tool_order_after_an_event_is_held_by_the_future_hold(frame, order):
-    """Without a secret, an undated change is held first (step 12, pending the user's
-    confirmation, before step 14): never active, never dated; the instruction is still
-    found by the tool rules."""
+def test_a_tool_order_after_an_event_is_held_for_review_not_for_the_user(frame, order):
+    """Without a secret, an undated change from a tool that orders the agent is held for
+    review (step 13), not as a change for the user to confirm (step 17 comes after the
+    review holds): never active, never dated, and the user's confirmation cannot lift it."""
     text = frame.format(o=order)
     assert valid_time_hint(text, NOW, slot=False).kind == "future_undated", text
     assert find_instruction_to_agent(text), text
     decision = _from_tool(text)
-    assert (decision.operation, decision.reason_code) == (
-        Operation.QUARANTINE,
-        ReasonCode.FUTURE_NEEDS_CONFIRMATION,
+    assert decision.operation == Operation.QUARANTINE, text
+    assert decision.reason_code in (
+        ReasonCode.SUSPECTED_INJECTION,  # step 12, where the words alone are an injection
+        ReasonCode.TOOL_DERIVED_INSTRUCTION,
     ), text
-    assert decision.status == MemoryStatus.PENDING_CONFIRMATION
+    assert decision.status == MemoryStatus.QUARANTINED  # not pending the user's confirmation
 
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=_DATED, order=_ORDERS_FREE)
 def test_a_dated_tool_order_is_quarantined_not_stored_with_a_date(frame, order):
-    """A dated change has no hold of its own: the tool rule (step 14) quarantines it before
+    """A dated change has no hold of its own: the tool rule (step 13) quarantines it before
     any store with a start."""
     text = frame.format(o=order)
     decision = _from_tool(text)
@@ -234,7 +235,7 @@ def test_a_dated_tool_order_is_quarantined_not_stored_with_a_date(frame, order):
 @hsettings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(frame=_UNDATED | _DATED, order=_ORDERS_FREE)
 def test_the_same_future_from_the_user_is_not_a_tool_quarantine(frame, order):
-    """From the user the same words are never a tool quarantine (step 14 asks it of tool and
+    """From the user the same words are never a tool quarantine (step 13 asks it of tool and
     web content only)."""
     decision = decide_user_statement(frame.format(o=order), now=NOW, learned_detectors=False)
     assert decision.reason_code != ReasonCode.TOOL_DERIVED_INSTRUCTION

@@ -280,7 +280,7 @@ def test_a_future_phrase_in_tool_content_never_becomes_an_active_procedure(futur
 @settings(max_examples=30, deadline=None)
 @given(state=st.sampled_from(OTHER_PASSING), future=st.booleans())
 def test_another_persons_passing_state_is_refused_as_transient_before_any_hold(state, future):
-    # README step 7 (passing states, whoever is in them) comes before step 12 (holds).
+    # README step 7 (passing states, whoever is in them) comes before the holds (12-18).
     text = f"{state}; 下个月起我改成远程办公" if future else state
     d = _decide(text)
     assert d.operation == Operation.REJECT

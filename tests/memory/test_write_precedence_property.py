@@ -4,7 +4,8 @@ instruction to the agent, a passing state, a missing purpose or consent basis �
 first or third person, in English or Chinese, under a tenant that holds or refuses
 sensitive data. Each is appended as the user's event and proposed as a candidate citing
 it, through the API. The outcome must be the one README's table gives for that
-combination — every refusal before any hold — and afterwards no record, search doc,
+combination — every refusal before any hold, the holds for review before those for the
+user — and afterwards no record, search doc,
 event, audit row, log line or export holds the secret.
 
 The phrase pools are our own, different from the issue's examples and from the detector
@@ -126,10 +127,10 @@ def expected(case) -> tuple[str, str]:
         return "REJECT", "transient"
     if f["sensitive"] and case["tenant_rejects_sensitive"]:
         return "REJECT", "sensitive_personal_data"
+    if f["instruction"]:  # a hold for review (step 12) before a hold for the user (17)
+        return "QUARANTINE", "suspected_injection"
     if f["future"]:
         return "QUARANTINE", "future_needs_confirmation"
-    if f["instruction"]:
-        return "QUARANTINE", "suspected_injection"
     if f["sensitive"]:
         return "QUARANTINE", "sensitive_needs_confirmation"
     return "ADD", "new_memory"

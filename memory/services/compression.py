@@ -211,4 +211,5 @@ def _summarize_one_read(
             ],
         )
         summary.id = cursor.fetchone()[0]
+    summary._state.adding = False  # the row exists: a later save() updates it
     return summary

@@ -9,6 +9,7 @@ off, the same bodies give the same status, the same error shape and the same dec
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -228,7 +229,9 @@ def test_the_api_answers_the_same_either_way(api, settings, messages, candidates
             if isinstance(c.get("namespace"), str) and re.search(NAMESPACE_RE, c["namespace"]):
                 c["namespace"] = f"ns{tag.replace('-', '')}".lower()
         r = api.post_json(URL, body)
-        out = r.json()
+        # An error may name the ids and namespace the body was given: this side's tag.
+        named = json.dumps(r.json()).replace(tag, "TAG")
+        out = json.loads(named.replace(f"ns{tag.replace('-', '')}".lower(), "nsTAG"))
         if r.status_code == 200:
             out = (
                 [(e["created"], e["redactions"], e["error"]) for e in out["events"]],

@@ -25,7 +25,9 @@ from memory.detectors.secrets import looks_like_secret
 from tests.memory.test_detector_plumbing import _corpus_sentences, _findings
 from tests.memory.test_detector_prefilter import PATTERNS, text_mixed
 
-LOCOMO = Path("/work/shared/data/locomo-dev")
+# The LoCoMo dev conversations sit beside the project (../shared/data), not in it: where a
+# checkout has none, the repository's own corpora above hold the gates to the same test.
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
 GATES = ["QUESTION_TAIL_GATE", "CUE_LITERAL_GATE", "PHONE_PLUS_GATE"]
 
 # Pieces of questions and answers: the credential and network words, their near misses

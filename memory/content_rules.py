@@ -24,7 +24,7 @@ from memory.detectors.instructions import (
     find_procedure_like,
 )
 from memory.detectors.passing_state import passing_state
-from memory.detectors.phone_runs import phone_shaped_runs_hold
+from memory.detectors.phone_runs import phone_shaped_runs_hold, written_as_phone_number
 from memory.detectors.prefilter import search_any
 from memory.detectors.secrets import find_secrets, redact_secrets
 from memory.detectors.special_categories import find_special_categories
@@ -239,7 +239,7 @@ def find_sensitive_personal_data(text: str) -> list[str]:
             matcher = phonenumbers.PhoneNumberMatcher(
                 text, region or "ZZ", leniency=phonenumbers.Leniency.VALID
             )
-            if any(True for _ in matcher):
+            if any(written_as_phone_number(m.raw_string, region) for m in matcher):
                 findings.append("phone_number")
                 break
         except Exception:  # phonenumbers raises on odd inputs; a miss is not a finding

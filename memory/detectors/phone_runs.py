@@ -61,3 +61,21 @@ def phone_shaped_runs_hold(text: str, least: int) -> bool:
         if len(run) >= least and len(_DIGIT.findall(run)) >= least:
             return True
     return False
+
+
+# How a number is written where it is dialled. Read as Chinese, phonenumbers also accepts
+# a national number without its trunk prefix ("2023118845" is Guangzhou's 020-23118845),
+# which is how nobody writes a landline and how order, invoice and staff numbers look. A
+# Chinese number is written with its trunk prefix 0 (020-…, 0755 …), as a mobile number
+# (its national number starts with 1), or with the country code (+86, 0086, 86 …); read
+# with no region a number has a plus sign already (``_no_plus_for_unknown_region``).
+_PLUS = ("+", "\uff0b")
+_NON_DIGIT = re.compile(r"\D")
+
+
+def written_as_phone_number(raw: str, region: str | None) -> bool:
+    """Whether a matched number ``raw`` is written as people write a phone number in ``region``."""
+    if region != "CN" or any(plus in raw for plus in _PLUS):
+        return True
+    digits = _NON_DIGIT.sub("", raw)
+    return digits.startswith(("0", "1", "86"))

@@ -90,6 +90,13 @@ def _claim_extraction(event: SourceEvent) -> bool:
     return created
 
 
+def _events_savepoint() -> bool:
+    """Whether ``events_append`` takes a savepoint of its own inside a turn's transaction:
+    not with ``ENGRAM_INGEST["TURN_EVENTS_NO_SAVEPOINT"]`` (whatever it raises leaves the
+    turn's block too, which undoes it whole; nothing here catches it)."""
+    return not settings.ENGRAM_INGEST["TURN_EVENTS_NO_SAVEPOINT"]
+
+
 def conversation_turn_ingest(
     *,
     actor: Actor,
@@ -110,7 +117,12 @@ def conversation_turn_ingest(
 
     with transaction.atomic():
         outcomes = events_append(
-            actor=actor, agent_id=agent_id, subject=subject, items=items, request_id=request_id
+            actor=actor,
+            agent_id=agent_id,
+            subject=subject,
+            items=items,
+            request_id=request_id,
+            savepoint=_events_savepoint(),
         )
         created = {o.event_id: i for i, o in enumerate(outcomes) if o.created and o.event_id}
         events = SourceEvent.objects.filter(tenant_id=subject.tenant_id, id__in=list(created))
@@ -162,6 +174,7 @@ def turn_append(
             items=items,
             request_id=request_id,
             queue_extraction=not inline,
+            savepoint=_events_savepoint(),
         )
         known = {o.client_event_id: o.event_id for o in events if o.event_id}
         wanted = sorted({c for ids in cited for c in ids} - set(known))

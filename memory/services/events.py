@@ -129,6 +129,7 @@ def events_append(
     items: Sequence[EventInput],
     request_id: str = "",
     queue_extraction: bool = True,
+    savepoint: bool = True,
 ) -> list[EventOutcome]:
     """Store a batch of events, idempotently by (agent, subject, client_event_id).
 
@@ -138,7 +139,8 @@ def events_append(
     rolled back), so a corrected retry of the whole batch stores it once. Another
     subject's identical id is simply another event. Detected secrets are redacted before
     anything is written. ``queue_extraction=False``: the caller decides about the
-    extraction job of the new events (``turn_append``).
+    extraction job of the new events (``turn_append``). ``savepoint=False``: the caller's
+    atomic block is the unit (its own savepoint is undone whole when this raises).
     """
     now = timezone.now()
     prepared: list[tuple[EventInput, str, str, int]] = []
@@ -154,7 +156,7 @@ def events_append(
         prepared.append((item, content, _fingerprint(item, content), redactions))
 
     client_ids = [p[0].client_event_id for p in prepared]
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         # Consent: read under KEY SHARE, which a concurrent withdrawal (FOR
         # UPDATE on the subject) waits for and which waits for it — never both at once.
         withdrawn, tenant_policy = _consent_state(subject)

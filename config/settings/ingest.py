@@ -40,4 +40,8 @@ ENGRAM_INGEST = {
     # POST /conversation's events appended inside the turn's own savepoint (a failure
     # there fails the whole turn anyway); off: events_append takes a savepoint of its own.
     "TURN_EVENTS_NO_SAVEPOINT": env.bool("ENGRAM_INGEST_TURN_EVENTS_NO_SAVEPOINT", default=True),
+    # The appended events, and the turn form's extraction rows, inserted as one JSON
+    # document (core/db/json_rows.py, itself behind ENGRAM_WRITE_BATCH["JSON_INSERTS"]);
+    # off: bulk_create. The same rows either way.
+    "EVENTS_JSON_INSERT": env.bool("ENGRAM_INGEST_EVENTS_JSON_INSERT", default=True),
 }

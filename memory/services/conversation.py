@@ -21,6 +21,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from core import jobs
 from core.actor import Actor
+from core.db.json_rows import rows_insert
 from memory.models import MemorySource, SourceEvent, Subject, TaskOutcome, TaskRun
 from memory.selectors import events_resolve_client_ids
 from memory.services.events import EventInput, EventOutcome, events_append
@@ -234,7 +236,13 @@ def _extraction_after_candidates(
         ).values_list("event_id", flat=True)
     )
     skipped, now = ExtractionResult(events=1, skipped=1).as_json(), timezone.now()
-    TaskRun.objects.bulk_create(
+    # ENGRAM_INGEST["EVENTS_JSON_INSERT"]: as one JSON document (the same rows).
+    insert = (
+        partial(rows_insert, TaskRun)
+        if settings.ENGRAM_INGEST["EVENTS_JSON_INSERT"]
+        else TaskRun.objects.bulk_create
+    )
+    insert(
         [
             TaskRun(
                 tenant_id=subject.tenant_id,

@@ -19,6 +19,7 @@ from core import jobs
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
+from core.db.json_rows import rows_insert
 from memory.consent import events_after_consent_withdrawn
 from memory.content_rules import redact_secrets
 from memory.models import RetentionClass, SourceEvent, Subject
@@ -192,7 +193,12 @@ def events_append(
             for position, (item, content, fingerprint, _) in enumerate(prepared)
         ]
         # ON CONFLICT DO NOTHING: concurrent retries of the same event cannot both insert.
-        SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)
+        # ENGRAM_INGEST["EVENTS_JSON_INSERT"]: the rows as one JSON document
+        # (core/db/json_rows.py: the same rows as bulk_create, its reference).
+        if settings.ENGRAM_INGEST["EVENTS_JSON_INSERT"]:
+            rows_insert(SourceEvent, rows, ignore_conflicts=True)
+        else:
+            SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)
         stored = {
             e.client_event_id: e
             for e in SourceEvent.objects.filter(

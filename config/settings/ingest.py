@@ -44,4 +44,10 @@ ENGRAM_INGEST = {
     # document (core/db/json_rows.py, itself behind ENGRAM_WRITE_BATCH["JSON_INSERTS"]);
     # off: bulk_create. The same rows either way.
     "EVENTS_JSON_INSERT": env.bool("ENGRAM_INGEST_EVENTS_JSON_INSERT", default=True),
+    # POST /conversation with candidates: the new events a memory cites found and marked
+    # extracted in one statement (INSERT ... SELECT ... WHERE EXISTS); off: a read, then
+    # the insert. The same rows either way.
+    "EXTRACTION_ROWS_ONE_STATEMENT": env.bool(
+        "ENGRAM_INGEST_EXTRACTION_ROWS_ONE_STATEMENT", default=True
+    ),
 }

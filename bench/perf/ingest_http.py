@@ -6,6 +6,7 @@ embedded default and in ``bench/perf/write_api.py --ingest``).
     ENGRAM_EMBED_AFTER_COMMIT=none .venv/bin/python bench/perf/ingest_http.py \
         [--data /work/shared/data/locomo-dev] [--turns 1200] [--chinese 400] \
         [--form split|turn|both] [--batch 100] [--rounds 2] [--profile split|turn]
+        [--ab [--switches SUMMARY_JOB_ONE_INSERT,TURN_EVENTS_NO_SAVEPOINT]]
 
 Sends the turns as ``write_api.py --ingest`` does (consecutive turns of one session, at
 most ``--batch`` a request, one candidate per turn citing its message): the split form
@@ -112,6 +113,11 @@ def main() -> None:
         action="store_true",
         help="each round twice: ENGRAM_INGEST's shortcuts off, then on (alternated)",
     )
+    parser.add_argument(
+        "--switches",
+        default="",
+        help="with --ab, toggle only these ENGRAM_INGEST keys (comma-separated; default all)",
+    )
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args()
     os.environ.setdefault("ENGRAM_SUBJECT_TOKEN_MAX_AGE", "3600")
@@ -189,6 +195,8 @@ def main() -> None:
     from django.conf import settings
 
     shortcuts = dict(settings.ENGRAM_INGEST)
+    toggled = set(args.switches.split(",")) - {""} or set(shortcuts)
+    assert toggled <= set(shortcuts), f"unknown switches: {toggled - set(shortcuts)}"
     modes = ["off", "on"] if args.ab else [""]
     order = [(f, m) for _ in range(args.rounds) for f in forms for m in modes]
     swapped = [s for p, a, label in STAGES if (s := swap(p, a, timed_for(label)))]
@@ -197,7 +205,9 @@ def main() -> None:
     try:
         for i, (form, mode) in enumerate(order):
             if mode:
-                settings.ENGRAM_INGEST = {k: mode == "on" and v for k, v in shortcuts.items()}
+                settings.ENGRAM_INGEST = {
+                    k: (mode == "on" and v) if k in toggled else v for k, v in shortcuts.items()
+                }
             for set_name, turns in sets.items():
                 current.clear()
                 sql.clear()

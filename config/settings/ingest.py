@@ -33,4 +33,21 @@ ENGRAM_INGEST = {
     # events with their active memories' statements) and written by one upsert; off:
     # two reads and update_or_create. The same summary either way.
     "SUMMARY_ONE_READ": env.bool("ENGRAM_INGEST_SUMMARY_ONE_READ", default=True),
+    # The thread summary job's TaskRun (its key a fresh UUID, so no row can exist yet)
+    # written by one INSERT once the summary is done; off: run_job's locking read, insert
+    # in a savepoint and update. The same row (a failed attempt takes the reference path).
+    "SUMMARY_JOB_ONE_INSERT": env.bool("ENGRAM_INGEST_SUMMARY_JOB_ONE_INSERT", default=True),
+    # POST /conversation's events appended inside the turn's own savepoint (a failure
+    # there fails the whole turn anyway); off: events_append takes a savepoint of its own.
+    "TURN_EVENTS_NO_SAVEPOINT": env.bool("ENGRAM_INGEST_TURN_EVENTS_NO_SAVEPOINT", default=True),
+    # The appended events, and the turn form's extraction rows, inserted as one JSON
+    # document (core/db/json_rows.py, itself behind ENGRAM_WRITE_BATCH["JSON_INSERTS"]);
+    # off: bulk_create. The same rows either way.
+    "EVENTS_JSON_INSERT": env.bool("ENGRAM_INGEST_EVENTS_JSON_INSERT", default=True),
+    # POST /conversation with candidates: the new events a memory cites found and marked
+    # extracted in one statement (INSERT ... SELECT ... WHERE EXISTS); off: a read, then
+    # the insert. The same rows either way.
+    "EXTRACTION_ROWS_ONE_STATEMENT": env.bool(
+        "ENGRAM_INGEST_EXTRACTION_ROWS_ONE_STATEMENT", default=True
+    ),
 }

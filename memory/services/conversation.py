@@ -18,16 +18,19 @@ citing them) in one transaction, with the same two services and nothing else.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from core import jobs
 from core.actor import Actor
+from core.db.json_rows import rows_insert
 from memory.models import MemorySource, SourceEvent, Subject, TaskOutcome, TaskRun
 from memory.selectors import events_resolve_client_ids
 from memory.services.events import EventInput, EventOutcome, events_append
@@ -90,6 +93,13 @@ def _claim_extraction(event: SourceEvent) -> bool:
     return created
 
 
+def _events_savepoint() -> bool:
+    """Whether ``events_append`` takes a savepoint of its own inside a turn's transaction:
+    not with ``ENGRAM_INGEST["TURN_EVENTS_NO_SAVEPOINT"]`` (whatever it raises leaves the
+    turn's block too, which undoes it whole; nothing here catches it)."""
+    return not settings.ENGRAM_INGEST["TURN_EVENTS_NO_SAVEPOINT"]
+
+
 def conversation_turn_ingest(
     *,
     actor: Actor,
@@ -110,7 +120,12 @@ def conversation_turn_ingest(
 
     with transaction.atomic():
         outcomes = events_append(
-            actor=actor, agent_id=agent_id, subject=subject, items=items, request_id=request_id
+            actor=actor,
+            agent_id=agent_id,
+            subject=subject,
+            items=items,
+            request_id=request_id,
+            savepoint=_events_savepoint(),
         )
         created = {o.event_id: i for i, o in enumerate(outcomes) if o.created and o.event_id}
         events = SourceEvent.objects.filter(tenant_id=subject.tenant_id, id__in=list(created))
@@ -162,6 +177,7 @@ def turn_append(
             items=items,
             request_id=request_id,
             queue_extraction=not inline,
+            savepoint=_events_savepoint(),
         )
         known = {o.client_event_id: o.event_id for o in events if o.event_id}
         wanted = sorted({c for ids in cited for c in ids} - set(known))
@@ -215,31 +231,82 @@ def _extraction_after_candidates(
     new = [(o.event_id, item) for o, item in zip(events, items, strict=True) if o.created]
     if not new:
         return
-    cited = set(
-        MemorySource.objects.filter(
-            tenant_id=subject.tenant_id, event_id__in=[e for e, _ in new]
-        ).values_list("event_id", flat=True)
-    )
     skipped, now = ExtractionResult(events=1, skipped=1).as_json(), timezone.now()
-    TaskRun.objects.bulk_create(
-        [
-            TaskRun(
-                tenant_id=subject.tenant_id,
-                task_name=EXTRACT_TASK,
-                key=_extract_key(event_id),
-                outcome=TaskOutcome.SUCCEEDED,
-                attempts=1,
-                result=skipped,
-                finished_at=now,
+    ids = [e for e, _ in new]
+    if settings.ENGRAM_INGEST["EXTRACTION_ROWS_ONE_STATEMENT"]:
+        cited_count = _cited_marked_done(subject.tenant_id, ids, skipped, now)
+    else:
+        cited = set(
+            MemorySource.objects.filter(tenant_id=subject.tenant_id, event_id__in=ids).values_list(
+                "event_id", flat=True
             )
-            for event_id, _ in new
-            if event_id in cited
-        ],
-        ignore_conflicts=True,
-    )
+        )
+        # ENGRAM_INGEST["EVENTS_JSON_INSERT"]: as one JSON document (the same rows).
+        insert = (
+            partial(rows_insert, TaskRun)
+            if settings.ENGRAM_INGEST["EVENTS_JSON_INSERT"]
+            else TaskRun.objects.bulk_create
+        )
+        insert(
+            [
+                TaskRun(
+                    tenant_id=subject.tenant_id,
+                    task_name=EXTRACT_TASK,
+                    key=_extract_key(event_id),
+                    outcome=TaskOutcome.SUCCEEDED,
+                    attempts=1,
+                    result=skipped,
+                    finished_at=now,
+                )
+                for event_id in ids
+                if event_id in cited
+            ],
+            ignore_conflicts=True,
+        )
+        cited_count = len(cited)
     tenant_id = str(subject.tenant_id)
-    if len(cited) < len(new):
+    if cited_count < len(new):
         jobs.enqueue_on_commit(EXTRACT_TASK, tenant_id, [str(e) for e, _ in new])
         return
     for thread_id in dict.fromkeys(item.thread_id for _, item in new if item.thread_id):
         jobs.enqueue_on_commit("memory.summarize_thread", tenant_id, str(subject.id), thread_id)
+
+
+# The new events a memory cites, marked extracted ("skipped", as the job would) in the
+# statement that finds them; the count of them is its answer. The reference reads the
+# cited ids, then inserts their rows (``ON CONFLICT DO NOTHING`` both).
+_CITED_MARKED_DONE = """
+WITH cited AS (
+    SELECT e.id FROM unnest(%(ids)s::uuid[]) AS e(id)
+    WHERE EXISTS (
+        SELECT 1 FROM memory_memorysource s
+        WHERE s.tenant_id = %(tenant)s::uuid AND s.event_id = e.id
+    )
+), marked AS (
+    INSERT INTO memory_taskrun
+        (tenant_id, task_name, key, outcome, attempts, error_class, result, started_at,
+         finished_at)
+    SELECT %(tenant)s::uuid, %(task)s::text, 'extract:' || cited.id::text, %(outcome)s::text,
+           1, '', %(result)s::jsonb, %(now)s::timestamptz, %(now)s::timestamptz
+    FROM cited
+    ON CONFLICT DO NOTHING
+)
+SELECT count(*) FROM cited
+"""
+
+
+def _cited_marked_done(tenant_id: uuid.UUID, event_ids: list[uuid.UUID], result: dict, now) -> int:
+    """``ENGRAM_INGEST["EXTRACTION_ROWS_ONE_STATEMENT"]``: one round trip instead of two."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _CITED_MARKED_DONE,
+            {
+                "ids": [str(e) for e in dict.fromkeys(event_ids)],
+                "tenant": str(tenant_id),
+                "task": EXTRACT_TASK,
+                "outcome": TaskOutcome.SUCCEEDED.value,
+                "result": json.dumps(result),
+                "now": now,
+            },
+        )
+        return cursor.fetchone()[0]

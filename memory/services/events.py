@@ -19,6 +19,7 @@ from core import jobs
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
+from core.db.json_rows import rows_insert
 from memory.consent import events_after_consent_withdrawn
 from memory.content_rules import redact_secrets
 from memory.models import RetentionClass, SourceEvent, Subject
@@ -129,6 +130,7 @@ def events_append(
     items: Sequence[EventInput],
     request_id: str = "",
     queue_extraction: bool = True,
+    savepoint: bool = True,
 ) -> list[EventOutcome]:
     """Store a batch of events, idempotently by (agent, subject, client_event_id).
 
@@ -138,7 +140,8 @@ def events_append(
     rolled back), so a corrected retry of the whole batch stores it once. Another
     subject's identical id is simply another event. Detected secrets are redacted before
     anything is written. ``queue_extraction=False``: the caller decides about the
-    extraction job of the new events (``turn_append``).
+    extraction job of the new events (``turn_append``). ``savepoint=False``: the caller's
+    atomic block is the unit (its own savepoint is undone whole when this raises).
     """
     now = timezone.now()
     prepared: list[tuple[EventInput, str, str, int]] = []
@@ -154,7 +157,7 @@ def events_append(
         prepared.append((item, content, _fingerprint(item, content), redactions))
 
     client_ids = [p[0].client_event_id for p in prepared]
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         # Consent: read under KEY SHARE, which a concurrent withdrawal (FOR
         # UPDATE on the subject) waits for and which waits for it — never both at once.
         withdrawn, tenant_policy = _consent_state(subject)
@@ -190,7 +193,12 @@ def events_append(
             for position, (item, content, fingerprint, _) in enumerate(prepared)
         ]
         # ON CONFLICT DO NOTHING: concurrent retries of the same event cannot both insert.
-        SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)
+        # ENGRAM_INGEST["EVENTS_JSON_INSERT"]: the rows as one JSON document
+        # (core/db/json_rows.py: the same rows as bulk_create, its reference).
+        if settings.ENGRAM_INGEST["EVENTS_JSON_INSERT"]:
+            rows_insert(SourceEvent, rows, ignore_conflicts=True)
+        else:
+            SourceEvent.objects.bulk_create(rows, ignore_conflicts=True)
         stored = {
             e.client_event_id: e
             for e in SourceEvent.objects.filter(

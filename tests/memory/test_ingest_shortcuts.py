@@ -224,6 +224,20 @@ def stored(subject, started: datetime) -> dict:
             )
             for key, r in extraction.items()
         ),
+        # The summary jobs' rows (their keys end in a fresh UUID each run).
+        "summary_jobs": sorted(
+            (
+                r.key.rsplit(":", 1)[0].replace(str(subject.id), "subject"),
+                r.outcome,
+                r.attempts,
+                r.error_class,
+                str(r.result),
+                r.finished_at is not None and r.started_at <= r.finished_at,
+            )
+            for r in TaskRun.objects.filter(
+                tenant_id=subject.tenant_id, task_name="memory.summarize_thread"
+            )
+        ),
         "summaries": sorted(
             (
                 s.thread_id,
@@ -240,7 +254,15 @@ def _with(settings_fixture, **switches) -> None:
     settings_fixture.ENGRAM_INGEST = {**django_settings.ENGRAM_INGEST, **switches}
 
 
-SWITCHES = ["CITED_EXTRACTION_INLINE", "EXTRACTION_FEWER_SAVEPOINTS", "EXTRACTION_GROUPED_FINISH"]
+SWITCHES = [
+    "CITED_EXTRACTION_INLINE",
+    "EXTRACTION_FEWER_SAVEPOINTS",
+    "EXTRACTION_GROUPED_FINISH",
+    "SUMMARY_JOB_ONE_INSERT",
+    "TURN_EVENTS_NO_SAVEPOINT",
+    "EVENTS_JSON_INSERT",
+    "EXTRACTION_ROWS_ONE_STATEMENT",
+]
 
 
 @settings(

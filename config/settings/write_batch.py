@@ -66,6 +66,10 @@ ENGRAM_WRITE_BATCH = {
     # A write request's audit rows go to their insert as plain rows, not AuditEvent
     # instances (memory/services/write_audits.py); off: the instances. The same rows.
     "PLAIN_AUDIT_ROWS": env.bool("ENGRAM_WRITE_PLAIN_AUDIT_ROWS", default=True),
+    # The batch path's sensitivity ranks read from a table built once, not by
+    # Sensitivity.rank's list of the enum's values each time (memory/services/write_batch.py);
+    # off: Sensitivity.rank. The same ranks (tests/memory/test_write_plain_rows.py).
+    "SENSITIVITY_RANKS_ONCE": env.bool("ENGRAM_WRITE_SENSITIVITY_RANKS_ONCE", default=True),
     # Entity extraction's exact gates (memory/entities.py): dates searched only in text
     # with a digit and a month's letters, "-", 年 or 月; no CJK test of an ASCII text's
     # words; off: the reference. The same mentions (tests/memory/test_entity_gates.py).

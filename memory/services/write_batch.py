@@ -42,6 +42,7 @@ from accounts.models import Sensitivity
 from core.actor import Actor
 from core.codes import Operation
 from core.db.json_rows import rows_insert
+from core.process_state import memoized
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import predicate_spellings
 from memory.services.indexing import records_indexed_on_write
@@ -86,10 +87,24 @@ def _stored_keys(namespace: str, predicate: str, key: str) -> set[Key]:
 
 
 def _rank(sensitivity: str) -> int:
+    if settings.ENGRAM_WRITE_BATCH.get("SENSITIVITY_RANKS_ONCE", True):
+        # Sensitivity.rank builds the enum's list of values on every call (~7 µs; two
+        # calls a new record): the same index from a table built once.
+        ranks = _ranks()
+        return ranks.get(sensitivity, len(ranks) - 1)
     try:
         return Sensitivity.rank(sensitivity)
     except ValueError:
         return len(Sensitivity.values) - 1  # as neighbourhood._RANK_SQL: unknown is highest
+
+
+@memoized("memory.services.write_batch.ranks", maxsize=1)  # the enum is fixed at import
+def _ranks() -> dict[str, int]:
+    """Each sensitivity's ``Sensitivity.rank`` (its first index among the values)."""
+    ranks: dict[str, int] = {}
+    for value in Sensitivity.values:
+        ranks.setdefault(value, Sensitivity.rank(value))
+    return ranks
 
 
 @dataclass

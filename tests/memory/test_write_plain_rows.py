@@ -35,7 +35,7 @@ from memory.write_policy import Candidate
 
 pytestmark = pytest.mark.django_db
 
-KEYS = ("PLAIN_MENTION_ROWS", "TEXT_CHECKED_ONCE", "PLAIN_AUDIT_ROWS")
+KEYS = ("PLAIN_MENTION_ROWS", "TEXT_CHECKED_ONCE", "PLAIN_AUDIT_ROWS", "SENSITIVITY_RANKS_ONCE")
 
 PEOPLE = ["Wang Fang (王芳)", "Mel", "Jean-Luc Picard", "欧阳娜娜", "Dr. Amara Osei", "李雷"]
 PLACES = ["Valparaíso", "Łódź", "北京（Beijing）", "the Bank of Canada", "青岛", "Ghent"]
@@ -233,3 +233,23 @@ def test_rebuilt_mentions_equal_with_plain_rows_off_and_on(settings, tenant):
         found.append((written, rows))
     assert found[0] == found[1]
     assert found[0][0] > 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=st.one_of(
+        st.sampled_from(["public", "internal", "confidential", "restricted"]), st.text(max_size=12)
+    )
+)
+def test_sensitivity_ranks_equal_with_the_table_off_and_on(value):
+    from django.conf import settings as django_settings
+    from django.test import override_settings
+
+    from memory.services.write_batch import _rank
+
+    ranks = []
+    for on in (False, True):
+        conf = {**django_settings.ENGRAM_WRITE_BATCH, "SENSITIVITY_RANKS_ONCE": on}
+        with override_settings(ENGRAM_WRITE_BATCH=conf):
+            ranks.append(_rank(value))
+    assert ranks[0] == ranks[1]

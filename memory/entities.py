@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
+
 from memory import entity_phrases
 from memory.temporal.common import fold_traditional
 from memory.temporal.said import said_times
@@ -72,6 +74,12 @@ _DATES = re.compile(
     r"|\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]",
     re.IGNORECASE,
 )
+# With ENGRAM_WRITE_BATCH["ENTITY_GATES"]: ``_DATES`` is searched only in text where both
+# match. Every alternative of ``_DATES`` holds a digit and a month's first three letters
+# (each month and abbreviation starts with them: "sept" with "sep"), "-", 年 or 月; the
+# same flags, so the same case folding ("ſep" is "sep" to both).
+_DATE_DIGIT = re.compile(r"\d")
+_DATE_CUE = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[-年月]", re.I)
 _MONTH_WORD = re.compile(
     rf"^(?:{_MONTHS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$"
 )
@@ -117,6 +125,14 @@ class Mention:
     alias_of: str = ""
 
 
+def _gates() -> bool:
+    """``ENGRAM_WRITE_BATCH["ENTITY_GATES"]``: the exact shortcuts of ``extract`` (the
+    dates searched only where ``_DATE_DIGIT`` and ``_DATE_CUE`` match; no CJK test of the
+    words of ASCII text); off: the reference. The same mentions either way
+    (tests/memory/test_entity_gates.py)."""
+    return settings.ENGRAM_WRITE_BATCH.get("ENTITY_GATES", True)
+
+
 def normalise(text: str) -> str:
     text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
     text = " ".join(text.replace("’", "'").split()).strip(" .,-'\"")
@@ -146,7 +162,10 @@ def _latin_spans(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, is the rest of a span that opens a sentence) of each run of
     capitalised words (any Latin script: "Valparaíso", "Łódź"), joined by spaces and the
     particles of ``_JOIN_WORD``."""
-    words = [w for w in _LATIN_TOKEN.finditer(text) if not _CJK.search(w.group(0))]
+    if _gates() and text.isascii():  # no CJK character to find in any word
+        words = list(_LATIN_TOKEN.finditer(text))
+    else:
+        words = [w for w in _LATIN_TOKEN.finditer(text) if not _CJK.search(w.group(0))]
     runs: list[list[re.Match]] = []
     run: list[re.Match] = []
     for i, w in enumerate(words):
@@ -245,7 +264,8 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
     names in common words (``memory.entity_phrases``: "a pottery class", 博物馆), a
     ``thing`` or, after a preposition of place, a ``place``, until ``MAX_PER_TEXT``."""
     found: list[tuple[int, int, str | None, bool]] = []
-    found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
+    if not _gates() or (_DATE_DIGIT.search(text) and _DATE_CUE.search(text)):
+        found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
     found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
     found += [(s, e, _REST if rest else None, False) for s, e, rest in _latin_spans(text)]
     for m in _LATIN_IN_CJK.finditer(text):

@@ -60,7 +60,7 @@ STAGES = (
     ("memory.services.write_batch", "flush_docs", "    sources + search docs (batch)"),
     ("memory.services.indexing", "preceding_turns", "      context-turn lookup"),
     ("memory.services.mentions", "mentions_write", "      entity mentions"),
-    ("memory.services.writes", "audit_record_many", "    audit rows"),
+    ("memory.services.writes", "write_audits", "    audit rows"),
     ("rest_framework.renderers", "JSONRenderer.render", "JSON rendering"),
 )
 

@@ -61,7 +61,7 @@ CANDIDATE_STAGES = (
     ("memory.services.record_changes", "record_indexed_on_write", "  of it: search doc"),
     ("memory.services.indexing", "preceding_turns", "    of it: context-turn lookup"),
     ("memory.services.mentions", "mentions_write", "    of it: entity mentions"),
-    ("memory.services.writes", "audit_record_many", "audit rows (one insert)"),
+    ("memory.services.writes", "write_audits", "audit rows (one insert)"),
     ("memory.services.write_batch", "prefetch", "batch: prefetch lookups"),
     ("memory.services.write_batch", "flush_docs", "batch: search docs at the end"),
 )

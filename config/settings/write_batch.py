@@ -53,6 +53,27 @@ ENGRAM_WRITE_BATCH = {
     # (core/db/json_rows.py); off: bulk_create's arrays. The same rows either way
     # (tests/core/test_json_rows.py).
     "JSON_INSERTS": env.bool("ENGRAM_WRITE_JSON_INSERTS", default=True),
+    # The entity mentions of new records go to their insert as plain rows (tuples in one
+    # JSON document), not as MemoryMention instances (memory/services/mentions.py); off:
+    # the instances through json_rows (or bulk_create). The same rows either way
+    # (tests/memory/test_write_plain_rows.py).
+    "PLAIN_MENTION_ROWS": env.bool("ENGRAM_WRITE_PLAIN_MENTION_ROWS", default=True),
+    # A candidate's text check and its prepared form (canonical predicate, the subject's
+    # names) computed once a request, not by each of the batch's prefetch, the learned
+    # heads' vectors and the submission (memory/services/writes.py, write_batch.py); off:
+    # each asks again. The same decisions and rows (tests/memory/test_write_plain_rows.py).
+    "TEXT_CHECKED_ONCE": env.bool("ENGRAM_WRITE_TEXT_CHECKED_ONCE", default=True),
+    # A write request's audit rows go to their insert as plain rows, not AuditEvent
+    # instances (memory/services/write_audits.py); off: the instances. The same rows.
+    "PLAIN_AUDIT_ROWS": env.bool("ENGRAM_WRITE_PLAIN_AUDIT_ROWS", default=True),
+    # The batch path's sensitivity ranks read from a table built once, not by
+    # Sensitivity.rank's list of the enum's values each time (memory/services/write_batch.py);
+    # off: Sensitivity.rank. The same ranks (tests/memory/test_write_plain_rows.py).
+    "SENSITIVITY_RANKS_ONCE": env.bool("ENGRAM_WRITE_SENSITIVITY_RANKS_ONCE", default=True),
+    # Entity extraction's exact gates (memory/entities.py): dates searched only in text
+    # with a digit and a month's letters, "-", 年 or 月; no CJK test of an ASCII text's
+    # words; off: the reference. The same mentions (tests/memory/test_entity_gates.py).
+    "ENTITY_GATES": env.bool("ENGRAM_ENTITY_GATES", default=True),
     # The detectors' exact gates (config/settings/detector_gates.py).
     **DETECTOR_GATES,
 }

@@ -11,12 +11,21 @@
   time (``manage.py engram_mentions``: records written before the index existed, or after
   a change to ``memory.entities``). Deleted records get none.
 - The deletion workflow erases them with the records (``mention_erasure``).
+- With ``ENGRAM_WRITE_BATCH["PLAIN_MENTION_ROWS"]`` (default on) the rows go to the
+  insert as plain dicts in one JSON document (``_plain_insert``), never built as
+  ``MemoryMention`` instances only to be read back field by field; off: model instances
+  through ``core.db.json_rows.rows_insert`` (the reference). The same rows either way
+  (tests/memory/test_write_plain_rows.py).
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
+
+from django.conf import settings
+from django.db import connections, router
 
 from core.db.json_rows import rows_insert
 from core.tenancy import tenant_context
@@ -24,10 +33,15 @@ from memory import entities
 from memory.models import MemoryMention, MemoryRecord, MemoryStatus
 
 
-def _rows(record: MemoryRecord) -> list[MemoryMention]:
+def _found(record: MemoryRecord) -> list[entities.Mention]:
     found = entities.extract(record.statement)
     if record.valid_from is not None:
         found += entities.told_times(record.statement, record.valid_from, [m.norm for m in found])
+    return found
+
+
+def _rows(record: MemoryRecord) -> list[MemoryMention]:
+    found = _found(record)
     return [
         MemoryMention(
             tenant_id=record.tenant_id,
@@ -42,8 +56,53 @@ def _rows(record: MemoryRecord) -> list[MemoryMention]:
     ]
 
 
+# The columns the plain insert writes: every concrete column but the serial id.
+_COLUMNS = ("tenant_id", "subject_id", "record_id", "norm", "surface", "kind", "alias_of")
+
+
+def _plain_rows(records: Sequence[MemoryRecord]) -> list[tuple]:
+    """The rows ``_rows`` builds, as tuples in ``_COLUMNS``' order."""
+    rows = []
+    for r in records:
+        if r.status == MemoryStatus.DELETED:
+            continue
+        found = _found(r)
+        if found:
+            ids = (str(r.tenant_id), str(r.subject_id), str(r.pk))
+            rows += [(*ids, m.norm, m.surface, m.kind, m.alias_of) for m in found]
+    return rows
+
+
+def _plain_insert(rows: list[tuple]) -> None:
+    """``rows_insert(MemoryMention, ..., ignore_conflicts=True)`` for ``_plain_rows``: the
+    same statement json_rows sends (``json_populate_recordset`` against the table's row
+    type; a conflict skips the row), the document encoded from tuples directly."""
+    connection = connections[router.db_for_write(MemoryMention)]
+    q = connection.ops.quote_name
+    table = q(MemoryMention._meta.db_table)
+    cols = ", ".join(q(c) for c in _COLUMNS)
+    # ensure_ascii=False as json_rows: a lone surrogate fails in psycopg's encoding there too.
+    payload = json.dumps(
+        [dict(zip(_COLUMNS, row, strict=True)) for row in rows],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({cols}) SELECT {cols} "
+            f"FROM json_populate_recordset(NULL::{table}, %s::json) ON CONFLICT DO NOTHING",
+            [payload],
+        )
+
+
 def mentions_write(records: Sequence[MemoryRecord]) -> int:
     """Insert the mentions of new ``records`` (deleted ones get none): one statement."""
+    batch = settings.ENGRAM_WRITE_BATCH
+    if batch.get("PLAIN_MENTION_ROWS", True) and batch.get("JSON_INSERTS", True):
+        plain = _plain_rows(records)
+        if plain:
+            _plain_insert(plain)
+        return len(plain)
     rows = [row for r in records if r.status != MemoryStatus.DELETED for row in _rows(r)]
     if rows:
         rows_insert(MemoryMention, rows, ignore_conflicts=True)

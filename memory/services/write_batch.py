@@ -29,11 +29,12 @@ two cannot drift apart.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import ModuleType
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -41,6 +42,7 @@ from accounts.models import Sensitivity
 from core.actor import Actor
 from core.codes import Operation
 from core.db.json_rows import rows_insert
+from core.process_state import memoized
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, SourceEvent, Subject
 from memory.predicates import predicate_spellings
 from memory.services.indexing import records_indexed_on_write
@@ -85,10 +87,24 @@ def _stored_keys(namespace: str, predicate: str, key: str) -> set[Key]:
 
 
 def _rank(sensitivity: str) -> int:
+    if settings.ENGRAM_WRITE_BATCH.get("SENSITIVITY_RANKS_ONCE", True):
+        # Sensitivity.rank builds the enum's list of values on every call (~7 µs; two
+        # calls a new record): the same index from a table built once.
+        ranks = _ranks()
+        return ranks.get(sensitivity, len(ranks) - 1)
     try:
         return Sensitivity.rank(sensitivity)
     except ValueError:
         return len(Sensitivity.values) - 1  # as neighbourhood._RANK_SQL: unknown is highest
+
+
+@memoized("memory.services.write_batch.ranks", maxsize=1)  # the enum is fixed at import
+def _ranks() -> dict[str, int]:
+    """Each sensitivity's ``Sensitivity.rank`` (its first index among the values)."""
+    ranks: dict[str, int] = {}
+    for value in Sensitivity.values:
+        ranks.setdefault(value, Sensitivity.rank(value))
+    return ranks
 
 
 @dataclass
@@ -106,12 +122,27 @@ class WriteBatch:
     pending_rank: int | None = None
     # Candidates whose record the database refused at the batch's insert: their outcome.
     failed: dict = field(default_factory=dict)
+    # The request's text check (``writes._text_problems``) and, with TEXT_CHECKED_ONCE,
+    # each candidate's prepared form from the prefetch, by the candidate object.
+    text_problem: Callable[[Candidate], str | None] | None = None
+    prepared_of: dict[int, tuple[Candidate, Candidate]] = field(default_factory=dict)
 
     @classmethod
     def prefetch(
-        cls, actor: Actor, subject: Subject, candidates: Sequence[Candidate], reference
+        cls,
+        actor: Actor,
+        subject: Subject,
+        candidates: Sequence[Candidate],
+        reference,
+        text_problem: Callable[[Candidate], str | None] | None = None,
     ) -> WriteBatch:
-        return prefetch(actor, subject, candidates, reference)
+        return prefetch(actor, subject, candidates, reference, text_problem)
+
+    def _prepared(self, c: Candidate, actor: Actor, subject: Subject) -> Candidate:
+        known = self.prepared_of.get(id(c))
+        if known is not None and known[0] is c:
+            return known[1]
+        return self.ref._prepared(c, actor=actor, subject=subject)
 
     # --- lookups ---------------------------------------------------------------------
 
@@ -192,10 +223,10 @@ class WriteBatch:
     def submit(self, index: int, *, actor: Actor, subject: Subject, candidate: Candidate, **kw):
         """One candidate of the batch: the reference path's outcome."""
         writes = self.ref
-        problem = writes._candidate_text_problem(candidate)
+        problem = (self.text_problem or writes._candidate_text_problem)(candidate)
         if problem:
             return writes._text_problem_outcome(problem)
-        prepared = writes._prepared(candidate, actor=actor, subject=subject)
+        prepared = self._prepared(candidate, actor=actor, subject=subject)
         if not self.answers(prepared):
             self.flush()  # the reference path reads what the batch has written so far
             decided: list[Decision] = []
@@ -319,14 +350,18 @@ def flush_docs(pending: Sequence[tuple[MemoryRecord, tuple[uuid.UUID, ...]]]) ->
 
 
 def prefetch(
-    actor: Actor, subject: Subject, candidates: Sequence[Candidate], writes: ModuleType
+    actor: Actor,
+    subject: Subject,
+    candidates: Sequence[Candidate],
+    writes: ModuleType,
+    text_problem: Callable[[Candidate], str | None] | None = None,
 ) -> WriteBatch:
     """The batch's cited events and the current facts of every slot it names."""
-    prepared = [
-        writes._prepared(c, actor=actor, subject=subject)
-        for c in candidates
-        if not writes._candidate_text_problem(c)
+    checked = text_problem or writes._candidate_text_problem
+    ready = [
+        (c, writes._prepared(c, actor=actor, subject=subject)) for c in candidates if not checked(c)
     ]
+    prepared = [p for _, p in ready]
     event_ids = {e for c in prepared for e in c.source_event_ids}
     events = (
         {
@@ -357,6 +392,10 @@ def prefetch(
                 },
             )
             facts = [(ExistingFact(*row[:-1]), row[-1]) for row in cursor.fetchall()]
-    batch = WriteBatch(subject=subject, events=events, facts=facts, ref=writes)
+    batch = WriteBatch(
+        subject=subject, events=events, facts=facts, ref=writes, text_problem=text_problem
+    )
+    if settings.ENGRAM_WRITE_BATCH.get("TEXT_CHECKED_ONCE", True):
+        batch.prepared_of = {id(c): (c, p) for c, p in ready}
     batch.by_id = {f.id: _stored_keys(f.namespace, f.predicate, f.content_key) for f, _ in facts}
     return batch

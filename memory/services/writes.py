@@ -22,7 +22,6 @@ from django.utils import timezone
 
 from accounts.policies import DEFAULT_PURPOSES, TenantPolicy
 from core.actor import Actor, ActorType
-from core.audit import audit_record_many
 from core.codes import AuditAction, Operation, ReasonCode
 from core.db_router import subject_fence
 from core.models import AuditEvent
@@ -35,6 +34,7 @@ from memory.services import write_vectors
 from memory.services.policy_model import Verdict, answers_before_the_lock, second_opinion
 from memory.services.record_changes import _apply
 from memory.services.subject_lock import subject_locked_for_write
+from memory.services.write_audits import write_audits
 from memory.services.write_batch import WriteBatch
 from memory.write_policy import (
     Candidate,
@@ -183,7 +183,8 @@ def candidates_submit(
         )
         # Many candidates: their lookups and inserts batched (memory/services/write_batch.py),
         # with the same decisions as this reference path, candidate by candidate.
-        batch = _batch_for(actor, locked, candidates)
+        text_problem = _text_problems(candidates)
+        batch = _batch_for(actor, locked, candidates, text_problem)
         # The passage vectors the learned heads read, for every candidate at once; stored
         # with the memories they become (memory/services/write_vectors.py).
         vectors = write_vectors.prepare(
@@ -191,7 +192,7 @@ def candidates_submit(
             candidates=candidates,
             state=state,
             enabled=settings.ENGRAM["LEARNED_DETECTORS"],
-            text_problem=_candidate_text_problem,
+            text_problem=text_problem,
         )
         for index, candidate in enumerate(candidates):
             outcome = (batch.submit if batch is not None else _submit_with_retries)(
@@ -212,12 +213,8 @@ def candidates_submit(
             batch.flush()
             outcomes = batch.outcomes(outcomes)
         vectors.store({i: o.record_id for i, o in enumerate(outcomes)})
-        audits = [
-            _write_audit(actor, locked.pk, request_id, index, candidate, outcome)
-            for index, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
-        ]
         # One INSERT for the batch's audit rows, in the same transaction as the writes.
-        audit_record_many(audits)
+        write_audits(actor, locked.pk, request_id, candidates, outcomes, _write_audit)
         subject_fence(locked.tenant_id, locked.pk)  # replica reads wait for this commit
     observe_write_decisions((o.operation, o.reason_code) for o in outcomes)
     return outcomes
@@ -262,12 +259,38 @@ def _policy_model_answers(
     return answers_before_the_lock(tenant_policy, candidates, prepared=prepared, decided=decided)
 
 
-def _batch_for(actor: Actor, subject: Subject, candidates: Sequence[Candidate]):
+def _batch_for(
+    actor: Actor,
+    subject: Subject,
+    candidates: Sequence[Candidate],
+    text_problem: Callable[[Candidate], str | None] | None = None,
+):
     conf = settings.ENGRAM_WRITE_BATCH
     if not conf["LOOKUPS"] or len(candidates) < conf["MIN_CANDIDATES"]:
         return None
     # The batched path is handed this module, the reference it decides and applies with.
-    return WriteBatch.prefetch(actor, subject, candidates, sys.modules[__name__])
+    return WriteBatch.prefetch(
+        actor, subject, candidates, sys.modules[__name__], text_problem=text_problem
+    )
+
+
+def _text_problems(candidates: Sequence[Candidate]) -> Callable[[Candidate], str | None]:
+    """``_candidate_text_problem`` for this request's candidates. With
+    ``ENGRAM_WRITE_BATCH["TEXT_CHECKED_ONCE"]`` each candidate's text is checked once (the
+    batch's prefetch, the learned heads' vectors and the submission each ask): answers kept
+    by the candidate object, which the request holds until it ends; any other candidate is
+    checked as asked. Off: the check itself, every time (the reference)."""
+    if not settings.ENGRAM_WRITE_BATCH.get("TEXT_CHECKED_ONCE", True):
+        return _candidate_text_problem
+    found = {id(c): (c, _candidate_text_problem(c)) for c in candidates}
+
+    def text_problem(candidate: Candidate) -> str | None:
+        known = found.get(id(candidate))
+        if known is not None and known[0] is candidate:
+            return known[1]
+        return _candidate_text_problem(candidate)
+
+    return text_problem
 
 
 # A deadlock or serialisation failure is Engram's own concurrency (e.g. an indexer holding

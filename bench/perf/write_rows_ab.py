@@ -1,0 +1,126 @@
+"""The write path's plain-row shortcuts off and on, alternated in one process: thread CPU
+per candidate of ``candidates_submit`` and of its entity mentions (``mentions_write``).
+
+    cd <worktree> && ENGRAM_EMBED_AFTER_COMMIT=none OMP_NUM_THREADS=1 \\
+        .venv/bin/python bench/perf/write_rows_ab.py [--rounds 8] [--texts bench|locomo] \\
+        [--keys PLAIN_MENTION_ROWS,TEXT_CHECKED_ONCE]
+
+Each round submits one batch of 100 fresh candidates (write_cpu.py's) with the keys off
+and one with them on, to a subject of each side (the order alternates round by round, so
+a load that drifts hurts both alike), after one warm-up batch a side. Prints each round's
+figures, then the min and median per side, and the load. CPU time of this thread only
+(``time.thread_time``): what the machine's load moves least."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+ROOT = Path.cwd()
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench" / "perf"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--texts", choices=["bench", "locomo"], default="bench")
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo-dev"))
+    parser.add_argument("--keys", default="PLAIN_MENTION_ROWS,TEXT_CHECKED_ONCE")
+    args = parser.parse_args()
+
+    from bench._harness import django_setup
+
+    django_setup()
+    from django.conf import settings
+    from write_api import candidate as api_candidate
+    from write_cpu import locomo_statements
+
+    from accounts.models import Agent, Tenant
+    from accounts.services.tenants import agent_create, tenant_create
+    from core.actor import Actor
+    from memory.services import mentions, writes
+    from memory.services.subjects import subject_get_or_create
+    from memory.write_policy import Candidate
+
+    keys = [k for k in args.keys.split(",") if k]
+    run = uuid.uuid4().hex[:8]
+    tenant = Tenant.objects.filter(slug="bench").first() or tenant_create(
+        slug="bench", name="Benchmarks"
+    )
+    agent = Agent.objects.filter(tenant=tenant, name="bench").first() or agent_create(
+        actor=Actor.system(tenant.id, "bench"), tenant=tenant, name="bench"
+    )
+    actor = Actor.agent(agent.id, tenant.id)
+    statements = locomo_statements(args.data) if args.texts == "locomo" else []
+
+    def batch(b: int) -> list[Candidate]:
+        out = []
+        for j in range(100):
+            spec = api_candidate(b * 100 + j, run)
+            if statements:
+                spec["statement"] = statements[(b * 100 + j) % len(statements)]
+                spec["memory_type"] = "episodic"
+            out.append(Candidate(**spec))
+        return out
+
+    spent = {"mentions": 0.0}
+    plain_write = mentions.mentions_write
+
+    def timed_write(records):
+        t0 = time.thread_time()
+        try:
+            return plain_write(records)
+        finally:
+            spent["mentions"] += time.thread_time() - t0
+
+    mentions.mentions_write = timed_write  # indexing imports it at each call
+    base = dict(settings.ENGRAM_WRITE_BATCH)
+    subjects = {
+        on: subject_get_or_create(
+            tenant_id=tenant.id, kind="user", external_id=f"rows-{run}-{on}", display_name="Dana"
+        )
+        for on in (False, True)
+    }
+    figures: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    b = 0
+    for r in range(-1, args.rounds):
+        for on in (False, True) if r % 2 else (True, False):
+            settings.ENGRAM_WRITE_BATCH = {**base, **{k: on for k in keys}}
+            candidates = batch(b)
+            b += 1
+            spent["mentions"] = 0.0
+            t0 = time.thread_time()
+            writes.candidates_submit(actor=actor, subject=subjects[on], candidates=candidates)
+            cpu = time.thread_time() - t0
+            if r >= 0:  # round -1: warm-up
+                figures[on].append((cpu * 10, spent["mentions"] * 10))  # ms a candidate
+        if r >= 0:
+            print(
+                f"round {r}: off {figures[False][-1][0]:.3f} (mentions {figures[False][-1][1]:.3f})"
+                f" / on {figures[True][-1][0]:.3f} (mentions {figures[True][-1][1]:.3f}) ms"
+                f" a candidate; load {os.getloadavg()[0]:.1f}"
+            )
+    mentions.mentions_write = plain_write
+    settings.ENGRAM_WRITE_BATCH = base
+    for on in (False, True):
+        whole = [w for w, _ in figures[on]]
+        ment = [m for _, m in figures[on]]
+        print(
+            f"{'on ' if on else 'off'} {','.join(keys)}: whole min {min(whole):.3f} / median "
+            f"{statistics.median(whole):.3f}; mentions min {min(ment):.3f} / median "
+            f"{statistics.median(ment):.3f} ms a candidate ({args.texts}, {args.rounds} rounds)"
+        )
+    print("load " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+if __name__ == "__main__":
+    main()

@@ -198,3 +198,41 @@ def test_a_signed_in_users_tenant_does_not_scope_a_key(name, write_agent, other_
     forged = ApiClient(f"egk_{prefix}_wrong")
     forged.force_login(user)
     assert both(name, forged, "get", "/api/v1/memories")["body"]["code"] == "invalid_api_key"
+
+
+def _api_views(patterns, prefix: str = ""):
+    """(route, view callable) of every URL pattern, routes as written."""
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if hasattr(pattern, "url_patterns"):
+            yield from _api_views(pattern.url_patterns, route)
+        else:
+            yield route, pattern.callback
+
+
+# Views under /api/ that do not authenticate by API key, and why that is safe with the
+# key's tenant set before authentication: they read no tenant's rows.
+UNAUTHENTICATED_API_VIEWS = {"api/v1/schema": "the OpenAPI document, built from the code"}
+
+
+def test_every_api_view_authenticates_by_key_before_its_work():
+    """ENGRAM_API_KEY_TENANT_AT_ENTRY scopes an API request's transaction to the presented
+    key's tenant before the key is checked (as the reference's authentication does first
+    thing); that is safe only because every API view checks the key before its work, and a
+    refused key ends the request. A new view under /api/ without API-key authentication
+    must read no tenant's rows, and be listed here with why."""
+    from django.urls import get_resolver
+
+    from memory.api.authentication import ApiKeyAuthentication
+
+    unauthenticated = set()
+    for route, view in _api_views(get_resolver().url_patterns):
+        if not route.startswith("api/"):
+            continue
+        cls = getattr(view, "cls", None)
+        classes = getattr(view, "initkwargs", {}).get(
+            "authentication_classes", getattr(cls, "authentication_classes", ())
+        )
+        if cls is None or ApiKeyAuthentication not in classes:
+            unauthenticated.add(route.rstrip("/"))
+    assert unauthenticated == set(UNAUTHENTICATED_API_VIEWS)

@@ -61,7 +61,7 @@ from bench.perf.recall_perf import (  # noqa: E402
 from bench.perf.write_api import candidate  # noqa: E402
 from memory.recall.query import warm_up  # noqa: E402
 
-DEFAULT_TOGGLE = "KEY_ACCESS_ONE_READ,KEY_TENANT_AT_ENTRY"
+DEFAULT_TOGGLE = "KEY_ACCESS_ONE_READ,KEY_TENANT_AT_ENTRY,THROTTLE_PACKED_HISTORY"
 
 
 def backend_ns() -> int:

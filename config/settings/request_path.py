@@ -22,4 +22,9 @@ ENGRAM_REQUEST_PATH = {
     # checks the key without asking for its tenant again. false: the role and no tenant
     # first, the key's tenant in a statement of its own during authentication.
     "KEY_TENANT_AT_ENTRY": env.bool("ENGRAM_API_KEY_TENANT_AT_ENTRY", default=True),
+    # The per-agent throttle keeps its window's request times as packed doubles (one bytes
+    # value in the cache, read in place) instead of DRF's list of floats, which the cache
+    # pickles whole on every request (accounts/throttles.py). The same decisions and
+    # waits. false: DRF's list, under DRF's key.
+    "THROTTLE_PACKED_HISTORY": env.bool("ENGRAM_API_THROTTLE_PACKED_HISTORY", default=True),
 }

@@ -48,6 +48,29 @@ def enter_tenant(tenant_id: uuid.UUID | str | None) -> SavedTenant:
     return SavedTenant(role=role, tenant=tenant or "")
 
 
+def enter_tenant_of_key(key_prefix: str) -> tuple[SavedTenant, uuid.UUID | None]:
+    """``enter_tenant`` for a request presenting an API key with ``key_prefix``: the
+    application role and the key's tenant (``engram_api_key_tenant``, a SECURITY DEFINER
+    lookup that returns an id only; none for an unknown prefix, and then no tenant) in one
+    round trip. Returns what to restore and the tenant set. Authentication still checks
+    the key (``accounts.services.credentials.api_key_authenticate``); it only skips asking
+    for the tenant again."""
+    role_sql = "set_config('role', %s, true)" if settings.ENGRAM["DB_ASSUME_APP_ROLE"] else "''"
+    role_params = [settings.ENGRAM["DB_APP_ROLE"]] if settings.ENGRAM["DB_ASSUME_APP_ROLE"] else []
+    with connection.cursor() as cursor:
+        # Both subqueries run before the outer select changes the settings (OFFSET 0 keeps
+        # them from being flattened into it), as in ``enter_tenant``.
+        cursor.execute(
+            f"SELECT saved.role, saved.tenant, found.tenant, {role_sql},"
+            " set_config(%s, COALESCE(found.tenant::text, ''), true) FROM ("
+            "SELECT current_setting('role') AS role, current_setting(%s, true) AS tenant"
+            " OFFSET 0) saved, (SELECT engram_api_key_tenant(%s) AS tenant OFFSET 0) found",
+            [*role_params, TENANT_SETTING, TENANT_SETTING, key_prefix],
+        )
+        role, tenant, key_tenant, _, _ = cursor.fetchone()
+    return SavedTenant(role=role, tenant=tenant or ""), key_tenant
+
+
 def restore_tenant(saved: SavedTenant) -> None:
     """Put back the caller's role and tenant. Matters only when the surrounding
     transaction goes on (nested contexts, tests); otherwise the commit discards both."""

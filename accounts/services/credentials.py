@@ -7,6 +7,7 @@ import hmac
 import secrets
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -92,11 +93,11 @@ def api_key_rotate(
     return new_key, plaintext
 
 
-def api_key_authenticate(raw: str) -> ApiKey:
-    """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare."""
+def key_parts(raw: str) -> list[str] | None:
+    """``raw`` as [``egk``, prefix, secret], or None when it is not shaped like a key.
+    Keys are issued in ASCII; anything else (a lone surrogate cannot even be hashed) is
+    malformed, refused before the database is asked."""
     parts = raw.split("_", 2)
-    # Keys are issued in ASCII; anything else (a lone surrogate cannot even be hashed) is
-    # malformed, refused before the database is asked.
     if (
         not raw.isascii()
         or len(parts) != 3
@@ -104,23 +105,48 @@ def api_key_authenticate(raw: str) -> ApiKey:
         or not parts[1]
         or not parts[2]
     ):
+        return None
+    return parts
+
+
+def api_key_authenticate(
+    raw: str,
+    *,
+    load_key: Callable[[str], ApiKey | None] | None = None,
+    scoped: tuple[str, uuid.UUID | None] | None = None,
+) -> ApiKey:
+    """Return the usable key for ``raw`` or raise CredentialError. Constant-time compare.
+
+    ``load_key(prefix)``, if given, loads the key (with its agent and the agent's tenant)
+    once the transaction is scoped to its tenant, in place of ``_key_with_prefix``: a
+    caller may read more in the same statement (``memory.api.auth_one_read``). Every check
+    below applies to what it returns. ``scoped``: (prefix, tenant) when the transaction
+    is already scoped to that prefix's tenant (``core.tenancy.enter_tenant_of_key``); the
+    tenant is then not asked for again."""
+    parts = key_parts(raw)
+    if parts is None:
         raise CredentialError(
             "invalid_api_key", "The API key is malformed; it looks like egk_<prefix>_<secret>."
         )
-    # Row-level security hides every key until the tenant is known: ask the SECURITY
-    # DEFINER lookup for the key's tenant and scope the transaction to it (one round
-    # trip; an unknown prefix changes nothing), then load the key.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT found.tenant, CASE WHEN found.tenant IS NOT NULL"
-            " THEN set_config(%s, found.tenant::text, true) END"
-            " FROM (SELECT engram_api_key_tenant(%s) AS tenant OFFSET 0) found",
-            [TENANT_SETTING, parts[1]],
-        )
-        tenant_id = cursor.fetchone()[0]
+    if scoped is not None and scoped[0] == parts[1]:
+        # The request's transaction was scoped to this prefix's tenant as it began
+        # (``core.tenancy.enter_tenant_of_key``, ENGRAM_API_KEY_TENANT_AT_ENTRY).
+        tenant_id = scoped[1]
+    else:
+        # Row-level security hides every key until the tenant is known: ask the SECURITY
+        # DEFINER lookup for the key's tenant and scope the transaction to it (one round
+        # trip; an unknown prefix changes nothing), then load the key.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT found.tenant, CASE WHEN found.tenant IS NOT NULL"
+                " THEN set_config(%s, found.tenant::text, true) END"
+                " FROM (SELECT engram_api_key_tenant(%s) AS tenant OFFSET 0) found",
+                [TENANT_SETTING, parts[1]],
+            )
+            tenant_id = cursor.fetchone()[0]
     if tenant_id is None:
         raise CredentialError("invalid_api_key", "The API key is not valid.")
-    key = _key_with_prefix(parts[1])
+    key = (load_key or _key_with_prefix)(parts[1])
     if key is None or not hmac.compare_digest(key.secret_hash, _hash_secret(parts[2])):
         raise CredentialError("invalid_api_key", "The API key is not valid.")
     now = timezone.now()
@@ -146,20 +172,27 @@ def _key_with_prefix(prefix: str) -> ApiKey | None:
     if not settings.ENGRAM["API_COMPILED_AUTH"]:
         return ApiKey.objects.select_related("agent", "agent__tenant").filter(prefix=prefix).first()
     rows = _KEY_BY_PREFIX.rows((), {"prefix": prefix})
-    if not rows:
-        return None
-    row, connection = rows[0], read_connection()
-    key_end, agent_end = len(_KEY), len(_KEY) + len(_AGENT)
-    key = _KEY.instance(row[:key_end], connection)
-    agent = _AGENT.instance(row[key_end:agent_end], connection)
-    agent.tenant = _TENANT.instance(row[agent_end:], connection)
-    key.agent = agent
-    return key
+    return key_from_row(rows[0]) if rows else None
 
 
 _KEY = ModelColumns(ApiKey)
 _AGENT = ModelColumns(Agent, "agent__")
 _TENANT = ModelColumns(Tenant, "agent__tenant__")
+# The key's, its agent's and the agent's tenant's columns, in the order ``key_from_row``
+# reads them (a ``values_list`` over ``ApiKey``).
+KEY_ROW_NAMES = (*_KEY.names, *_AGENT.names, *_TENANT.names)
+
+
+def key_from_row(row: Sequence) -> ApiKey:
+    """The key, its agent and the agent's tenant from a row of ``KEY_ROW_NAMES`` (any
+    columns after them are ignored), as ``select_related`` would have loaded them."""
+    connection = read_connection()
+    key_end, agent_end = len(_KEY), len(_KEY) + len(_AGENT)
+    key = _KEY.instance(row[:key_end], connection)
+    agent = _AGENT.instance(row[key_end:agent_end], connection)
+    agent.tenant = _TENANT.instance(row[agent_end : len(KEY_ROW_NAMES)], connection)
+    key.agent = agent
+    return key
 
 
 def _key_by_prefix_query(p: Placeholders):
@@ -167,7 +200,7 @@ def _key_by_prefix_query(p: Placeholders):
     return (
         ApiKey.objects.filter(prefix=p.text("prefix"))
         .order_by("pk")
-        .values_list(*_KEY.names, *_AGENT.names, *_TENANT.names)[:1]
+        .values_list(*KEY_ROW_NAMES)[:1]
     )
 
 
@@ -212,6 +245,12 @@ def _expired() -> CredentialError:
 
 
 def subject_token_verify(token: str, *, tenant_id: uuid.UUID, agent_id: uuid.UUID) -> SubjectClaim:
+    return subject_claim_bound(subject_token_claim(token), tenant_id=tenant_id, agent_id=agent_id)
+
+
+def subject_token_claim(token: str) -> SubjectClaim:
+    """The claim of a token signed here and not expired, not yet checked against the key
+    that presents it (``subject_claim_bound``). Reads no database."""
     try:
         payload = signing.loads(token, salt=SUBJECT_TOKEN_SALT)
     except signing.BadSignature:
@@ -237,6 +276,13 @@ def subject_token_verify(token: str, *, tenant_id: uuid.UUID, agent_id: uuid.UUI
         )
     except (KeyError, TypeError, ValueError):
         raise CredentialError("invalid_subject_token", "The subject token is not valid.") from None
+    return claim
+
+
+def subject_claim_bound(
+    claim: SubjectClaim, *, tenant_id: uuid.UUID, agent_id: uuid.UUID
+) -> SubjectClaim:
+    """``claim`` if it was issued to this tenant's agent; else CredentialError."""
     if claim.tenant_id != tenant_id or claim.agent_id != agent_id:
         raise CredentialError(
             "invalid_subject_token", "The subject token was issued to another agent or tenant."

@@ -31,6 +31,7 @@ from config.settings.loops import (  # noqa: E402, F401
 from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
 from config.settings.recall_bounds import ENGRAM_RECALL_BOUNDS  # noqa: E402
 from config.settings.recall_reads import ENGRAM_RECALL_READS  # noqa: E402
+from config.settings.request_path import ENGRAM_REQUEST_PATH  # noqa: E402
 from config.settings.write_batch import ENGRAM_WRITE_BATCH  # noqa: E402, F401
 
 DEBUG = env.bool("ENGRAM_DEBUG", default=False)
@@ -366,6 +367,7 @@ ENGRAM = {
     "CLIENT_ADDRESS_HEADER": env("ENGRAM_CLIENT_ADDRESS_HEADER", default=""),
     "TRUSTED_PROXIES": env.list("ENGRAM_TRUSTED_PROXIES", default=[]),
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
+    **ENGRAM_REQUEST_PATH,  # config/settings/request_path.py
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

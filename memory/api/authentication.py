@@ -17,6 +17,7 @@ from accounts.services.credentials import (
     api_key_authenticate,
     subject_token_verify,
 )
+from memory.api.auth_one_read import key_and_access, token_claim
 from memory.models import AgentAccess
 from memory.selectors import agent_access_state
 from memory.services.subjects import subject_from_gateway_header
@@ -49,8 +50,21 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Use 'Authorization: Bearer egk_…'.", code="invalid_api_key"
             )
+        # (prefix, tenant) when TenantContextMiddleware scoped the transaction to the
+        # presented key's tenant as the request began (ENGRAM_API_KEY_TENANT_AT_ENTRY).
+        scoped = getattr(request, "key_tenant_at_entry", None)
+        token = request.META.get(SUBJECT_TOKEN_HEADER)
+        claim = token_claim(token) if token and settings.ENGRAM["KEY_ACCESS_ONE_READ"] else None
+        if claim is not None:
+            # The key and the subject's access in one statement (memory/api/auth_one_read.py).
+            try:
+                key, state = key_and_access(raw, claim, scoped=scoped)
+            except CredentialError as e:
+                raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
+            self._refuse_access(state)
+            return AgentPrincipal(agent=key.agent, api_key=key, subject_id=claim.subject_id), key
         try:
-            key = api_key_authenticate(raw)
+            key = api_key_authenticate(raw, scoped=scoped)
         except CredentialError as e:
             raise exceptions.AuthenticationFailed(e.message, code=e.code) from None
         subject_id = self._subject_id(request, key)
@@ -63,12 +77,18 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         """The user may have paused or revoked this agent's access to their memories
         (their settings page): then every request naming them is refused, whatever the
         route, before any view runs."""
+        ApiKeyAuthentication._refuse_access(
+            agent_access_state(
+                tenant_id=key.tenant_id, agent_id=key.agent_id, subject_id=subject_id
+            )
+        )
+
+    @staticmethod
+    def _refuse_access(state: str | None) -> None:
+        """ApiError (403) when the subject paused or revoked the agent's access."""
         # Imported here: core.api imports DRF's views, which import this module.
         from core.api import ApiError
 
-        state = agent_access_state(
-            tenant_id=key.tenant_id, agent_id=key.agent_id, subject_id=subject_id
-        )
         if state is not None:
             raise ApiError(
                 f"agent_access_{state}",

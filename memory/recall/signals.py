@@ -121,7 +121,11 @@ class Candidates(dict[uuid.UUID, Candidate]):
         assert signal in (RANKINGS if rank is not None else VALUE_SIGNALS), signal
         via_other_version = rid in self._answers_of
         for target in self._answers_of.get(rid, [rid]):
-            c = self.setdefault(target, Candidate(target))
+            # Not ``setdefault(target, Candidate(target))``: that builds a candidate (and
+            # its signals) on every credit, most of them for one already held.
+            c = self.get(target)
+            if c is None:
+                c = self[target] = Candidate(target)
             s = c.signals
             if rank is not None:
                 if signal in c.ranks and c.ranks[signal] <= rank:

@@ -10,7 +10,8 @@ Measures: single-candidate submission latency p50/p95; accepted candidates per s
 batches of 100 (one client, then one client per worker); peak RSS of each web worker.
 ``--ingest``: LoCoMo-format conversations ingested as ``bench/quality/locomo.py`` does
 (per 100 turns, their events, then one candidate per turn citing its event; one client
-per conversation, up to ``--workers`` at once): turns per second, events and candidates
+per conversation, up to ``--workers`` at once: by default a pool, longest conversation
+first, ``--ingest-schedule waves`` for the earlier waves): turns per second, events and candidates
 timed apart. ``--ingest-form``: ``split`` is that two-request form, ``turn`` the single
 request (``POST /conversation`` with the messages and their ``candidates``), ``both``
 alternates them, ``--ingest-rounds`` rounds each, a fresh subject per conversation and
@@ -39,6 +40,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -119,6 +121,15 @@ def main() -> None:
         "the candidates; both: alternate the two, --ingest-rounds rounds each",
     )
     parser.add_argument("--ingest-rounds", type=int, default=2, help="rounds per form")
+    parser.add_argument(
+        "--ingest-schedule",
+        choices=["pool", "waves"],
+        default="pool",
+        help="pool: a client takes the next conversation (longest first) as soon as it is "
+        "free, so --workers clients stay busy; waves: --workers conversations at a time, "
+        "each wave waiting for its slowest (the figures before 2026-12-07: with LoCoMo "
+        "dev's 419, 369 and 663 turns the last conversation ran alone)",
+    )
     parser.add_argument(
         "--ingest-batch", type=int, default=100, help="at most this many turns a request"
     )
@@ -303,6 +314,7 @@ def ingest_rounds(port: int, run: str, args) -> dict:
             until_embedded=args.embed != "none",
             form=form,
             batch=args.ingest_batch,
+            schedule=args.ingest_schedule,
         )
         rounds.append({"round": i, "form": form, **figures})
     summary_by_form = {}
@@ -366,6 +378,7 @@ def ingest(
     until_embedded: bool,
     form: str = "split",
     batch: int = 100,
+    schedule: str = "pool",
 ) -> dict:
     """LoCoMo-format conversations through the API, one subject and client each;
     ``until_embedded``: then wait until every record has its vector."""
@@ -407,17 +420,22 @@ def ingest(
 
     print(
         f"\n0) LoCoMo ingest ({form} form, ≤ {batch} turns a request): {len(convs)} "
-        f"conversations, {workers} at once ({load()})"
+        f"conversations, {workers} at once, {schedule} ({load()})"
     )
     names = list(convs)
     load_at_start = os.getloadavg()
     start = time.perf_counter()
-    for i in range(0, len(names), workers):
-        threads = [threading.Thread(target=one, args=(n,)) for n in names[i : i + workers]]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+    if schedule == "waves":
+        for i in range(0, len(names), workers):
+            threads = [threading.Thread(target=one, args=(n,)) for n in names[i : i + workers]]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    else:  # the longest conversations first, each client taking the next when free
+        names.sort(key=lambda n: -len(turns_of(convs[n])))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(one, names))
     wall = time.perf_counter() - start
     load_at_end = os.getloadavg()
     embedded_after = None

@@ -23,12 +23,19 @@ CONTEXT_SPEAKERS = ("User", "Assistant", "")
 def with_context(texts: list[str], lines: list[str], seed: int = SEED) -> list[str]:
     """Each text as the index would embed it after a random ordinary preceding turn (one
     of the training corpus's ordinary lines, never the held-out set nor LoCoMo): at write
-    time a memory's passage carries the turn before it (memory.neighbourhood)."""
+    time a memory's passage carries the turn before it (memory.neighbourhood).
+
+    The draw is seeded by each text (with ``seed``), so that adding corpus lines never
+    changes another sentence's context (and its cached embedding stays valid).
+    """
+    import hashlib
+
     from memory.neighbourhood import CONTEXT_MAX_CHARS, passage_text
 
-    rng = random.Random(seed)
     out = []
     for text in texts:
+        digest = hashlib.sha1(f"{seed}\n{text}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
         line = rng.choice(lines)
         speaker = rng.choice(CONTEXT_SPEAKERS)
         context = (f"{speaker}: {line}" if speaker else line)[:CONTEXT_MAX_CHARS]

@@ -1,0 +1,185 @@
+"""Codes given in a frame that says what they are for (round 13 of issue 32).
+
+"Code" alone names a secret only beside something it opens (``secrets._CODE_CONTEXT``, a
+closed class of devices); "key" and "number" alone name nothing. These frames say by their
+structure, not by a device's name, that the value is a code someone keeps:
+
+- **a code *to* something**: "the code to the bike cage: 0-4-4-9", "the combination to
+  Dad's toolbox is 12-30-8": a code of a thing (a possessive or an article after *to* or
+  *into*) is what opens it;
+- **a code someone chose**: "the voice purchasing code I set: 2741", "the PIN we picked
+  was 3318": a relative clause of choosing (set, chose, picked, made, use …) between the
+  noun and its value (a tracking or an order number is given to a person, never chosen);
+- **a code handed to someone**: "I gave the dog walker the key box code, 5521", "texted
+  my brother the code — 7730": a verb of telling, a person, then the code and its value;
+- **a code valid now**: "the Steam Guard code right now is F7K2Q": a code read off a
+  screen *now* is a one-time code;
+- **a lock set to a value**: "set the hotel room safe to 2580", "changed the padlock
+  combination to 4-1-9": a verb of setting, a lock or a code, *to*, the value;
+- **a code corrected**: "it's not 1234 for the garage, it's 8812": a code-shaped guess
+  denied, then the value, beside something a code opens;
+- **a libpq password file line** (host:port:database:user:password);
+- **a value taken as the key**: "CabinGuest with 'pinecone42' as the key", "uses
+  Tern-4471 as its PIN": a made value (letters and digits, or digits in pieces) and "as
+  the key/code/PIN/password".
+
+A code whose modifier says it is nobody's secret (promo, discount, tracking, order, zip,
+product …) is none of these. The value is read as ``access_replies`` reads a reply: a
+code in pieces, four to eight digits (not a year), or a made token that ends its clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.detectors.access_replies import _value_at
+from memory.detectors.access_replies import access_reply_spans as _replies
+from memory.detectors.prefilter import search_any
+
+_NOUN = r"(?:pass(?:word|code|phrase)|pins?|codes?|combinations?|combos?)"
+_LOCK = (
+    r"(?:pad|bike|combination|door|gate|smart|cable)?\s*lock|padlock|lock\s*box|key\s*(?:safe|box)|"
+    r"safe|vault|locker|keypad"
+)
+_DET = r"(?:the|my|our|your|his|her|their|mum's|mom's|dad's|[A-Z][a-z]+'s)"
+# Codes that are nobody's secret, by the word before the noun.
+_PUBLIC = re.compile(
+    r"\b(?:zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|voucher|"
+    r"referral|invite|tracking|product|booking|reference|order|confirmation|error|status|"
+    r"course|class|tax|sort|swift|routing|airport|flight|qr|bar|colou?r|morse|genetic|cheat|"
+    r"dialing|dialling|emoji|machine|fault|stock|share|item|style|model|station|sale|"
+    r"game|meeting|event|shipping)\b",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"\s*(?:[,:;=]|—|–|--|\s-\s|\s(?:is|was|are|'s)\b)\s*(?:(?:uh|um|er|erm|so)\s*,?\s*)?"
+    r"(?:(?:now|still|just|actually|currently|simply)\s+)?[\"'“]?",
+    re.IGNORECASE,
+)
+
+_FRAMES = [
+    # a code *to* something
+    re.compile(
+        rf"\b{_NOUN}\s+(?:to|into|for\s+getting\s+into)\s+{_DET}\s+[^.!?\n:=,—–]{{1,40}}?"
+        r"(?=\s*(?:[,:;=]|—|–|--|\s-\s|\s(?:is|was|are)\b))",
+        re.IGNORECASE,
+    ),
+    # a code someone chose
+    re.compile(
+        rf"\b{_NOUN}\s+(?:(?:that|which)\s+)?(?:i|we|he|she|they|you)\s+(?:just\s+)?"
+        r"(?:set|chose|picked|made|created|use|used|gave\s+\w+|settled\s+on|went\s+with)"
+        r"(?:\s+(?:for|on)\s+[^,:.!?\n=]{1,30}?)?(?=\s*(?:[,:;=]|—|–|\s(?:is|was)\b))",
+        re.IGNORECASE,
+    ),
+    # a code handed to someone
+    re.compile(
+        r"\b(?:gave|give|giving|told|tell|texted|text|sent|send|messaged|emailed|whatsapped|"
+        r"showed|passed)\s+(?:[\w'-]+\s+){1,3}?(?:the|my|our)\s+(?:[\w'-]+\s+){0,3}?"
+        rf"{_NOUN}(?=\s*(?:[,:]|—|–|--|\s-\s))",
+        re.IGNORECASE,
+    ),
+    # a code valid now
+    re.compile(
+        rf"\b{_NOUN}\s+(?:right\s+now|now|currently|at\s+the\s+moment|this\s+minute|today)\s+"
+        r"(?:is|reads|shows|says)(?=\s)",
+        re.IGNORECASE,
+    ),
+]
+# A lock set to a value: the value follows "to" directly.
+_SET_TO = re.compile(
+    r"\b(?:set|reset|changed?|changing|switched|programm?ed)\s+"
+    rf"{_DET}\s+(?:[\w'-]+\s+){{0,3}}?(?:{_LOCK}|{_NOUN})(?:\s+(?:code|pin|combination))?"
+    r"\s+to\s+(?=[\"'“]?[#*\w])",
+    re.IGNORECASE,
+)
+# A value taken as the key: the value comes first.
+_TAKEN_AS = re.compile(
+    r"(?<![!-~])[\"'“]?(?P<value>[!-~]{4,40}?)[\"'”]?\s+as\s+(?:the|my|its|our|his|her|their)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:key|pin|code|passcode|password|passphrase)\b",
+    re.IGNORECASE,
+)
+# A code corrected: "it's not 1234 for the garage, it's 8812", "nope, not 0000 — 6047":
+# a code-shaped guess denied, then the value, with something a code opens in the sentence.
+_CORRECTED = re.compile(
+    r"\bnot\s+(?P<guess>\d{4,8}|\d(?:[- ]\d){3,7})\b[^.!?\n]{0,40}?(?:[,;]|—|–|--)\s*"
+    r"(?:(?:it's|it\s+is|its|but|rather|actually|it's\s+actually)\s+)?",
+    re.IGNORECASE,
+)
+_OPENS = re.compile(
+    rf"\b(?:{_LOCK}|garage|door|gate|shed|alarm|{_NOUN}|wi-?fi|phone|laptop|account)\b",
+    re.IGNORECASE,
+)
+# A libpq password file line (host:port:database:user:password): a host with a letter, a dot
+# or *, a port or *, then three fields; the password is the last.
+_PGPASS = re.compile(
+    r"(?<![\w:.-])(?=[\w.-]*[A-Za-z.*])[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:"
+    r"(?P<value>[^\s:]{4,})(?=\s|$)"
+)
+_SHOWN_LEAD = re.compile(r"\s*:?\s*")
+_SHOWN = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,8}(?![\w-])")
+_DIGIT_PIECES = re.compile(r"\d(?:[- .]\d){3,7}")
+
+
+def _public(text: str, start: int, end: int) -> bool:
+    """A public code's modifier in the frame or the few words before it."""
+    return _PUBLIC.search(text, max(0, start - 30), end) is not None
+
+
+def _made(value: str, looks_like_secret: Callable[..., bool]) -> bool:
+    if _DIGIT_PIECES.fullmatch(value):
+        return True
+    return (
+        any(c.isalpha() for c in value)
+        and any(c.isdigit() for c in value)
+        and looks_like_secret(value, numeric_ok=False)
+    )
+
+
+def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
+    """Values given in one of the frames above (spans of ``text``)."""
+    spans: list[tuple[int, int]] = []
+    if search_any(_FRAMES, text):
+        for rx in _FRAMES:
+            for m in rx.finditer(text):
+                if _public(text, m.start(), m.end()):
+                    continue
+                lead = (_SHOWN_LEAD if rx is _FRAMES[-1] else _LEAD).match(text, m.end())
+                if lead is None:
+                    continue
+                value = _value_at(text, lead.end(), looks_like_secret)
+                if value is None and rx is _FRAMES[-1]:
+                    # a code shown now: a short run of capitals and digits will do
+                    short = _SHOWN.match(text, lead.end())
+                    value = short.span() if short else None
+                if value:
+                    spans.append(value)
+    if search_any([_SET_TO], text):
+        for m in _SET_TO.finditer(text):
+            if _public(text, m.start(), m.end()):
+                continue
+            at = m.end() + (1 if text[m.end()] in "\"'“" else 0)
+            value = _value_at(text, at, looks_like_secret)
+            if value:
+                spans.append(value)
+    if search_any([_CORRECTED], text):
+        for m in _CORRECTED.finditer(text):
+            value = _value_at(text, m.end(), looks_like_secret)
+            lo, hi = max(0, m.start() - 60), (value or m.span())[1]
+            if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi):
+                spans.append(value)
+    if ":" in text:
+        for m in _PGPASS.finditer(text):
+            if _made(m.group("value"), looks_like_secret):
+                spans.append(m.span("value"))
+    if search_any([_TAKEN_AS], text):
+        for m in _TAKEN_AS.finditer(text):
+            value = m.group("value").strip("\"'“”")
+            if _made(value, looks_like_secret) and not _public(text, m.start(), m.end()):
+                spans.append((m.start("value"), m.start("value") + len(value)))
+    return spans
+
+
+def given_value_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
+    """``access_replies``' values and this module's, read together by ``secrets``."""
+    return _replies(text, looks_like_secret) + frame_spans(text, looks_like_secret)

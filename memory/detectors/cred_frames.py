@@ -14,6 +14,11 @@ structure, not by a device's name, that the value is a code someone keeps:
   my brother the code — 7730": a verb of telling, a person, then the code and its value;
 - **a code valid now**: "the Steam Guard code right now is F7K2Q": a code read off a
   screen *now* is a one-time code;
+- **a code named by what it guards** (parental, restrictions, guard, override, duress,
+  panic, two-factor, a profile or screen lock): "the parental controls code is 8824";
+- **the value, then what it does**: "7319 is what I punch in at the alarm panel", "2468
+  to unlock the tablet" (not a price or a score: "pay 2000 to unlock");
+- **a Chinese code named by passing or opening** (通行码, 出入码, 开门码, 配对码);
 - **a lock set to a value**: "set the hotel room safe to 2580", "changed the padlock
   combination to 4-1-9": a verb of setting, a lock or a code, *to*, the value;
 - **a code corrected**: "it's not 1234 for the garage, it's 8812": a code-shaped guess
@@ -86,6 +91,32 @@ _FRAMES = [
         re.IGNORECASE,
     ),
 ]
+# A code named by what it guards against or who it keeps out (parental, restrictions,
+# guard, override, duress …): the modifier says it protects, the value follows.
+_GUARDING = re.compile(
+    r"\b(?:parental(?:\s+controls?)?|restrictions?|guard|protection|privacy|override|duress|"
+    r"panic|emergency|two[\s-]?factor|2fa|fallback|(?:profile|screen|app|child|kids?)\s+lock)"
+    r"\s+(?:(?:controls?|mode|settings?|lock|app|account)\s+)?(?:codes?|pins?|passcodes?|lock)\b|\b(?:profile|screen|app|child)\s+lock\b",
+    re.IGNORECASE,
+)
+# The value first, then what it does: "7319 is what I punch in at the alarm panel",
+# "2468 to unlock the tablet".
+_WHAT_IT_DOES = re.compile(
+    r"(?<![\w.:/$€£¥-])(?P<value>\d{4,8}|\d(?:[- ]\d){3,7}|(?=[!-~]*\d)(?=[!-~]*[A-Za-z])[!-~]{5,40})"
+    r"#?\s+(?:(?:is|was|'s)\s+what\s+(?:i|you|we|he|she|they)\s+(?:always\s+)?"
+    r"(?:punch|type|enter|key|tap|press|put|dial)\w*(?:\s+in)?"
+    r"|(?P<opens>(?:is|was|'s)\s+what\s+(?:opens|unlocks|disarms|gets\s+(?:me|us|you)\s+in))"
+    r"|to\s+(?:unlock|disarm|open)(?:\s+(?:the|my|our|his|her|their|it)\b|\s*(?:[.!,;]|$)))",
+    re.IGNORECASE,
+)
+_PAYING = re.compile(
+    r"\b(?:pay|paid|costs?|spend|spent|earn|need|needs|takes?|score|reach|level|points?)\b", re.I
+)
+# Chinese: a code named by passing or opening (通行码, 出入码, 开门码, 进门码, 配对码).
+_PASSING_ZH = re.compile(
+    r"(?:通行|出入|开门|開門|进门|進門|配对|配對)(?:码|碼|密码|密碼)\s*(?:是|为|為|：|:)?\s*"
+    r"(?P<value>\d{4,8}|[A-Za-z0-9]{4,16})(?![\w])"
+)
 # A lock set to a value: the value follows "to" directly.
 _SET_TO = re.compile(
     r"\b(?:set|reset|changed?|changing|switched|programm?ed)\s+"
@@ -118,6 +149,7 @@ _PGPASS = re.compile(
 )
 _SHOWN_LEAD = re.compile(r"\s*:?\s*")
 _SHOWN = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,8}(?![\w-])")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT_PIECES = re.compile(r"\d(?:[- .]\d){3,7}")
 
 
@@ -154,6 +186,24 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
                     value = short.span() if short else None
                 if value:
                     spans.append(value)
+    if search_any([_GUARDING], text):
+        for m in _GUARDING.finditer(text):
+            lead = _LEAD.match(text, m.end())
+            value = lead and _value_at(text, lead.end(), looks_like_secret)
+            if value and not _public(text, m.start(), m.end()):
+                spans.append(value)
+    if search_any([_WHAT_IT_DOES], text):
+        for m in _WHAT_IT_DOES.finditer(text):
+            value = m.group("value")
+            if value.isdigit() and _YEAR.fullmatch(value):
+                continue
+            if _PAYING.search(text, max(0, m.start() - 20), m.start()):
+                continue
+            digits = value.isdigit() or _DIGIT_PIECES.fullmatch(value)
+            if digits or (not m.group("opens") and _made(value, looks_like_secret)):
+                spans.append(m.span("value"))
+    if not text.isascii():
+        spans += [m.span("value") for m in _PASSING_ZH.finditer(text)]
     if search_any([_SET_TO], text):
         for m in _SET_TO.finditer(text):
             if _public(text, m.start(), m.end()):

@@ -99,6 +99,10 @@ _GUARDING = re.compile(
     r"\s+(?:(?:controls?|mode|settings?|lock|app|account)\s+)?(?:codes?|pins?|passcodes?|lock)\b|\b(?:profile|screen|app|child)\s+lock\b",
     re.IGNORECASE,
 )
+# What the code is for, between the noun and its value ("… code on the thermostat is N").
+_POST = re.compile(
+    r"(?:\s+(?:for|on|of|at|to)\s+(?:the|my|our|[A-Z]?[a-z]+'s)\s+[\w-]+(?:\s+(?!(?:is|was|are)\b)[\w-]+)?)?"
+)
 # The value first, then what it does: "7319 is what I punch in at the alarm panel",
 # "2468 to unlock the tablet".
 _WHAT_IT_DOES = re.compile(
@@ -188,7 +192,7 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
                     spans.append(value)
     if search_any([_GUARDING], text):
         for m in _GUARDING.finditer(text):
-            lead = _LEAD.match(text, m.end())
+            lead = _LEAD.match(text, _POST.match(text, m.end()).end())
             value = lead and _value_at(text, lead.end(), looks_like_secret)
             if value and not _public(text, m.start(), m.end()):
                 spans.append(value)

@@ -18,7 +18,9 @@ structure, not by a device's name, that the value is a code someone keeps:
   panic, two-factor, a profile or screen lock): "the parental controls code is 8824";
 - **the value, then what it does**: "7319 is what I punch in at the alarm panel", "2468
   to unlock the tablet" (not a price or a score: "pay 2000 to unlock");
-- **a Chinese code named by passing or opening** (通行码, 出入码, 开门码, 配对码);
+- **a Chinese code named by passing or opening** (通行码, 出入码, 开门码, 配对码), and a
+  lock or a keyed machine, then who set it or what was keyed ("保险柜我设的 718293", "ATM
+  按的六位数 730915");
 - **a lock set to a value**: "set the hotel room safe to 2580", "changed the padlock
   combination to 4-1-9": a verb of setting, a lock or a code, *to*, the value;
 - **a code corrected**: "it's not 1234 for the garage, it's 8812": a code-shaped guess
@@ -121,6 +123,14 @@ _PASSING_ZH = re.compile(
     r"(?:通行|出入|开门|開門|进门|進門|配对|配對)(?:码|碼|密码|密碼)\s*(?:是|为|為|：|:)?\s*"
     r"(?P<value>\d{4,8}|[A-Za-z0-9]{4,16})(?![\w])"
 )
+# Chinese: a lock, then who set it or what is keyed on it, then the value ("保险柜我设的
+# 718293", "ATM 按的六位数 730915"): a closed class of lockable things and keyed machines.
+_SET_ZH = re.compile(
+    r"(?:保险柜|保险箱|保險櫃|保險箱|密码锁|密碼鎖|门锁|門鎖|挂锁|掛鎖|储物柜|儲物櫃|指纹锁|智能锁|"
+    r"ATM|取款机|取款機|柜员机|櫃員機|POS\s*机|键盘|鍵盤|门禁|門禁)"
+    r"[^。！？\n，,]{0,8}?(?:设的|设了|设成|设为|設的|設了|設成|定的|按的|按了|输的|输了|輸的|打的)"
+    r"(?:是|为|為)?[^。！？\n\d金额額钱錢款]{0,4}?(?<![\d.])(?P<value>\d{4,8})(?![\d.:/%])(?!\s*(?:元|块|塊|号|號|次|年|月|日|点|點))"
+)
 # A lock set to a value: the value follows "to" directly.
 _SET_TO = re.compile(
     r"\b(?:set|reset|changed?|changing|switched|programm?ed)\s+"
@@ -208,6 +218,7 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
                 spans.append(m.span("value"))
     if not text.isascii():
         spans += [m.span("value") for m in _PASSING_ZH.finditer(text)]
+        spans += [m.span("value") for m in _SET_ZH.finditer(text)]
     if search_any([_SET_TO], text):
         for m in _SET_TO.finditer(text):
             if _public(text, m.start(), m.end()):

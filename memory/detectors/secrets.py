@@ -199,7 +199,7 @@ _VALUE_BEFORE_CUE = re.compile(
     r"home|admin|account|router|login|email|e-mail|bank|phone|work|laptop|computer|banking)\s+){0,3}(?="
     + _CUE.pattern
     + ")"
-    r"|(?<![!-~])(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    r"|(?<![!-~])(?P<tokzh>[!-~]{4,})\s*(?:(?:就|也|便|即|正|都)?是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
     + _ZH
     + ")",
     re.IGNORECASE,

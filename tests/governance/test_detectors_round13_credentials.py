@@ -62,6 +62,11 @@ POSITIVE = [
     "Ana: what's the wifi password?\nLeo: lemonTree44",
     "门锁密码多少？→ 820461",
     "the gate code is 2… 0… 6… 1",
+    # a value before 就是/也是 and the noun; a lock, who set it, the value; pinyin with no verb
+    "她的生日 0825 也是密码",
+    "储物柜我设的 604918",
+    "取款机按的那串 582047",
+    "工资卡 mi ma 620817",
     # formats
     "backup.example.net:5432:crm:svc_user:Xw82kLmq9",
     "valkey-cli -h 10.0.0.8 -a Rp8kQ2zLx info",
@@ -95,6 +100,11 @@ NEGATIVE = [
     "localhost:8080:api:v2:health",
     "redis-cli -a $REDIS_PASSWORD ping",
     "通行证办好了，编号在卡背面",
+    "ATM 按的金额 3000",
+    "保险柜设的 1500 元预算",
+    "门禁设的是 2024 年新系统",
+    "I met Mima 2019 in Paris",
+    "iPhone 就是密码最安全的手机",
 ]
 
 

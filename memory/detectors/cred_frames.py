@@ -42,7 +42,6 @@ from collections.abc import Callable
 
 from memory.detectors.access_replies import _value_at
 from memory.detectors.access_replies import access_reply_spans as _replies
-from memory.detectors.prefilter import search_any
 
 _NOUN = r"(?:pass(?:word|code|phrase)|pins?|codes?|combinations?|combos?)"
 _LOCK = (
@@ -167,6 +166,20 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT_PIECES = re.compile(r"\d(?:[- .]\d){3,7}")
 
 
+# Cheap necessary conditions: a literal every match of the pattern holds (lowercased text).
+_FRAME_WORDS = ("pass", "pin", "code", "combo", "combination")
+_GUARD_WORDS = (
+    "parental", "restriction", "guard", "protection", "privacy", "override", "duress", "panic",
+    "emergency", "factor", "2fa", "fallback", " lock",
+)  # fmt: skip
+_SET_WORDS = ("set", "chang", "switch", "program")
+_PGPASS_GATE = re.compile(r":(?:\d{2,5}|\*):")
+
+
+def _has(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
+
+
 def _public(text: str, start: int, end: int) -> bool:
     """A public code's modifier in the frame or the few words before it."""
     return _PUBLIC.search(text, max(0, start - 30), end) is not None
@@ -185,7 +198,8 @@ def _made(value: str, looks_like_secret: Callable[..., bool]) -> bool:
 def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     """Values given in one of the frames above (spans of ``text``)."""
     spans: list[tuple[int, int]] = []
-    if search_any(_FRAMES, text):
+    low = text.lower()
+    if _has(low, _FRAME_WORDS):
         for rx in _FRAMES:
             for m in rx.finditer(text):
                 if _public(text, m.start(), m.end()):
@@ -200,13 +214,13 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
                     value = short.span() if short else None
                 if value:
                     spans.append(value)
-    if search_any([_GUARDING], text):
+    if _has(low, _GUARD_WORDS) and _GUARDING.search(text):
         for m in _GUARDING.finditer(text):
             lead = _LEAD.match(text, _POST.match(text, m.end()).end())
             value = lead and _value_at(text, lead.end(), looks_like_secret)
             if value and not _public(text, m.start(), m.end()):
                 spans.append(value)
-    if search_any([_WHAT_IT_DOES], text):
+    if ("what" in low or " to " in low) and _WHAT_IT_DOES.search(text):
         for m in _WHAT_IT_DOES.finditer(text):
             value = m.group("value")
             if value.isdigit() and _YEAR.fullmatch(value):
@@ -219,7 +233,7 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
     if not text.isascii():
         spans += [m.span("value") for m in _PASSING_ZH.finditer(text)]
         spans += [m.span("value") for m in _SET_ZH.finditer(text)]
-    if search_any([_SET_TO], text):
+    if " to " in low and _has(low, _SET_WORDS) and _SET_TO.search(text):
         for m in _SET_TO.finditer(text):
             if _public(text, m.start(), m.end()):
                 continue
@@ -227,17 +241,17 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
             value = _value_at(text, at, looks_like_secret)
             if value:
                 spans.append(value)
-    if search_any([_CORRECTED], text):
+    if "not " in low and _CORRECTED.search(text):
         for m in _CORRECTED.finditer(text):
             value = _value_at(text, m.end(), looks_like_secret)
             lo, hi = max(0, m.start() - 60), (value or m.span())[1]
             if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi):
                 spans.append(value)
-    if ":" in text:
+    if _PGPASS_GATE.search(text):
         for m in _PGPASS.finditer(text):
             if _made(m.group("value"), looks_like_secret):
                 spans.append(m.span("value"))
-    if search_any([_TAKEN_AS], text):
+    if " as " in low and _TAKEN_AS.search(text):
         for m in _TAKEN_AS.finditer(text):
             value = m.group("value").strip("\"'“”")
             if _made(value, looks_like_secret) and not _public(text, m.start(), m.end()):

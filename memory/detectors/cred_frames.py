@@ -154,6 +154,10 @@ _OPENS = re.compile(
     rf"\b(?:{_LOCK}|garage|door|gate|shed|alarm|{_NOUN}|wi-?fi|phone|laptop|account)\b",
     re.IGNORECASE,
 )
+_MONEY = re.compile(
+    r"[$€£¥]|\b(?:fees?|price|cost|rent|bill|dollars?|euros?|pounds?|bucks|usd|eur|gbp)\b|元|块",
+    re.IGNORECASE,
+)
 # A libpq password file line (host:port:database:user:password): a host with a letter, a dot
 # or *, a port or *, then three fields; the password is the last.
 _PGPASS = re.compile(
@@ -245,7 +249,8 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
         for m in _CORRECTED.finditer(text):
             value = _value_at(text, m.end(), looks_like_secret)
             lo, hi = max(0, m.start() - 60), (value or m.span())[1]
-            if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi):
+            money = _MONEY.search(text, lo, min(len(text), hi + 30))
+            if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi) and not money:
                 spans.append(value)
     if _PGPASS_GATE.search(text):
         for m in _PGPASS.finditer(text):

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from accounts.policies import TenantPolicy
 from core.codes import Operation, ReasonCode
-from memory.detectors.secrets import find_secrets, redact_secrets
+from memory.detectors.cred_frames import frame_spans
+from memory.detectors.secrets import find_secrets, looks_like_secret, redact_secrets
 from memory.write_policy import Candidate, SubjectState, decide
 from tests.helpers.memories import decide_user_statement
 from tests.helpers.probes import caught_and_wrong
@@ -104,6 +105,8 @@ NEGATIVE = [
     "保险柜设的 1500 元预算",
     "门禁设的是 2024 年新系统",
     "I met Mima 2019 in Paris",
+    "I told him the code, but he forgot",
+    "I set the timer to 1500",
     "iPhone 就是密码最安全的手机",
 ]
 
@@ -116,6 +119,12 @@ def test_found(text):
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_look_alikes_pass(text):
     assert not find_secrets(text), text
+
+
+def test_a_corrected_amount_is_not_a_corrected_code():
+    # (the text is refused by an older rule for "gate" beside digits; this frame adds nothing)
+    assert frame_spans("not 1500, it's 1600 for the gate fee", looks_like_secret) == []
+    assert frame_spans("not 1234 for the gate, it's 8812", looks_like_secret)
 
 
 # Where rules meet (a credential is refused before any time, subject, provenance or

@@ -113,10 +113,37 @@ _SECURITY_QUESTION_JA_KO = re.compile(
 _TURNS = re.compile(
     r"\b(?:left|right)\s*(?:to\s+)?\d{1,2}\s*[,;]?\s*(?:then\s+)?(?:left|right)\s*(?:to\s+)?\d{1,2}"
     r"|(?:左|右)(?:转|轉|旋)?(?:到|至)?\s*\d{1,2}[^\d。！？\n]{0,6}?(?:左|右)(?:转|轉|旋)?(?:到|至)?\s*\d{1,2}"
+    # turns counted before the number (左3圈到25 右2圈到10, 顺时针转两圈到 8)
+    r"|(?:(?:左|右|顺时针|逆时针|順時針|逆時針)(?:转|轉|旋)?\s*(?:[\d一两兩二三四五]\s*(?:圈|圏)\s*)?"
+    r"(?:到|至|停在)?\s*\d{1,2}[\s，,、；;]*){3,}"
+    # three numbers chained by "then" after a turn ("turn to 14, then 33, then 6")
+    r"|\b(?:turn|spin|rotate|dial)\w*\s+(?:(?:it|the\s+dial|left|right|clockwise|anti-?clockwise|"
+    r"counter-?clockwise)\s+)*(?:to|past)\s+\d{1,2}(?:\s*[,;]?\s*(?:and\s+)?then\s+(?:(?:left|right|"
+    r"back|clockwise|anti-?clockwise|counter-?clockwise)\s+)?(?:(?:to|past)\s+)?\d{1,2}\b){2,}"
     # Japanese: 右に3回 45、左に2回 12 (turns counted, then the number)
     r"|(?:左|右)(?:に|へ)\s*(?:\d\s*回\s*)?\d{1,2}[^\d。！？\n]{0,4}?(?:左|右)(?:に|へ)\s*(?:\d\s*回\s*)?\d{1,2}",
     re.IGNORECASE,
 )
+# A combination in Roman numerals (padlock on the shed: XII – IV – XXVII), each one to
+# thirty-nine, given after the lock's name and a colon or "is".
+_ROMAN = r"X{0,3}(?:IX|IV|V?I{0,3})"
+_ROMAN_COMBO = re.compile(
+    r"(?i:\b(?:safe|(?:pad)?lock|combination|combo|dial|locker)\b)[^.!?\n]{0,30}?(?:[:=]|\bis\b)\s*"
+    rf"(?P<value>\b{_ROMAN}(?:\s*[–—,-]\s*{_ROMAN}\b){{2,}})"
+)
+_ROMAN_VALUE = {"I": 1, "V": 5, "X": 10}
+
+
+def _roman(numeral: str) -> int:
+    values = [_ROMAN_VALUE[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def _counting(numbers: list[int]) -> bool:
+    """An enumeration (3, 4, 5 or II, III, IV), not a combination."""
+    return len(numbers) >= 3 and all(b == a + 1 for a, b in zip(numbers, numbers[1:], strict=False))
+
+
 _DIAL_WORD = re.compile(
     r"safe|lock|combination|combo|dial|vault|保险|保險|锁|鎖|组合|組合|密码|密碼|金庫|금고",
     re.IGNORECASE,
@@ -189,7 +216,13 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
     spans += [m.span("value") for m in _SECURITY_QUESTION_ZH.finditer(text)]
     spans += [m.span(m.lastgroup or 0) for m in _SECURITY_QUESTION_JA_KO.finditer(text)]
     if _DIAL_WORD.search(text):
-        spans += [m.span() for m in _TURNS.finditer(text)]
+        for m in _TURNS.finditer(text):
+            if not _counting([int(n) for n in re.findall(r"\d+", m.group())]):
+                spans.append(m.span())
+        for m in _ROMAN_COMBO.finditer(text):
+            numerals = [n for n in re.split(r"[\s–—,-]+", m.group("value")) if n]
+            if all(numerals) and not _counting([_roman(n) for n in numerals]):
+                spans.append(m.span("value"))
     for m in _CARD_CODE.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g))
         spans.append((m.start(group), m.end(group)))

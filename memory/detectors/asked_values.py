@@ -65,7 +65,11 @@ _QUESTION_TAIL = re.compile(
 # What may stand between a question and its answer: a line break and an answer's marker,
 # or a closing quote, a few words ("って聞かれたから", "he asked, so I said") and an opening one.
 _ANSWER_LEAD = re.compile(
-    r"(?:[ \t]*\n[ \t]*(?:(?:a|answer|ans|答|回答|答え|답)\s*[:：]\s*|>\s*|[-–—]\s*)?"
+    r"(?:[ \t]*\n[ \t]*(?:(?:a|answer|ans|答|回答|答え|답)\s*[:：]\s*|>\s*|[-–—]\s*"
+    # the next speaker's turn in a chat log ("Mom: 0917", "妈妈：0917")
+    r"|[A-Z][A-Za-z]{0,15}\s?[:：]\s*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,4}\s?[:：]\s*)?"
+    # or an arrow on the same line ("비번 뭐였지? → sky0412")
+    r"|[ \t]*(?:→|->|=>|⇒|➡️?)[ \t]*"
     r"|[」”\"][^「“\"\n。！？.!?]{0,24}?[「“\"])"
     r"(?P<value>[^\s,，、。；;」”\"]{3,40})",
     re.IGNORECASE,

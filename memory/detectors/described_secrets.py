@@ -212,12 +212,13 @@ def _not_a_word(value: str) -> bool:
 
 
 # --- the Chinese credential words in pinyin ------------------------------------------------
-# Hanyu Pinyin of 密码, 口令, 验证码, 密钥 (with or without tone marks), then 是/shi or a colon,
+# Hanyu Pinyin of 密码, 口令, 验证码, 密钥 (with or without tone marks), then 是/shi or a colon
+# (or, round 13, the digits straight after: "取款 mi ma 730915"),
 # then digits, a token with a digit, or four or more digits read as pinyin syllables.
 _PINYIN_DIGIT = r"(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)"
 _PINYIN = re.compile(
     r"\b(?:m[iíǐìī]\s?m[aáǎàā]|k[oóǒòō]u\s?l[iíǐìī]ng|y[aáǎàā]n\s?zh[eéěèē]ng\s?m[aáǎàā]|"
-    r"m[iíǐìī]\s?y[aáǎàā]o)\s*(?:sh[iíǐìī]\b|[:=：]|\bis\b)\s*"
+    r"m[iíǐìī]\s?y[aáǎàā]o)\s*(?:sh[iíǐìī]\b|[:=：是为為]|\bis\b|(?=(?!(?:19|20)\d\d(?!\d))\d{4,8}(?!\d)(?!\s*(?:nian|年))))\s*"
     rf"(?P<value>(?:{_PINYIN_DIGIT}[\s-]*){{4,12}}\b|[!-~]*\d[!-~]*)",
     re.IGNORECASE,
 )

@@ -35,6 +35,7 @@ from django.conf import settings
 from stdnum import iban, luhn
 
 from memory.detectors.unlabelled_values import labelled_as_list
+from memory.text_normalize import _skeleton_table
 
 # Closed-class English words (articles, pronouns, auxiliaries, prepositions, conjunctions):
 # no sentence of twelve words lacks them, and no recovery-phrase word list contains them.
@@ -182,12 +183,18 @@ def nfkc_visible(text: str) -> tuple[str, list[int]]:
 
 def nfkc_visible_reference(text: str) -> tuple[str, list[int]]:
     """The reference of ``nfkc_visible``, character by character."""
+
     chars: list[str] = []
     origin: list[int] = []
+    skeleton = _skeleton_table()
     for index, ch in enumerate(text):
         if unicodedata.category(ch) == "Cf":
             continue
         for out in unicodedata.normalize("NFKC", ch):
+            # A Greek or Cyrillic look-alike letter reads as its Latin letter ("sееd" with
+            # Cyrillic е), as in the detection form; kana and CJK keep their own (round 13).
+            if "\u0370" <= out <= "\u052f":
+                out = skeleton.get(out, out)
             chars.append(out)
             origin.append(index)
     return "".join(chars), origin

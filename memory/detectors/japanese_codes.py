@@ -8,6 +8,8 @@
   secret in the same clause (暗証番号, パスコード, コード, the 番号 of a safe or a lock; not
   a phone, room, order or postal number). Multi-kana readings cannot be folded to digits
   in place (``access_forms.fold_digit_chars`` keeps positions), so they are read here;
+- **letters and digits by their English names in katakana** (エー・ビー・ワン・ツー), four or
+  more, after the same nouns (round 13);
 - **a code keyed on a door panel**: a number of four to eight digits pressed or entered
   (を押す, 入力, 打つ) on an entry panel, a safe or a locker (オートロック, テンキー, 金庫 …);
   not when it calls a flat (呼び出し: the room number is dialled, not a secret);
@@ -35,6 +37,17 @@ _SEP = r"[・、,，\s]+"
 _KANA_RUN = re.compile(
     rf"(?<![{_KANA}])(?:(?:{_ANY})(?:{_SEP}(?:{_ANY})){{3,11}}|(?:{_LONG}){{4,12}})(?![{_KANA}])"
 )
+# Letters and digits spelled with their English names in katakana (エー・ビー・ワン・ツー):
+# four or more apart by ・, 、 or a space.
+_LETTER_NAMES = (
+    "エー|エイチ|エイト|エイ|ビー|シー|ディー|イー|エフ|ジー|エッチ|アイ|ジェー|ジェイ|ケー|ケイ|"
+    "エル|エム|エヌ|オー|ピー|キュー|アール|エス|ティー|ユー|ブイ|ヴィー|ダブリュー|エックス|ワイ|"
+    "ゼット|ズィー|ワン|ツー|スリー|フォー|ファイブ|シックス|セブン|ナイン|ゼロ"
+)
+_LETTER_RUN = re.compile(
+    rf"(?<![\u30a0-\u30ff])(?:{_LETTER_NAMES})(?:[・、,，\s]+(?:{_LETTER_NAMES})){{3,15}}"
+    r"(?![\u30a0-\u30ff])"
+)
 # A code or secret noun; a bare 番号/コード only after what a code opens.
 _CODE_NOUN = re.compile(
     r"暗証番号|暗証|パスワード|パスコード|暗号|合言葉|PIN|ピン番号|ペアレンタルコード|"
@@ -42,6 +55,7 @@ _CODE_NOUN = re.compile(
     r"(?:金庫|ロッカー|ロック|鍵|錠|玄関|ドア|オートロック|テンキー|南京錠|ダイヤル)の?(?:番号|コード)",
     re.IGNORECASE,
 )
+_EXAMPLE_AFTER = re.compile(r"\s*(?:みたい|のよう|とか|など|なんて)")
 _CLAUSE_END = re.compile(r"[。！？!?\n]")
 
 _KEYED_DEVICE = r"オートロック|テンキー|キーパッド|金庫|ロッカー|玄関|ドアの|暗証|解錠|解除"
@@ -68,9 +82,12 @@ def _clause(text: str, at: int) -> tuple[int, int]:
 def kana_code_spans(text: str) -> list[tuple[int, int]]:
     """Digits read in kana after a code noun in the same clause (see the docstring)."""
     spans: list[tuple[int, int]] = []
-    for m in _KANA_RUN.finditer(text):
+    for m in [*_KANA_RUN.finditer(text), *_LETTER_RUN.finditer(text)]:
         lo, _ = _clause(text, m.start())
         cues = list(_CODE_NOUN.finditer(text, lo, m.start()))
+        # "…みたいなのはダメ": an example of a kind of code, not one
+        if _EXAMPLE_AFTER.match(text, m.end()):
+            continue
         if cues and m.start() - cues[-1].end() <= 16:
             spans.append((m.start(), m.end()))
     return spans

@@ -17,8 +17,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
-from memory.detectors.access_replies import access_reply_spans
 from memory.detectors.asked_values import asked_value_spans
+from memory.detectors.cred_frames import given_value_spans
 from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
     daxie_code_spans,
@@ -118,7 +118,7 @@ _NOT_CODE = re.compile(
     re.IGNORECASE,
 )
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？；;\n]")
+_SENTENCE_END = re.compile(r"[!?](?=\s|$)|\.(?=\s|$)(?!\s\d(?<=\d\.\.\.\s\d))|[。！？；;\n]")
 _TOKEN = re.compile(r"[!-~]+")  # a run of printable ASCII (the detection form is NFKC'd)
 _TOKEN_TRIM = "\"'`()[]{}<>,;:=，"
 
@@ -175,7 +175,7 @@ _REPEATED_DIGIT = re.compile(
 # "772 019", "4821-9930": a code read out in groups.
 # A full stop after the code ends the sentence; one before a digit makes a decimal.
 _DIGIT_GROUPS = re.compile(
-    r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ -]\d){3,11})(?!\w|\.\d)"
+    r"(?<![\w.])(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:(?:[ -]|(?:…|\.{2,3}),?\s?)\d){3,11})(?!\w|\.\d)"
 )
 # Card security codes are three digits; other credentials need four or more.
 _SHORT_CODE_CUE = re.compile(r"cvv2?|cvc|安全码|security\s+code", re.IGNORECASE)
@@ -199,7 +199,7 @@ _VALUE_BEFORE_CUE = re.compile(
     r"home|admin|account|router|login|email|e-mail|bank|phone|work|laptop|computer|banking)\s+){0,3}(?="
     + _CUE.pattern
     + ")"
-    r"|(?<![!-~])(?P<tokzh>[!-~]{4,})\s*(?:是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
+    r"|(?<![!-~])(?P<tokzh>[!-~]{4,})\s*(?:(?:就|也|便|即|正|都)?是|为|作为|当作?|做|设成了?|设为|改成了?|换成了?)\s*(?:我的|我们的|新的|家里的|公司的)?\S{0,6}?(?="
     + _ZH
     + ")",
     re.IGNORECASE,
@@ -513,7 +513,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in unlabelled_value_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in asked_value_spans(keyed, looks_like_secret)]
-        + [(s, e, "credential_in_prose") for s, e in access_reply_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in given_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in japanese_code_spans(keyed)]
         + _url_spans(form)
         + _format_spans(form)

@@ -196,6 +196,9 @@ _CJK_FIELD = re.compile(
 _COMMAND = re.compile(
     r"(?:^|\s)-u\s?\S+\s+(?:\S+\s+)*?-p(?P<attached>[^\s-]\S{2,})"
     r"|\bsshpass\s+-p\s*[\"']?(?P<sshpass>[^\s\"']{3,})"
+    # Redis-protocol clients take the password as -a; smbclient as -U user%password
+    r"|\b(?:redis|keydb|valkey)-cli\b[^\n]*?\s-a\s+[\"']?(?P<redis>[^\s\"']{3,})"
+    r"|\bsmbclient\b[^\n]*?\s-U\s*[\"']?[^\s%\"']+%(?P<smb>[^\s\"']{3,})"
     r"|(?:^|\s)--?(?:password|passwd|pass|pwd|secret|token|api-key)(?:=|\s+)[\"']?(?P<long>[^\s\"']{3,})"
     r"|\b[A-Z][A-Z0-9]*_?(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|AUTH)\s*=\s*[\"']?(?P<env>[^\s\"']{3,})",
     re.MULTILINE,
@@ -364,9 +367,13 @@ def command_line_spans(text: str) -> list[tuple[int, int]]:
     if not _gate(_COMMAND, text):
         return spans
     for m in _COMMAND.finditer(text):
-        group = next(g for g in ("attached", "sshpass", "long", "env") if m.group(g))
+        group = next(
+            g for g in ("attached", "sshpass", "redis", "smb", "long", "env") if m.group(g)
+        )
         value = m.group(group)
         if value.upper() in ("$PASSWORD", "PASSWORD", "<PASSWORD>", "XXX", "***"):
+            continue
+        if group in ("redis", "smb") and value[0] in "$<{%":  # a variable, a placeholder
             continue
         spans.append(_trimmed(m, group))
     return spans

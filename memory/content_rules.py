@@ -112,6 +112,8 @@ _STRICT_MOMENT = re.compile(
 
 def _moment_clause_state(sentence: str) -> bool:
     """A clause scoped to this very moment that states a passing state by itself."""
+    if not _STRICT_MOMENT.search(sentence):
+        return False  # no clause of it can hold the scope
     for clause in re.split(r"[,，;；]\s*", sentence):
         if _STRICT_MOMENT.search(clause) and not _NARRATIVE.search(clause):
             if passing_state(clause):

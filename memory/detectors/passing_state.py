@@ -286,6 +286,8 @@ _ZH_JUST_THEN = re.compile(
 
 def just_then_state(sentence: str) -> bool:
     """Whether one sentence tells an event as just over and ends on the state it left."""
+    if "刚" not in sentence and "just" not in sentence.lower():
+        return False  # both frames need their word for "just"
     if re.search(r"[\u4e00-\u9fff]", sentence) and _ZH_JUST_THEN.search(sentence):
         return True
     m = _EN_JUST_THEN.match(sentence)

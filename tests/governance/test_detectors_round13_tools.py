@@ -13,6 +13,7 @@ copied from probe 13, whose halves (tests/data/detector_probe13_*) are kept as f
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -260,3 +261,34 @@ def test_probe13_floors_with_the_rules_alone(cls, half):
     wrong = sum(not _outcome(r) for r in rows if r["kind"] != "positive")
     floor, ceiling = _FLOORS[(cls, half)]
     assert caught >= floor and wrong <= ceiling, (cls, half, caught, wrong)
+
+
+# --- the cheap guards answer as the frames do ----------------------------------------------
+
+_WORDS = st.sampled_from(
+    ["just", "Just", "刚", "吃完", "，", ", ", "so", "full", "撑死了", "right now", "此刻", "I'm",
+     "changed", "换了", "I'll update my profile", "，明天我去更新资料", "tomorrow", " ", "。"]
+)  # fmt: skip
+
+
+@hsettings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_WORDS, st.text(max_size=8)), max_size=12).map("".join))
+def test_guards_give_the_frames_answer(text):
+    from memory.content_rules import _STRICT_MOMENT
+    from memory.detectors.passing_state import _EN_JUST_THEN, _ZH_JUST_THEN, just_then_state
+    from memory.temporal.follow_up import _FOLLOW_UP_EN, _FOLLOW_UP_ZH, without_follow_up
+
+    if not just_then_state(text):
+        strict = re.search(r"[\u4e00-\u9fff]", text) and _ZH_JUST_THEN.search(text)
+        assert not strict
+        m = _EN_JUST_THEN.match(text)
+        assert not m or not (m["degree"] or re.search(r",\s*(?:and\s+|now\s+)?(?:I'm|I\s+am|feeling|feel)\s", m[0], re.I))  # fmt: skip
+    if not _STRICT_MOMENT.search(text):
+        from memory.content_rules import _moment_clause_state
+
+        assert not _moment_clause_state(text)
+    bare = _FOLLOW_UP_ZH.sub("", _FOLLOW_UP_EN.sub("", text))
+    from memory.temporal.follow_up import _DONE_CHANGE
+
+    unguarded = text if bare == text or not bare.strip() or not _DONE_CHANGE.search(bare) else bare
+    assert without_follow_up(text) == unguarded

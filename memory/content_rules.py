@@ -143,11 +143,13 @@ def find_transient(text: str) -> list[str]:
         # A state told of this very moment ("right now", 此刻) is passing even beside the
         # event that caused it ("I'm livid right now, they lost my parcel"): the scope says
         # so, unlike a day's ("today"), under which the event makes an episode.
-        if len(sentence) <= 200 and _NARRATIVE.search(sentence) and _moment_clause_state(sentence):
-            return ["transient_state"]
         # A state beside an event is an episode: "I'm exhausted today, I just finished a
         # marathon".
-        if len(sentence) > 200 or _NARRATIVE.search(sentence):
+        if len(sentence) > 200:
+            continue
+        if _NARRATIVE.search(sentence):
+            if _moment_clause_state(sentence):
+                return ["transient_state"]
             continue
         if _MOMENTARY_STATE_EN.search(sentence) and re.search(
             rf"\b(?:{_NOW_EN})\b", sentence, re.IGNORECASE

@@ -23,7 +23,7 @@ from memory.detectors.instructions import (
     find_obfuscation,
     find_procedure_like,
 )
-from memory.detectors.passing_state import passing_state
+from memory.detectors.passing_state import just_then_state, passing_state
 from memory.detectors.phone_runs import phone_shaped_runs_hold, written_as_phone_number
 from memory.detectors.prefilter import search_any
 from memory.detectors.secrets import find_secrets, redact_secrets
@@ -103,6 +103,24 @@ _NARRATIVE = re.compile(
 _TEMP_PATH = re.compile(r"(/tmp/|/var/tmp/|\\temp\\|%temp%|\.tmp\b)", re.IGNORECASE)
 
 
+_STRICT_MOMENT = re.compile(
+    r"\b(?:right\s+now|at\s+this\s+(?:very\s+)?moment|as\s+we\s+speak|this\s+(?:very\s+)?minute)\b"
+    r"|此刻|这会儿|眼下|此时此刻",
+    re.IGNORECASE,
+)
+
+
+def _moment_clause_state(sentence: str) -> bool:
+    """A clause scoped to this very moment that states a passing state by itself."""
+    if not _STRICT_MOMENT.search(sentence):
+        return False  # no clause of it can hold the scope
+    for clause in re.split(r"[,，;；]\s*", sentence):
+        if _STRICT_MOMENT.search(clause) and not _NARRATIVE.search(clause):
+            if passing_state(clause):
+                return True
+    return False
+
+
 def find_transient(text: str) -> list[str]:
     """Finding codes when the text only describes a passing state (see above). One-time
     codes are secrets (``find_secrets``), not transient state: they must not even reach
@@ -118,9 +136,20 @@ def find_transient(text: str) -> list[str]:
             continue
         if _SCOPED_TO_NOW.search(sentence):
             return ["transient_state"]
+        # An event told as just over and the state it left, ending the sentence ("刚吃完
+        # 火锅，撑死了"): the state is the point (passing_state.just_then_state).
+        if len(sentence) <= 200 and just_then_state(sentence):
+            return ["transient_state"]
+        # A state told of this very moment ("right now", 此刻) is passing even beside the
+        # event that caused it ("I'm livid right now, they lost my parcel"): the scope says
+        # so, unlike a day's ("today"), under which the event makes an episode.
         # A state beside an event is an episode: "I'm exhausted today, I just finished a
         # marathon".
-        if len(sentence) > 200 or _NARRATIVE.search(sentence):
+        if len(sentence) > 200:
+            continue
+        if _NARRATIVE.search(sentence):
+            if _moment_clause_state(sentence):
+                return ["transient_state"]
             continue
         if _MOMENTARY_STATE_EN.search(sentence) and re.search(
             rf"\b(?:{_NOW_EN})\b", sentence, re.IGNORECASE
@@ -255,6 +284,9 @@ def find_sensitive_personal_data(text: str) -> list[str]:
 
 # A balance, a stock level or an order's status is a system-of-record fact only when it is
 # one: an amount or an account goes with it. "Balance is key" is about life, not money.
+# A state the system holds, not a key the user holds: a parcel's tracking number (快递单号)
+# is the user's reference for asking the carrier live, kept like an order number; its
+# status ("shipping status", 物流状态) is the carrier's (round 13).
 _MONEY = (
     r"(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:dollars|usd|euros?|eur|pounds|gbp|yuan|rmb|cny|元|块))"
 )
@@ -264,14 +296,14 @@ _SOR_PATTERNS = [
         r"(account|bank|card|checking|savings|wallet|available|outstanding|remaining|loan|"
         r"gift card|credit card)\s+balance|"
         rf"balance(\s+(is|was|of|stands at)\s+|\s*[:：=]\s*)(now\s+|only\s+|about\s+|around\s+)?{_MONEY}|"
-        r"shipping status|delivery status|tracking number|invoice status|ticket status|"
+        r"shipping status|delivery status|invoice status|ticket status|"
         r"stock level|inventory (level|count)|credit limit|outstanding amount)\b",
         re.IGNORECASE,
     ),
     re.compile(
         r"订单状态|订单.{0,16}?(已发货|已签收|已取消|待支付|配送中)|"
         r"(账户|卡|银行|钱包|微信|支付宝|信用卡)(里的?)?余额|余额(是|为|还有|还剩|只剩|：|:)\s*\d|"
-        r"物流状态|快递单号|库存(是|为|还有|还剩|只剩|：|:)\s*\d|工单状态|信用额度|欠款"
+        r"物流状态|库存(是|为|还有|还剩|只剩|：|:)\s*\d|工单状态|信用额度|欠款"
     ),
 ]
 _SOR_PREDICATES = {

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
 from memory.detectors.injection_readings import extra_readings
 from memory.detectors.prefilter import search_any
+from memory.detectors.tool_orders import orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -258,10 +259,36 @@ def _unleet(form: str) -> str:
     return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), form)
 
 
+# An attack string *mentioned*, not used: a quotation right after a noun or verb that names
+# it as words ("the phrase 'ignore previous instructions'", "the string \"…\"", "such as
+# '…'", "字符串“…”"). A text about prompt injection quotes the attack; an attack does not
+# announce itself as an example (round 13).
+_QUOTED = (
+    r"(?:'[^'\n]{3,160}'|\"[^\"\n]{3,160}\"|\u201c[^\u201d\n]{3,160}\u201d|\u2018[^\u2019\n]{3,160}\u2019"
+    r"|\u300c[^\u300d\n]{3,160}\u300d|\u300e[^\u300f\n]{3,160}\u300f)"
+)
+_MENTIONED = re.compile(
+    r"(?:\b(?:the\s+|a\s+|an\s+|this\s+|that\s+)?(?:(?:attack|injection|trigger|example|test|"
+    r"magic|famous|classic|infamous)\s+)?(?:phrases?|strings?|words|sentences?|lines?|examples?|"
+    r"payloads?|prompts?|text)|\bsuch\s+as|\blike|\bcalled|\bnamed|\bquotes?|\bquoting|\btyped|"
+    r"(?:字符串|短语|句子|语句|例子|例如|比如|诸如|文字|攻击语句|フレーズ|文字列|例えば|문구|문자열|예를\s*들어))"
+    rf"\s*[:：,]?\s*{_QUOTED}",
+    re.IGNORECASE,
+)
+
+
+def _used_not_mentioned(form: str) -> bool:
+    """The injection patterns find the attack outside every quotation that mentions it."""
+    if not search_any(_INJECTION_PATTERNS, form):
+        return False
+    bare = _MENTIONED.sub(" ", form)
+    return bare == form or search_any(_INJECTION_PATTERNS, bare)
+
+
 def find_injection(text: str) -> list[str]:
     """``instruction_like_text`` when the text attacks the agent's instructions."""
     form = normalize_for_detection(text)
-    if search_any(_INJECTION_PATTERNS, form):
+    if _used_not_mentioned(form):
         return ["instruction_like_text"]
     unleet = _unleet(form)
     if unleet != form and search_any(_INJECTION_PATTERNS, unleet):
@@ -295,6 +322,9 @@ def find_instruction_to_agent(text: str) -> list[str]:
         # Structure, not phrasing (memory.detectors.addressing): content that speaks to the
         # assistant, or that would send the user's data somewhere.
         if addresses_the_assistant(reading) or sends_users_data_out(reading):
+            return ["instruction_to_agent"]
+        # The frames of address those leave out (memory.detectors.tool_orders, round 13).
+        if orders_the_reader(reading):
             return ["instruction_to_agent"]
     return []
 

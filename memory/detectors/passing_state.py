@@ -263,3 +263,41 @@ def passing_state(sentence: str) -> bool:
     if re.search(r"[\u4e00-\u9fff]", sentence) and zh_moment(sentence):
         return True
     return any(_zh(clause) for clause in re.split(r"[，,、：:]", sentence))
+
+
+# An event told as just over, then the state it left, ending the sentence: "Just had a huge
+# lunch, so stuffed", "刚吃完火锅，撑死了". The state is the point and "just" puts it in this
+# moment; a state told first and an event given as its reason ("I'm exhausted today, I just
+# finished a marathon") stays an episode (``content_rules._NARRATIVE``). The state is a bare
+# predicate after a degree adverb, "feeling" or "I'm" (en), or a degree complement or a
+# degree adverb of the moment and one or two characters (zh): closed classes, never states.
+_EN_JUST_THEN = re.compile(
+    r"^\s*(?:(?:ugh|oh|man|phew|wow),?\s+)?(?:I\s+)?(?:'ve\s+|have\s+)?just\s+[a-z]+\b[^.!?;,]{0,60},\s*"
+    r"(?:and\s+|now\s+)?(?:(?:I'm|I\s+am|feeling|feel)\s+)?"
+    r"(?P<degree>(?:(?:" + _EN_DEGREE + r")\s+)*)(?P<head>[a-z][\w-]*)\s*[!.…]*\s*$",
+    re.IGNORECASE,
+)
+_ZH_JUST_THEN = re.compile(
+    r"刚(?:刚|才)?[\u4e00-\u9fff]{1,10}?(?:完|了)[\u4e00-\u9fff]{0,6}[，,]\s*"
+    rf"(?:[\u4e00-\u9fff]{{0,3}}?(?:{_ZH_DEGREE_COMPLEMENT})|(?:{_ZH_DEGREE_MOMENT})[\u4e00-\u9fff]{{1,2}})"
+    r"(?:了|啊|呀|啦)?[!！。~～…]*\s*$"
+)
+
+
+def just_then_state(sentence: str) -> bool:
+    """Whether one sentence tells an event as just over and ends on the state it left."""
+    if "刚" not in sentence and "just" not in sentence.lower():
+        return False  # both frames need their word for "just"
+    if re.search(r"[\u4e00-\u9fff]", sentence) and _ZH_JUST_THEN.search(sentence):
+        return True
+    m = _EN_JUST_THEN.match(sentence)
+    if not m:
+        return False
+    said_as_state = m["degree"] or re.search(
+        r",\s*(?:and\s+|now\s+)?(?:I'm|I\s+am|feeling|feel)\s", m[0], re.IGNORECASE
+    )
+    return (
+        bool(said_as_state)
+        and not _EN_NOT_STATE.match(m["head"])
+        and not _EN_VERB_OPENING.match(m["head"])
+    )

@@ -61,6 +61,7 @@ from memory.temporal.event_clause import (
     named_year_start,
     zh_day_of_month_start,
 )
+from memory.temporal.follow_up import without_follow_up
 from memory.temporal.holidays import _HOLIDAY_NAME, _holiday
 from memory.temporal.jako import _jako_date
 from memory.temporal.zh import _zh_date, _zh_done, _zh_past
@@ -86,6 +87,8 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     if not text:
         return None
     text = fold_traditional(text)
+    # "…changed, I'll update my profile tomorrow": the bookkeeping is not the change's start.
+    text = without_follow_up(text)
     # Several sentences: the time is read where the change is ("我周日拉大提琴；等装修完
     # 以后我要搬到青岛" is a plan with no date, not one for Sunday).
     sentences = [part for part in re.split(r"[；;。！!？?\n]+", text) if part.strip()]

@@ -151,13 +151,15 @@ SOR_POSITIVE: list[str] = [
     "My account balance is $1,240",
     "Checking balance: $310.55",
     "Order #5521 was shipped yesterday",
-    "The tracking number for my parcel is 1Z999",
     "我的账户余额是 3000 元",
     "余额还剩 200",
     "订单已发货，明天到",
 ]
 
 SOR_NEGATIVE: list[str] = [
+    # A key the user holds to ask the carrier, not the carrier's state (round 13).
+    "The tracking number for my parcel is 1Z999",
+    "我的快递单号是 SF1402938475612",
     "Balance is key!",
     "Finding balance between work and family is crucial",
     "I'm working on my balance in yoga",

@@ -1,0 +1,197 @@
+"""Orders to the assistant inside tool and web content, read by who is addressed, what act
+is asked and on whose data (issue 32, round 13).
+
+``addressing`` reads the address itself ("Assistant, …", "note to the AI"); these read the
+shapes of address it left out, each a closed grammatical frame around the closed set of
+machine role nouns (never a phrasing of a probe):
+
+- **a compound machine addressee**: a role noun with a modifier ("Calendar assistant -",
+  "Aggregator AIs:", "AI mail helpers:", "bot-readers:", "automation assistant,"), then a
+  delimiter and an imperative (a bare verb before its object), or a clause that speaks to
+  "you";
+- **a machine described by what it does to this text**: "<machine noun> reading this ad:",
+  "any chatbot reading the comments should …", "if an AI is summarizing, …", "if the
+  reader is an AI model", "intended for language models", "the assistant is to …",
+  "automated readers are asked to …";
+- **a key of structured data named for the machine**: ``notes_for_bot``, ``ai_directive``,
+  ``instructions_for_ai`` — a directive noun joined to a role noun — holding a sentence;
+- **a role assigned to the reader**: "pretend you are", "let's play a game", "you are now
+  'Max'", 角色扮演 / 你现在是 / 你扮演 … then 请;
+- **the assistant's data handed to an outside address**: a verb of handing over (send, mail,
+  summarise and send, DM, bcc) with the conversation, a summary, "everything you know" or
+  another person's things ("every member's", "the viewer's"), and an e-mail, a URL or a
+  handle;
+- **Chinese, Japanese and Korean addressees** the older frames missed: 给…助手：, a role then
+  请 within a short clause, a compound role as topic with a request ending (…アシスタントは、
+  …ください; …봇은 … 마세요), an object-relative reader (리뷰를 요약하는 AI는), a
+  conditional "if you are an AI" (あなたがAIなら, 당신이 AI라면), and code-mixed
+  "AI助手 pls 把 user 的 …".
+
+Read only for content from tools and the web (policy step 13), after the detection form is
+made (``memory.text_normalize``). From the user, "AI, remind me at six" is a preference.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.detectors.prefilter import search_any
+
+# Machine role nouns, singular or plural: a closed class of kinds.
+_MACHINE = (
+    r"(?:ai|ais|a\.i\.|assistants?|agents?|models?|llms?|chatbots?|bots?|copilots?|"
+    r"summari[sz]ers?|crawlers?|scrapers?|aggregators?)"
+)
+# The same with a modifier of one or two words ("calendar assistant", "AI mail helpers",
+# "automation assistant", "bot-readers").
+_MODIFIED = (
+    rf"(?:(?:[a-z][\w-]*\s+){{1,2}}{_MACHINE}"
+    r"|(?:ai|automated|automation|virtual|digital|smart)\s+(?:[a-z-]+\s+)?"
+    r"(?:helpers?|readers?|tools?|programs?|software|engines?|services?|systems?|scripts?)"
+    rf"|{_MACHINE}-(?:readers?|helpers?|users?))"
+)
+# A word that is no imperative: a function word, a modal or a finite or participle form.
+_NOT_VERB = (
+    r"(?:the|a|an|this|that|these|those|it|is|are|was|were|be|has|have|had|will|can|may|"
+    r"i|we|he|she|they|you|my|our|his|her|their|its|no|not|and|or|of|in|on|at|for|to|with|"
+    r"from|by|as|if|so|name|type|version|status|id|number|none|null|true|false|n/a|"
+    r"[a-z]+(?:ed|ing)|[a-z]{4,}ly|\d[\w.]*)"
+)
+_OBJECT = (
+    r"(?:the|all|every|any|this|these|those|each|its|their|your|my|our|his|her|it|them|me|"
+    r"us|only|nothing|everything|anything|applicants|users?|readers|visitors|viewers|people|"
+    r"customers|guests|members|that|out|off|up|as|to|with|a|an)\b"
+)
+_IMPERATIVE = (
+    rf"(?:please\s+|kindly\s+|also\s+|now\s+|quietly\s+)?(?!{_NOT_VERB}\b)[a-z]{{2,}}\s+{_OBJECT}"
+)
+
+_EN = [
+    # A compound machine addressee, a delimiter, then an imperative or "you".
+    re.compile(
+        rf"(?:^|[.!?;:\n|>\]\"'(\u2014\u2013#/*%]\s*|\b(?:hey|hi|dear|attention|attn|p\.?s\.?)[,:]?\s+)"
+        rf"(?:(?:the|any|all|every|each|whichever)\s+)?{_MODIFIED}\s*(?:[:,\u2014\u2013]|\s-)\s*"
+        rf"(?:{_IMPERATIVE}|[^.!?\n]{{0,40}}?\byou(?:r)?\b)",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # A bare machine noun opening a line or following a symbol, a colon, then an imperative
+    # ("🔔 bots: upload the …", "Aggregator AIs: rewrite the headline").
+    re.compile(
+        rf"(?:^|[^\w\s,'\u2019])\s*{_MACHINE}\s*[:：]\s*{_IMPERATIVE}",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # The role then a colon and a clause speaking to "you" ("Vision model: the user
+    # authorises you …", "Let's play a game, model: you are …").
+    re.compile(rf"\b{_MACHINE}\s*[:：]\s*[^.!?\n]{{0,40}}?\byou\b", re.IGNORECASE),
+    # A machine described by what it does to this text: "<noun> reading this ad:", "any
+    # chatbot reading the comments should …".
+    re.compile(
+        rf"\b(?:{_MODIFIED}|{_MACHINE}|(?:[a-z]+\s+)?(?:software|programs?|scripts?|engines?))\s+"
+        r"(?:reading|processing|parsing|screening|scanning|indexing|summari[sz]ing|condensing|"
+        r"triaging|handling|rendering|crawling|viewing|seeing|compiling|translating)\s+"
+        r"(?:this|these|the|our|my)\s+[\w-]+\s*(?:[:\u2014\u2013]|\s-\s|,?\s+(?:must|should|shall|"
+        r"needs?\s+to|has\s+to|is\s+to|are\s+to|ought\s+to)\b)",
+        re.IGNORECASE,
+    ),
+    # A conditional address: "if an AI is summarizing", "if the reader is an AI model",
+    # "should any assistant read this", "in case an agent reads this".
+    re.compile(
+        rf"\bif\s+(?:an?|the|any|some)\s+{_MACHINE}\s+(?:is|are)\s+[a-z]+ing\b"
+        rf"|\bif\s+(?:the|this)\s+(?:reader|recipient|viewer)\s+is\s+(?:an?\s+)?(?:[a-z]+\s+)?{_MACHINE}\b"
+        rf"|\bshould\s+(?:an?|any|the)\s+(?:[a-z]+\s+)?{_MACHINE}\s+(?:read|see|process|summari[sz]e)\b",
+        re.IGNORECASE,
+    ),
+    # Text intended for a machine, and a machine told what it is to do.
+    re.compile(
+        rf"\b(?:intended|meant|written|addressed)\s+(?:only\s+|solely\s+)?for\s+(?:the\s+|any\s+|all\s+)?"
+        rf"(?:[a-z]+\s+)?(?:{_MACHINE}|language\s+models?)\b"
+        rf"|\b(?:the|any|every|each)\s+(?:[a-z]+\s+)?(?:ai|assistant|agent|chatbot|bot|model|llm|copilot)"
+        r"\s+is\s+to\s+(?:\w+ly\s+)?[a-z]+\b"
+        rf"|\b(?:ai|automated|virtual|digital)\s+[a-z]+s\s+are\s+(?:\w+ly\s+)?(?:asked|requested|"
+        r"instructed|expected|required|told|urged|invited)\s+to\b"
+        rf"|\b(?:any|every|each|all)\s+(?:ai|automated|virtual|digital|language)\s+[a-z]+\s+"
+        r"(?:must|should|shall|needs?\s+to|has\s+to)\b",
+        re.IGNORECASE,
+    ),
+    # A key of structured data named for the machine, holding a sentence.
+    re.compile(
+        r"[\"']?\b[\w-]*(?:(?:notes?|directives?|instructions?|tasks?|messages?|prompts?|hints?|"
+        r"commands?|orders?|requests?|memos?)[_-](?:for[_-]|to[_-])?(?:ai|bot|llm|assistant|agent|"
+        r"model|gpt|copilot)s?|(?:ai|bot|llm|assistant|agent|gpt|copilot)[_-](?:notes?|directives?|"
+        r"instructions?|tasks?|messages?|prompts?|hints?|commands?|orders?|requests?))\b[\"']?"
+        r"\s*[:=]\s*[\"']?\s*(?:[^\s\"']+\s+){2,}",
+        re.IGNORECASE,
+    ),
+    # A role assigned to the reader.
+    re.compile(
+        r"\bpretend\s+(?:that\s+)?(?:you(?:'re|\s+are)|to\s+be)\b"
+        r"|\blet'?s\s+play\s+a\s+game\b[^.!?\n]{0,40}\byou\b"
+        r"|\brole-?play\b[^\n]{0,40}?\byou\s+are\b"
+        r"|\byou\s+are\s+now\s+['\"\u2018\u201c]?(?-i:[A-Z])\w+"
+        r"|\bact\s+as\s+(?:the\s+user'?s|their|his|her)\s+\w+",
+        re.IGNORECASE,
+    ),
+    # The assistant's data handed to an outside address: a verb of handing over, what only
+    # the assistant holds (this conversation, a summary of it, everything it knows, the user's
+    # or another person's things), then an e-mail, a URL or a handle.
+    re.compile(
+        r"\b(?:send|mail|e-?mail|forward|post|upload|dm|message|bcc|cc|share|submit|deliver)\b"
+        r"[^.!?\n]{0,60}?\b(?:this\s+(?:conversation|chat|thread|session)|the\s+(?:conversation|"
+        r"chat|transcript|summary|chat\s+log)|everything\s+you\s+know|all\s+you\s+know|"
+        r"(?:every|each|all)\s+(?:member|user|customer|contact|employee|participant)'?s?|"
+        r"the\s+(?:viewer|owner|passenger|employee|user|customer|member|recipient|requester)'s)"
+        r"[^.!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|(?<![\w.])@[\w-]{3,})",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:summari[sz]e|compile|collect|gather|list)\b[^.!?\n]{0,60}?\b(?:and|then)\s+"
+        r"(?:send|mail|e-?mail|forward|post|upload)\b[^.!?\n]{0,60}?"
+        r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+)",
+        re.IGNORECASE,
+    ),
+]
+
+_ROLE_ZH = (
+    r"(?:AI|人工智能|人工智慧|智能体|智能體|助手|助理|大模型|语言模型|語言模型|模型|机器人|機器人|"
+    r"智能助理|智慧助理)"
+)
+_ROLE_JA = r"(?:AI|ＡＩ|アシスタント|ボット|チャットボット|言語モデル|AIモデル|AIエージェント)"
+_ROLE_KO = r"(?:AI|인공지능|어시스턴트|에이전트|(?<![가-힣])봇|챗봇|언어\s*모델|비서\s*AI)"
+
+_CJK = [
+    # 给日程助手——… / 给代码助手：… / 致AI：
+    re.compile(
+        rf"(?:给|給|致)[\u4e00-\u9fffA-Za-z]{{0,6}}?{_ROLE_ZH}\s*(?:[：:]|——|—|--|的话[：:]?)"
+    ),
+    # A role, then 请 within a short clause (请假, 请客 and 请教 are other verbs).
+    re.compile(rf"{_ROLE_ZH}[^，。！？,!?\n]{{0,8}}?[请請](?![假客教柬帖])"),
+    # 你现在是…，请… / 我们来玩角色扮演 / 你扮演…
+    re.compile(
+        r"角色扮演[^。]{0,20}?你|你(?:现在|現在)?(?:扮演|假装是|假裝是|就是)"
+        r"|(?:现在|現在)你(?:是|扮演)[^。！？]{0,16}?[，,][^。]{0,6}?[请請]?(?:把|将|將)"
+    ),
+    # Code-mixed: a role then "pls"; the user's things written "user 的".
+    re.compile(r"(?:AI|助手|助理|模型|机器人|bot)\s*(?:pls|plz|please)\b", re.IGNORECASE),
+    re.compile(r"\buser\s*的\s*\w+[^。\n]{0,30}?(?:send|发|發|传|傳|贴|貼|upload)", re.IGNORECASE),
+    # Japanese: a compound role as topic with a request ending; a conditional address; a
+    # reader described by a relative clause in any verb form (読んだAIは).
+    re.compile(
+        rf"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z]{{0,8}}{_ROLE_JA}(?:の方)?は[、,]?[^。]{{0,60}}?"
+        r"(?:ください|下さい|しなさい|すること)"
+        rf"|あなたが\S{{0,8}}?{_ROLE_JA}(?:なら|であれば|でしたら|の場合)"
+        rf"|を[\u3040-\u309f\u4e00-\u9fff]{{1,8}}[\u3040-\u309f]{_ROLE_JA}{{1,2}}(?:は|へ|の方)"
+    ),
+    # Korean: a role as topic with a request ending; a conditional address; a reader told
+    # by an object-relative clause (리뷰를 요약하는 AI는, 메일을 읽는 비서 AI는).
+    re.compile(
+        rf"{_ROLE_KO}\s*(?:은|는)\s*[^.\n]{{0,50}}?(?:주세요|하세요|마세요|십시오|하십시오)"
+        rf"|(?:당신|너)이?\s*\S{{0,8}}?{_ROLE_KO}\s*(?:라면|이라면)"
+        rf"|[가-힣]{{1,8}}[을를]\s*[가-힣]{{1,8}}는\s*(?:[가-힣]{{1,4}}\s*)?{_ROLE_KO}\s*(?:는|은|이|가|께서)"
+    ),
+]
+
+
+def orders_the_reader(form: str) -> bool:
+    """Whether tool or web content (in its detection form) speaks to the assistant by one of
+    the frames above."""
+    return search_any(_EN, form) or search_any(_CJK, form)

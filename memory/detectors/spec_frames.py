@@ -1,0 +1,384 @@
+"""Special categories told without a category word: by what the body does, what the speaker
+lives with, a role they hold, the partner they have (issue 32, round 13).
+
+Earlier rounds read a diagnosis, a medicine, a course of treatment or an act in a frame
+around the speaker. These read the classes the earlier probes still missed, each a closed
+frame around a noun class closed by its kind (or an open noun in a closed frame), tied to
+the speaker and read sentence by sentence, skipping a sentence that supposes or asks
+(``life_frames._stated``):
+
+- **health**
+  - *a recurring bodily episode*: two or more distinct somatic signs in one sentence of the
+    speaker's (heart pounding, can't breathe, hands numb; 心慌, 手抖, 喘不上气), with a word
+    of recurrence (whenever, every time, 一…就, 每次) and not after exertion (a run, a
+    climb, 跑步): a panic attack told by the body;
+  - *a warning sign* a clinician asks about (blood in the urine or stool, weight lost
+    without trying, drenched night sweats; 便血, 尿血, 盗汗) said of the speaker;
+  - *a perception with no source* (hearing one's name called when no one is there);
+  - *a device the speaker lives with*: a device only medicine fits (a CPAP, an ICD, a
+    shunt, a port) named with I/my; any device *in/through/under* the speaker's body part
+    ("a shunt in my head", 我胸口埋了一个输液港);
+  - *a dose of a named medicine* ("half a tablet of X", "my last dose of X"; not
+    vitamins, painkillers sold over the counter, coffee or "a dose of reality");
+  - *a therapy by its name*: EMDR, DBT, CBT, ECT and TMS (closed clinical acronyms), "my
+    speech therapist", 做…治疗/康复训练, 我…去 therapy;
+  - *a clinic by its kind*: the speaker at, going to or booked at "the X clinic" where X
+    is not a vet, a lawyer, a sport or a beauty parlour, and the speaker does not work
+    there; 我…去/在…门诊 (复查, 挂号); 做…镜 (肠镜, 胃镜, not 眼镜);
+  - *a Latin analyte with a value* beside a word of the clinic (我的 HbA1c 上次是 8.2，…加药);
+- **religion**: a fast bounded by the sun (sunrise to sunset, from sundown); a fast or
+  abstinence during a named season; a home shrine or altar; 初一十五 observances, incense
+  to a deity at home, 安息日 kept, 斋月 and the speaker; kosher/halal food in Chinese;
+  taking the shahada, one's own bar/bat mitzvah;
+- **trade union**: a seat on a works council (职代会, 职工代表), a strike the speaker joined;
+- **political**: leaflets handed out for a candidate; chairing a party's local branch;
+- **sexual orientation**: the speaker's gender and a partner of the same gender ("I'm a
+  man and my husband …", "my partner and I are both women", 我老公和我都是男的,
+  我们俩都是女生 beside a partner word), and coming out said in English inside Chinese;
+- **ethnicity**: "being half Nigerian, I …" (a demonym after half/part/mixed);
+- **biometric**: 我…录了人脸/掌纹/指纹 (not 给人录);
+- **criminal record**: a driving ban for drink or drugs; 我有…前科/案底; a term at an HMP;
+  我…被(强制隔离)戒毒/拘留/判.
+
+Gender identity stays unflagged by design (docs/write-policy.md); a medical transition is
+health and is read by the health rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.detectors.life_frames import _ZH_GAP, _stated
+from memory.detectors.open_noun_frames import _ADV, _I, _MY, _ZH_I, _each, _WithCue
+
+_F = re.IGNORECASE
+
+# --- health: a recurring bodily episode, a warning sign --------------------------------
+_SIGN_EN = (
+    r"heart\s+(?:starts\s+|is\s+|was\s+|goes\s+)?(?:pound|rac|hammer|thump|flutter|skipp)\w*",
+    r"chest\s+(?:goes|gets|went|is|feels|locks|tightens)\s*(?:tight|tighter)?",
+    r"(?:can't|cannot|couldn't|can\s+not)\s+(?:breathe|catch\s+my\s+breath|swallow)",
+    r"(?:hands?|arms?|legs?|face|lips|fingers)\s+(?:go|goes|went|get|gets|are|feel)\s+(?:numb|tingly|weak|cold)",
+    r"throat\s+(?:closes|tightens|closing|shuts)",
+    r"(?:pass|passing|black|blacking)\s+out|faint(?:ing)?\b|dizz(?:y|iness)",
+    r"(?:shak|trembl|sweat)(?:ing|e|es)\b|drenched\s+in\s+sweat",
+    r"(?:sure|certain|convinced)\s+i'?m\s+(?:dying|going\s+to\s+die|about\s+to\s+die|having\s+a\s+heart\s+attack)",
+)
+_SIGN_EN_RE = [re.compile(r"\b" + s, _F) for s in _SIGN_EN]
+_SIGN_ZH = (
+    "心慌",
+    "心悸",
+    "手抖",
+    "手脚发麻",
+    "浑身发麻",
+    "发麻",
+    "喘不上气",
+    "喘不过气",
+    "透不过气",
+    "胸闷",
+    "胸口发紧",
+    "出冷汗",
+    "头晕",
+    "眼前发黑",
+    "腿软",
+    "心跳(?:一百|加速|很快|特别快)",
+    "要死了",
+    "濒死",
+)
+_SIGN_ZH_RE = [re.compile(s) for s in _SIGN_ZH]
+_RECUR = re.compile(
+    r"\b(?:whenever|every\s+time|each\s+time|when\s+it\s+hits|keep|kept|again|for\s+weeks|"
+    r"for\s+months|lately|these\s+days|attacks?|episodes?|always)\b|一到|每次|总是|经常|老是|一.{0,8}就",
+    _F,
+)
+_EXERTION = re.compile(
+    r"\b(?:ran|run|running|jog\w*|sprint\w*|climb\w*|hike|hiking|gym|workout|race|marathon|"
+    r"cycl\w+|match|film|movie|ride|rollercoaster|roller\s+coaster)\b|跑|爬|运动|健身|比赛|电影|过山车",
+    _F,
+)
+_ME_EN = re.compile(r"\b(?:i|i'm|i've|my|me)\b", _F)
+_ME_ZH = re.compile(rf"{_ZH_I}")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
+
+
+class _Episode:
+    """Two or more distinct somatic signs in one sentence of the speaker's, recurring and
+    not after exertion. ``pattern`` is what the literal prefilter reads (any one sign)."""
+
+    pattern = prefilter_pattern = re.compile(
+        "|".join(rf"\b{s}" for s in _SIGN_EN) + "|" + "|".join(_SIGN_ZH), _F
+    )
+
+    def search(self, text: str):
+        for sentence in _SENTENCE.findall(text):
+            en = sum(1 for p in _SIGN_EN_RE if p.search(sentence))
+            zh = sum(1 for p in _SIGN_ZH_RE if p.search(sentence))
+            if en + zh < 2 or _EXERTION.search(sentence) or not _RECUR.search(sentence):
+                continue
+            if (en and _ME_EN.search(sentence)) or (zh and _ME_ZH.search(sentence)):
+                return self.pattern.search(sentence)
+        return None
+
+
+_WARNING = _each(
+    [
+        rf"(?:{_I}|{_MY})\b[^.!?]{{0,40}}?\bblood\s+in\s+(?:my\s+)?(?:pee|urine|stools?|poo|wee|phlegm|sputum)\b",
+        rf"{_I}\s+{_ADV}(?:'ve\s+|have\s+)?(?:lost|dropped)\s+(?:a\s+stone|\d+\s*(?:kg|kilos|pounds|lbs)|"
+        r"(?:a\s+lot\s+of\s+)?weight)\s+without\s+(?:trying|dieting|meaning\s+to)\b",
+        rf"{_I}\s+{_ADV}(?:'ve\s+been\s+|have\s+been\s+|keep\s+)?(?:waking|wake|woke)\s+(?:up\s+)?[^.!?]{{0,20}}?"
+        r"\bdrenched\s+in\s+sweat\b",
+        rf"{_I}\s+{_ADV}(?:hear|heard|keep\s+hearing|can\s+hear)\s+(?:voices|my\s+name|someone|people|whispers?|"
+        r"music|things)\b[^.!?]{0,30}?\b(?:no\s+one|no-one|nobody)(?:'s|\s+is|\s+was)?\s+(?:there|around|speaking|talking)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:便血|尿血|咳血|盗汗|淋巴结(?:肿|大))",
+    ],
+    _F,
+)
+
+# --- health: a device the speaker lives with -------------------------------------------
+_ONLY_MEDICAL_DEVICE_EN = (
+    r"(?:cpap|bipap|icd(?![-\s]?\d)|defibrillator|pacemaker|shunt|stent|catheter|stoma|colostomy\s+bag|ileostomy|"
+    r"feeding\s+tube|peg\s+tube|trach(?:eostomy)?(?:\s+tube)?|insulin\s+pump|cgm|dexcom|"
+    r"cochlear\s+implant|hearing\s+implant|prosthe(?:sis|tic\s+\w+)|nebuli[sz]er|oxygen\s+concentrator|"
+    r"holter(?:\s+monitor)?|(?:back|spinal|neck)\s+brace|picc\s+line|portacath|port-a-cath)"
+)
+_BODY_EN = (
+    r"(?:spine|back|neck|head|skull|brain|chest|heart|stomach|belly|abdomen|tummy|arm|leg|hip|"
+    r"knee|ankle|wrist|shoulder|jaw|bladder|bowel|throat|windpipe|ear|eye|side)"
+)
+_IN_BODY_NOUN_EN = (
+    r"(?:brace|shunt|plate|pins?|rods?|screws|port|stent|tube|line|implant|device|valve|pump|"
+    r"sensor|monitor|catheter|drain|coil|mesh|clip|pacemaker|rod)"
+)
+_DEVICE = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:sleep\s+with|wear|use|rely\s+on|need|have|got|'ve\s+got|live\s+with|carry)\s+"
+        rf"(?:a|an|my|the)\s+(?:\w+\s+)?{_ONLY_MEDICAL_DEVICE_EN}\b",
+        rf"{_MY}\s+(?:\w+\s+)?{_ONLY_MEDICAL_DEVICE_EN}(?:'s)?\b(?!\s+(?:clinic|nurse|company|shop|factory))",
+        rf"{_I}\s+{_ADV}(?:'ve\s+|have\s+|had\s+)?(?:got|have|has|had|wear|live\s+with)\s+(?:a|an)\s+(?:\w+\s+)?"
+        rf"{_IN_BODY_NOUN_EN}\s+(?:in|on|through|into|under|along)\s+my\s+(?:left\s+|right\s+|lower\s+|upper\s+)?{_BODY_EN}\b",
+        rf"{_ZH_I}(?:的)?(?:胸口|胸前|心脏|脑子|脑袋|头上|头里|腿上|腿里|胳膊|手臂|腰上|腰椎|脊椎|肚子|胃里|耳朵|眼睛|"
+        r"膝盖|髋|肩膀|锁骨|血管)(?:里|上|内|中)?(?:埋|装|植|放|插|置)(?:了|着|入|进)",
+    ],
+    _F,
+)
+
+# --- health: a dose of a named medicine, a therapy, a clinic ---------------------------
+_NOT_MEDICINE_DOSE_EN = (
+    r"(?!(?:reality|sunshine|caffeine|coffee|tea|vitamin\w*|fresh|news|humou?r|fun|nostalgia|"
+    r"paracetamol|ibuprofen|aspirin|tylenol|advil|nurofen|panadol|calpol|melatonin|cough|"
+    r"fish\s+oil|magnesium|zinc|iron|probiotics?|the|that|this|it|whatever)\b)"
+)
+_LIFE = _each(
+    [
+        rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:验|测)出(?:了)?(?:两|二)(?:条|道)杠",
+        rf"{_MY}\s+(?:emergency\s+)?(?:c-section|caesarean|cesarean)\b"
+        rf"|{_I}\b[^.!?]{{0,40}}?\b(?:after|since)\s+(?:the|my)\s+(?:emergency\s+)?(?:c-section|caesarean|cesarean)\b",
+        rf"{_I}\s+{_ADV}(?:'ve\s+)?(?:got|have|hold|get|was\s+given)\s+a\s+blue\s+badge\b(?![^.!?]{{0,30}}\bfor\s+(?:my|his|her|their)\s)"
+        rf"|{_I}\s+{_ADV}can(?:'t|not)\s+walk\s+(?:more|further)\s+than\s+(?:\w+\s+){{0,2}}(?:metres|meters|yards|steps)\b"
+        rf"|{_I}\s+{_ADV}can(?:'t|not)\s+walk\s+without\s+(?:a|my)\s+(?:stick|cane|frame|walker|help)\b",
+        rf"{_MY}\s+(?:left\s+|right\s+)?(?:knee|hip|shoulder|joint|valve|lens|disc|ankle|elbow)\s+"
+        r"(?:replacement|reconstruction|surgery|op|operation)\b",
+    ],
+    _F,
+)
+_DOSE = _each(
+    [
+        rf"(?:{_I}|{_MY})\b[^.!?]{{0,40}}?\b(?:a|an|one|two|half\s+a|a\s+quarter\s+of\s+a|\d+)\s+"
+        rf"(?:tablets?|pills?|capsules?)\s+of\s+{_NOT_MEDICINE_DOSE_EN}[a-z]{{4,}}\b",
+        rf"{_MY}\s+(?:last|first|next|final|morning|evening|nightly|daily|weekly)\s+dose\s+of\s+"
+        rf"{_NOT_MEDICINE_DOSE_EN}[a-z]{{4,}}\b",
+    ],
+    _F,
+)
+_THERAPY = _each(
+    [
+        rf"{_MY}\s+(?:speech|occupational|art|music|play|talking|grief|trauma|family|eating\s+disorder|"
+        r"addiction|sleep)\s+(?:therapist|counsell?or)\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:做|接受|在做|去做)[^，。！？,!?]{{0,6}}?(?:治疗|疗法|康复训练|复健|理疗)"
+        r"(?!师|科|室)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:去|做|上|在做)\s*(?:therapy|counsell?ing|rehab|psychotherapy)\b",
+    ],
+    _F,
+)
+# A clinical acronym (EMDR, DBT, CBT, ECT, TMS) is a therapy only beside a word of therapy.
+_ACRONYM_THERAPY = _WithCue(
+    re.compile(
+        rf"(?:{_I}|{_MY})\b[^.!?]{{0,40}}?\b(?-i:EMDR|DBT|CBT|ECT|TMS)\b(?!\s+(?:course|training|practitioner|"
+        r"trainer|certificate|exam|module|vendor))",
+        _F,
+    ),
+    re.compile(
+        r"\b(?:sessions?|therap\w+|group|weeks?\s+into|work(?:ing)?\s+through|trauma|psycholog\w+|"
+        r"counsell?\w+|nightmares|flashbacks|panic|anxiety|depression|sleep\w*)\b",
+        _F,
+    ),
+)
+_NOT_CARE_CLINIC_EN = (
+    r"(?!(?:vet|veterinary|pet|animal|legal|law|tax|golf|tennis|football|soccer|coaching|beauty|"
+    r"cosmetic|skin\s+care|aesthetics?|botox|laser|dental|tooth|travel|vaccination|flu|walk-in|"
+    r"free|writing|careers?|job|ski|swim|climbing|dance|music|bike|computer|it|phone)\s+clinic)"
+)
+_AT_CLINIC = re.compile(
+    rf"(?:{_I}|{_MY})\b[^.!?]{{0,50}}?\b(?:at|to|from|in|with)\s+the\s+{_NOT_CARE_CLINIC_EN}"
+    r"(?:[a-z]+\s+){1,2}clinic\b",
+    _F,
+)
+_CLINIC = [
+    re.compile(
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:去|到|在)[^，。！？,!?]{{0,8}}?门诊(?:(?!帮|陪|替|给|带)[^，。！？,!?]){{0,4}}?"
+        r"(?:复查|复诊|挂(?:了)?号|就诊|看病|检查|拿药|开药)",
+    ),
+    re.compile(
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:做了|做完|做过|要做|去做|在做|约了)(?:一?[个次])?(?:无痛)?"
+        r"(?:肠|胃|宫腔|腹腔|膀胱|喉|支气管|内|关节|结肠)镜(?!检查的|的)",
+    ),
+]
+# A value with a decimal point is cut by the sentence reader: this one is read whole.
+_ANALYTE_ZH = re.compile(
+    rf"{_ZH_I}的\s*(?-i:[A-Za-z][A-Za-z0-9]{{1,7}})\s*(?:上次|这次|最近|现在|又)?(?:是|有|到了|查出来|升到|降到)?"
+    r"\s*\d+(?:\.\d+)?(?=[^。！？!?]{0,16}(?:医生|大夫|加药|减药|复查|偏高|超标|指标|控制))",
+)
+# The speaker works there, or is there for someone else's visit.
+_WORKS_THERE = re.compile(
+    r"\b(?:i\s+work|i'm\s+a\s+\w+\s+at|i\s+volunteer|i\s+run|i\s+manage|my\s+shift|i\s+staff)\b"
+    r"|\b(?:took|take|taking|drove|drive|driving|accompan\w+|while|waited\s+for)\s+(?:my|his|her|our)\s+"
+    r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|kid|kids|child|children|gran|grandma|"
+    r"granny|grandad|grandpa|friend|sister|brother|aunt|uncle|neighbou?r)\b",
+    _F,
+)
+
+
+class _AtClinic:
+    """The speaker at a clinic of care, unless the sentence says they work there."""
+
+    def __init__(self, rule: re.Pattern[str]) -> None:
+        self.rule = rule
+        self.pattern = self.prefilter_pattern = rule
+
+    def search(self, text: str):
+        m = self.rule.search(text)
+        return m if m and not _WORKS_THERE.search(text) else None
+
+
+# --- religion ---------------------------------------------------------------------------
+_MONTHS_DAYS = (
+    r"(?-i:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Dry|Veganuary)"
+)
+_FAITH = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:fast|fasted|fasting|don't\s+eat|do\s+not\s+eat|won't\s+eat|eat\s+nothing)\b[^.!?]{{0,40}}?"
+        r"\b(?:from|until|till|before|after|between)\s+(?:sunrise|sunset|sundown|dawn|dusk)\b",
+        rf"{_I}\s+{_ADV}(?:fast|fasted|fasting|abstain|give\s+up|gave\s+up)\b[^.!?]{{0,50}}?\b(?:during|for|through|throughout)\s+"
+        rf"(?!{_MONTHS_DAYS}\b)(?-i:[A-Z][a-z]{{3,}})\b",
+        rf"{_I}\s+{_ADV}break\s+(?:my|the)\s+fast\b[^.!?]{{0,40}}?\b(?:every\s+evening|at\s+sunset|at\s+dusk|"
+        r"with\s+dates|at\s+iftar|after\s+sundown)",
+        rf"{_MY}\s+(?:home\s+|family\s+|little\s+|bedroom\s+)?(?:shrine|altar|puja\s+room|prayer\s+corner)\b",
+        rf"{_I}\s+{_ADV}(?:took|said|recited|take)\s+(?:my|the)\s+shahada\b|{_MY}\s+(?:bar|bat)\s+mitzvah\b",
+        rf"{_I}\s+{_ADV}(?:keep|kept|observe|observed|honou?r)\s+(?:the\s+)?(?:sabbath|shabbat|shabbos|uposatha|ekadashi)\b",
+        rf"{_I}\s+{_ADV}(?:wear|wore|wearing)\s+(?:a|an|my|the)\s+(?:kara|kirpan|dastar|patka|tilak|janeu|sacred\s+thread|"
+        r"tallit|kippah|yarmulke|tichel)\b",
+        r"初一十五[^，。！？,!?]{0,4}(?:吃素|上香|烧香|拜佛|念经|守斋)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:在家里?)?(?:给|向|为)(?:观音|菩萨|佛祖|佛|关公|妈祖|祖先|耶稣|圣母)[^，。！？,!?]{{0,4}}?"
+        r"(?:上香|烧香|磕头|供|祈祷|祷告)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:守|过|遵守)安息日"
+        rf"|{_ZH_I}(?:[^。！？!?]{{0,16}}?[，,])?\s*安息日(?:都|就|也)?(?:不工作|不上班|不开火|休息)",
+        rf"(?:斋月|封斋|斋戒月)[^。！？!?]{{0,6}}?{_ZH_I}|{_ZH_I}{_ZH_GAP}{{0,8}}?(?:过斋月|守斋月|封斋|开斋)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:只吃|吃|守)\s*(?:kosher|halal|洁食|清真)",
+    ],
+    _F,
+)
+
+# --- trade union and politics ----------------------------------------------------------
+_UNION = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:sit|sat|serve|served|am|'m|was|got\s+elected|was\s+elected|been\s+elected)\s+"
+        r"(?:on|to|in)\s+(?:the\s+|our\s+|my\s+)?(?:works|staff|employee|workers'?|enterprise)\s+council\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:在|是|当|当选|选上)[^，。！？,!?]{{0,6}}?(?:职代会|职工代表|工会委员|工会小组长|劳方代表)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:参加了?|加入了?|去)(?:了)?(?:罢工|工潮|纠察)",
+    ],
+    _F,
+)
+_POLITICAL = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:hand(?:ed)?\s+out|deliver(?:ed)?|stuff(?:ed)?|push(?:ed)?)\s+(?:leaflets|flyers|fliers|"
+        r"pamphlets)\s+for\s+(?:the\s+)?(?-i:[A-Z])\w+(?:\s+\w+)?\s+(?:candidate|party|campaign)\b",
+        rf"{_I}\s+{_ADV}(?:chair|chaired|run|am\s+(?:the\s+)?(?:chair|secretary|treasurer)\s+of)\s+(?:our|my|the)\s+"
+        r"local\s+(?-i:[A-Z])\w+(?:\s+Party)?\s+(?:branch|constituency\s+party|association)\b",
+    ],
+    _F,
+)
+
+# --- sexual orientation: the speaker's gender and the partner's ----------------------
+_MAN = r"(?:man|guy|bloke|boy|male)"
+_WOMAN = r"(?:woman|girl|lady|female)"
+_SAME_GENDER = _each(
+    [
+        rf"\b(?:i'm|i\s+am)\s+an?\s+{_MAN}\b[^.!?]{{0,30}}?\bmy\s+(?:husband|boyfriend|fianc[eé](?!e))\b",
+        rf"\b(?:i'm|i\s+am)\s+an?\s+{_WOMAN}\b[^.!?]{{0,30}}?\bmy\s+(?:wife|girlfriend|fianc[eé]e)\b",
+        rf"\b(?:i'm|i\s+am)\s+an?\s+{_MAN}\s+(?:married\s+to|dating|engaged\s+to)\s+an?\s+{_MAN}\b",
+        rf"\b(?:i'm|i\s+am)\s+an?\s+{_WOMAN}\s+(?:married\s+to|dating|engaged\s+to)\s+an?\s+{_WOMAN}\b",
+        r"\bmy\s+(?:partner|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+and\s+i\s+are\s+both\s+"
+        r"(?:women|men|guys|girls|blokes|lesbians|gay)\b",
+        r"(?:老公|男朋友|男友|丈夫|先生)和我都是男|(?:老婆|女朋友|女友|妻子|太太)和我都是女",
+        r"我和我?的?(?:老公|男朋友|男友|丈夫|先生)都是男|我和我?的?(?:老婆|女朋友|女友|妻子|太太)都是女",
+        r"我是(?:个)?男(?:生|的|人|孩)[，,][^。！？!?]{0,4}(?:男朋友|男友|老公)(?!的)",
+        r"我是(?:个)?女(?:生|的|人|孩)[，,][^。！？!?]{0,4}(?:女朋友|女友|老婆)(?!的)",
+        r"我(?:的)?(?:女朋友|女友|老婆|对象|伴侣)[^。！？!?]{0,24}?我们俩?都是女(?:生|的|人|孩)",
+        r"我(?:的)?(?:男朋友|男友|老公|对象|伴侣)[^。！？!?]{0,24}?我们俩?都是男(?:生|的|人|孩)",
+        rf"{_ZH_I}\s*(?:coming|came)\s+out\b",
+    ],
+    _F,
+)
+
+# --- ethnicity, biometrics, criminal record --------------------------------------------
+_ETHNICITY = _each(
+    [
+        r"\b(?:being|as|i'm|i\s+am)\s+(?:half|part|a\s+quarter|mixed)[- ]\s*"
+        r"(?-i:[A-Z][a-z]+(?:an|ian|ese|ish|i|ic))\b(?![- ](?:food|cuisine|restaurant|recipe|style))",
+    ],
+    _F,
+)
+_BIOMETRIC = _each(
+    [
+        rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:做了|做过|测了|去做了?)[^，。！？,!?]{{0,4}}?基因(?:检测|测序|筛查)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:录|采集|登记|留)(?:了|过)[^，。！？,!?]{{0,4}}?(?:人脸|指纹|掌纹|虹膜|声纹|面部|DNA)",
+    ],
+    _F,
+)
+_RECORD = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:'ve\s+)?(?:got|have|had|was\s+given|got\s+given|picked\s+up|received)\s+a\s+"
+        r"(?:\d+[- ](?:year|month)\s+)?(?:drink[- ]driving|drunk[- ]driving|drug[- ]driving|dui|dwi)\s+"
+        r"(?:ban|conviction|charge|record|offence)\b",
+        rf"{_MY}\s+(?:drink[- ]driving|drunk[- ]driving|drug[- ]driving|dui|dwi)\s+(?:ban|conviction|charge|record)\b",
+        rf"{_I}\s+{_ADV}(?:served|did|spent)\s+(?:\w+\s+){{1,3}}(?:at|in)\s+(?-i:HMP|HMYOI|HM\s+Prison)\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,4}}?有[^，。！？,!?]{{0,4}}?(?:前科|案底|犯罪记录)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?被(?:强制隔离戒毒|强制戒毒|行政拘留|刑事拘留|刑拘|拘留|劳教|判刑|判处|判了[^，。！？,!?]{{0,4}}?(?:年|个月|缓刑|死缓))",
+    ],
+    _F,
+)
+
+SPEC_FRAMES: dict[str, list] = {
+    "health": _stated(
+        [
+            _Episode(),
+            *_WARNING,
+            *_DEVICE,
+            *_DOSE,
+            *_THERAPY,
+            _ACRONYM_THERAPY,
+            _AtClinic(_AT_CLINIC),
+            *_CLINIC,
+            *_LIFE,
+        ]
+    )
+    + [_ANALYTE_ZH],
+    "religion": _stated(_FAITH),
+    "trade_union": _stated(_UNION),
+    "political": _stated(_POLITICAL),
+    "sexual_orientation": _stated(_SAME_GENDER),
+    "ethnicity": _stated(_ETHNICITY),
+    "biometric": _stated(_BIOMETRIC),
+    "criminal_record": _stated(_RECORD),
+}

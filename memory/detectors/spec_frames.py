@@ -49,46 +49,57 @@ from __future__ import annotations
 import re
 
 from memory.detectors.life_frames import _ZH_GAP, _stated
-from memory.detectors.open_noun_frames import _ADV, _I, _MY, _ZH_I, _each, _WithCue
+from memory.detectors.open_noun_frames import _ADV, _I, _IM, _MY, _ZH_I, _each, _WithCue
 
 _F = re.IGNORECASE
 
 # --- health: a recurring bodily episode, a warning sign --------------------------------
 _SIGN_EN = (
-    r"heart\s+(?:starts\s+|is\s+|was\s+|goes\s+)?(?:pound|rac|hammer|thump|flutter|skipp)\w*",
-    r"chest\s+(?:goes|gets|went|is|feels|locks|tightens)\s*(?:tight|tighter)?",
-    r"(?:can't|cannot|couldn't|can\s+not)\s+(?:breathe|catch\s+my\s+breath|swallow)",
-    r"(?:hands?|arms?|legs?|face|lips|fingers)\s+(?:go|goes|went|get|gets|are|feel)\s+(?:numb|tingly|weak|cold)",
-    r"throat\s+(?:closes|tightens|closing|shuts)",
-    r"(?:pass|passing|black|blacking)\s+out|faint(?:ing)?\b|dizz(?:y|iness)",
-    r"(?:shak|trembl|sweat)(?:ing|e|es)\b|drenched\s+in\s+sweat",
-    r"(?:sure|certain|convinced)\s+i'?m\s+(?:dying|going\s+to\s+die|about\s+to\s+die|having\s+a\s+heart\s+attack)",
+    r"heart\s+(?:starts\s+|is\s+|was\s+|goes\s+|begins\s+)?(?:pound|rac|hammer|thump|flutter|skipp|bang)\w*",
+    r"chest\s+(?:goes|gets|went|is|feels|locks|tightens|hurts|clamps|seizes)\s*(?:tight|tighter|up)?",
+    r"(?:can't|cannot|couldn't|can\s+not)\s+(?:breathe|catch\s+my\s+breath|swallow|get\s+enough\s+air)"
+    r"|gasping\s+for\s+(?:air|breath)|short\s+of\s+breath|hyperventilat\w+",
+    r"(?:hands?|arms?|legs?|face|lips|fingers|feet)\s+(?:go|goes|went|get|gets|are|feel|start)\s+"
+    r"(?:numb|tingly|tingling|weak|to\s+tingle)|pins\s+and\s+needles",
+    r"throat\s+(?:closes|tightens|closing|shuts|closes\s+up)",
+    r"(?:pass|passing|black|blacking)\s+out|faint(?:ing)?\b|dizz(?:y|iness)|light-?headed",
+    r"vision\s+(?:blurs|narrows|tunnels|goes|went|swims)|tunnel\s+vision",
+    r"(?:sure|certain|convinced|feel\s+like|feels\s+like|think)\s+i'?m\s+(?:dying|going\s+to\s+die|about\s+to\s+die|"
+    r"having\s+a\s+heart\s+attack|going\s+to\s+(?:pass\s+out|faint|choke|lose\s+control|go\s+crazy))",
+    r"(?:feel|feels)\s+(?:detached|unreal|like\s+i'?m\s+not\s+(?:real|there))",
 )
 _SIGN_EN_RE = [re.compile(r"\b" + s, _F) for s in _SIGN_EN]
 _SIGN_ZH = (
     "心慌",
     "心悸",
     "手抖",
+    "浑身发抖",
     "手脚发麻",
     "浑身发麻",
     "发麻",
     "喘不上气",
     "喘不过气",
     "透不过气",
+    "呼吸困难",
+    "窒息",
     "胸闷",
     "胸口发紧",
+    "胸口疼",
     "出冷汗",
     "头晕",
     "眼前发黑",
     "腿软",
-    "心跳(?:一百|加速|很快|特别快)",
+    "心跳(?:一百|加速|很快|特别快|得厉害)",
     "要死了",
     "濒死",
+    "失控",
 )
 _SIGN_ZH_RE = [re.compile(s) for s in _SIGN_ZH]
 _RECUR = re.compile(
     r"\b(?:whenever|every\s+time|each\s+time|when\s+it\s+hits|keep|kept|again|for\s+weeks|"
-    r"for\s+months|lately|these\s+days|attacks?|episodes?|always)\b|一到|每次|总是|经常|老是|一.{0,8}就",
+    r"for\s+months|lately|these\s+days|attacks?|episodes?|always|out\s+of\s+nowhere|for\s+no\s+reason|"
+    r"until\s+it\s+passes|comes\s+over\s+me|comes\s+on|sometimes|often|times\s+(?:a|this|last)\s+(?:week|month))\b"
+    r"|一到|每次|总是|经常|老是|一.{0,8}就|突然|莫名|毫无征兆|时不时|动不动|发作",
     _F,
 )
 _EXERTION = re.compile(
@@ -147,7 +158,12 @@ _BODY_EN = (
 )
 _IN_BODY_NOUN_EN = (
     r"(?:brace|shunt|plate|pins?|rods?|screws|port|stent|tube|line|implant|device|valve|pump|"
-    r"sensor|monitor|catheter|drain|coil|mesh|clip|pacemaker|rod)"
+    r"sensor|monitor|catheter|drain|coil|mesh|clip|pacemaker|rod|stimulator|cage|nail|wire|wires|"
+    r"filter|balloon|reservoir|bag)"
+)
+_DEVICE_ZH = (
+    r"(?:起搏器|心脏支架|支架|钢钉|钢板|假肢|义肢|义眼|人工(?:关节|晶体|瓣膜|耳蜗|髋关节|膝关节)|胰岛素泵|"
+    r"动态血糖仪|血糖仪|助听器|耳蜗|造口袋|导尿管|尿袋|引流管|输液港|PICC|呼吸机|矫形器|支具|分流管|除颤器)"
 )
 _DEVICE = _each(
     [
@@ -156,8 +172,35 @@ _DEVICE = _each(
         rf"{_MY}\s+(?:\w+\s+)?{_ONLY_MEDICAL_DEVICE_EN}(?:'s)?\b(?!\s+(?:clinic|nurse|company|shop|factory))",
         rf"{_I}\s+{_ADV}(?:'ve\s+|have\s+|had\s+)?(?:got|have|has|had|wear|live\s+with)\s+(?:a|an)\s+(?:\w+\s+)?"
         rf"{_IN_BODY_NOUN_EN}\s+(?:in|on|through|into|under|along)\s+my\s+(?:left\s+|right\s+|lower\s+|upper\s+)?{_BODY_EN}\b",
+        rf"(?:there's|there\s+is|with)\s+an?\s+(?:\w+\s+){{0,2}}{_IN_BODY_NOUN_EN}\s+(?:in|through|under)\s+my\s+"
+        rf"(?:left\s+|right\s+|lower\s+|upper\s+)?{_BODY_EN}\b",
+        rf"\b(?:put|fitted|implanted|inserted|placed)\s+(?:a|an)\s+(?:\w+\s+){{0,2}}{_IN_BODY_NOUN_EN}\s+(?:in|into)\s+"
+        rf"(?:me\b|my\s+(?:left\s+|right\s+)?{_BODY_EN}\b)"
+        rf"|{_I}\s+{_ADV}(?:was|got|been)\s+implanted\s+with\s+(?:a|an)\s+"
+        rf"|{_I}\s+{_ADV}(?:was|got|been)\s+fitted\s+with\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?"
+        rf"(?:{_IN_BODY_NOUN_EN}|{_ONLY_MEDICAL_DEVICE_EN}|hearing\s+aids?)\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:装|植|放|戴|挂|带|安|换|插)(?:了|着|过|上了)(?:一个|个|一副|副|一根|根)?{_DEVICE_ZH}",
+        rf"{_ZH_I}(?:身上|体内|身体里)(?:有|装着|挂着|带着|留着)[^，。！？,!?]{{0,4}}?{_DEVICE_ZH}",
         rf"{_ZH_I}(?:的)?(?:胸口|胸前|心脏|脑子|脑袋|头上|头里|腿上|腿里|胳膊|手臂|腰上|腰椎|脊椎|肚子|胃里|耳朵|眼睛|"
         r"膝盖|髋|肩膀|锁骨|血管)(?:里|上|内|中)?(?:埋|装|植|放|插|置)(?:了|着|入|进)",
+    ],
+    _F,
+)
+
+# --- health: a treatment told by the act, a condition told by a behaviour -------------
+_NOT_ROUTINE_JAB_EN = r"(?!(?:flu|covid|booster|tetanus|travel|hay\s+fever)\b)"
+_ACTS = _each(
+    [
+        rf"{_I}\s+{_ADV}(?:inject|injected|injecting|jab|jabbed)\s+myself\b",
+        rf"{_I}\s+{_ADV}(?:get|have|go\s+in\s+for|receive)\s+(?:an?\s+|my\s+)?{_NOT_ROUTINE_JAB_EN}(?:\w+\s+)?"
+        r"(?:infusions?|transfusions?|injections?)\s+(?:every|each|once|twice|at\s+the\s+hospital)",
+        rf"{_I}\s+{_ADV}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming)\s+myself\b(?!\s+(?:on|with\s+a\s+knife\s+while|shaving|cooking))",
+        rf"{_I}\s+{_ADV}(?:make|made|force|forced)\s+myself\s+(?:throw\s+up|be\s+sick|sick|vomit|purge)\b",
+        rf"{_IM}\s+(?:\w+\s+){{0,3}}?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few)\s+"
+        r"(?:days|weeks|months|years)\s+(?:sober|clean)\b"
+        rf"|{_I}\s+{_ADV}(?:'ve\s+been|have\s+been|'m|am|been)\s+(?:sober|clean)\s+(?:since|for)\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:给自己|自己给自己)(?:打针|注射|扎针|打胰岛素)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:自残|割腕|伤害自己|催吐|戒毒)",
     ],
     _F,
 )
@@ -220,7 +263,7 @@ _NOT_CARE_CLINIC_EN = (
 )
 _AT_CLINIC = re.compile(
     rf"(?:{_I}|{_MY})\b[^.!?]{{0,50}}?\b(?:at|to|from|in|with)\s+the\s+{_NOT_CARE_CLINIC_EN}"
-    r"(?:[a-z]+\s+){1,2}clinic\b",
+    r"(?:[a-z]+\s+){1,2}clinic\b(?!'s|\s+(?:car\s+park|parking|building|hall|cafe|café|shop))",
     _F,
 )
 _CLINIC = [
@@ -240,7 +283,8 @@ _ANALYTE_ZH = re.compile(
 )
 # The speaker works there, or is there for someone else's visit.
 _WORKS_THERE = re.compile(
-    r"\b(?:i\s+work|i'm\s+a\s+\w+\s+at|i\s+volunteer|i\s+run|i\s+manage|my\s+shift|i\s+staff)\b"
+    r"\b(?:i\s+work|i'm\s+a\s+\w+\s+at|i\s+volunteer|i\s+run|i\s+manage|my\s+shift|i\s+staff|i\s+teach|"
+    r"i\s+clean|i\s+deliver|i\s+give\s+(?:a\s+)?talks?)\b"
     r"|\b(?:took|take|taking|drove|drive|driving|accompan\w+|while|waited\s+for)\s+(?:my|his|her|our)\s+"
     r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|kid|kids|child|children|gran|grandma|"
     r"granny|grandad|grandpa|friend|sister|brother|aunt|uncle|neighbou?r)\b",
@@ -296,6 +340,20 @@ _UNION = _each(
         r"(?:on|to|in)\s+(?:the\s+|our\s+|my\s+)?(?:works|staff|employee|workers'?|enterprise)\s+council\b",
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:在|是|当|当选|选上)[^，。！？,!?]{{0,6}}?(?:职代会|职工代表|工会委员|工会小组长|劳方代表)",
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:参加了?|加入了?|去)(?:了)?(?:罢工|工潮|纠察)",
+        rf"{_I}\s+{_ADV}(?:am|'m|was|been|got\s+elected|was\s+elected|serve|served|act|acted)\s+(?:as\s+)?"
+        r"(?:the\s+|a\s+|an\s+|our\s+|my\s+)?(?:\w+\s+){0,3}?(?:union\s+(?:rep|representative|delegate|steward|convenor|"
+        r"officer|organi[sz]er|secretary|chair|activist)|shop\s+steward|convenor|works\s+council\s+member|"
+        r"(?:staff|employee|workplace|workers'?)\s+rep(?:resentative)?)\b",
+        r"\bas\s+(?:a|the|our)\s+(?:union|shop|works\s+council|staff)\s+(?:rep|representative|delegate|steward|"
+        r"convenor|member|organi[sz]er)\s*,?\s+i\b",
+        rf"{_I}\s+{_ADV}(?:sit|sat|am|'m|was)\s+on\s+(?:the\s+|our\s+)?union(?:'s)?\s+(?:negotiating|bargaining|"
+        r"branch|strike|executive)\s+(?:committee|team|panel)\b"
+        rf"|{_I}\s+{_ADV}(?:sit|sat|am|'m|was)\s+on\s+(?:the\s+|our\s+)?(?:negotiating|bargaining|strike)\s+"
+        r"(?:committee|team|panel)\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:\w+\s+)?union\b",
+        rf"{_I}\b[^.!?]{{0,20}}\b(?:on|joined|walked\s+out\s+on|was\s+on)\s+(?:the\s+)?(?:picket\s+line|strike)\b",
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:是|当|任|担任|做|选上|当选|在)[^，。！？,!?]{{0,8}}?(?:工会|职代会)"
+        r"[^，。！？,!?]{0,4}?(?:主席|委员|干部|小组长|代表|会员|积极分子|负责人|当|任)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:是|当|任|担任|做|选上|当选)了?(?:我们)?[^，。！？,!?]{{0,6}}?(?:员工代表|劳方代表|职工董事|职工监事)",
     ],
     _F,
 )
@@ -327,9 +385,55 @@ _SAME_GENDER = _each(
         r"我(?:的)?(?:女朋友|女友|老婆|对象|伴侣)[^。！？!?]{0,24}?我们俩?都是女(?:生|的|人|孩)",
         r"我(?:的)?(?:男朋友|男友|老公|对象|伴侣)[^。！？!?]{0,24}?我们俩?都是男(?:生|的|人|孩)",
         rf"{_ZH_I}\s*(?:coming|came)\s+out\b",
+        r"\b(?:we're|we\s+are)\s+(?:a\s+)?two[- ](?:mums?|moms?|mothers?|dads?|fathers?)\b"
+        r"|\bour\s+(?:son|daughter|kids?|children|baby)\s+(?:has|have)\s+two\s+(?:mums|moms|mothers|dads|fathers)\b",
+        rf"{_MY}\s+same[- ]sex\s+(?:partner|spouse|wife|husband|relationship|marriage)\b"
+        rf"|{_IM}\s+in\s+a\s+same[- ]sex\s+(?:relationship|marriage|couple)\b",
+        r"我也是(?:个)?女(?:生|的|人|孩)[^。！？!?]{0,12}?(?:女朋友|女友|老婆|对象)|(?:女朋友|女友|老婆)[^。！？!?]{0,12}?我也是(?:个)?女(?:生|的|人|孩)",
+        r"我也是(?:个)?男(?:生|的|人|孩)[^。！？!?]{0,12}?(?:男朋友|男友|老公|对象)|(?:男朋友|男友|老公)[^。！？!?]{0,12}?我也是(?:个)?男(?:生|的|人|孩)",
     ],
     _F,
 )
+
+_SPEAKER_MAN = re.compile(
+    rf"\b(?:i'm|i\s+am)\s+(?:also\s+)?an?\s+{_MAN}\b(?!\s+(?:of|who\s+likes\s+women))|\bas\s+an?\s+{_MAN},\s+i\b|我(?:也)?是(?:个)?男(?:生|的|人|孩)",
+    _F,
+)
+_SPEAKER_WOMAN = re.compile(
+    rf"\b(?:i'm|i\s+am)\s+(?:also\s+)?an?\s+{_WOMAN}\b(?!\s+(?:of|who\s+likes\s+men))|\bas\s+an?\s+{_WOMAN},\s+i\b|我(?:也)?是(?:个)?女(?:生|的|人|孩)",
+    _F,
+)
+_PARTNER_OF_MAN = re.compile(
+    r"\bmy\s+(?:husband|boyfriend)\b|我(?:的)?(?:老公|男朋友|男友|丈夫)", _F
+)
+_PARTNER_OF_WOMAN = re.compile(r"\bmy\s+wife\b|我(?:的)?(?:老婆|妻子|太太)", _F)
+_SUPPOSES = re.compile(
+    r"\b(?:if|unless|suppose|imagine|would|whether)\b|\?|？|如果|要是|假如|的话|吗", _F
+)
+
+
+class _SameGenderText:
+    """The speaker's gender stated in one sentence and a partner of the same gender (a
+    husband or boyfriend for a man, a wife for a woman) in another of the same text: "I'm
+    a man. My husband and I …". Neither sentence supposes or asks."""
+
+    pattern = prefilter_pattern = re.compile(
+        r"\b(?:husband|boyfriend|wife)\b|老公|男朋友|男友|丈夫|老婆|妻子|太太", _F
+    )
+
+    def search(self, text: str):
+        sentences = [x for x in _SENTENCE.findall(text) if not _SUPPOSES.search(x)]
+        for speaker, partner in (
+            (_SPEAKER_MAN, _PARTNER_OF_MAN),
+            (_SPEAKER_WOMAN, _PARTNER_OF_WOMAN),
+        ):
+            if any(speaker.search(x) for x in sentences):
+                for x in sentences:
+                    m = partner.search(x)
+                    if m:
+                        return m
+        return None
+
 
 # --- ethnicity, biometrics, criminal record --------------------------------------------
 _ETHNICITY = _each(
@@ -371,13 +475,14 @@ SPEC_FRAMES: dict[str, list] = {
             _AtClinic(_AT_CLINIC),
             *_CLINIC,
             *_LIFE,
+            *_ACTS,
         ]
     )
     + [_ANALYTE_ZH],
     "religion": _stated(_FAITH),
     "trade_union": _stated(_UNION),
     "political": _stated(_POLITICAL),
-    "sexual_orientation": _stated(_SAME_GENDER),
+    "sexual_orientation": [*_stated(_SAME_GENDER), _SameGenderText()],
     "ethnicity": _stated(_ETHNICITY),
     "biometric": _stated(_BIOMETRIC),
     "criminal_record": _stated(_RECORD),

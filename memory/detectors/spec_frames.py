@@ -167,7 +167,7 @@ _DEVICE_ZH = (
 )
 _DEVICE = _each(
     [
-        rf"{_I}\s+{_ADV}(?:sleep\s+with|wear|use|rely\s+on|need|have|got|'ve\s+got|live\s+with|carry)\s+"
+        rf"{_I}\s+{_ADV}(?:sleep\s+with|wear|use|rely\s+on|need|have|got|'ve\s+got|live\s+with|living\s+with|carry)\s+"
         rf"(?:a|an|my|the)\s+(?:\w+\s+)?{_ONLY_MEDICAL_DEVICE_EN}\b",
         rf"{_MY}\s+(?:\w+\s+)?{_ONLY_MEDICAL_DEVICE_EN}(?:'s)?\b(?!\s+(?:clinic|nurse|company|shop|factory))",
         rf"{_I}\s+{_ADV}(?:'ve\s+|have\s+|had\s+)?(?:got|have|has|had|wear|live\s+with)\s+(?:a|an)\s+(?:\w+\s+)?"
@@ -200,7 +200,20 @@ _ACTS = _each(
         r"(?:days|weeks|months|years)\s+(?:sober|clean)\b"
         rf"|{_I}\s+{_ADV}(?:'ve\s+been|have\s+been|'m|am|been)\s+(?:sober|clean)\s+(?:since|for)\b",
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:给自己|自己给自己)(?:打针|注射|扎针|打胰岛素)",
-        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:自残|割腕|伤害自己|催吐|戒毒)",
+        rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:自残|割腕|伤害自己|催吐|戒毒)|{_ZH_I}{_ZH_GAP}{{0,6}}?(?:在|正在)戒(?:酒|毒|赌)",
+        # my + a condition of the list (my seizures, my long covid; not my imposter syndrome)
+        rf"{_MY}\s+(?:(?:chronic|severe|mild|bad|recurring)\s+)?"
+        r"(?!(?:imposter|impostor|tall\s+poppy|covid\s+test|cold|flu)\b)"
+        r"(?:seizures|epilepsy|migraines?|panic\s+attacks?|ms|multiple\s+sclerosis|crohn'?s|colitis|lupus|"
+        r"arthritis|psoriasis|eczema|endometriosis|pcos|insomnia|long\s+covid|fibromyalgia|ibs|copd|"
+        r"[a-z]{4,}(?:itis|osis)|[a-z]+\s+(?:disease|disorder|syndrome))\b"
+        r"(?!\s+(?:friend|class|course|research|project|charity|book|article|essay|thesis|lecture|patients?|"
+        r"clinic|ward|unit|team|nurse|awareness|module|paper))",
+        rf"{_I}\s+{_ADV}(?:'ve\s+been\s+|have\s+been\s+|'m\s+|am\s+)?(?:go|going|went|gone|started|start|"
+        r"attend|attending|attended|back\s+in|in)\s+(?:to\s+)?(?:group\s+)?(?:therapy|counsell?ing|psychotherapy|rehab)\b"
+        r"(?!\s+(?:dog|course|class|training|session\s+for\s+(?:my|our)\s+(?:dog|cat|horse)))",
+        rf"{_IM}\s+on\s+(?:the|a)\s+(?:\w+\s+)?(?:waiting|wait|transplant)\s+list\s+for\s+(?:an?\s+|my\s+)?"
+        r"(?:\w+\s+)?(?:surgery|transplant|operation|op|replacement|kidney|liver|heart|lungs?|donor|ivf|assessment)\b",
     ],
     _F,
 )
@@ -329,6 +342,8 @@ _FAITH = _each(
         rf"|{_ZH_I}(?:[^。！？!?]{{0,16}}?[，,])?\s*安息日(?:都|就|也)?(?:不工作|不上班|不开火|休息)",
         rf"(?:斋月|封斋|斋戒月)[^。！？!?]{{0,6}}?{_ZH_I}|{_ZH_I}{_ZH_GAP}{{0,8}}?(?:过斋月|守斋月|封斋|开斋)",
         rf"{_ZH_I}{_ZH_GAP}{{0,6}}?(?:只吃|吃|守)\s*(?:kosher|halal|洁食|清真)",
+        rf"{_I}\s+{_ADV}(?:pray|prayed|praying|worship|worshipped)\s+(?:at|in)\s+(?:the|a|my|our)\s+(?:\w+\s+)?"
+        r"(?:church|mosque|masjid|synagogue|shul|temple|gurdwara|mandir|chapel|cathedral|kingdom\s+hall)\b",
     ],
     _F,
 )
@@ -351,6 +366,7 @@ _UNION = _each(
         rf"|{_I}\s+{_ADV}(?:sit|sat|am|'m|was)\s+on\s+(?:the\s+|our\s+)?(?:negotiating|bargaining|strike)\s+"
         r"(?:committee|team|panel)\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:\w+\s+)?union\b",
         rf"{_I}\b[^.!?]{{0,20}}\b(?:on|joined|walked\s+out\s+on|was\s+on)\s+(?:the\s+)?(?:picket\s+line|strike)\b",
+        rf"{_IM}\s+(?:very\s+|really\s+|quite\s+)?active\s+in\s+(?:my|the|our)\s+(?:\w+\s+)?union\b",
         rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:是|当|任|担任|做|选上|当选|在)[^，。！？,!?]{{0,8}}?(?:工会|职代会)"
         r"[^，。！？,!?]{0,4}?(?:主席|委员|干部|小组长|代表|会员|积极分子|负责人|当|任)",
         rf"{_ZH_I}{_ZH_GAP}{{0,10}}?(?:是|当|任|担任|做|选上|当选)了?(?:我们)?[^，。！？,!?]{{0,6}}?(?:员工代表|劳方代表|职工董事|职工监事)",
@@ -458,6 +474,11 @@ _RECORD = _each(
         rf"{_MY}\s+(?:drink[- ]driving|drunk[- ]driving|drug[- ]driving|dui|dwi)\s+(?:ban|conviction|charge|record)\b",
         rf"{_I}\s+{_ADV}(?:served|did|spent)\s+(?:\w+\s+){{1,3}}(?:at|in)\s+(?-i:HMP|HMYOI|HM\s+Prison)\b",
         rf"{_ZH_I}{_ZH_GAP}{{0,4}}?有[^，。！？,!?]{{0,4}}?(?:前科|案底|犯罪记录)",
+        rf"{_I}\s+{_ADV}(?:was|'ve\s+been|have\s+been|had\s+been|went|got\s+sent|was\s+sent)\s+(?:to|in)\s+"
+        r"(?:prison|jail|gaol|juvie|borstal|a\s+young\s+offenders'?\s+institution)\b"
+        r"(?![^.!?]{0,30}\b(?:visit\w*|teach\w*|work\w*|volunteer\w*|tour|museum|film|play|game|monopoly))",
+        rf"{_I}\s+{_ADV}(?:served|did|doing|done)\s+(?:hard\s+)?time\b(?!\s+(?:on|with|for\s+(?:the|a)\s+"
+        r"(?:company|team|club)))",
         rf"{_ZH_I}{_ZH_GAP}{{0,10}}?被(?:强制隔离戒毒|强制戒毒|行政拘留|刑事拘留|刑拘|拘留|劳教|判刑|判处|判了[^，。！？,!?]{{0,4}}?(?:年|个月|缓刑|死缓))",
     ],
     _F,

@@ -35,6 +35,7 @@ from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
 from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
 from memory.detectors.spec_frames import SPEC_FRAMES
+from memory.detectors.spec_readings import user_readings
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.temporal.common import fold_traditional
@@ -64,12 +65,12 @@ _MOD_EN = (
 
 _CONDITIONS_EN = (
     r"asthma|diabetes|depression|major depressive disorder|(?:generali[sz]ed )?anxiety disorder|"
-    r"social anxiety|panic (?:disorder|attacks)|ptsd|ocd|adhd|autism|asperger'?s|bipolar(?: disorder)?|"
+    r"social anxiety|panic (?:disorder|attacks?)|ptsd|ocd|adhd|autism|asperger'?s|bipolar(?: disorder)?|"
     r"schizophrenia|epilepsy|seizures|migraines?|cancer|leuka?emia|lymphoma|melanoma|carcinoma|"
     r"sarcoma|myeloma|glaucoma|a tumou?r|tumou?rs|hiv|aids|hepatitis(?: [abc])?|tuberculosis|"
     r"hypertension|high blood pressure|high cholesterol|heart disease|a heart condition|"
     r"arrhythmia|(?:rheumatoid )?arthritis|lupus|multiple sclerosis|parkinson'?s|alzheimer'?s|"
-    r"dementia|crohn'?s(?: disease)?|ibs|celiac disease|coeliac disease|eczema|psoriasis|"
+    r"dementia|ms|crohn'?s(?: disease)?|ibs|celiac disease|coeliac disease|eczema|psoriasis|"
     r"endometriosis|pcos|infertility|insomnia|sleep apnea|anorexia|bulimia|an eating disorder|"
     r"addiction|alcoholism|a substance use disorder|long covid|chronic fatigue|fibromyalgia|"
     r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
@@ -120,7 +121,7 @@ _HEALTH_EN = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_IM}\s+(?:(?:also|still|now|newly|clinically)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
+        rf"{_IM}\s+(?:(?:also|still|now|newly|clinically|currently|recently|finally)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
         r"bipolar|anorexic|bulimic|hiv[- ]positive|pregnant|infertile|disabled|deaf|"
         r"neurodivergent|hard of hearing|visually impaired|hearing impaired|in a wheelchair|"
         r"(?:lactose|gluten) intolerant|immunocompromised|on chemo|on insulin|"
@@ -521,6 +522,7 @@ def find_special_categories(text: str) -> list[str]:
         *dropped_subject_clauses_en(form),
         *adjunct_readings(form),
         *mixed_readings(form),
+        *user_readings(form),
     )
     for clause in readings:
         found |= {

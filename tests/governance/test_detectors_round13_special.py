@@ -83,6 +83,17 @@ CATCH = [
     ("We're a two-mum family and the school has been lovely.", "sexual_orientation"),
     ("I'm a man. My husband and I just bought a house.", "sexual_orientation"),
     ("我也是女生，女朋友比我小两岁。", "sexual_orientation"),
+    # basic forms the frames lacked; an agent's third-person report (spec_readings)
+    ("I had a panic attack on the train this morning.", "health"),
+    ("I have a VNS implant for my seizures.", "health"),
+    ("I've been going to therapy for my anxiety since June.", "health"),
+    ("I pray at the gurdwara on Sundays.", "religion"),
+    ("I was in prison for five years.", "criminal_record"),
+    ("I'm active in my union.", "trade_union"),
+    ("The user mentioned they are on dialysis three times a week.", "health"),
+    ("User attends mass every Sunday.", "religion"),
+    ("The user served time for burglary.", "criminal_record"),
+    ("用户说自己在吃抗抑郁药。", "health"),
 ]
 
 LET_THROUGH = [
@@ -148,6 +159,17 @@ LET_THROUGH = [
     "I teach a first-aid class at the detox clinic's community hall.",
     "我的狗得了皮炎，一直在吃药。",
     "我家猫咪确诊了肾病。",
+    "My imposter syndrome kicks in at every review.",
+    "I was in prison visiting my brother.",
+    "I went to jail in Monopoly twice.",
+    "My covid test was negative.",
+    "I went to the temple to see the cherry blossoms.",
+    "I'm on the waiting list for a new iPhone.",
+    "The user's mother has diabetes.",
+    "User mentioned her son has epilepsy.",
+    "The user said they like jazz.",
+    "用户说他妈妈有高血压。",
+    "用户的同事确诊了肺炎",
 ]
 
 

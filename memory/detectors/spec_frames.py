@@ -50,6 +50,7 @@ import re
 
 from memory.detectors.life_frames import _ZH_GAP, _stated
 from memory.detectors.open_noun_frames import _ADV, _I, _IM, _MY, _ZH_I, _each, _WithCue
+from memory.detectors.switches import detection_switch
 
 _F = re.IGNORECASE
 
@@ -95,6 +96,49 @@ _SIGN_ZH = (
     "失控",
 )
 _SIGN_ZH_RE = [re.compile(s) for s in _SIGN_ZH]
+# Every sign holds one of these (a cheap test before any pattern is run).
+_SIGN_STEMS = (
+    "heart",
+    "chest",
+    "breath",
+    "gasp",
+    "hyperventil",
+    "numb",
+    "tingl",
+    "needles",
+    "throat",
+    "out",
+    "faint",
+    "dizz",
+    "light",
+    "vision",
+    "dying",
+    "die",
+    "choke",
+    "control",
+    "crazy",
+    "detached",
+    "unreal",
+    "real",
+    "swallow",
+    "air",
+    "心",
+    "抖",
+    "麻",
+    "喘",
+    "透不过",
+    "呼吸",
+    "窒息",
+    "胸",
+    "汗",
+    "晕",
+    "发黑",
+    "腿软",
+    "死",
+    "失控",
+    "weak",
+    "there",
+)
 _RECUR = re.compile(
     r"\b(?:whenever|every\s+time|each\s+time|when\s+it\s+hits|keep|kept|again|for\s+weeks|"
     r"for\s+months|lately|these\s+days|attacks?|episodes?|always|out\s+of\s+nowhere|for\s+no\s+reason|"
@@ -121,6 +165,11 @@ class _Episode:
     )
 
     def search(self, text: str):
+        low = text.lower()
+        if _gates_on(text) and not any(stem in low for stem in _SIGN_STEMS):
+            return None
+        if not self.pattern.search(text):
+            return None
         for sentence in _SENTENCE.findall(text):
             en = sum(1 for p in _SIGN_EN_RE if p.search(sentence))
             zh = sum(1 for p in _SIGN_ZH_RE if p.search(sentence))
@@ -197,8 +246,8 @@ _ACTS = _each(
         rf"{_I}\s+{_ADV}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming)\s+myself\b(?!\s+(?:on|with\s+a\s+knife\s+while|shaving|cooking))",
         rf"{_I}\s+{_ADV}(?:make|made|force|forced)\s+myself\s+(?:throw\s+up|be\s+sick|sick|vomit|purge)\b",
         rf"{_IM}\s+(?:\w+\s+){{0,3}}?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few)\s+"
-        r"(?:days|weeks|months|years)\s+(?:sober|clean)\b"
-        rf"|{_I}\s+{_ADV}(?:'ve\s+been|have\s+been|'m|am|been)\s+(?:sober|clean)\s+(?:since|for)\b",
+        r"(?:days|weeks|months|years)\s+(?:sober|clean)\b",
+        rf"{_I}\s+{_ADV}(?:'ve\s+been|have\s+been|'m|am|been)\s+(?:sober|clean)\s+(?:since|for)\b",
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:给自己|自己给自己)(?:打针|注射|扎针|打胰岛素)",
         rf"{_ZH_I}{_ZH_GAP}{{0,8}}?(?:自残|割腕|伤害自己|催吐|戒毒)|{_ZH_I}{_ZH_GAP}{{0,6}}?(?:在|正在)戒(?:酒|毒|赌)",
         # my + a condition of the list (my seizures, my long covid; not my imposter syndrome)
@@ -484,21 +533,189 @@ _RECORD = _each(
     _F,
 )
 
+
+# Letters that case-fold to ASCII from outside it (İ, ı, ſ, K, Å): a text holding one is
+# searched ungated, as the literal prefilter does.
+_CASE_TWINS = frozenset("\u0130\u0131\u017f\u212a\u212b")
+
+
+def _gates_on(text: str) -> bool:
+    """Whether the word gates may skip a rule for ``text``: with the literal prefilter's
+    switch (``ENGRAM_WRITE_BATCH["FAST_DETECTION_TEXT"]``) on and no letter that folds to
+    ASCII from outside it. Off, every rule is searched (the reference)."""
+    if not text.isascii() and any(c in _CASE_TWINS for c in text):
+        return False
+    return detection_switch("FAST_DETECTION_TEXT")
+
+
+class _Gate:
+    """A rule run only on a text holding one of ``words`` (lower-cased substrings): most
+    of these rules open at I/my, which nearly every turn has, so the literal prefilter
+    alone would search them on almost every text."""
+
+    def __init__(self, rule, words: tuple[str, ...]) -> None:
+        self.rule, self.words = rule, words
+        inner = rule if isinstance(rule, re.Pattern) else rule.prefilter_pattern
+        self.pattern = self.prefilter_pattern = inner
+
+    def search(self, text: str):
+        if _gates_on(text) and not any(w in text.lower() for w in self.words):
+            return None
+        return self.rule.search(text)
+
+
+def _gated(rules: list, words: tuple[str, ...]) -> list:
+    return [_Gate(rule, words) for rule in _stated(rules)]
+
+
+_DEVICE_WORDS = (
+    "cpap",
+    "bipap",
+    "icd",
+    "defib",
+    "pacemaker",
+    "shunt",
+    "stent",
+    "cathet",
+    "stoma",
+    "ostomy",
+    "tube",
+    "trach",
+    "pump",
+    "cgm",
+    "dexcom",
+    "implant",
+    "prosthe",
+    "nebuli",
+    "oxygen",
+    "holter",
+    "brace",
+    "picc",
+    "port",
+    "plate",
+    "pin",
+    "rod",
+    "screw",
+    "valve",
+    "sensor",
+    "monitor",
+    "drain",
+    "coil",
+    "mesh",
+    "clip",
+    "stimulator",
+    "cage",
+    "nail",
+    "wire",
+    "filter",
+    "balloon",
+    "reservoir",
+    "bag",
+    "hearing",
+    "起搏器",
+    "支架",
+    "钢",
+    "假肢",
+    "义",
+    "人工",
+    "泵",
+    "血糖仪",
+    "助听器",
+    "耳蜗",
+    "造口",
+    "尿",
+    "引流管",
+    "输液港",
+    "呼吸机",
+    "矫形器",
+    "支具",
+    "分流管",
+    "除颤器",
+    "埋",
+    "植",
+    "插",
+    "置",
+    "line",
+    "device",
+    "装",
+    "放",
+)
+_ACT_WORDS = (
+    "myself",
+    "infusion",
+    "transfusion",
+    "injection",
+    "sober",
+    "clean",
+    "自己",
+    "戒",
+    "自残",
+    "割腕",
+    "催吐",
+    "seizure",
+    "epilep",
+    "migraine",
+    "panic",
+    "ms",
+    "sclerosis",
+    "crohn",
+    "colitis",
+    "lupus",
+    "arthritis",
+    "psoriasis",
+    "eczema",
+    "endometriosis",
+    "pcos",
+    "insomnia",
+    "covid",
+    "fibromyalgia",
+    "ibs",
+    "copd",
+    "itis",
+    "osis",
+    "disease",
+    "disorder",
+    "syndrome",
+    "therap",
+    "counsel",
+    "rehab",
+    "list",
+)
 SPEC_FRAMES: dict[str, list] = {
-    "health": _stated(
-        [
-            _Episode(),
-            *_WARNING,
-            *_DEVICE,
-            *_DOSE,
-            *_THERAPY,
-            _ACRONYM_THERAPY,
-            _AtClinic(_AT_CLINIC),
-            *_CLINIC,
-            *_LIFE,
-            *_ACTS,
-        ]
-    )
+    "health": [
+        *_stated([_Episode()]),
+        *_gated(_WARNING[:1], ("blood",)),
+        *_gated(_WARNING[1:2], ("without",)),
+        *_gated(_WARNING[2:3], ("drenched",)),
+        *_gated(_WARNING[3:4], ("one", "nobody")),
+        *_gated(_WARNING[4:], ("便血", "尿血", "咳血", "盗汗", "淋巴")),
+        *_gated(_DEVICE, _DEVICE_WORDS),
+        *_gated(_DOSE, ("tablet", "pill", "capsule", "dose")),
+        *_gated(
+            _THERAPY,
+            ("therapist", "counsel", "治疗", "疗法", "康复", "复健", "理疗", "therapy", "rehab"),
+        ),
+        *_gated([_ACRONYM_THERAPY], ("emdr", "dbt", "cbt", "ect", "tms")),
+        *_gated([_AtClinic(_AT_CLINIC)], ("clinic",)),
+        *_gated(_CLINIC, ("门诊", "镜")),
+        *_gated(
+            _LIFE,
+            (
+                "杠",
+                "section",
+                "caesarean",
+                "cesarean",
+                "badge",
+                "walk",
+                "replacement",
+                "reconstruction",
+                "surgery",
+                "op",
+                "operation",
+            ),
+        ),
+        *_gated(_ACTS, _ACT_WORDS),
+    ]
     + [_ANALYTE_ZH],
     "religion": _stated(_FAITH),
     "trade_union": _stated(_UNION),

@@ -212,3 +212,18 @@ def test_probe13_floors_and_ceilings(half):
     )
     assert caught >= _FLOORS[half]
     assert wrong <= _CEILINGS[half]
+
+
+def test_round13_word_gates_answer_as_the_reference(settings):
+    """The word gates of ``spec_frames`` are a speed-up behind the literal prefilter's
+    switch: with it off every rule is searched, and every text of the round answers the
+    same either way (the Hypothesis property over random text is in
+    tests/memory/test_detector_prefilter.py)."""
+    texts = [t for t, _ in CATCH] + LET_THROUGH
+    for half in ("tune", "report"):
+        texts += [r["text"] for r in probe_rows(f"detector_probe13_special_{half}")]
+    texts += ["I'm 400 days ſober today.", "My \u212aidney disease is back.", "my\tms flared up"]
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": False}
+    reference = [find_special_categories(t) for t in texts]
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "FAST_DETECTION_TEXT": True}
+    assert [find_special_categories(t) for t in texts] == reference

@@ -34,6 +34,8 @@ from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
 from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
+from memory.detectors.spec_frames import SPEC_FRAMES
+from memory.detectors.spec_readings import user_readings
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.temporal.common import fold_traditional
@@ -63,12 +65,12 @@ _MOD_EN = (
 
 _CONDITIONS_EN = (
     r"asthma|diabetes|depression|major depressive disorder|(?:generali[sz]ed )?anxiety disorder|"
-    r"social anxiety|panic (?:disorder|attacks)|ptsd|ocd|adhd|autism|asperger'?s|bipolar(?: disorder)?|"
+    r"social anxiety|panic (?:disorder|attacks?)|ptsd|ocd|adhd|autism|asperger'?s|bipolar(?: disorder)?|"
     r"schizophrenia|epilepsy|seizures|migraines?|cancer|leuka?emia|lymphoma|melanoma|carcinoma|"
     r"sarcoma|myeloma|glaucoma|a tumou?r|tumou?rs|hiv|aids|hepatitis(?: [abc])?|tuberculosis|"
     r"hypertension|high blood pressure|high cholesterol|heart disease|a heart condition|"
     r"arrhythmia|(?:rheumatoid )?arthritis|lupus|multiple sclerosis|parkinson'?s|alzheimer'?s|"
-    r"dementia|crohn'?s(?: disease)?|ibs|celiac disease|coeliac disease|eczema|psoriasis|"
+    r"dementia|ms|crohn'?s(?: disease)?|ibs|celiac disease|coeliac disease|eczema|psoriasis|"
     r"endometriosis|pcos|infertility|insomnia|sleep apnea|anorexia|bulimia|an eating disorder|"
     r"addiction|alcoholism|a substance use disorder|long covid|chronic fatigue|fibromyalgia|"
     r"kidney disease|hypothyroidism|hyperthyroidism|dyslexia|a disability|chronic pain|"
@@ -119,7 +121,7 @@ _HEALTH_EN = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_IM}\s+(?:(?:also|still|now|newly|clinically)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
+        rf"{_IM}\s+(?:(?:also|still|now|newly|clinically|currently|recently|finally)\s+)*(?:diabetic|asthmatic|epileptic|autistic|"
         r"bipolar|anorexic|bulimic|hiv[- ]positive|pregnant|infertile|disabled|deaf|"
         r"neurodivergent|hard of hearing|visually impaired|hearing impaired|in a wheelchair|"
         r"(?:lactose|gluten) intolerant|immunocompromised|on chemo|on insulin|"
@@ -146,6 +148,11 @@ _HEALTH_EN = [
     re.compile(
         rf"{_I}\s+(?:(?:also|still|now|regularly)\s+)*(?:see|seeing|saw|started seeing|go to|went to)\s+"
         r"(?:a|my)\s+(?:therapist|psychiatrist|psychologist|oncologist)\b",
+        re.IGNORECASE,
+    ),  # my Humira pens, my last warfarin dose: a medicine of the list owned (not a battery)
+    re.compile(
+        rf"{_MY}\s+(?:(?:last|first|next|daily|weekly|nightly|morning|evening|new|usual)\s+)?"
+        rf"(?:{_DRUGS_EN})\b(?!\s+(?:batter(?:y|ies)|ion|cells?|grease|shares|stocks|class|course|lecture))",
         re.IGNORECASE,
     ),
 ]
@@ -191,7 +198,8 @@ _LATIN_DRUG_ZH = (
     ZH_TAKES.replace("(?:吃|服用|服|打|用|注射|喷)", "(?:吃|服用|服)") + r"\s*[A-Za-z][A-Za-z-]{3,}"
 )
 _DOSING_ZH = re.compile(
-    r"(?:每天|每日|一天|一日|每晚|每早)[一二两三四\d]次|每次[一二两三半\d]+[片粒]|毫克|\d\s*mg",
+    r"(?:每天|每日|一天|一日|每晚|每早)[一二两三四\d]次|每次[一二两三半\d]+[片粒]|毫克|\d\s*mg|"
+    r"复查|医生|大夫|处方|查血|抽血",
     re.IGNORECASE,
 )
 
@@ -229,6 +237,8 @@ _HEALTH_ZH = [
     # a condition named without its 症 (我有躁郁, 我有强迫): the list's own …症 words
     _zh(rf"我(?:有|得了|患有|确诊了?)(?:{_SHORT_ZH})(?![症的感])"),
     re.compile(rf"{ZH_TAKES}(?:{_DRUGS_ZH})"),
+    # 我靠氟西汀撑了两年, 我离不开安眠药: relying on a medicine of the list
+    _zh(rf"我{_ZH_WHEN}(?:全|一直|只能)?(?:靠|离不开|依赖)(?:着)?(?:{_DRUGS_ZH})"),
     _Cued(re.compile(rf"{ZH_TAKES}(?:{_TABLET_ZH})"), _PRESCRIBED_ZH),
     re.compile(rf"{ZH_TAKES}{_CADN_ZH}"),
     _Cued(re.compile(_LATIN_DRUG_ZH), _DOSING_ZH),
@@ -416,7 +426,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + OPEN_NOUN_FRAMES["health"]
     + LIFE_FRAMES["health"]
     + ACT_FRAMES["health"]
-    + COURSE_FRAMES["health"],
+    + COURSE_FRAMES["health"]
+    + SPEC_FRAMES["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
@@ -426,34 +437,39 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + OPEN_NOUN_FRAMES["religion"]
     + LIFE_FRAMES["religion"]
     + ACT_FRAMES["religion"]
-    + COURSE_FRAMES["religion"],
+    + COURSE_FRAMES["religion"]
+    + SPEC_FRAMES["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
     + DISCLOSURE_FORMS["sexual_orientation"]
     + CONCEPT_FORMS["sexual_orientation"]
     + LIFE_FRAMES["sexual_orientation"]
-    + ACT_FRAMES["sexual_orientation"],
+    + ACT_FRAMES["sexual_orientation"]
+    + SPEC_FRAMES["sexual_orientation"],
     "biometric": _BIOMETRIC
     + SPECIAL_FORMS["biometric"]
     + SUBJECT_FORMS["biometric"]
     + DISCLOSURE_FORMS["biometric"]
     + CONCEPT_FORMS["biometric"]
     + LIFE_FRAMES["biometric"]
-    + COURSE_FRAMES["biometric"],
+    + COURSE_FRAMES["biometric"]
+    + SPEC_FRAMES["biometric"],
     "political": _POLITICAL
     + SPECIAL_FORMS["political"]
     + DISCLOSURE_FORMS["political"]
     + CONCEPT_FORMS["political"]
     + OPEN_NOUN_FRAMES["political"]
     + LIFE_FRAMES["political"]
-    + ACT_FRAMES["political"],
+    + ACT_FRAMES["political"]
+    + SPEC_FRAMES["political"],
     "trade_union": _TRADE_UNION
     + SPECIAL_FORMS["trade_union"]
     + SUBJECT_FORMS["trade_union"]
     + CONCEPT_FORMS["trade_union"]
     + OPEN_NOUN_FRAMES["trade_union"]
-    + LIFE_FRAMES["trade_union"],
+    + LIFE_FRAMES["trade_union"]
+    + SPEC_FRAMES["trade_union"],
     "financial_account": _FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
@@ -462,14 +478,16 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + OPEN_NOUN_FRAMES["ethnicity"]
     + LIFE_FRAMES["ethnicity"]
     + ACT_FRAMES["ethnicity"]
-    + COURSE_FRAMES["ethnicity"],
+    + COURSE_FRAMES["ethnicity"]
+    + SPEC_FRAMES["ethnicity"],
     "criminal_record": SUBJECT_FORMS["criminal_record"]
     + SETTING_FORMS["criminal_record"]
     + CONCEPT_FORMS["criminal_record"]
     + OPEN_NOUN_FRAMES["criminal_record"]
     + LIFE_FRAMES["criminal_record"]
     + ACT_FRAMES["criminal_record"]
-    + COURSE_FRAMES["criminal_record"],
+    + COURSE_FRAMES["criminal_record"]
+    + SPEC_FRAMES["criminal_record"],
 }
 # What a clause with the subject dropped is tested for, with an implicit 我 in front
 # (``dropped_subject``): the categories a person discloses by what they do or undergo.
@@ -504,6 +522,7 @@ def find_special_categories(text: str) -> list[str]:
         *dropped_subject_clauses_en(form),
         *adjunct_readings(form),
         *mixed_readings(form),
+        *user_readings(form),
     )
     for clause in readings:
         found |= {

@@ -137,21 +137,24 @@ def test_the_api_embeds_a_valid_question_once_and_an_invalid_one_never(
 def order(monkeypatch) -> list[str]:
     """What the request thread does, in order: "auth" when the API key is checked,
     "embed: <text>" when an embedding is submitted (both still run for real)."""
-    from memory.api import authentication
+    from memory.api import auth_one_read, authentication
 
     events: list[str] = []
     real_auth = authentication.api_key_authenticate
     real_submit = QueryVector._submit.__func__
 
-    def auth(raw):
+    def auth(raw, **how):
         events.append("auth")
-        return real_auth(raw)
+        return real_auth(raw, **how)
 
     def submit(cls, query, model_id):
         events.append(f"embed: {query}")
         return real_submit(cls, query, model_id)
 
+    # The key is checked by either path: alone, or with the subject's access in one read
+    # (ENGRAM_API_KEY_ACCESS_ONE_READ, memory/api/auth_one_read.py).
     monkeypatch.setattr(authentication, "api_key_authenticate", auth)
+    monkeypatch.setattr(auth_one_read, "api_key_authenticate", auth)
     monkeypatch.setattr(QueryVector, "_submit", classmethod(submit))
     LAST_MODEL_ID.set(configured_model_id())
     return events

@@ -42,6 +42,7 @@ from collections.abc import Callable
 
 from memory.detectors.access_replies import _value_at
 from memory.detectors.access_replies import access_reply_spans as _replies
+from memory.detectors.cred_passphrase import passphrase_spans
 
 _NOUN = r"(?:pass(?:word|code|phrase)|pins?|codes?|combinations?|combos?)"
 _LOCK = (
@@ -266,4 +267,8 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
 
 def given_value_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     """``access_replies``' values and this module's, read together by ``secrets``."""
-    return _replies(text, looks_like_secret) + frame_spans(text, looks_like_secret)
+    return (
+        _replies(text, looks_like_secret)
+        + frame_spans(text, looks_like_secret)
+        + passphrase_spans(text)
+    )

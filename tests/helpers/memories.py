@@ -61,9 +61,24 @@ def home_city(value: str, start) -> Candidate:
     )
 
 
-def decide_user_statement(text: str, *, now, learned_detectors: bool):
+# Frames a credential telling is put inside by the precedence properties of the detector
+# rounds: a change said for later, a quote, a Chinese/English mix, an ordinary sentence.
+COMPOSED_FRAMES = (
+    "From next week, {s}",
+    "下周开始，{s}",
+    "我跟 Tom 说了: {s}",
+    "My flatmate wrote: \u201c{s}\u201d",
+    "We had dumplings on Sunday. {s}",
+    "{s} 顺便说一下，我在学日语。",
+)
+
+
+def decide_user_statement(
+    text: str, *, now, learned_detectors: bool, roles: tuple[str, ...] = ("user",)
+):
     """The write policy's decision (pure, no database) on ``text`` stated by the user
-    themself as a semantic profile memory, with nothing stored before it."""
+    themself (or arriving through ``roles``) as a semantic profile memory, with nothing
+    stored before it."""
     candidate = Candidate(
         memory_type="semantic",
         namespace="assistant/profile",
@@ -72,7 +87,7 @@ def decide_user_statement(text: str, *, now, learned_detectors: bool):
         confidence=1.0,
         purpose="personalization",
         consent_basis="explicit_consent",
-        source_roles=("user",),
+        source_roles=roles,
     )
     return decide(
         candidate,

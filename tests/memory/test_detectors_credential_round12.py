@@ -13,12 +13,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from core.codes import Operation, ReasonCode
 from memory import content_rules
 from memory.detectors.secrets import find_secrets, redact_secrets
-from memory.write_policy import Candidate, SubjectState, decide
-from tests.helpers.memories import decide_user_statement
+from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
 from tests.helpers.probes import caught_and_wrong
 
 # Positives refused by the rules alone, and store-labelled rows refused (measured; main
@@ -112,16 +110,7 @@ _KANA = st.lists(
 )
 _VALUES = st.from_regex(r"[a-z]{4,6}[_.][a-z]{2,4}[1-9][0-9]", fullmatch=True)
 _CODES = st.from_regex(r"[1-9][0-9]{3,5}", fullmatch=True)
-_FRAMES = st.sampled_from(
-    [
-        "From next week, {s}",
-        "下周开始，{s}",
-        "我跟 Tom 说了: {s}",
-        "My flatmate wrote: \u201c{s}\u201d",
-        "We had dumplings on Sunday. {s}",
-        "{s} 顺便说一下，我在学日语。",
-    ]
-)
+_FRAMES = st.sampled_from(COMPOSED_FRAMES)
 _TELLINGS = st.sampled_from(
     [
         "金庫の暗証番号は {k}",
@@ -132,27 +121,6 @@ _TELLINGS = st.sampled_from(
         "비밀번호 알려줄게: {v}",
     ]
 )
-
-
-def _decide(text: str, roles: tuple[str, ...]):
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=roles,
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=_NOW,
-        learned_detectors=True,
-    )
 
 
 @hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -169,7 +137,7 @@ def test_a_round12_secret_in_another_rules_frame_is_refused(
 ):
     told = {"k": "・".join(kana), "v": value, "c": code, "p": "-".join(code)}
     text = frame.format(s=telling.format(**told))
-    decision = _decide(text, roles)
+    decision = decide_user_statement(text, now=_NOW, learned_detectors=True, roles=roles)
     assert (decision.operation, decision.reason_code) == (
         Operation.REJECT,
         ReasonCode.SECRET_DETECTED,

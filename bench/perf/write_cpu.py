@@ -49,6 +49,40 @@ def locomo_statements(folder: Path) -> list[str]:
     return out
 
 
+def bench_writer(texts: str, data: Path):
+    """After ``django_setup``: this run's id, the "bench" tenant, its bench agent as the
+    actor, and ``batch(b)``, the b-th batch of 100 candidates (write_api.py's, or with
+    ``texts == "locomo"`` one LoCoMo dev turn each)."""
+    from write_api import candidate as api_candidate
+
+    from accounts.models import Agent, Tenant
+    from accounts.services.tenants import agent_create, tenant_create
+    from core.actor import Actor
+    from memory.write_policy import Candidate
+
+    run = uuid.uuid4().hex[:8]
+    tenant = Tenant.objects.filter(slug="bench").first() or tenant_create(
+        slug="bench", name="Benchmarks"
+    )
+    agent = Agent.objects.filter(tenant=tenant, name="bench").first() or agent_create(
+        actor=Actor.system(tenant.id, "bench"), tenant=tenant, name="bench"
+    )
+    actor = Actor.agent(agent.id, tenant.id)
+    statements = locomo_statements(data) if texts == "locomo" else []
+
+    def batch(b: int) -> list[Candidate]:
+        out = []
+        for j in range(100):
+            spec = api_candidate(b * 100 + j, run)
+            if statements:
+                spec["statement"] = statements[(b * 100 + j) % len(statements)]
+                spec["memory_type"] = "episodic"
+            out.append(Candidate(**spec))
+        return out
+
+    return run, tenant, actor, batch
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -67,34 +101,11 @@ def main() -> None:
 
     django_setup()
     from django.db import connection
-    from write_api import candidate as api_candidate
 
-    from accounts.models import Agent, Tenant
-    from accounts.services.tenants import agent_create, tenant_create
-    from core.actor import Actor
     from memory.services import writes
     from memory.services.subjects import subject_get_or_create
-    from memory.write_policy import Candidate
 
-    run = uuid.uuid4().hex[:8]
-    tenant = Tenant.objects.filter(slug="bench").first() or tenant_create(
-        slug="bench", name="Benchmarks"
-    )
-    agent = Agent.objects.filter(tenant=tenant, name="bench").first() or agent_create(
-        actor=Actor.system(tenant.id, "bench"), tenant=tenant, name="bench"
-    )
-    actor = Actor.agent(agent.id, tenant.id)
-    statements = locomo_statements(args.data) if args.texts == "locomo" else []
-
-    def batch(b: int) -> list[Candidate]:
-        out = []
-        for j in range(100):
-            spec = api_candidate(b * 100 + j, run)
-            if statements:
-                spec["statement"] = statements[(b * 100 + j) % len(statements)]
-                spec["memory_type"] = "episodic"
-            out.append(Candidate(**spec))
-        return out
+    run, tenant, actor, batch = bench_writer(args.texts, args.data)
 
     subject = subject_get_or_create(
         tenant_id=tenant.id, kind="user", external_id=f"cpu-{run}", display_name="Dana"

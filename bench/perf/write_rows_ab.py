@@ -18,7 +18,6 @@ import os
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -41,36 +40,13 @@ def main() -> None:
 
     django_setup()
     from django.conf import settings
-    from write_api import candidate as api_candidate
-    from write_cpu import locomo_statements
+    from write_cpu import bench_writer
 
-    from accounts.models import Agent, Tenant
-    from accounts.services.tenants import agent_create, tenant_create
-    from core.actor import Actor
     from memory.services import mentions, writes
     from memory.services.subjects import subject_get_or_create
-    from memory.write_policy import Candidate
 
     keys = [k for k in args.keys.split(",") if k]
-    run = uuid.uuid4().hex[:8]
-    tenant = Tenant.objects.filter(slug="bench").first() or tenant_create(
-        slug="bench", name="Benchmarks"
-    )
-    agent = Agent.objects.filter(tenant=tenant, name="bench").first() or agent_create(
-        actor=Actor.system(tenant.id, "bench"), tenant=tenant, name="bench"
-    )
-    actor = Actor.agent(agent.id, tenant.id)
-    statements = locomo_statements(args.data) if args.texts == "locomo" else []
-
-    def batch(b: int) -> list[Candidate]:
-        out = []
-        for j in range(100):
-            spec = api_candidate(b * 100 + j, run)
-            if statements:
-                spec["statement"] = statements[(b * 100 + j) % len(statements)]
-                spec["memory_type"] = "episodic"
-            out.append(Candidate(**spec))
-        return out
+    run, tenant, actor, batch = bench_writer(args.texts, args.data)
 
     spent = {"mentions": 0.0}
     plain_write = mentions.mentions_write

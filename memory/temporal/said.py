@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from memory.temporal.common import _add_months
 from memory.temporal.en import _EN_NUM, _en_int
+from memory.temporal.said_more import more_chinese, more_english
 from memory.temporal.window import Window, named_window
 from memory.temporal.zh import _zh_int, _zh_words
 
@@ -51,8 +52,10 @@ _ZH_DAY_WORDS = {
     "明天": 1,
     "后天": 2,
 }
-_ZH_WEEK = re.compile(r"(?P<det>上|下|这|本)(?:个)?(?:周|星期|礼拜)(?P<day>[一二三四五六日天末])?")
-_ZH_MONTH = re.compile(r"(?P<det>上|下|这|本)个?月")
+_ZH_WEEK = re.compile(
+    r"(?<![上下])(?P<det>上|下|这|本)(?:个)?(?:周|星期|礼拜)(?P<day>[一二三四五六日天末])?"
+)
+_ZH_MONTH = re.compile(r"(?<![上下])(?P<det>上|下|这|本)个?月")
 _ZH_YEARS = {"前年": -2, "去年": -1, "今年": 0, "明年": 1}
 _ZH_AMOUNT = re.compile(
     r"(?P<n>\d{1,3}|[一二两三四五六七八九十几]{1,3})\s*(?:个)?"
@@ -152,7 +155,9 @@ def said_times(text: str, when: datetime) -> list[tuple[str, str]]:
                 add(m[0], _back(d, sign * n, m["unit"].lower()))
     for m in _EN_YEAR.finditer(text):
         add(m[0], m["year"])
+    more_english(text, d, add)
     if re.search(r"[\u3400-\u9fff]", text):
+        more_chinese(text, d, add)
         _chinese(text, d, add)
     return [(words, value) for value, words in out.items()]
 
@@ -161,6 +166,8 @@ def _chinese(text: str, d: date, add) -> None:
     words = _zh_words(text)
     for word, offset in _ZH_DAY_WORDS.items():
         # As the segmenter cuts it, or opening a clause ("前天下了雨" cuts as 前/天下).
+        if re.search(rf"大{word}", text) and not re.search(rf"(?<!大){word}", text):
+            continue  # 大前天, 大后天: said_more
         if word in words or re.search(rf"(?:^|[\s，。！？；：,.!?;:]){word}", text):
             add(word, _day(d + timedelta(days=offset)))
     for word, offset in _ZH_YEARS.items():

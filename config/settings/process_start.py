@@ -14,7 +14,7 @@ ENGRAM_PROCESS_START = {
     # (the memoized tables of no arguments: every region's phone-number metadata, the
     # confusables, the detectors' model) before its first request, instead of in it.
     # false: each is loaded by the first request that needs it.
-    "WARM_UP_CONSTANTS": env.bool("ENGRAM_WARM_UP_CONSTANTS", default=True),
+    "WARM_UP_WRITES": env.bool("ENGRAM_WARM_UP_WRITES", default=True),
     # Then the start-up objects are collected once and frozen (gc.freeze): the
     # collector's full collections examine only what was made since. false: every full
     # collection examines everything the process holds.

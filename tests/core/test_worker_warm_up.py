@@ -1,6 +1,6 @@
 """A web worker loads the write path's code and the process's constants, then freezes its
 start-up objects out of the collector's view, after it forks (core/worker_warm_up.py,
-``ENGRAM_WARM_UP_CONSTANTS``, ``ENGRAM_GC_FREEZE_AFTER_START``). Each, on, leaves every
+``ENGRAM_WARM_UP_WRITES``, ``ENGRAM_GC_FREEZE_AFTER_START``). Each, on, leaves every
 answer as the reference (off) gives it: the same writes decided the same way (a phone
 number, a confusable spelling, a date, a plain statement), nothing written by the
 warm-up itself; a constant that fails is left to its first use, which fails as before."""
@@ -17,7 +17,7 @@ from django.test import override_settings
 
 from core import process_state
 from core.models import AuditEvent
-from core.worker_warm_up import after_fork
+from core.worker_warm_up import after_fork as core_after_fork
 from memory.models import MemoryRecord
 
 # The warm-up closes the connections it opened: not inside a test transaction.
@@ -38,9 +38,16 @@ def _unfrozen():
     gc.unfreeze()
 
 
+def after_fork() -> None:
+    """As config/gunicorn.py calls it."""
+    from memory.write_policy.warm_up import decide_plain_statements
+
+    core_after_fork(exercise=(decide_plain_statements,))
+
+
 def switched(on: bool):
     return override_settings(
-        ENGRAM={**settings.ENGRAM, "WARM_UP_CONSTANTS": on, "GC_FREEZE_AFTER_START": on}
+        ENGRAM={**settings.ENGRAM, "WARM_UP_WRITES": on, "GC_FREEZE_AFTER_START": on}
     )
 
 

@@ -22,7 +22,9 @@ ENGRAM_PROCESS_START = {
     # A Celery worker runs at this nice level (its pool's children inherit it): the
     # background work it does (the embedding after each write, consolidation, sweeps)
     # takes a core only when requests leave one; on an idle machine it runs as fast as
-    # before. 0: the scheduler's default, as before (docs/performance.md, 2026-12-07,
-    # single11, measures what it costs the time until an ingest is also embedded).
-    "CELERY_WORKER_NICE": env.int("ENGRAM_CELERY_WORKER_NICE", default=10),
+    # before. 0 (the default): the scheduler's default, as before. Not on by default: its
+    # p95 gain on a shared machine was not shown and its cost in the time until an
+    # ingest is also embedded was not measured apart from other load (docs/performance.md,
+    # 2026-12-07, single11); 10 is the level to try where a worker shares the web's host.
+    "CELERY_WORKER_NICE": env.int("ENGRAM_CELERY_WORKER_NICE", default=0),
 }

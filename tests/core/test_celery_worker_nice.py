@@ -38,7 +38,7 @@ def niceness_after_worker_init(setting: str | None, start: int = 0) -> int:
 
 @pytest.mark.parametrize(
     ("setting", "start", "expected"),
-    [(None, 0, 10), ("0", 0, 0), ("5", 0, 5), ("5", 12, 12), ("19", 0, 19)],
+    [(None, 0, 0), ("10", 0, 10), ("0", 0, 0), ("5", 12, 12), ("19", 0, 19)],
 )
 def test_a_worker_runs_at_the_configured_nice_level_and_never_raises_it(setting, start, expected):
     base = os.getpriority(os.PRIO_PROCESS, 0)

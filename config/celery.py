@@ -37,3 +37,14 @@ def _database_self_test(**_: object) -> None:
         self_test()
     except SelfTestFailed as exc:
         raise SystemExit(f"{exc}") from None
+
+
+@signals.worker_init.connect
+def _yield_to_requests(**_: object) -> None:
+    """The worker lowers its priority to ``ENGRAM["CELERY_WORKER_NICE"]`` before it takes a
+    job (never raises it; config/settings/process_start.py)."""
+    from django.conf import settings
+
+    nice = settings.ENGRAM["CELERY_WORKER_NICE"]
+    if nice > os.getpriority(os.PRIO_PROCESS, 0):
+        os.setpriority(os.PRIO_PROCESS, 0, nice)

@@ -38,6 +38,12 @@ def post_worker_init(worker):
         from memory.recall import warm_up
 
         warm_up()
+    # The write path's code and the process's constants, then the start-up objects out of
+    # the collector's view (core/worker_warm_up.py; each behind its setting).
+    from core.worker_warm_up import after_fork
+    from memory.write_policy.warm_up import decide_plain_statements
+
+    after_fork(exercise=(decide_plain_statements,))
     # The after-commit embedding thread and its periodic sweep (what a killed worker, a
     # failed batch or a lost queue left unembedded is picked up without anyone acting);
     # after the fork, like everything that embeds. Nothing starts unless settings choose

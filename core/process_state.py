@@ -18,6 +18,7 @@ database in the request's own transaction before use (``memory.recall.accel``).
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import threading
 from collections import OrderedDict
@@ -29,7 +30,16 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["Cache", "Slot", "entries", "memoized", "register", "reset", "reset_all"]
+__all__ = [
+    "Cache",
+    "Slot",
+    "compute_constants",
+    "entries",
+    "memoized",
+    "register",
+    "reset",
+    "reset_all",
+]
 
 
 class _Entry:
@@ -40,8 +50,10 @@ class _Entry:
         describe: Callable[[], str],
         after_fork: Callable[[], None],
         pure: bool,
+        constant: Callable[[], Any] | None = None,
     ) -> None:
         self.pure = pure
+        self.constant = constant
         self.name = name
         self.reset = reset
         self.describe = describe
@@ -59,17 +71,19 @@ def register(
     after_fork: Callable[[], None] | None = None,
     *,
     pure: bool = False,
+    constant: Callable[[], Any] | None = None,
 ) -> None:
     """Register state kept elsewhere (an object with its own lock and bound): ``reset``
     empties it, ``describe`` says its bound and how full it is, ``after_fork`` (default:
     ``reset``) empties it in a forked child without taking a lock a parent's thread may
     have held; ``pure``: nothing a request or a test can change is in it (compiled SQL,
     an embedder, a thread pool, a setting made at start-up), so tests keep it from one
-    test to the next. One name, one entry."""
+    test to the next; ``constant``: a call that fills it with the one value it can hold (a
+    pure function of no arguments), for ``compute_constants``. One name, one entry."""
     with _REGISTRY_LOCK:
         if name in _REGISTRY:
             raise ValueError(f"process state {name!r} is registered twice")
-        _REGISTRY[name] = _Entry(name, reset, describe, after_fork or reset, pure)
+        _REGISTRY[name] = _Entry(name, reset, describe, after_fork or reset, pure, constant)
 
 
 def entries() -> dict[str, str]:
@@ -77,6 +91,24 @@ def entries() -> dict[str, str]:
     with _REGISTRY_LOCK:
         held = list(_REGISTRY.values())
     return {entry.name: entry.describe() for entry in held}
+
+
+def compute_constants() -> dict[str, BaseException | None]:
+    """Fill every registered constant now (``memoized`` functions of no arguments: a table
+    read from a package's data, a model), in registration order, instead of in the first
+    request that needs it; returns each one's name and the exception it raised, if any
+    (one that fails is left to its first use, which raises as before). Only the modules
+    imported so far have registered theirs."""
+    with _REGISTRY_LOCK:
+        held = [entry for entry in _REGISTRY.values() if entry.constant is not None]
+    outcome: dict[str, BaseException | None] = {}
+    for entry in held:
+        try:
+            entry.constant()
+            outcome[entry.name] = None
+        except Exception as exc:  # noqa: BLE001 - reported to the caller, raised at first use
+            outcome[entry.name] = exc
+    return outcome
 
 
 def reset(name: str) -> None:
@@ -254,7 +286,11 @@ def memoized(name: str, *, maxsize: int) -> Callable[[F], F]:
             info = cached.cache_info()
             return f"{info.currsize} of at most {maxsize} results"
 
-        register(name, cached.cache_clear, describe, pure=True)
+        # A pure function of no arguments holds one value: a constant of the process.
+        takes_none = not inspect.signature(function).parameters
+        register(
+            name, cached.cache_clear, describe, pure=True, constant=cached if takes_none else None
+        )
         return cached  # type: ignore[return-value]
 
     return decorate

@@ -29,6 +29,7 @@ from config.settings.loops import (  # noqa: E402, F401
     ENGRAM_WORKING_MEMORY,
 )
 from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
+from config.settings.process_start import ENGRAM_PROCESS_START  # noqa: E402
 from config.settings.recall_bounds import ENGRAM_RECALL_BOUNDS  # noqa: E402
 from config.settings.recall_reads import ENGRAM_RECALL_READS  # noqa: E402
 from config.settings.request_path import ENGRAM_REQUEST_PATH  # noqa: E402
@@ -368,6 +369,7 @@ ENGRAM = {
     "TRUSTED_PROXIES": env.list("ENGRAM_TRUSTED_PROXIES", default=[]),
     "DB_ASSUME_APP_ROLE": assume_app_role(DATABASES),
     **ENGRAM_REQUEST_PATH,  # config/settings/request_path.py
+    **ENGRAM_PROCESS_START,  # config/settings/process_start.py
 }
 
 # --- Observability: JSON logs, Prometheus metrics, optional traces -----------------------

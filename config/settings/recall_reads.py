@@ -32,4 +32,10 @@ ENGRAM_RECALL_READS = {
     # LoCoMo's (docs/performance.md, issue 39, eleventh round). The routes are independent:
     # the same hits; off: exact, trigram, recency, lexical, as the reference runs them.
     "LEXICAL_FIRST": env.bool("ENGRAM_RECALL_LEXICAL_FIRST", default=True),
+    # With PREPARED_STATEMENTS: the recall's trace and audit row, written after the answer
+    # is ranked (on the request's critical path), inserted by a prepared statement too:
+    # their ~30 values sent apart from the text, the statement parsed and planned once per
+    # connection (memory/recall/trace.py; docs/performance.md, issue 39, eleventh round).
+    # The same statement and rows; off: Django's cursor, the values inlined.
+    "PREPARED_TRACE": env.bool("ENGRAM_RECALL_PREPARED_TRACE", default=True),
 }

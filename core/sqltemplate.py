@@ -226,20 +226,21 @@ class ModelColumns:
         return self.model.from_db(connection.alias, self._attnames, values)
 
 
-def insert_new(instances: Sequence[Model], connection) -> None:
+def insert_new(instances: Sequence[Model], connection, *, cursor=None) -> None:
     """Insert ``instances`` (new rows of any models, each with its primary key set unless
     the database assigns it) in one statement, as ``save(force_insert=True)`` inserts each
     (every concrete field's ``pre_save`` and ``get_db_prep_save``), without building the
     ORM's insert query every time: the SQL is written once per sequence of models. No
     signals are sent (a caller's models have no receivers) and a database-assigned key is
-    not read back."""
+    not read back. ``cursor``: the cursor factory on ``connection`` to run it with
+    (``connection.cursor`` by default)."""
     models = tuple(type(i) for i in instances)
     sql, columns = _INSERTS.get_or_compute(models, lambda: _insert_sql(models, connection))
     params = []
     for instance, fields in zip(instances, columns, strict=True):
         params += [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with (cursor or connection.cursor)() as running:
+        running.execute(sql, params)
 
 
 _INSERTS: Cache[tuple, tuple[str, tuple]] = Cache("sqltemplate.inserts", max_items=64, pure=True)

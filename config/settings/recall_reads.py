@@ -25,4 +25,17 @@ ENGRAM_RECALL_READS = {
     # planned on every request (docs/performance.md, issue 39, seventh round). The same
     # SQL and rows; off: PostgreSQL's own choice (``auto``). Only with the setting above.
     "GENERIC_PLANS": env.bool("ENGRAM_RECALL_GENERIC_PLANS", default=True),
+    # The lexical route runs before the exact and trigram routes, so that its first
+    # statement (with ENGRAM_RECALL_LEXEMES_WITH_STATISTICS) also reads the scope's
+    # statistics, which those routes ask for when the question names something (whether
+    # the scope is large): one round trip fewer for such a question, the slowest shape of
+    # LoCoMo's (docs/performance.md, issue 39, eleventh round). The routes are independent:
+    # the same hits; off: exact, trigram, recency, lexical, as the reference runs them.
+    "LEXICAL_FIRST": env.bool("ENGRAM_RECALL_LEXICAL_FIRST", default=True),
+    # With PREPARED_STATEMENTS: the recall's trace and audit row, written after the answer
+    # is ranked (on the request's critical path), inserted by a prepared statement too:
+    # their ~30 values sent apart from the text, the statement parsed and planned once per
+    # connection (memory/recall/trace.py; docs/performance.md, issue 39, eleventh round).
+    # The same statement and rows; off: Django's cursor, the values inlined.
+    "PREPARED_TRACE": env.bool("ENGRAM_RECALL_PREPARED_TRACE", default=True),
 }

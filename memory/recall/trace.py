@@ -18,6 +18,7 @@ from core.sqltemplate import insert_new
 from core.tenancy import tenant_context
 from memory.content_rules import normalize_text
 from memory.models import RecallTrace
+from memory.recall.accel import prepared
 from memory.recall.pack import RecallItem
 from memory.recall.scope import RecallRequest, RecallScope
 from memory.services.access_stats import access_recorded
@@ -70,7 +71,8 @@ def record_recall(
     if settings.ENGRAM_RETRIEVAL["COMPILED_QUERIES"]:
         # Both rows in one statement whose SQL is written once (the ORM's insert is
         # built and compiled on every save).
-        insert_new([trace, audit], connections[router.db_for_write(RecallTrace)])
+        connection = connections[router.db_for_write(RecallTrace)]
+        insert_new([trace, audit], connection, cursor=_trace_cursor(connection))
     else:
         trace.save(force_insert=True)
         audit.save(force_insert=True)
@@ -79,6 +81,16 @@ def record_recall(
     if not settings.ENGRAM_RETRIEVAL["FREEZE_ACCESS"]:
         access_recorded(scope.tenant_id, ids, now)
     return trace_id
+
+
+def _trace_cursor(connection):
+    """With ``ENGRAM_RECALL_PREPARED_TRACE`` (and prepared statements on), the trace's
+    insert prepared on its connection like recall's reads (``accel.prepared``): its
+    values sent apart from its text, parsed and planned once per connection; the same
+    statement and the same rows. Otherwise None: Django's cursor."""
+    if not settings.ENGRAM_RETRIEVAL["PREPARED_TRACE"] or not prepared.enabled():
+        return None
+    return lambda: prepared.cursor(connection)
 
 
 class RecallTraceNotFound(Exception):

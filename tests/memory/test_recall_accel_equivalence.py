@@ -3,7 +3,7 @@
 The reference is recall with every speed-up off (``ENGRAM_RECALL_VECTOR_CACHE``,
 ``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``, ``…_SCOPE_COUNTS``,
 ``…_ONE_SCOPE_READ``, ``…_ONE_TRIGRAM_READ``, ``…_TRIGRAM_BOUND``, ``…_PREPARED_STATEMENTS``,
-``…_GENERIC_PLANS``). On a generated corpus
+``…_GENERIC_PLANS``, ``…_LEXICAL_FIRST``). On a generated corpus
 in both languages — facts, single-valued slots that change (supersedes), memories for
 another purpose and another person's — each speed-up alone, and all of them together,
 must return the same ranked ids for every question; then memories are deleted and slots
@@ -33,6 +33,7 @@ SPEED_UPS = (
     "TRIGRAM_BOUND",
     "PREPARED_STATEMENTS",
     "GENERIC_PLANS",
+    "LEXICAL_FIRST",
 )
 
 # Vocabulary of its own (not the golden sets', not LoCoMo's).
@@ -169,6 +170,48 @@ def test_one_scope_read_replaces_three_statements(
         one, together = statements(True, question)
         assert together == apart and together
         assert one == three - 2
+
+
+def test_lexical_first_reads_the_scope_statistics_with_the_lexemes(
+    read_agent, owner_subject, same_tenant_user, settings
+):
+    """A question naming something (the trigram route asks whether the scope is large) or
+    quoting an identifier (the exact route asks): with ENGRAM_RECALL_LEXICAL_FIRST the
+    lexical route's first statement reads the scope's statistics, and the other routes
+    use them: one statement fewer, the same answer. A question naming nothing reads them
+    with the lexemes either way."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _corpus(owner_subject, same_tenant_user[1], random.Random(7))
+    agent = read_agent.agent
+
+    def statements(first: bool, question: str) -> tuple[int, list]:
+        settings.ENGRAM_RETRIEVAL = {
+            **settings.ENGRAM_RETRIEVAL,
+            "FREEZE_ACCESS": True,
+            "SCOPE_COUNTS": False,  # the statistics are read on every request
+            "LEXEMES_WITH_STATISTICS": True,
+            "LEXICAL_FIRST": first,
+        }
+        with CaptureQueriesContext(connection) as captured:
+            result = recall(agent, owner_subject, question)
+        return len(captured), [(i.id, i.scores) for i in result.items]
+
+    answered = []
+    for question in (
+        "Does the user live in Porto, Tallinn, Valencia or Ghent?",
+        "ticket KX-4471 status",
+    ):
+        statements(False, question)  # what a first recall reads once is read
+        apart, reference = statements(False, question)
+        together, answer = statements(True, question)
+        assert answer == reference
+        assert together == apart - 1
+        answered += answer
+    assert answered  # the corpus answers something
+    plain = "What does the user keep in the garage?"
+    assert statements(True, plain) == statements(False, plain)
 
 
 @pytest.mark.parametrize("on", [False, True])

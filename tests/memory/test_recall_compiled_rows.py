@@ -1,7 +1,8 @@
 """Recall's records, trace and audit row with ``ENGRAM_RECALL_COMPILED_QUERIES`` (SQL
 compiled or written once, rows built as the ORM builds them) are the ORM's: the records
 the routes load, field by field with their annotations, the whole answer of
-``POST /api/v1/recall``, and the trace and audit rows it writes. The sibling of
+``POST /api/v1/recall``, and the trace and audit rows it writes (also by a prepared
+statement, ``ENGRAM_RECALL_PREPARED_TRACE``). The sibling of
 test_recall_accel_equivalence.py, which compares the ranked ids."""
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from tests.helpers.retrieval import PURPOSE, remember
 pytestmark = pytest.mark.django_db
 
 
-def compiled(settings, on: bool) -> None:
+def compiled(settings, on: bool, prepared_trace: bool = True) -> None:
     settings.ENGRAM_RETRIEVAL = {
         **settings.ENGRAM_RETRIEVAL,
         "COMPILED_QUERIES": on,
+        "PREPARED_STATEMENTS": True,
+        "PREPARED_TRACE": prepared_trace,
         "FREEZE_ACCESS": True,  # no answer may change the next
     }
 
@@ -99,6 +102,9 @@ def test_an_api_recall_answers_and_records_as_the_orm(read_agent, owner_subject,
     for query in ("aisle seat preference", "where does the user live", "用户跑步吗", "volcanoes"):
         compiled(settings, False)
         reference = answer(query)
-        compiled(settings, True)
-        assert answer(query) == reference, query
+        # The trace's insert through Django's cursor and prepared (ENGRAM_RECALL_PREPARED_TRACE),
+        # twice: its first run prepares it, the second runs it by name.
+        for prepared_trace in (False, True, True):
+            compiled(settings, True, prepared_trace)
+            assert answer(query) == reference, (query, prepared_trace)
     assert reference[1]["record_ids"] == [] and reference[2]["operation"] == "RECALL"

@@ -105,10 +105,19 @@ def run_routes(
     (``accel.vector_cache``), checked against the database while the question is
     embedded. ``while_embedding(records, done)``, if given, uses any wait left for work
     the answer needs later (``pack.judge_ahead``), until ``done()``."""
-    exact_hits = exact.search(q)
-    trigram_hits = search_trigram(q)
-    recency_hits = recency.search(q)
-    lexical_hits, coverage = search_lexical(q)
+    if settings.ENGRAM_RETRIEVAL["LEXICAL_FIRST"]:
+        # Its first statement reads the scope's statistics too, which the exact and
+        # trigram routes then have (ENGRAM_RECALL_LEXICAL_FIRST); the routes are
+        # independent, so the order changes no hit.
+        lexical_hits, coverage = search_lexical(q)
+        exact_hits = exact.search(q)
+        trigram_hits = search_trigram(q)
+        recency_hits = recency.search(q)
+    else:
+        exact_hits = exact.search(q)
+        trigram_hits = search_trigram(q)
+        recency_hits = recency.search(q)
+        lexical_hits, coverage = search_lexical(q)
     found = {
         rid for hits in (exact_hits, lexical_hits, trigram_hits, recency_hits) for rid, _ in hits
     }

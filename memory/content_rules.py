@@ -13,10 +13,10 @@ import re
 import unicodedata
 
 import phonenumbers
-from stdnum import luhn
 from stdnum.cn import ric
 
 from core.process_state import memoized
+from memory.detectors.account_kinds import payment_card_at
 from memory.detectors.instructions import (
     find_injection,
     find_instruction_to_agent,
@@ -259,7 +259,7 @@ def find_sensitive_personal_data(text: str) -> list[str]:
         raw = re.sub(r"[ -]", "", match.group(1))
         if len(raw) == 18 and _valid_resident_id(raw):
             findings.append("cn_resident_id")
-        elif 13 <= len(raw) <= 19 and raw.isdigit() and luhn.is_valid(raw):
+        elif payment_card_at(text, *match.span(1), raw):  # not an order's (account_kinds)
             findings.append("bank_card")
     for region in ("CN", None) if _may_hold_phone_number(text) else ():
         if region is None and _no_plus_for_unknown_region(text):

@@ -16,7 +16,11 @@ closed grammatical classes only:
   possible end of it read in turn (its end is unmarked in the text);
 - **English**: the perfect auxiliary and the adverbs of time after "I" ("I've always
   voted" reads "I voted"), only before a regular past participle (…ed), which is also the
-  past tense the rules spell.
+  past tense the rules spell;
+- **English coordination** (round 15): the first of two predicate nouns joined by "and"
+  after "I'm" ("I'm a Celtic fan and a practising Catholic" reads "I'm a practising
+  Catholic"): a club, a job or a mood before the "and" no longer hides what follows it,
+  and what follows is read by the same rules as ever.
 
 Another person's clause is never read (我妈每天都吃… stays another person's), and the
 reading is only ever tested by the same rules.
@@ -43,6 +47,15 @@ _PERFECT_EN = re.compile(
     re.IGNORECASE,
 )
 
+# "I'm" + a first predicate of at most four words (no clause punctuation, no preposition:
+# "I'm friends with Tom and a priest" joins Tom and the priest) + "and" (+ also).
+_WORD = r"(?!(?:with|of|to|for|from|at|in|on|by|about|like|than)\b)[\w'-]+"
+_COORDINATED_EN = re.compile(
+    rf"\b(I(?:'m|\s+am))\s+(?:an?\s+|the\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?\s*,?\s+and\s+"
+    r"(?:also\s+)?(?=\w)",
+    re.IGNORECASE,
+)
+
 
 def adjunct_readings(text: str) -> Iterator[str]:
     """``text`` with the adjuncts between the user's subject and predicate taken out
@@ -64,3 +77,5 @@ def adjunct_readings(text: str) -> Iterator[str]:
                 yield text[: me.end()] + text[cut:]
     if _PERFECT_EN.search(text):
         yield _PERFECT_EN.sub(r"\1 ", text)
+    if " and " in text and _COORDINATED_EN.search(text):
+        yield _COORDINATED_EN.sub(r"\1 ", text)

@@ -13,6 +13,13 @@ holds whichever detector found it (round 10 of issue 32):
   AAAA…``) and a key's fingerprint (``SHA256:`` and 43 base64 characters, ``MD5:`` and
   colon-separated hex pairs): made to be shown, and useless to an attacker.
 
+- **a published format or a labelled reference** (round 15, ``public_values``): a PGP
+  fingerprint, a named digest or commit, an ISBN, a DOI, an address to pay to, an order's,
+  a parcel's or a membership card's number.
+
+- **a place or a description** (round 15, ``not_values``): "is in the vault", 在1Password里,
+  "is eight characters long".
+
 - **an example in documentation** (round 11): a value inside inline code (backticks) on a
   line that calls it an example, a sample or a placeholder ("the docs use `password:
   changeme` as the example value", 文档里的示例 `token: abc123`): shown to be copied
@@ -25,6 +32,9 @@ Nothing here is a word list of sentences: the shapes are those of the formats th
 from __future__ import annotations
 
 import re
+
+from memory.detectors.not_values import place_or_description
+from memory.detectors.public_values import public_value_spans
 
 _QUOTES = "\"'`“”‘’「」『』()[],;:。，"
 
@@ -76,9 +86,23 @@ def is_placeholder(value: str) -> bool:
 
 
 def _public_value_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _SSH_PUBLIC.finditer(text)] + [
-        m.span() for m in _FINGERPRINT.finditer(text)
-    ]
+    return sorted(
+        [m.span() for m in _SSH_PUBLIC.finditer(text)]
+        + [m.span() for m in _FINGERPRINT.finditer(text)]
+        + public_value_spans(text)  # published formats and labelled references (round 15)
+    )
+
+
+def without_public_values(text: str) -> str:
+    """``text`` with each public value replaced by a space: what the learned credential
+    head is asked again before its refusal is overruled, so that only the public value is
+    (a password beside an order number is still read)."""
+    out, last = [], 0
+    for lo, hi in _public_value_spans(text):
+        if hi > max(lo, last):
+            out += [text[last : max(lo, last)], " "]
+            last = hi
+    return "".join([*out, text[last:]])
 
 
 def not_secret(text: str, start: int, end: int) -> bool:
@@ -94,8 +118,8 @@ def not_secret(text: str, start: int, end: int) -> bool:
         return True
     if "`" in text and _documented_example(text, start, end):
         return True
-    if "ssh-" not in text and "ecdsa-" not in text and ":" not in text:
-        return False
+    if place_or_description(text, start, end):  # "… is in the vault", 在1Password里
+        return True
     for lo, hi in _public_value_spans(text):
         # A fingerprint's value may be found without its "SHA256:" prefix.
         if lo <= start and end <= hi:

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import re
 
-from stdnum import iban
-
+from memory.detectors.account_kinds import FINANCIAL, personal_iban
 from memory.detectors.act_frames import ACT_FRAMES
 from memory.detectors.clause_readings import adjunct_readings
 from memory.detectors.concept_forms import CONCEPT_FORMS
@@ -376,17 +375,6 @@ _TRADE_UNION = [
         r"我(?:是|加入了?|参加了?|入了?|入过)\S{0,10}工会(?:会员|成员|代表)?|我的工会|我交工会会费"
     ),
 ]
-_FINANCIAL = [
-    re.compile(
-        rf"{_MY} (?:bank |checking |savings |brokerage |credit card |debit card |card |account |routing )?"
-        r"(?:account number|card number|iban|routing number|sort code|account no\.?)\s*(?:is|:|=)?\s*[\w-]*\d",
-        re.IGNORECASE,
-    ),
-    _zh(
-        r"我的\S{0,6}?(?:银行卡号|卡号|银行账号|账号|账户号码?|信用卡号|开户行)\S{0,3}?[是为:：]?\s*\d"
-    ),
-]
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 _LOCATION = [
     re.compile(r"-?\d{1,2}\.\d{4,}\s*,\s*-?\d{1,3}\.\d{4,}"),
     re.compile(
@@ -470,7 +458,7 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + OPEN_NOUN_FRAMES["trade_union"]
     + LIFE_FRAMES["trade_union"]
     + SPEC_FRAMES["trade_union"],
-    "financial_account": _FINANCIAL,
+    "financial_account": FINANCIAL,
     "location_track": _LOCATION,
     "minor": _MINOR,
     "ethnicity": SUBJECT_FORMS["ethnicity"]
@@ -531,8 +519,6 @@ def find_special_categories(text: str) -> list[str]:
             if name not in found and search_any(patterns, clause)
         }
     if "financial_account" not in found:
-        for m in _IBAN.finditer(form):
-            if iban.is_valid(m.group()):
-                found.add("financial_account")
-                break
+        if personal_iban(form):  # an organisation's, given to be paid, is not (account_kinds)
+            found.add("financial_account")
     return sorted(found)

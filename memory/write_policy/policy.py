@@ -71,6 +71,7 @@ from memory.detectors.everyday_ailments import (
 )
 from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
+from memory.detectors.non_secret_values import without_public_values
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.neighbourhood import passage_text
 from memory.temporal import TimeHint, valid_time_hint
@@ -111,6 +112,15 @@ def _ailment_alone(candidate: Candidate) -> bool:
     if not learned_special_vetoed(words):
         return False
     return "special_category" not in learned_detected(learned_scores(without_ailments(words)))
+
+
+def _public_value_alone(words: str) -> bool:
+    """The learned head's credential came from a public value alone (an order's or a
+    membership card's number, a fingerprint, a commit: ``public_values``): the head no
+    longer reads a credential with those values taken out (a password beside one is
+    refused)."""
+    masked = without_public_values(words)
+    return masked != words and "credential" not in learned_detected(learned_scores(masked))
 
 
 def learned_words(candidate: Candidate) -> str:
@@ -290,7 +300,7 @@ def decide(
         if learned_detectors
         else frozenset()
     )
-    if "credential" in found:
+    if "credential" in found and not _public_value_alone(learned_words(candidate)):
         return _reject(
             ReasonCode.SECRET_DETECTED,
             "This looks like a password, key or token; secrets are never remembered.",

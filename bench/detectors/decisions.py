@@ -1,0 +1,94 @@
+"""The write policy's decision (pure, no database) on each sentence of a probe set, stated by
+the user about themself: refused, held (quarantined or pending) or stored, against the row's
+label (``refuse``, ``hold``, ``store``).
+
+    .venv/bin/python bench/detectors/decisions.py tests/data/detector_probe15_precision_report.jsonl [--misses]
+
+A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
+a ``hold`` row when it is stored (refusing it keeps it out of memory too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
+
+
+def outcome(text: str) -> tuple[str, str]:
+    """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user."""
+    from accounts.policies import TenantPolicy
+    from core.codes import Operation
+    from memory.write_policy import Candidate, SubjectState, decide
+
+    candidate = Candidate(
+        memory_type="semantic",
+        namespace="assistant/profile",
+        statement=text,
+        assertion_kind="user_explicit",
+        confidence=1.0,
+        purpose="personalization",
+        consent_basis="explicit_consent",
+        source_roles=("user",),
+    )
+    decision = decide(
+        candidate,
+        existing=[],
+        subject=SubjectState(),
+        tenant=TenantPolicy(),
+        now=NOW,
+        learned_detectors=True,
+    )
+    reason = str(decision.reason_code)
+    if decision.operation == Operation.REJECT:
+        return "refuse", reason
+    if decision.operation == Operation.QUARANTINE:
+        return "hold", reason
+    return "store", reason
+
+
+def right(label: str, got: str) -> bool:
+    if label == "store":
+        return got == "store"
+    if label == "refuse":
+        return got == "refuse"
+    return got != "store"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--misses", action="store_true")
+    args = parser.parse_args()
+    from bench._harness import django_setup
+
+    django_setup()
+    rows = [json.loads(x) for x in args.file.read_text("utf-8").splitlines() if x.strip()]
+    hit: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    misses = []
+    for r in rows:
+        got, reason = outcome(r["text"])
+        key = f"{r['class']}/{r['kind']}"
+        total[key] += 1
+        ok = right(r["label"], got)
+        hit[key] += ok
+        if not ok:
+            misses.append((key, got, reason, r["text"]))
+    print(f"{'set':<34}{'right':>7}{'of':>5}")
+    for key in sorted(total):
+        print(f"{key:<34}{hit[key]:>7}{total[key]:>5}")
+    if args.misses:
+        for key, got, reason, text in misses:
+            print(f"  MISS {key} -> {got} ({reason}): {text!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Words that stand where a secret's value would, and are not one (round 15 of issue 32).
+
+After "my password is", "密码都在", "パスワードは" people often say *where* the secret is
+or *what it is like*, not what it is. The prose detectors read the word after the
+credential noun as the value ("The password is in the vault under 'Router'", 我的密码都在
+1Password里, "my password is eight characters long"); this module reads the span one of
+them found, by the grammar around it, and says it is not a value when:
+
+- **it is a place**: the credential's verb is a locative ("is in", "are kept under" …, at
+  most five words on: "is in the shared vault under"), not a verb's particle ("settled
+  on", "opens on"), or it is the object of 在/存在/放在 …
+  closed by a place word (里, 中, 上, 内), or it is followed by a Japanese or Korean
+  locative particle with a verb of keeping (に保存, に入って, 에 저장, 에 있어요), or the
+  span itself opens with one ("are all in Enpass these days"). A
+  password manager, a notebook or a drawer named so is where the secret lives;
+- **it is a description**: a length (a number word or digits, then characters, digits,
+  letters or words) or an indefinite pronoun heading a clause ("something only I know",
+  "nothing you'd guess").
+
+The prepositions, particles and pronouns are closed grammatical classes, not examples.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LOCATIVE_BEFORE = re.compile(
+    r"(?i:\b(?:is|are|was|were|'s|sits|lives|stays|kept|stored|saved|written)\s+"
+    r"(?:(?:all|both|still|now|safely)\s+)?(?:in|inside|under|within|on|behind|beneath)\s+"
+    r"(?:(?!(?:is|are|was|were|as)\b)[\w'-]+\s+){0,5}?)"
+    r"[\"“'「『]?$"
+)
+_ZAI_BEFORE = re.compile(
+    r"(?:都|全|也|就)?(?:存|放|记|記|写|寫|保存|储存|儲存|锁|鎖)?在\s*[\"“'「『]?$"
+)
+_PLACE_AFTER = re.compile(r"^[\"”'」』]?\s*(?:的)?\s*(?:里|裡|中|上|内|內|那里|那裡|这里|這裡)")
+_PARTICLE_AFTER = re.compile(
+    r"^[\"”'」』]?\s*(?:に(?:保存|入|あ|登録|記録|置|しま)|の中|で管理|"
+    r"에\s?(?:저장|있|넣|보관)|안에)"
+)
+_LENGTH = re.compile(
+    r"(?i:^(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|sixteen|twenty|thirty)[\s-]+(?:characters?|chars?|digits?|letters?|words?|"
+    r"symbols?)\b)"
+)
+# A span that itself opens with a locative ("all in Enpass these days").
+_LOCATIVE_START = re.compile(
+    r"(?i:^(?:(?:all|both|each|still|now|safely|kept|stored|saved|written)\s+){0,2}"
+    r"(?:in|inside|under|within|on|behind|beneath)\s+\S)"
+)
+_INDEFINITE = re.compile(r"(?i:^(?:something|nothing|anything|someone|somewhere)\b\s+\w)")
+
+
+def place_or_description(text: str, start: int, end: int) -> bool:
+    """Whether the found span ``text[start:end]`` is a place or a description (above)."""
+    before = text[max(0, start - 48) : start]
+    after = text[end : end + 8]
+    value = text[start:end].strip("\"“”'「」『』 ")
+    if _LOCATIVE_BEFORE.search(before) or _PARTICLE_AFTER.match(after):
+        return True
+    if _ZAI_BEFORE.search(before) and _PLACE_AFTER.match(after):
+        return True
+    return bool(_LENGTH.match(value) or _INDEFINITE.match(value) or _LOCATIVE_START.match(value))

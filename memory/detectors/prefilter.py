@@ -428,7 +428,9 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
         order = always
     else:
         return False
-    low = None  # the text lowercased, once a pattern's whole literals are asked about
+    # The text lowercased, once a pattern's whole literals are asked about ("": gate off;
+    # an empty text holds no literal, and its patterns are skipped by their pieces).
+    low = None
     for at in order:
         others = rest[at]
         if others:
@@ -436,16 +438,18 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
                 if other.isdisjoint(present):
                     break
             else:
-                if whole[at] is not None and detection_switch("WHOLE_LITERAL_GATE"):
-                    low = text.lower() if low is None else low
-                    if not holds_whole(whole[at], low):
+                if whole[at] is not None:
+                    if low is None:
+                        low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+                    if low and not holds_whole(whole[at], low):
                         continue
                 if plan[at][0].search(text):
                     return True
             continue
-        if whole[at] is not None and detection_switch("WHOLE_LITERAL_GATE"):
-            low = text.lower() if low is None else low
-            if not holds_whole(whole[at], low):
+        if whole[at] is not None:
+            if low is None:
+                low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+            if low and not holds_whole(whole[at], low):
                 continue
         if plan[at][0].search(text):
             return True

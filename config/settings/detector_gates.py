@@ -28,4 +28,9 @@ DETECTOR_GATES = {
     # (memory/content_rules.py, ``_no_plus_for_unknown_region``). Off: on every text that
     # passes the digit filter (the reference).
     "PHONE_PLUS_GATE": env.bool("ENGRAM_DETECTOR_PHONE_PLUS_GATE", default=True),
+    # The one-pass literal prefilter searches a pattern its pieces let through only when
+    # the text lowercased holds a whole literal of each clause the pattern requires
+    # (memory/detectors/prefilter_whole.py; ``may_match`` too). Off: on the pieces alone
+    # (the reference).
+    "WHOLE_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_WHOLE_LITERAL_GATE", default=True),
 }

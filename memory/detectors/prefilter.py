@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from core.process_state import Cache, Slot, memoized
+from memory.detectors.prefilter_whole import holds_whole, whole_clauses
 from memory.detectors.switches import detection_switch
 
 # ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
@@ -365,8 +366,8 @@ _universe: Slot[_Universe] = Slot(
 
 def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     """The current universe holding ``patterns``' index (added to it if missing), with the
-    list's entry: (index, each pattern's clauses after the first). None: the universe is
-    full."""
+    list's entry: (index, each pattern's clauses after the first, each pattern's clauses
+    by their whole literals, ``prefilter_whole``). None: the universe is full."""
     universe = _universe.get()
     held = universe.indexes.get(id(patterns))
     if held is not None and held[0] is patterns and held[1] == len(patterns):
@@ -377,7 +378,8 @@ def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     plan = index[3]
     rest = tuple(None if clauses is None else clauses[1:] for _p, clauses in plan)
     keys = frozenset(k for _p, clauses in plan if clauses for clause in clauses for k in clause)
-    entry = (index, rest)
+    whole = tuple(whole_clauses(_clauses_of(p), _GRAM) for p, _clauses in plan)
+    entry = (index, rest, whole)
     grown = _Universe(
         universe.keys | keys,
         {**universe.indexes, id(patterns): (patterns, len(patterns), entry)},
@@ -387,6 +389,12 @@ def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     # against the universe it was computed in.
     _universe.set(grown)
     return grown, entry
+
+
+def _clauses_of(p) -> tuple | None:
+    """The required literals' clauses of a pattern or wrapper, as ``_plan`` reads them."""
+    inner = p if isinstance(p, re.Pattern) else getattr(p, "prefilter_pattern", None)
+    return required_literals(inner) if isinstance(inner, re.Pattern) else None
 
 
 def _present(universe: _Universe, text: str) -> frozenset[str] | None:
@@ -406,7 +414,7 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
     joined = _joined(patterns)
     if joined is None:
         return search_any_indexed(patterns, text)
-    universe, ((keys, by_key, always, plan), rest) = joined
+    universe, ((keys, by_key, always, plan), rest, whole) = joined
     present = _present(universe, text)
     if present is None:
         return search_any_reference(patterns, text)
@@ -420,6 +428,9 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
         order = always
     else:
         return False
+    # The text lowercased, once a pattern's whole literals are asked about ("": gate off;
+    # an empty text holds no literal, and its patterns are skipped by their pieces).
+    low = None
     for at in order:
         others = rest[at]
         if others:
@@ -427,9 +438,19 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
                 if other.isdisjoint(present):
                     break
             else:
+                if whole[at] is not None:
+                    if low is None:
+                        low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+                    if low and not holds_whole(whole[at], low):
+                        continue
                 if plan[at][0].search(text):
                     return True
             continue
+        if whole[at] is not None:
+            if low is None:
+                low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+            if low and not holds_whole(whole[at], low):
+                continue
         if plan[at][0].search(text):
             return True
     return False
@@ -480,11 +501,15 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     joined = _joined(_single(pattern))
     if joined is None:
         return True
-    universe, ((_keys, _by_key, _always, plan), _rest) = joined
+    universe, ((_keys, _by_key, _always, plan), _rest, whole) = joined
     clauses = plan[0][1]
     if clauses is None:
         return True
     present = _present(universe, text)
     if present is None:
         return True
-    return all(not clause.isdisjoint(present) for clause in clauses)
+    if not all(not clause.isdisjoint(present) for clause in clauses):
+        return False
+    if whole[0] is not None and detection_switch("WHOLE_LITERAL_GATE"):
+        return holds_whole(whole[0], text.lower())
+    return True

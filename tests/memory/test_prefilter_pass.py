@@ -62,9 +62,16 @@ def test_a_changed_list_is_indexed_again():
     assert search_any_one_pass(rules, "asthma again")
 
 
-@hsettings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hsettings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(text=text_mixed)
-def test_it_searches_what_the_indexed_search_searches(text):
+def test_it_searches_what_the_indexed_search_searches(settings, text):
+    # With the whole-literal gate off (tests/memory/test_prefilter_whole.py: on, a subset).
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "WHOLE_LITERAL_GATE": False}
+
     def counted(calls):
         class Counting:
             def __init__(self, rx):
@@ -88,7 +95,7 @@ def test_it_searches_what_the_indexed_search_searches(text):
         assert one_pass == indexed
 
 
-@pytest.mark.parametrize("key", ["PREFILTER_ONE_PASS"])
+@pytest.mark.parametrize("key", ["PREFILTER_ONE_PASS", "WHOLE_LITERAL_GATE"])
 def test_the_corpora_get_the_same_findings_with_the_setting_off_and_on(settings, key):
     texts = _corpus_sentences()
     assert len(texts) > 2000

@@ -42,6 +42,8 @@ _CHANGE = re.compile(
     + _LITERAL,
     re.IGNORECASE,
 )
+# Every base holds one of these (a gate before the pattern, tried at every position).
+_BASE_WORDS = ("same", "usual", "name", "一样", "相同", "一致", "名字")
 _NOUN_RE = re.compile(_NOUN, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
@@ -52,8 +54,9 @@ def _literal(value: str) -> bool:
 
 
 def derived_spans(text: str) -> list[tuple[int, int]]:
-    out = []
-    if not _NOUN_RE.search(text):
+    out: list[tuple[int, int]] = []
+    low = text.lower()
+    if not any(w in low for w in _BASE_WORDS) or not _NOUN_RE.search(text):
         return out
     for m in _CHANGE.finditer(text):
         if not _literal(m.group("lit")):
@@ -103,15 +106,17 @@ _PAIR = re.compile(
 )
 _USER_FLAG = re.compile(
     r"(?:^|\s)(?:-u|--user|--proxy-user|--auth|-a)(?:\s+|=)[\"']?[^\s:'\"]{1,64}:"
-    r"(?P<value>[^\s'\"@]{4,128})"
+    r"(?P<value>[^\s'\"`@]{4,128})"
 )
 
 
 def _typed(value: str) -> bool:
-    """A value one types as a password: not only letters of one case, not only digits (a
-    uid:gid pair), not a word of prose."""
+    """A value one types as a password: not only letters of one case (a word of prose, a
+    placeholder such as PASS), not only digits (a uid:gid pair), not a variable."""
     core = value.strip(".,;:!?)")
-    return len(core) >= 4 and not core.isdigit() and not (core.isalpha() and core.islower())
+    if len(core) < 4 or core.isdigit() or core[0] in "$<{%[*":
+        return False  # a uid:gid pair, a variable, a placeholder
+    return not (core.isalpha() and (core.islower() or core.isupper()))
 
 
 def pair_value_spans(text: str) -> list[tuple[int, int]]:
@@ -120,7 +125,16 @@ def pair_value_spans(text: str) -> list[tuple[int, int]]:
     if "pw" in low or "pass" in low:
         out += [m.span("value") for m in _PAIR.finditer(text) if _typed(m.group("value"))]
     if "-u" in text or "--" in text or "-a" in text:
-        out += [m.span("value") for m in _USER_FLAG.finditer(text) if _typed(m.group("value"))]
+        # curl, wget and httpie take "-u user:password"; others (docker) take user:group
+        web = re.search(r"\b(?:curl|wget|https?)\b", text) is not None
+        out += [
+            m.span("value")
+            for m in _USER_FLAG.finditer(text)
+            if _typed(m.group("value"))
+            or web
+            and m.group("value").islower()
+            and m.group("value").isalpha()
+        ]
     return out
 
 

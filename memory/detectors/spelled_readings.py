@@ -18,7 +18,7 @@ The units are closed, standard sets, not phrasings collected from reports:
 - case words before a letter (capital, lower-case, 大写的, 小写) or for the whole run
   ("all lowercase", 全小写); joiners (then, followed by, 然后, 再, 数字, 字母) that add nothing.
 
-A run is four or more units with nothing but joiners and separators between them; a NATO
+A run spells four or more characters with nothing but joiners and separators between them; a NATO
 word's case is upper unless a case word says otherwise.
 """
 
@@ -78,16 +78,20 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
-# Cheap gate: four single characters, spelling words or Chinese case words somewhere.
-_GATE = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z0-9](?![A-Za-z0-9])|大写|小写|(?<![\u3400-\u9fff])"
-    r"[零〇一二两三四五六七八九](?![\u3400-\u9fff])|\b(?:"
-    + "|".join(sorted(_NATO, key=len, reverse=True))
-    + r"|"
-    + "|".join(_ONES[1:] + ["zero", "niner"])
-    + r")\b",
-    re.IGNORECASE,
-)
+# Cheap gate: four single characters or spelling words, or a Chinese case word or digit.
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+_UNIT_WORDS = frozenset(_NATO) | frozenset(_DIGIT_WORDS) | frozenset(_TENS) | {"double", "triple"}
+_ZH_GATE = re.compile(r"大写|小写|[零〇一二两三四五六七八九](?![\u3400-\u9fff])")
+
+
+def _worth_reading(text: str) -> bool:
+    units = 0
+    for w in _WORDS.findall(text):
+        if len(w) == 1 or w.lower() in _UNIT_WORDS:
+            units += 1
+            if units >= 4:
+                return True
+    return _ZH_GATE.search(text) is not None
 
 
 def _tokens(text: str) -> list[tuple[int, int, str, str]]:
@@ -142,7 +146,7 @@ def _decode_runs(text: str) -> list[tuple[int, int, str]]:
                 value.upper() if mode == "upper" else value.lower() if mode == "lower" else value
             )
         chars.append(value)
-        units += 1
+        units += len(value)
         start = a if start < 0 else start
         end = b
         case = None
@@ -192,8 +196,9 @@ def _decode_runs(text: str) -> list[tuple[int, int, str]]:
                 emit(a, b, _NATO[low], True)
                 i += 1
                 continue
-            if low in ("double", "triple") and nxt in _DIGIT_WORDS:
-                emit(a, toks[i + 1][1], _DIGIT_WORDS[nxt] * (2 if low == "double" else 3), False)
+            if low in ("double", "triple") and (nxt in _DIGIT_WORDS or len(nxt) == 1):
+                unit = _DIGIT_WORDS.get(nxt, toks[i + 1][3])
+                emit(a, toks[i + 1][1], unit * (2 if low == "double" else 3), unit.isalpha())
                 i += 2
                 continue
             if low in _DIGIT_WORDS:
@@ -232,24 +237,47 @@ def _decode_runs(text: str) -> list[tuple[int, int, str]]:
 # A password noun shortly before the run, in its sentence, names what is spelled whatever
 # verb tells it ("密码念一下：L I U 八 八 六", "the password, spelled out, is …").
 _PASSWORD_BEFORE = re.compile(
-    r"(?:\bpass(?:word|code|phrase)s?\b|\bpins?\b|密码|密碼|口令|パスワード|비밀번호|暗証番号)"
-    r"[^.!?。！？\n]*$",
+    r"(?:\b(?:pass(?:word|code|phrase)?|pw|pwd|pins?|codes?|keys?|logins?|combination)(?:'s)?\b"
+    r"|密码|密碼|口令|暗号|验证码|パスワード|비밀번호|暗証番号)[^.!?。！？\n]*$",
+    re.IGNORECASE,
+)
+# Codes and keys that are nobody's secret (a voucher, a reference, a postcode, a map's key).
+_NOT_SECRET_CODE = re.compile(
+    r"\b(?:promo|discount|coupon|voucher|referral|booking|reference|confirmation|tracking|"
+    r"zip|postal|post|area|country|product|order|dress|error|colou?r|qr|bar|map|answer)\s+"
+    r"(?:codes?|keys?)\b",
     re.IGNORECASE,
 )
 
 
+def _counting(spelled: str) -> bool:
+    """A, B, C, D then 1, 2, 3: the letters and the digits each in steps of one (options, a
+    list, a count), not a value."""
+    if not spelled.isalnum():
+        return False
+    for kind in (str.isalpha, str.isdigit):
+        chars = [c.lower() for c in spelled if kind(c)]
+        if any(ord(y) - ord(x) != 1 for x, y in zip(chars, chars[1:], strict=False)):
+            return False
+    return True
+
+
 def _made(spelled: str) -> bool:
-    """Spelled with both cases and a digit or a symbol, six or more characters: the shape a
+    """Spelled with both cases and a digit or a symbol, five or more characters: the shape a
     password policy asks for (names and references are spelled in one case)."""
     classes = [any(f(c) for c in spelled) for f in (str.islower, str.isupper)]
-    return len(spelled) >= 6 and all(classes) and any(not c.isalpha() for c in spelled)
+    return len(spelled) >= 5 and all(classes) and any(not c.isalpha() for c in spelled)
 
 
 def spelled_runs(text: str) -> list[tuple[int, int, str]]:
     """The spelled runs of ``text`` whose string differs from what is written."""
-    if len(_GATE.findall(text)) < 4 and "大写" not in text and "小写" not in text:
+    if not _worth_reading(text):
         return []
-    return [(a, b, s) for a, b, s in _decode_runs(text) if s != text[a:b] and len(s) >= 4]
+    return [
+        (a, b, s)
+        for a, b, s in _decode_runs(text)
+        if s != text[a:b] and len(s) >= 4 and not _counting(s)
+    ]
 
 
 def rereading_spans(
@@ -263,6 +291,7 @@ def rereading_spans(
         rewritten = text[:a] + spelled + text[b:]
         stop = a + len(spelled)
         told = _PASSWORD_BEFORE.search(text, max(0, a - 30), a)
+        told = told and not _NOT_SECRET_CODE.search(text, max(0, a - 40), a)
         if told or _made(spelled) or any(s < stop and e > a for s, e, _ in reading(rewritten)):
             out.append((a, b, "credential_in_prose"))
     return out

@@ -4,8 +4,10 @@
   key) said to be "the same as the wifi but with a 2 at the end", "my usual one with 2025
   after it", "the name of my first dog plus 88", 跟家里wifi一样，后面加个 88, 我女儿的名字加上
   她的生日 0612. The base is a secret or a name the reader may know; the change is a literal
-  (digits or symbols). Together they are the secret. A recipe with no literal ("my usual
-  password with the year after it") gives no value and is not read here;
+  (digits or symbols), or a change from the closed class a recipe adds, with where it
+  goes ("my usual password with the year after it", 后面加上年份): with the base, that is the
+  secret, and the base is the user's; a reuse with no change ("the same password as my
+  email") is no recipe;
 - **a configuration directive**: a key that names a secret glued into one word
   (``requirepass``, ``masterauth``, ``db_password``), a space, then a value of secret shape,
   as redis.conf or pgbouncer write them (one bare argument may come first: sentinel's
@@ -34,12 +36,22 @@ _BASE = (
     r"|(?:跟|和|与|同)[^，。！？\n]{1,12}?(?:一样|相同|一致)|名字"
 )
 _LITERAL = r"[\"'“]?(?P<lit>[!-~]{1,12}?)[\"'”]?(?=[\s,.;:)，。]|$)"
+# A change named, not typed, and where it goes ("with the year after it", "plus the site's
+# name at the end", 后面加上年份): what a password recipe adds is a closed class (a date's
+# parts, the site, a symbol's name).
+_CHANGE_NOUN = (
+    r"(?P<noun>(?:(?:the|my|his|her|our)\s+)?(?:current\s+|birth\s+)?(?:year|month|date|birthday|"
+    r"(?:site|app|service|account)(?:['’]s)?\s+name|(?:exclamation|question)\s+mark|hash|"
+    r"dollar\s+sign|at\s+sign)\s+(?:at\s+the\s+(?:end|start|front)|after(?:\s+it)?|before(?:\s+it)?|"
+    r"in\s+front|on\s+the\s+end|tacked\s+on)"
+    r"|(?:当年的?)?(?:年份|生日|出生年))"
+)
 _CHANGE = re.compile(
     rf"(?P<base>{_BASE})[^.!?;\n。！？]{{0,40}}?"
     r"(?:\b(?:with|plus|followed\s+by|then|and)\s+(?:an?\s+|the\s+(?:number|digits?)\s+)?"
     r"|[+＋]\s*"
     r"|(?:后面|前面|末尾|最后|结尾)?(?:再)?(?:加(?:个|上|了)?|跟上|接上)[\u3400-\u9fff]{0,8}?\s*)"
-    + _LITERAL,
+    + rf"(?:{_CHANGE_NOUN}|{_LITERAL})",
     re.IGNORECASE,
 )
 # Every base holds one of these (a gate before the pattern, tried at every position).
@@ -59,11 +71,11 @@ def derived_spans(text: str) -> list[tuple[int, int]]:
     if not any(w in low for w in _BASE_WORDS) or not _NOUN_RE.search(text):
         return out
     for m in _CHANGE.finditer(text):
-        if not _literal(m.group("lit")):
+        if not m.group("noun") and not _literal(m.group("lit")):
             continue
         lo = max([e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())] or [0])
         if _NOUN_RE.search(text, lo, m.end()):
-            out.append((m.start("base"), m.end("lit")))
+            out.append((m.start("base"), m.end()))
     return out
 
 

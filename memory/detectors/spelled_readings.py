@@ -18,8 +18,10 @@ The units are closed, standard sets, not phrasings collected from reports:
 - case words before a letter (capital, lower-case, 大写的, 小写) or for the whole run
   ("all lowercase", 全小写); joiners (then, followed by, 然后, 再, 数字, 字母) that add nothing.
 
-A run spells four or more characters with nothing but joiners and separators between them; a NATO
-word's case is upper unless a case word says otherwise.
+A run spells four or more characters with nothing but joiners and separators between
+them; a NATO word's case is upper unless a case word says otherwise. A password or code
+noun shortly before the run, or a spelling in both cases with a digit or a symbol, names
+what is spelled whatever the verb; a run counting A, B, C or 1, 2, 3 is a list.
 """
 
 from __future__ import annotations

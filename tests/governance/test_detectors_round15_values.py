@@ -63,6 +63,8 @@ POSITIVE = [
     "sentinel.conf: sentinel auth-pass mymaster Tulip7ray",
     "masterauth k4ngaroo88 is in the replica's config",
     "what do you enter at the disk unlock prompt?\nheron&oak5",
+    "the forum password is my usual with the month in front",
+    "网银密码跟邮箱密码相同，后面再加上出生年",
     "user pumps / pass c0ldW8ter-loop",
     "login: ana.k, pw Tulip-9x",
     "curl -u ops:glassFrog2 https://grafana.local/api",
@@ -81,6 +83,8 @@ NEGATIVE = [
     "Foxtrot Uniform November, my friend said on the radio, laughing",
     "A, B, C, D are the answer options",
     "docker run -u 1000:1000 alpine",
+    "my birthday is the same as my mum's, with the year after it being different",
+    "Use `curl -u USER:PASS` with your own details.",
     "user alice, password reset yesterday",
     "my name is spelled capital D, lowercase e, a, n",
 ]

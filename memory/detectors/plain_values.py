@@ -57,6 +57,7 @@ _CHANGE = re.compile(
 # Every base holds one of these (a gate before the pattern, tried at every position).
 _BASE_WORDS = ("same", "usual", "name", "一样", "相同", "一致", "名字")
 _NOUN_RE = re.compile(_NOUN, re.IGNORECASE)
+_OWN = re.compile(r"\b(?:my|our|i|we|i'm|i've)\b|我", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
@@ -72,6 +73,11 @@ def derived_spans(text: str) -> list[tuple[int, int]]:
         return out
     for m in _CHANGE.finditer(text):
         if not m.group("noun") and not _literal(m.group("lit")):
+            continue
+        # a recipe on a name is the speaker's own ("很多人的密码就是名字加生日" is advice); one
+        # on another secret ("the same as the email one", "my usual") is a given secret's
+        named = "name" in m.group("base").lower() or "名字" in m.group("base")
+        if m.group("noun") and named and not _OWN.search(text, max(0, m.start() - 60), m.end()):
             continue
         lo = max([e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())] or [0])
         if _NOUN_RE.search(text, lo, m.end()):

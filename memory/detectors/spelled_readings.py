@@ -239,7 +239,7 @@ def _decode_runs(text: str) -> list[tuple[int, int, str]]:
 # A password noun shortly before the run, in its sentence, names what is spelled whatever
 # verb tells it ("密码念一下：L I U 八 八 六", "the password, spelled out, is …").
 _PASSWORD_BEFORE = re.compile(
-    r"(?:\b(?:pass(?:word|code|phrase)?|pw|pwd|pins?|codes?|keys?|logins?|combination)(?:'s)?\b"
+    r"(?:\b(?:pass(?:word|code|phrase)?|pw|pwd|pins?|codes?|keys?|logins?|combination)(?:'s)?\b(?!\s+names?\b)"
     r"|密码|密碼|口令|暗号|验证码|パスワード|비밀번호|暗証番号)[^.!?。！？\n]*$",
     re.IGNORECASE,
 )

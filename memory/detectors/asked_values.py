@@ -37,13 +37,17 @@ from memory.detectors.switches import detection_switch
 _ASKED_CODE = (
     r"pass(?:word|code|phrase)s?|pins?|codes?|combinations?|combos?|keys?|"
     r"密码|密碼|口令|暗证|暗證|暗証番号|暗号|パスワード|パスコード|비밀번호|비번|암호|"
-    r"验证码|驗證碼|认证码|認証コード|인증번호"
+    r"验证码|驗證碼|认证码|認証コード|인증번호|"
+    # what one keys in at a prompt asks for its code ("what do I type at the BIOS prompt?")
+    r"(?:do|should|did|must)\s+(?:i|you|we)\s+(?:type|enter|key\s+in|punch\s+in)\b|输入什么|输什么"
 )
 # Codes and numbers that are nobody's secret (a voucher, a postcode, an order's reference).
 _NOT_ASKED = re.compile(
     r"\b(?:promo|discount|coupon|voucher|referral|zip|postal|post|area|country|dress|error|"
     r"status|tracking|product|booking|reference|order|confirmation|colou?r|qr|bar|course|tax|"
     r"sort|airport|source|cheat)\s+(?:codes?|numbers?|keys?)\b|\bcode\s+names?\b|"
+    # a network asked for by its name asks for no key ("what's the wifi called?")
+    r"\b(?:called|named)\b|叫什么|名字|名称|"
     r"优惠码|優惠碼|邮编|郵編|区号|區號|单号|單號|二维码|クーポン|쿠폰",
     re.IGNORECASE,
 )

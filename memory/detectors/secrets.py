@@ -37,11 +37,12 @@ from memory.detectors.labelled import (
     labelled_value_spans,
 )
 from memory.detectors.non_secret_values import not_secret
+from memory.detectors.plain_values import plain_value_spans
 from memory.detectors.prefilter import may_match, search_any
+from memory.detectors.spelled_readings import rereading_spans
 from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.detectors.value_readings import (
-    encoded_spans,
     fold_script_digits,
     generic_mention,
     possessive_noun,
@@ -512,6 +513,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in unlabelled_value_spans(keyed)]
+        + [(s, e, "credential_in_prose") for s, e in plain_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in asked_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in given_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in japanese_code_spans(keyed)]
@@ -533,7 +535,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
         rot = rot13_reading(form.text)
         if rot is not None:
             found = _reading_spans(rot)
-    found += [(*span, "credential_format") for span in encoded_spans(form.text, _reading_spans)]
+    found += rereading_spans(form.text, _reading_spans)
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
     spans = [span for span in spans if not not_secret(text, span.start, span.end)]
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.

@@ -47,11 +47,13 @@ PUBLIC_MODIFIER = re.compile(
     r"game|meeting|event|shipping)\b",
     re.IGNORECASE,
 )
-# Public identifiers cred_frames' class leaves out (an invoice, a ticket, a part …).
+# Public identifiers cred_frames' class leaves out (an invoice, a ticket, a part, a
+# bookkeeping code: payroll, budget, a leave type …).
 _PUBLIC_MORE = re.compile(
     r"\b(?:invoice|ticket|serial|part|sku|batch|lot|customer|student|employee|member|patient|"
-    r"case|claim|parcel|package|winning|lottery|lotto|bus|route|room|seat|gate\s+number|"
-    r"hs|icd|obd|billing|account\s+number|time|response|exit|return)\b",
+    r"case|claim|parcel|package|winning|lottery|lotto|bus|route|seat|"
+    r"hs|icd|obd|billing|account\s+number|response|exit|return|leave|payroll|expense|budget|"
+    r"cost|department|project|accounting|salary|benefits?)\b",
     re.IGNORECASE,
 )
 _HEAD = (
@@ -99,7 +101,7 @@ _KEYING = re.compile(
     r"\b(?:punch(?:es|ed|ing)?|type[sd]?|typing|key(?:s|ed|ing)?|enter(?:s|ed|ing)?|"
     r"dial(?:s|ed|led|ing)?|tap(?:s|ped|ping)?|press(?:es|ed|ing)?)\s+(?:in\s+)?"
     r"(?P<value>(?:[#*]*\d){4,8}[#*]*|\d(?:[- ]\d){3,7})\s+(?:in\s+|it\s+)?(?:on|into|at|in|to)\s+"
-    r"(?:the|my|our|his|her|their|[A-Z]?[a-z]+'s)\s+(?P<place>(?:[\w-]+\s+){0,3}?[\w-]+)",
+    r"(?:the|my|our|his|her|their|[A-Z]?[a-z]+'s)\s+(?P<place>(?:[\w-]+\s+){0,3}[\w-]+)",
     re.IGNORECASE,
 )
 _PLACE = re.compile(
@@ -122,6 +124,12 @@ _THING_IS = re.compile(
     r"(?P<noun2>[\w-]+),?\s+(?:you|we|i|they)\s+(?:need|use|punch|type|enter)\s+",
     re.IGNORECASE,
 )
+# Nouns that name a number, not what it opens ("our flat number is 2 0 8 8").
+_NUMBER_NOUN = re.compile(
+    r"numbers?|no|id|address|extension|ext|phone|mobile|flat|apartment|room|line|floor|score|"
+    r"result|formation|sequence|pattern|odds|ratio|total|count",
+    re.IGNORECASE,
+)
 _PIECES = re.compile(r"\d(?:[- ]\d){3,7}(?![\w-])")
 _DIGITS = re.compile(r"(?:[#*]*\d){4,8}[#*]*(?![\w.,:/%-])")
 
@@ -134,7 +142,8 @@ _ZH = re.compile(
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
     r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|变成|變成|是|为|為|：|:|就是)?"
     r"\s*(?P<value>(?:\d[- ]){3,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
-    r"(?=\s*(?:$|[，。,.!！?？;；、）)#]|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行))"
+    r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
+    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公]))"
 )
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
 _JA_KO = re.compile(
@@ -142,7 +151,7 @@ _JA_KO = re.compile(
     r"비밀번호|비번|암호)(?:の)?(?:番号|暗証番号|コード|\s*번호)?"
     r"\s*(?:は|が|を|는|은|가|이)\s*(?:[^\d。、\n]{0,10}?)"
     r"(?P<value>(?:\d[- ]){2,7}\d|\d{4,8})(?!\d)"
-    r"(?=\s*(?:$|[。、.,!?]|に|へ|です|だ|で|으로|로|입니다|이에요|예요|이다))"
+    r"(?=\s*(?:$|[。、.,!?”\"」』]|に|へ|です|だ|で|으로|로|입니다|이에요|예요|이다))"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _LITERALS = ("code", "pin", "combin", "combo", "puk", "key", "passcode")
@@ -212,7 +221,7 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
     ):
         for m in _THING_IS.finditer(text):
             noun = m.group("noun") or m.group("noun2")
-            if _public(m.group(0)):
+            if _public(m.group(0)) or _NUMBER_NOUN.fullmatch(noun):
                 continue
             p = _PIECES.match(text, m.end())
             if p and _AFTER_EN.match(text, p.end()):

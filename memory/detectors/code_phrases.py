@@ -92,6 +92,7 @@ _WORDS_EN = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_DIGIT = re.compile(r"\d")
 _AFTER_EN = re.compile(
     r"\s*(?:$|[.,;!?)\n—–”\"'，。]|\s(?:and|but|then|for|from|if|so|now)\b)", re.I
 )
@@ -236,9 +237,13 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
 
 def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     """Codes named by a noun phrase of the code kind, or by what they are keyed into."""
-    if not any(c.isdigit() for c in text) and not _WORDS_EN.search(text):
+    low = text.lower()
+    # Every reading but a code in English words needs a digit (Chinese numerals are folded).
+    if _DIGIT.search(text) is None and not (
+        any(w in low for w in _LITERALS) and _WORDS_EN.search(text)
+    ):
         return []
-    spans = _english(text, text.lower(), looks_like_secret)
+    spans = _english(text, low, looks_like_secret)
     if _CJK.search(text):
         for m in _ZH.finditer(text):
             value = m.group("value")

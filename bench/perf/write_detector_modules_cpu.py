@@ -34,6 +34,7 @@ from detector_prefilter_ab import candidates  # noqa: E402
 from memory import content_rules  # noqa: E402
 from memory.detectors import secrets as s  # noqa: E402
 from memory.detectors import special_categories as sc  # noqa: E402
+from memory.detectors.code_phrases import code_phrase_spans  # noqa: E402
 from memory.detectors.prefilter import search_any  # noqa: E402
 from memory.temporal.common import fold_traditional  # noqa: E402
 from memory.text_normalize import detection_form, normalize_for_detection  # noqa: E402
@@ -61,6 +62,8 @@ def _parts() -> dict[str, tuple[str, object]]:
         "  value_reading_spans": ("keyed", lambda t: s.value_reading_spans(t, secret)),
         "  unlabelled_value_spans": ("keyed", s.unlabelled_value_spans),
         "  asked_value_spans": ("keyed", lambda t: s.asked_value_spans(t, secret)),
+        "  given_value_spans": ("keyed", lambda t: s.given_value_spans(t, secret)),
+        "    of it code_phrase_spans": ("keyed", lambda t: code_phrase_spans(t, secret)),
         "  _url_spans": ("form", s._url_spans),
         "  _format_spans": ("form", s._format_spans),
         "  keyed_format_spans": ("form", s.keyed_format_spans),

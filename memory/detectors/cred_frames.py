@@ -42,6 +42,8 @@ from collections.abc import Callable
 
 from memory.detectors.access_replies import _value_at
 from memory.detectors.access_replies import access_reply_spans as _replies
+from memory.detectors.code_phrases import PUBLIC_MODIFIER as _PUBLIC
+from memory.detectors.code_phrases import code_phrase_spans
 from memory.detectors.cred_passphrase import passphrase_spans
 
 _NOUN = r"(?:pass(?:word|code|phrase)|pins?|codes?|combinations?|combos?)"
@@ -50,15 +52,6 @@ _LOCK = (
     r"safe|vault|locker|keypad"
 )
 _DET = r"(?:the|my|our|your|his|her|their|mum's|mom's|dad's|[A-Z][a-z]+'s)"
-# Codes that are nobody's secret, by the word before the noun.
-_PUBLIC = re.compile(
-    r"\b(?:zip|postal|post|area|country|dress|source|promo|promotional|discount|coupon|voucher|"
-    r"referral|invite|tracking|product|booking|reference|order|confirmation|error|status|"
-    r"course|class|tax|sort|swift|routing|airport|flight|qr|bar|colou?r|morse|genetic|cheat|"
-    r"dialing|dialling|emoji|machine|fault|stock|share|item|style|model|station|sale|"
-    r"game|meeting|event|shipping)\b",
-    re.IGNORECASE,
-)
 _LEAD = re.compile(
     r"\s*(?:[,:;=]|—|–|--|\s-\s|\s(?:is|was|are|'s)\b)\s*(?:(?:uh|um|er|erm|so)\s*,?\s*)?"
     r"(?:(?:now|still|just|actually|currently|simply)\s+)?[\"'“]?",
@@ -271,4 +264,5 @@ def given_value_spans(text: str, looks_like_secret: Callable[..., bool]) -> list
         _replies(text, looks_like_secret)
         + frame_spans(text, looks_like_secret)
         + passphrase_spans(text)
+        + code_phrase_spans(text, looks_like_secret)
     )

@@ -41,8 +41,8 @@ _DONE_CHANGE = re.compile(
 def without_follow_up(text: str) -> str:
     """``text`` without the speaker's follow-up on a record, when the rest states a change
     already made; otherwise ``text`` as it is."""
-    if not _DONE_CHANGE.search(text):
-        return text  # the same answer: the rest cannot state a done change the whole lacks
+    # No shortcut on the whole text: taking the clause out can make a word boundary that
+    # the whole lacks ("…更新资料changed" reads "changed" only once 资料 is gone).
     bare = _FOLLOW_UP_ZH.sub("", _FOLLOW_UP_EN.sub("", text))
     if bare == text or not bare.strip() or not _DONE_CHANGE.search(bare):
         return text

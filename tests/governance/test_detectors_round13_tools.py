@@ -17,7 +17,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -273,6 +273,7 @@ _WORDS = st.sampled_from(
 
 @hsettings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(_WORDS, st.text(max_size=8)), max_size=12).map("".join))
+@example("，明天我去更新资料changed")  # the clause's removal makes the word boundary
 def test_guards_give_the_frames_answer(text):
     from memory.content_rules import _STRICT_MOMENT
     from memory.detectors.passing_state import _EN_JUST_THEN, _ZH_JUST_THEN, just_then_state

@@ -1,0 +1,118 @@
+"""The answer to a security question is a credential (issue 32, lead's round 16).
+
+A service that asks for a first school or a mother's maiden name before it lets someone in has
+made that answer a password; "my first school was X" stays an ordinary fact. The sentences
+here were written apart from the ones the module was shaped on.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from core.codes import Operation, ReasonCode
+from memory.detectors.challenge_answers import challenge_answer_spans
+from memory.detectors.secrets import find_secrets, redact_secrets
+from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
+
+POSITIVE = [
+    ("My secret answer for the insurance portal is Grimsby.", "Grimsby"),
+    ("Security Q&A on the pension site: favourite teacher, answer Mrs Adeyemi.", "Mrs Adeyemi"),
+    (
+        "The reply I set for the recovery question 'street you grew up on' is Wexford Road.",
+        "Wexford Road",
+    ),
+    ("For the memorable question on my ISA I used tangerine.", "tangerine"),
+    ("On the airline account, for the security question I typed Bluebell 77.", "Bluebell 77"),
+    ("安全问题的答案：红星中学。", "红星中学"),
+    ("邮箱的密保答案是 大黄。", "大黄"),
+    ("预留问题我填的是 王建国。", "王建国"),
+    ("秘密の質問の答えは ポチ です。", "ポチ"),
+    ("보안 질문 답은 해바라기입니다.", "해바라기"),
+]
+
+NEGATIVE = [
+    "My first school was Larchmont Elementary, a tiny place by the river.",
+    "I forgot the answer to my security question and got locked out.",
+    "What did I put as the answer to the recovery question?",
+    "The security questions on that site are really easy to guess.",
+    "The answer to my security question is wrong, apparently.",
+    "My security answer is something only I would know.",
+    "密保问题我都忘了，只能去营业厅。",
+    "The answer to the quiz question was Canberra.",
+    "I answered the security questions when I opened the account.",
+    "セキュリティの質問を忘れました。",
+]
+
+
+@pytest.mark.parametrize("text, value", POSITIVE)
+def test_a_security_answer_is_refused_and_redacted(text, value):
+    assert find_secrets(text), text
+    assert value not in redact_secrets(text)[0], text
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_the_question_without_its_answer_or_a_fact_without_the_question_pass(text):
+    assert challenge_answer_spans(text) == [], text
+    assert not find_secrets(text), text
+
+
+def test_the_challenge_decides_not_the_answer():
+    # the same answer is a secret after a security question and a fact after a quiz
+    assert challenge_answer_spans("The answer to my security question is Portishead.")
+    assert not challenge_answer_spans("The answer to the pub quiz question is Portishead.")
+    # a challenge named in another sentence does not reach this one's answer
+    assert not challenge_answer_spans("I reset my security question. The answer is 42 days.")
+
+
+# 密保 is read as a credential word by the prose rule (credential_in_prose), which takes what
+# follows it as a value: these say which answer, or how it is, and give none. This module
+# does not fire on them; the prose rule's reading is left as it was (a known false refusal).
+KNOWN_PROSE_REFUSALS = ["密保问题我填的是奶奶的名字。", "安全问题的答案太简单了，我想改。"]
+
+
+@pytest.mark.parametrize("text", KNOWN_PROSE_REFUSALS)
+def test_no_answer_is_read_where_the_zh_prose_rule_refuses(text):
+    assert challenge_answer_spans(text) == [], text
+
+
+@pytest.mark.xfail(strict=True, reason="credential_in_prose reads what follows 密保 as a value")
+@pytest.mark.parametrize("text", KNOWN_PROSE_REFUSALS)
+def test_the_zh_prose_rule_refuses_a_question_without_its_answer(text):
+    assert not find_secrets(text), text
+
+
+# Where rules meet: an answer told for later, beside an ordinary sentence, quoted from a
+# flatmate, in a zh/en mix, from a tool, is refused (the credential rule precedes dating
+# and holding) and redacted.
+_NOW = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
+_ANSWERS = st.sampled_from(["Kestrel Lane", "Biscuit88", "Ms Oyelaran", "嘉陵江", "Ptarmigan"])
+_TELLINGS = st.sampled_from(
+    [
+        "the answer to my security question is {a}",
+        "my secret answer is {a}",
+        "for the recovery question I put {a}",
+        "密保问题的答案是 {a}",
+    ]
+)
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    answer=_ANSWERS,
+    telling=_TELLINGS,
+    frame=st.sampled_from(COMPOSED_FRAMES),
+    roles=st.sampled_from([("user",), ("tool",), ("user", "tool")]),
+)
+def test_a_security_answer_in_another_rules_frame_is_refused(answer, telling, frame, roles):
+    text = frame.format(s=telling.format(a=answer))
+    decision = decide_user_statement(text, now=_NOW, learned_detectors=True, roles=roles)
+    assert (decision.operation, decision.reason_code) == (
+        Operation.REJECT,
+        ReasonCode.SECRET_DETECTED,
+    ), text
+    assert answer not in redact_secrets(text)[0], text

@@ -24,28 +24,10 @@ NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 
 def outcome(text: str) -> tuple[str, str]:
     """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user."""
-    from accounts.policies import TenantPolicy
     from core.codes import Operation
-    from memory.write_policy import Candidate, SubjectState, decide
+    from memory.write_policy.warm_up import decide_user_statement
 
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=("user",),
-    )
-    decision = decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=NOW,
-        learned_detectors=True,
-    )
+    decision = decide_user_statement(text, now=NOW, learned_detectors=True)
     reason = str(decision.reason_code)
     if decision.operation == Operation.REJECT:
         return "refuse", reason

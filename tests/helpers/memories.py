@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import uuid
 
-from accounts.policies import TenantPolicy
 from core.actor import Actor
 from memory.models import MemoryRecord
 from memory.services.events import EventInput, events_append
 from memory.services.writes import candidates_submit
-from memory.write_policy import Candidate, SubjectState, decide
+from memory.write_policy import Candidate
+from memory.write_policy.warm_up import decide_user_statement  # noqa: F401 (the tests' name for it)
 
 
 def agent_memory(agent, subject, statement: str, **overrides) -> MemoryRecord:
@@ -71,29 +71,3 @@ COMPOSED_FRAMES = (
     "We had dumplings on Sunday. {s}",
     "{s} 顺便说一下，我在学日语。",
 )
-
-
-def decide_user_statement(
-    text: str, *, now, learned_detectors: bool, roles: tuple[str, ...] = ("user",)
-):
-    """The write policy's decision (pure, no database) on ``text`` stated by the user
-    themself (or arriving through ``roles``) as a semantic profile memory, with nothing
-    stored before it."""
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="user_explicit",
-        confidence=1.0,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=roles,
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=now,
-        learned_detectors=learned_detectors,
-    )

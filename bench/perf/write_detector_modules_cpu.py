@@ -34,8 +34,10 @@ from detector_prefilter_ab import candidates  # noqa: E402
 from memory import content_rules  # noqa: E402
 from memory.detectors import secrets as s  # noqa: E402
 from memory.detectors import special_categories as sc  # noqa: E402
+from memory.detectors.challenge_answers import challenge_answer_spans  # noqa: E402
 from memory.detectors.code_phrases import code_phrase_spans  # noqa: E402
 from memory.detectors.prefilter import search_any  # noqa: E402
+from memory.detectors.spelled_readings import spelled_runs  # noqa: E402
 from memory.temporal.common import fold_traditional  # noqa: E402
 from memory.text_normalize import detection_form, normalize_for_detection  # noqa: E402
 
@@ -61,15 +63,21 @@ def _parts() -> dict[str, tuple[str, object]]:
         "  used_secret_spans": ("keyed", lambda t: s.used_secret_spans(t, secret)),
         "  value_reading_spans": ("keyed", lambda t: s.value_reading_spans(t, secret)),
         "  unlabelled_value_spans": ("keyed", s.unlabelled_value_spans),
+        "  plain_value_spans": ("keyed", lambda t: s.plain_value_spans(t, secret)),
         "  asked_value_spans": ("keyed", lambda t: s.asked_value_spans(t, secret)),
         "  given_value_spans": ("keyed", lambda t: s.given_value_spans(t, secret)),
         "    of it code_phrase_spans": ("keyed", lambda t: code_phrase_spans(t, secret)),
+        "    of it challenge_answer_spans": ("keyed", challenge_answer_spans),
         "  _url_spans": ("form", s._url_spans),
         "  _format_spans": ("form", s._format_spans),
         "  keyed_format_spans": ("form", s.keyed_format_spans),
         "  _shape_spans": ("form", s._shape_spans),
         "  rot13_reading (the gate)": ("form", s.rot13_reading),
-        "  encoded_spans": ("form", lambda t: s.encoded_spans(t, s._reading_spans)),
+        "  rereading_spans (encoded, spelled)": (
+            "form",
+            lambda t: s.rereading_spans(t, s._reading_spans),
+        ),
+        "    of it spelled_runs": ("form", spelled_runs),
         "  nfkc_visible + recovery phrases": ("text", _recovery),
         "  detect-secrets (gate + plugins)": ("text", s._detect_secrets_finds),
         "sensitive data, whole": ("text", content_rules.find_sensitive_personal_data),

@@ -37,6 +37,7 @@ import re
 from collections.abc import Callable
 
 from memory.detectors.access_replies import _value_at
+from memory.detectors.switches import detection_switch
 
 # Codes that are nobody's secret, by the word before the noun.
 PUBLIC_MODIFIER = re.compile(
@@ -83,6 +84,7 @@ _HEAD_ONLY = re.compile(
     r"(?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?P<link>" + _LINK + r")",
     re.IGNORECASE,
 )
+_HEAD_WORD = re.compile(r"(?<![\w'’-])" + _HEAD + r"\b", re.IGNORECASE)
 _LOCKISH = re.compile(r"lock|combination|combo|safe|padlock|locker", re.IGNORECASE)
 _CODE = re.compile(r"(?=(?:[#*]*\d){4,8}[#*]*(?![\w#*]))[\d#*]{4,10}")
 _THREE = re.compile(r"\d{3}(?![\w.,:/%-])|\d(?:-\d){2}(?![\w.-])")
@@ -187,7 +189,11 @@ def _value(text: str, at: int, lockish: bool, looks_like_secret: Callable[..., b
 
 def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     spans = []
-    if any(w in low for w in _LITERALS):
+    # Exact gates (FAST_DETECTION_TEXT; off: the reference): both phrase patterns hold the
+    # head as a whole word, and the thing-is reading takes its value from _PIECES or
+    # _DIGITS matched where the phrase ends, which a search of the text would find too.
+    fast = detection_switch("FAST_DETECTION_TEXT")
+    if any(w in low for w in _LITERALS) and (not fast or _HEAD_WORD.search(text)):
         for rx in (_PHRASE, _HEAD_ONLY):
             for m in rx.finditer(text):
                 mod = m.groupdict().get("mod") or ""
@@ -219,7 +225,7 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
         or " was " in low
         or "for " in low
         or " opens " in low
-    ):
+    ) and (not fast or _PIECES.search(text) or _DIGITS.search(text)):
         for m in _THING_IS.finditer(text):
             noun = m.group("noun") or m.group("noun2")
             if _public(m.group(0)) or _NUMBER_NOUN.fullmatch(noun):

@@ -69,9 +69,10 @@ def test_the_challenge_decides_not_the_answer():
     assert not challenge_answer_spans("I reset my security question. The answer is 42 days.")
 
 
-# 密保 is read as a credential word by the prose rule (credential_in_prose), which takes what
-# follows it as a value: these say which answer, or how it is, and give none. This module
-# does not fire on them; the prose rule's reading is left as it was (a known false refusal).
+# The older security-question reading (access_forms._SECURITY_QUESTION_ZH, finding
+# credential_in_prose) takes what follows 填的是 or the 答 of 答案 as the answer: these say which
+# answer, or how it is, and give none. This module does not fire on them; that reading is
+# left as it was (a known false refusal).
 KNOWN_PROSE_REFUSALS = ["密保问题我填的是奶奶的名字。", "安全问题的答案太简单了，我想改。"]
 
 
@@ -80,7 +81,9 @@ def test_no_answer_is_read_where_the_zh_prose_rule_refuses(text):
     assert challenge_answer_spans(text) == [], text
 
 
-@pytest.mark.xfail(strict=True, reason="credential_in_prose reads what follows 密保 as a value")
+@pytest.mark.xfail(
+    strict=True, reason="access_forms' zh security-question reading takes any text after 填/答"
+)
 @pytest.mark.parametrize("text", KNOWN_PROSE_REFUSALS)
 def test_the_zh_prose_rule_refuses_a_question_without_its_answer(text):
     assert not find_secrets(text), text

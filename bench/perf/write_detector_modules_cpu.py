@@ -34,7 +34,7 @@ from detector_prefilter_ab import candidates  # noqa: E402
 from memory import content_rules  # noqa: E402
 from memory.detectors import secrets as s  # noqa: E402
 from memory.detectors import special_categories as sc  # noqa: E402
-from memory.detectors.challenge_answers import challenge_answer_spans  # noqa: E402
+from memory.detectors.access_forms import security_answer_spans  # noqa: E402
 from memory.detectors.code_phrases import code_phrase_spans  # noqa: E402
 from memory.detectors.prefilter import search_any  # noqa: E402
 from memory.detectors.spelled_readings import spelled_runs  # noqa: E402
@@ -59,6 +59,7 @@ def _parts() -> dict[str, tuple[str, object]]:
         "  labelled_value_spans": ("keyed", lambda t: s.labelled_value_spans(t, secret)),
         "  access_verb_spans": ("keyed", s.access_verb_spans),
         "  access_form_spans": ("keyed", s.access_form_spans),
+        "    of it security_answer_spans": ("keyed", security_answer_spans),
         "  described_secret_spans": ("keyed", s.described_secret_spans),
         "  used_secret_spans": ("keyed", lambda t: s.used_secret_spans(t, secret)),
         "  value_reading_spans": ("keyed", lambda t: s.value_reading_spans(t, secret)),
@@ -67,7 +68,6 @@ def _parts() -> dict[str, tuple[str, object]]:
         "  asked_value_spans": ("keyed", lambda t: s.asked_value_spans(t, secret)),
         "  given_value_spans": ("keyed", lambda t: s.given_value_spans(t, secret)),
         "    of it code_phrase_spans": ("keyed", lambda t: code_phrase_spans(t, secret)),
-        "    of it challenge_answer_spans": ("keyed", challenge_answer_spans),
         "  _url_spans": ("form", s._url_spans),
         "  _format_spans": ("form", s._format_spans),
         "  keyed_format_spans": ("form", s.keyed_format_spans),

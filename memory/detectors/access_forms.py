@@ -15,8 +15,9 @@ one ``labelled`` already has:
   digits (same length, same positions), as ``formats`` already does for 大写 numerals;
 - **a dial combination read as turns** ("left 14, right 33", 左转27右转4) in a sentence
   about a safe, a lock or a combination;
-- **an answer to a standard security question** (mother's maiden name, first pet, first
-  school …) that was given or "set to" a value: a password by agreement;
+- **the answer to a security question**, in either order (the question, then what was put
+  or set; or "the answer … is X" in a sentence that names the question), in en/zh/ja/ko: a
+  password by agreement (``security_answer_spans``; round 16's second reading merged here);
 - **a card security code named by where it is printed** (ISO/IEC 7812 cards carry it on
   the back): "the three digits on the back are N", 卡背面的三位数是 N, 裏面の3桁, 뒷면 3자리.
 
@@ -78,8 +79,45 @@ _CARD_CODE = re.compile(
     re.IGNORECASE,
 )
 
-# The standard security questions banks and sites ask (a closed, well-known set): an answer
-# given to one, or one "set to" a value, is a password by agreement.
+# --- The answer to a security question: one reading (rounds 4 and 16 merged) ---------------
+# A service that asks "your first school?" before it lets someone in has made the answer a
+# password; told on its own the same words are an ordinary fact. A value is read as a secret
+# when the question is named and the value is given as its answer, in either order:
+# - the question first: a standard question by its content ("mother's maiden name", "first
+#   pet"), or one named as such (security/secret/memorable/challenge/recovery/verification
+#   question, 安全问题, 密保, 秘密の質問, 보안 질문), then what was put, set, filled or answered;
+# - the answer first, in a sentence that names the challenge: "the answer (to …) is X",
+#   "answer: X", 答案是 X, 我填的是 X, の答えは X, 답은 X.
+# The challenge terms are the closed vocabulary of knowledge-based authentication, not a
+# list of phrasings; what fills the value is open, and ``_is_value`` turns away what says
+# which answer or how it is ("my grandma's name", 奶奶的名字, "is wrong", 太简单了).
+_CHALLENGE_ZH = (
+    r"密保(?:问题|問題)?|(?:安全|保密|验证|驗證|预留|預留|(?:密码|密碼)?提示)(?:问题|問題)|"
+    r"找回(?:密码|密碼|账号|賬號|帐号|帳號)?(?:的|时|時)?(?:那道|问题|問題)"
+)
+_CHALLENGE_JA_KO = r"秘密の質問|セキュリティ(?:の)?質問|本人確認(?:の)?質問|合言葉|(?:보안|비밀|본인\s*확인)\s*질문"
+_HAS_CHALLENGE = re.compile(
+    r"(?:security|secret|memorable|challenge|recovery|verification|safety)\s+"
+    r"(?:questions?|answers?|q\s*&\s*a)"
+    r"|[\"“'‘][^\"”'’\n]{3,60}[\"”'’]\s+question"
+    rf"|{_CHALLENGE_ZH}|{_CHALLENGE_JA_KO}",
+    re.IGNORECASE,
+)
+_CHALLENGE_GATE = (
+    "question",
+    "answer",
+    "q&a",
+    "q & a",
+    "密保",
+    "问题",
+    "問題",
+    "找回",
+    "質問",
+    "질문",
+    "合言葉",
+)
+
+# The standard questions banks and sites ask (a closed, well-known set), the question first.
 _SECURITY_QUESTION = re.compile(
     r"\b(?:mother'?s\s+maiden\s+name|first\s+pet(?:'s\s+name)?|first\s+(?:school|car|teacher|boss)|"
     r"favou?rite[\s-]teacher|(?:city|town|place)\s+(?:of\s+birth|(?:where\s+)?i\s+was\s+born(?:\s+in)?)|"
@@ -91,23 +129,133 @@ _SECURITY_QUESTION = re.compile(
     r"\s+[\"“']?(?P<value>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)",
     re.IGNORECASE,
 )
-
-# The same in Chinese: a security question named as such (安全问题, 密保问题, the question of
-# an account's recovery), then what was filled in or answered (填的是, 答的, 写了).
+# Chinese, the question first: what was filled in, answered or set (填的是, 答的, 设成). The
+# verb takes its object marker, so the 答 of 答案 or the 设 of 设置 is no answer's verb.
 _SECURITY_QUESTION_ZH = re.compile(
-    r"(?:安全问题|安全問題|密保问题|密保問題|验证问题|驗證問題|保密问题|保密問題|提示问题|提示問題|"
-    r"找回(?:密码|密碼|账号|賬號|帐号|帳號)?(?:的|时|時)?(?:那道|问题|問題))"
-    r"[^。！？\n]{0,24}?(?:填|答|写|寫|设|設|选|選)(?:的|了)?(?:是|的是)?\s*[“\"「]?"
+    rf"(?:{_CHALLENGE_ZH})[^。！？\n]{{0,24}}?(?:填|答|写|寫|设|設|选|選)"
+    r"(?:(?:的是|的|了|成|为|為|是)\s*[：:]?|[：:])\s*[“\"「]?"
     r"(?P<value>[^\s，,。！？”\"」]{1,16})"
 )
-
-# Japanese and Korean: the question named as such (秘密の質問, 보안 질문), then its answer.
+# Japanese and Korean, the question first, then its answer.
 _SECURITY_QUESTION_JA_KO = re.compile(
     r"(?:秘密の質問|セキュリティ質問|本人確認(?:の)?質問|合言葉)[^。！？\n]{0,24}?(?:答え|回答)(?:は|を|が|：|:)?\s*"
     r"[「『\"“]?(?P<value>[^\s、。！？」』\"”]{1,16})"
     r"|(?:보안\s*질문|비밀\s*질문|본인\s*확인\s*질문)[^.!?\n]{0,24}?(?:답변|대답|답)(?:은|는|을|이|:)?\s*"
     r"['\"‘“]?(?P<value_ko>[^\s,.!?'\"’”]{1,16})"
 )
+# The answer first, read only in a sentence that names the challenge.
+_END = r"(?=\s*(?:[.!?;。！？；\n,，]|$))"
+_ANSWER = r"(?P<value>[^.!?;。！？；\n，,]{1,48}?)"
+_ANSWER_FIRST = (
+    re.compile(
+        rf"\b(?:answers?|reply)\b[^.!?;\n]{{0,60}}?(?:\s*[:=]|\s+(?:is|was|are|will\s+be|is\s+now|"
+        rf"has\s+always\s+been|'s))\s+{_ANSWER}{_END}",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"(?:^|[,:;]\s*)answer\s*[:=]?\s+{_ANSWER}{_END}", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:question|answer)s?\b[^.!?;\n]{{0,40}}?\bI\s+(?:always\s+|usually\s+|just\s+)?"
+        rf"(?:put|use|used|gave|give|wrote|write|typed|type|entered|enter|chose|picked|said|say)"
+        rf"(?:\s+down|\s+in)?\s+{_ANSWER}{_END}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:答案|回答|答)(?:是|为|：|:|=)\s*(?P<value>[^。！？；\n，,]{1,24}?)(?=[。！？；\n，,]|$)"
+        r"|我(?:填|写|设|用|选)(?:了|的)(?:是)?\s*(?P<value2>[^。！？；\n，,]{1,24}?)(?=[。！？；\n，,]|$)"
+        r"|の答え(?:は|が)\s*(?P<value3>[^。！？\n、]{1,24}?)(?=(?:です|だ|でした)?(?:[。！？\n、]|$))"
+        r"|(?:답|대답)(?:은|는|이)\s*(?P<value4>[^.!?\n]{1,24}?)(?=(?:입니다|이에요|예요|야)?(?:[.!?\n]|$))"
+    ),
+)
+_FUNCTION = frozenset(
+    """
+    a an the and or but of to in on at by for with from as than so if is are was were be
+    not no any some this that it its my our your their his her me him them what which who
+    something nothing same different
+    """.split()
+)
+# Words about an answer rather than an answer: how it is (its quality, its state).
+_ABOUT = frozenset(
+    """
+    wrong right correct incorrect easy hard simple obvious silly stupid weird long short
+    private secret lost forgotten outdated old new fine ok okay case-sensitive
+    """.split()
+)
+_ABOUT_SUFFIX = re.compile(r"(?:ly|ous|ful|able|ible|less)$")
+# What starts a Chinese clause about the answer, not an answer: degree and negation (很, 太,
+# 不), adverbs of time and repetition (都, 还, 又, 已经), a question word, a count (好几, 一个).
+_ZH_NOT_VALUE = re.compile(
+    r"^(?:很|太|挺|不|没|忘|什么|啥|一个|错|对|都|还|也|就|又|再|总|一直|已经|刚|才|好几|几)"
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+# A description of which answer (…的…), then a copula or 叫 ("is called"), then the answer.
+_ZH_NAMED = re.compile(r"[^是叫为為的]{0,10}的[^是叫为為]{0,10}?(?:是|叫|为|為)\s*")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？\n]?")
+
+
+def _is_value(value: str) -> bool:
+    """Whether what stands in the answer's place is an answer, not a word about it."""
+    value = value.strip()
+    if not value:
+        return False
+    if value[0] in "\"“'‘" and value[-1] in "\"”'’":
+        return len(value) > 2
+    if _CJK.search(value):
+        # "奶奶的名字" says which answer, not the answer
+        return not _ZH_NOT_VALUE.match(value) and "的" not in value
+    words = value.split()
+    if words[0].lower() in _FUNCTION or words[0].lower() in _ABOUT:
+        return False
+    if re.search(r"[A-Z0-9]", value):
+        return len(words) <= 5
+    if len(words) > 3:
+        return False
+    return not any(
+        w.lower() in _FUNCTION or w.lower() in _ABOUT or _ABOUT_SUFFIX.search(w.lower())
+        for w in words
+    )
+
+
+def _answer_first_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for sentence in _SENTENCE.finditer(text):
+        part, base = sentence.group(), sentence.start()
+        if not _HAS_CHALLENGE.search(part):
+            continue
+        for pattern in _ANSWER_FIRST:
+            for m in pattern.finditer(part):
+                group = next(g for g in ("value", "value2", "value3", "value4") if m.group(g))
+                value, lo = m.group(group).rstrip(), base + m.start(group)
+                cut = max(value.rfind("："), value.rfind(":"))  # 我小学的名字：实验小学
+                if cut >= 0:
+                    lo += cut + 1 + len(value[cut + 1 :]) - len(value[cut + 1 :].lstrip())
+                    value = value[cut + 1 :].strip()
+                named = _ZH_NAMED.match(value)  # 外婆家的小狗叫豆豆: which answer, then it
+                if named:
+                    lo += named.end()
+                    value = value[named.end() :]
+                script = _CJK.search(value)
+                if script and script.start() > 0 and value[0].isascii():
+                    value = value[: script.start()].rstrip()  # English ends where Chinese starts
+                if _is_value(value):
+                    spans.append((lo, lo + len(value)))
+    return spans
+
+
+def security_answer_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of answers given to a security question, in either order (the comment above)."""
+    spans = [
+        m.span("value") for m in _SECURITY_QUESTION.finditer(text) if _is_value(m.group("value"))
+    ]
+    low = text.lower()
+    if not any(word in low for word in _CHALLENGE_GATE) or not _HAS_CHALLENGE.search(text):
+        return spans  # every named challenge holds one of the gate's words
+    for rx in (_SECURITY_QUESTION_ZH, _SECURITY_QUESTION_JA_KO):
+        for m in rx.finditer(text):
+            group = m.lastgroup or "value"
+            if _is_value(m.group(group)):
+                spans.append(m.span(group))
+    return spans + _answer_first_spans(text)
+
 
 # A dial combination read as turns ("left 14, right 33", 左转27右转4) beside a lock word.
 _TURNS = re.compile(
@@ -212,9 +360,7 @@ def access_form_spans(text: str) -> list[tuple[int, int]]:
             if re.fullmatch(r"19[5-9]\d|20[0-4]\d", digits) and rx is _ACCESS_EN[2]:
                 continue  # "to open the form, type 2026": a year, not a code
             spans.append((m.start("value"), m.end("value")))
-    spans += [(m.start("value"), m.end("value")) for m in _SECURITY_QUESTION.finditer(text)]
-    spans += [m.span("value") for m in _SECURITY_QUESTION_ZH.finditer(text)]
-    spans += [m.span(m.lastgroup or 0) for m in _SECURITY_QUESTION_JA_KO.finditer(text)]
+    spans += security_answer_spans(text)
     if _DIAL_WORD.search(text):
         for m in _TURNS.finditer(text):
             if not _counting([int(n) for n in re.findall(r"\d+", m.group())]):

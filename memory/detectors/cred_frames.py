@@ -42,7 +42,6 @@ from collections.abc import Callable
 
 from memory.detectors.access_replies import _value_at
 from memory.detectors.access_replies import access_reply_spans as _replies
-from memory.detectors.challenge_answers import challenge_answer_spans
 from memory.detectors.code_phrases import PUBLIC_MODIFIER as _PUBLIC
 from memory.detectors.code_phrases import code_phrase_spans
 from memory.detectors.cred_passphrase import passphrase_spans
@@ -266,5 +265,4 @@ def given_value_spans(text: str, looks_like_secret: Callable[..., bool]) -> list
         + frame_spans(text, looks_like_secret)
         + passphrase_spans(text)
         + code_phrase_spans(text, looks_like_secret)
-        + challenge_answer_spans(text)
     )

@@ -15,7 +15,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from core.codes import Operation, ReasonCode
-from memory.detectors.challenge_answers import challenge_answer_spans
+from memory.detectors.access_forms import security_answer_spans
 from memory.detectors.secrets import find_secrets, redact_secrets
 from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
 
@@ -57,36 +57,48 @@ def test_a_security_answer_is_refused_and_redacted(text, value):
 
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_the_question_without_its_answer_or_a_fact_without_the_question_pass(text):
-    assert challenge_answer_spans(text) == [], text
+    assert security_answer_spans(text) == [], text
     assert not find_secrets(text), text
 
 
 def test_the_challenge_decides_not_the_answer():
     # the same answer is a secret after a security question and a fact after a quiz
-    assert challenge_answer_spans("The answer to my security question is Portishead.")
-    assert not challenge_answer_spans("The answer to the pub quiz question is Portishead.")
+    assert security_answer_spans("The answer to my security question is Portishead.")
+    assert not security_answer_spans("The answer to the pub quiz question is Portishead.")
     # a challenge named in another sentence does not reach this one's answer
-    assert not challenge_answer_spans("I reset my security question. The answer is 42 days.")
+    assert not security_answer_spans("I reset my security question. The answer is 42 days.")
 
 
-# The older security-question reading (access_forms._SECURITY_QUESTION_ZH, finding
-# credential_in_prose) takes what follows 填的是 or the 答 of 答案 as the answer: these say which
-# answer, or how it is, and give none. This module does not fire on them; that reading is
-# left as it was (a known false refusal).
-KNOWN_PROSE_REFUSALS = ["密保问题我填的是奶奶的名字。", "安全问题的答案太简单了，我想改。"]
+# Round 16 found the older zh reading taking what follows 填的是, or the 答 of 答案, as the
+# answer; these say which answer, or how it is, and give none. Since the two readings are one
+# (``access_forms.security_answer_spans``) every value passes the same test.
+NOT_ANSWERS_ZH = [
+    "密保问题我填的是奶奶的名字。",
+    "安全问题的答案太简单了，我想改。",
+    "安全问题我设置好了，下次再说。",
+    "密保问题我答了好几次都不对。",
+    "找回密码的那道问题我早就忘了。",
+]
 
 
-@pytest.mark.parametrize("text", KNOWN_PROSE_REFUSALS)
-def test_no_answer_is_read_where_the_zh_prose_rule_refuses(text):
-    assert challenge_answer_spans(text) == [], text
-
-
-@pytest.mark.xfail(
-    strict=True, reason="access_forms' zh security-question reading takes any text after 填/答"
-)
-@pytest.mark.parametrize("text", KNOWN_PROSE_REFUSALS)
-def test_the_zh_prose_rule_refuses_a_question_without_its_answer(text):
+@pytest.mark.parametrize("text", NOT_ANSWERS_ZH)
+def test_a_zh_security_question_without_its_answer_passes(text):
+    assert security_answer_spans(text) == [], text
     assert not find_secrets(text), text
+
+
+def test_the_question_first_orders_still_read_their_answers():
+    # the question named first, then what was filled, answered or set: every script
+    for text, value in [
+        ("密保问题我填的是 陈晓梅", "陈晓梅"),
+        ("安全問題我寫了：小白", "小白"),
+        ("秘密の質問の答えは「たま」", "たま"),
+        ("보안 질문 답변은 '바다'", "바다"),
+        ("My mother's maiden name answer is Okafor", "Okafor"),
+        ("For the first pet question I always put Biscuit", "Biscuit"),
+    ]:
+        assert [text[a:b] for a, b in security_answer_spans(text)].count(value) >= 1, text
+        assert value not in redact_secrets(text)[0], text
 
 
 # Where rules meet: an answer told for later, beside an ordinary sentence, quoted from a

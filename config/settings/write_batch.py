@@ -74,6 +74,11 @@ ENGRAM_WRITE_BATCH = {
     # with a digit and a month's letters, "-", 年 or 月; no CJK test of an ASCII text's
     # words; off: the reference. The same mentions (tests/memory/test_entity_gates.py).
     "ENTITY_GATES": env.bool("ENGRAM_ENTITY_GATES", default=True),
+    # The told times' exact gates (memory/temporal/said.py, said_more.py: the entity
+    # mentions of kind date): a pattern searched only where a piece every match holds is
+    # found first; off: every pattern on every text. The same times
+    # (tests/memory/test_told_time_gates.py).
+    "TOLD_TIME_GATES": env.bool("ENGRAM_TOLD_TIME_GATES", default=True),
     # The detectors' exact gates (config/settings/detector_gates.py).
     **DETECTOR_GATES,
 }

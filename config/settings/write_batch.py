@@ -58,6 +58,11 @@ ENGRAM_WRITE_BATCH = {
     # the instances through json_rows (or bulk_create). The same rows either way
     # (tests/memory/test_write_plain_rows.py).
     "PLAIN_MENTION_ROWS": env.bool("ENGRAM_WRITE_PLAIN_MENTION_ROWS", default=True),
+    # With it, the mentions of records created in this transaction: the tenant and subject
+    # sent once, not in every row, and the rows (unique by record and name, as the
+    # conflict clause would keep them) inserted without ON CONFLICT (memory/services/
+    # mentions.py); off: every column in every row and the clause. The same rows.
+    "NEW_MENTION_ROWS": env.bool("ENGRAM_WRITE_NEW_MENTION_ROWS", default=True),
     # A candidate's text check and its prepared form (canonical predicate, the subject's
     # names) computed once a request, not by each of the batch's prefetch, the learned
     # heads' vectors and the submission (memory/services/writes.py, write_batch.py); off:

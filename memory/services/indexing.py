@@ -166,7 +166,7 @@ def records_indexed_on_write(records: Sequence[MemoryRecord], citing: set | None
     from memory.services.mentions import mentions_write
 
     search_docs_write(records, citing)
-    mentions_write(records)
+    mentions_write(records, new=True)
     mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
     for record in records:
         if mode == "thread":

@@ -9,7 +9,11 @@ told times ("yesterday", "上周"), secrets and invalid text among them — are 
 shortcuts on for one subject and off for a subject of another tenant. Outcomes, stored
 records, source links, lexical docs, entity mentions and audit rows must be the same, ids
 and the time of the write aside; also through the reference path (no batch) and for
-mentions written again by ``mentions_rebuild``."""
+mentions written again by ``mentions_rebuild``. ``NEW_MENTION_ROWS`` (the mentions of new
+records with their tenant and subject sent once and no conflict clause) and
+``TOLD_TIME_GATES`` (memory/temporal/said.py) with them; the new rows' insert keeps the
+first of each (record, name) as the conflict clause does, and leaves rows of several
+subjects to the reference."""
 
 from __future__ import annotations
 
@@ -35,7 +39,14 @@ from memory.write_policy import Candidate
 
 pytestmark = pytest.mark.django_db
 
-KEYS = ("PLAIN_MENTION_ROWS", "TEXT_CHECKED_ONCE", "PLAIN_AUDIT_ROWS", "SENSITIVITY_RANKS_ONCE")
+KEYS = (
+    "PLAIN_MENTION_ROWS",
+    "NEW_MENTION_ROWS",
+    "TOLD_TIME_GATES",
+    "TEXT_CHECKED_ONCE",
+    "PLAIN_AUDIT_ROWS",
+    "SENSITIVITY_RANKS_ONCE",
+)
 
 PEOPLE = ["Wang Fang (王芳)", "Mel", "Jean-Luc Picard", "欧阳娜娜", "Dr. Amara Osei", "李雷"]
 PLACES = ["Valparaíso", "Łódź", "北京（Beijing）", "the Bank of Canada", "青岛", "Ghent"]
@@ -233,6 +244,45 @@ def test_rebuilt_mentions_equal_with_plain_rows_off_and_on(settings, tenant):
         found.append((written, rows))
     assert found[0] == found[1]
     assert found[0][0] > 10
+
+
+def test_new_mention_rows_keep_what_the_conflict_clause_keeps(settings, tenant):
+    from memory.services import mentions
+
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    run = uuid.uuid4().hex[:8]
+    _, actor, agent, subject, events = _world(run, "nm")
+    specs = [{"frame": 0, "p": 1, "q": 5, "t": 6, "source": False, "dated": False}] * 2
+    candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=[_candidate({**s, "p": n}, events) for n, s in enumerate(specs)],
+        agent_id=agent.id,
+    )
+    records = list(MemoryRecord.objects.filter(subject=subject).order_by("id"))
+    assert len(records) == 2
+    ids = (str(subject.tenant_id), str(subject.pk))
+    rows = [
+        (*ids, str(records[0].pk), "mel", "Mel", "person", ""),
+        (*ids, str(records[0].pk), "ghent", "Ghent", "place", ""),
+        (*ids, str(records[0].pk), "mel", "MEL", "thing", "x"),  # the conflict skips it
+        (*ids, str(records[1].pk), "mel", "Mel", "person", ""),
+    ]
+    stored = []
+    for insert in (mentions._plain_insert, mentions._new_insert):
+        MemoryMention.objects.filter(subject=subject).delete()
+        insert(rows)
+        stored.append(
+            list(
+                MemoryMention.objects.filter(subject=subject)
+                .order_by("id")
+                .values_list("tenant_id", "subject_id", "record_id", "norm", "surface", "kind")
+            )
+        )
+    assert stored[0] == stored[1]
+    assert len(stored[0]) == 3
+    other = subject_get_or_create(tenant_id=subject.tenant_id, kind="user", external_id="o" + run)
+    assert mentions._new_insert([*rows, (ids[0], str(other.pk), *rows[0][2:])]) is None
 
 
 @settings(max_examples=200, deadline=None)

@@ -133,8 +133,20 @@ def _gates() -> bool:
     return settings.ENGRAM_WRITE_BATCH.get("ENTITY_GATES", True)
 
 
+def _ascii_gates() -> bool:
+    """``ENGRAM_WRITE_BATCH["ENTITY_ASCII_GATES"]``: an ASCII text is not searched for Latin
+    words beside CJK characters (``_LATIN_IN_CJK`` needs one), and ``normalise`` skips
+    NFKC and the traditional fold for it (ASCII is NFKC's own form, and the fold maps CJK
+    characters only); off: the reference. The same mentions and forms either way
+    (tests/memory/test_entity_gates.py)."""
+    return settings.ENGRAM_WRITE_BATCH.get("ENTITY_ASCII_GATES", True)
+
+
 def normalise(text: str) -> str:
-    text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
+    if text.isascii() and _ascii_gates():
+        text = text.casefold()
+    else:
+        text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
     text = " ".join(text.replace("’", "'").split()).strip(" .,-'\"")
     text = _ARTICLE.sub("", _POSSESSIVE.sub("", text))
     return text[:MAX_CHARS]
@@ -268,7 +280,7 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
         found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
     found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
     found += [(s, e, _REST if rest else None, False) for s, e, rest in _latin_spans(text)]
-    for m in _LATIN_IN_CJK.finditer(text):
+    for m in _LATIN_IN_CJK.finditer("" if text.isascii() and _ascii_gates() else text):
         g = 1 if m.group(1) else 2
         if len(m.group(g)) >= 2:
             found.append((m.start(g), m.end(g), None, False))

@@ -79,6 +79,10 @@ ENGRAM_WRITE_BATCH = {
     # with a digit and a month's letters, "-", 年 or 月; no CJK test of an ASCII text's
     # words; off: the reference. The same mentions (tests/memory/test_entity_gates.py).
     "ENTITY_GATES": env.bool("ENGRAM_ENTITY_GATES", default=True),
+    # With it: an ASCII text not searched for Latin words beside CJK characters, and
+    # normalised without NFKC and the traditional fold (both leave ASCII as it is)
+    # (memory/entities.py); off: the reference. The same mentions.
+    "ENTITY_ASCII_GATES": env.bool("ENGRAM_ENTITY_ASCII_GATES", default=True),
     # The told times' exact gates (memory/temporal/said.py, said_more.py: the entity
     # mentions of kind date): a pattern searched only where a piece every match holds is
     # found first; off: every pattern on every text. The same times

@@ -68,6 +68,10 @@ ENGRAM_WRITE_BATCH = {
     # heads' vectors and the submission (memory/services/writes.py, write_batch.py); off:
     # each asks again. The same decisions and rows (tests/memory/test_write_plain_rows.py).
     "TEXT_CHECKED_ONCE": env.bool("ENGRAM_WRITE_TEXT_CHECKED_ONCE", default=True),
+    # The lexical docs of records (memory/services/indexing.py) go to their insert as plain
+    # rows of the columns the write sets (memory/services/search_doc_rows.py), not
+    # MemorySearchDoc instances; off: the instances through json_rows. The same rows.
+    "PLAIN_DOC_ROWS": env.bool("ENGRAM_WRITE_PLAIN_DOC_ROWS", default=True),
     # A write request's audit rows go to their insert as plain rows, not AuditEvent
     # instances (memory/services/write_audits.py); off: the instances. The same rows.
     "PLAIN_AUDIT_ROWS": env.bool("ENGRAM_WRITE_PLAIN_AUDIT_ROWS", default=True),

@@ -13,7 +13,8 @@ mentions written again by ``mentions_rebuild``. ``NEW_MENTION_ROWS`` (the mentio
 records with their tenant and subject sent once and no conflict clause) and
 ``TOLD_TIME_GATES`` (memory/temporal/said.py) with them; the new rows' insert keeps the
 first of each (record, name) as the conflict clause does, and leaves rows of several
-subjects to the reference."""
+subjects to the reference. ``PLAIN_DOC_ROWS`` (the lexical docs as plain rows): the docs
+with the record's copies the trigger fills, written and written again over themselves."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ pytestmark = pytest.mark.django_db
 KEYS = (
     "PLAIN_MENTION_ROWS",
     "NEW_MENTION_ROWS",
+    "PLAIN_DOC_ROWS",
     "TOLD_TIME_GATES",
     "TEXT_CHECKED_ONCE",
     "PLAIN_AUDIT_ROWS",
@@ -147,6 +149,7 @@ def _stored(tenant, actor, subject, started, outcomes) -> dict:
         ),
         "docs": Counter(
             (names[d.record_id], d.segmented_text, d.trigram_text, d.context_text)
+            + _doc_copies(d, started)
             for d in MemorySearchDoc.objects.filter(record__subject=subject)
         ),
         "mentions": [
@@ -171,6 +174,25 @@ def _stored(tenant, actor, subject, started, outcomes) -> dict:
             ).order_by("id")
         ],
     }
+
+
+def _doc_copies(doc: MemorySearchDoc, started: datetime) -> tuple:
+    """What the trigger copies onto a doc from its record, and whether it has a context
+    event and was indexed by this run (times of the write aside)."""
+    return (
+        doc.purpose,
+        doc.sensitivity,
+        doc.memory_type,
+        doc.namespace,
+        doc.predicate,
+        doc.status,
+        doc.valid_to,
+        doc.superseded_at,
+        doc.expires_at,
+        doc.valid_from is not None and doc.recorded_at is not None,
+        doc.context_event_id is not None,
+        doc.indexed_at >= started,
+    )
 
 
 @settings(
@@ -244,6 +266,44 @@ def test_rebuilt_mentions_equal_with_plain_rows_off_and_on(settings, tenant):
         found.append((written, rows))
     assert found[0] == found[1]
     assert found[0][0] > 10
+
+
+def test_plain_doc_rows_write_and_rewrite_the_reference_docs(settings, tenant):
+    from memory.services.indexing import search_docs_write
+
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    run = uuid.uuid4().hex[:8]
+    _, actor, agent, subject, events = _world(run, "dr")
+    specs = [
+        {"frame": f, "p": f % 6, "q": (f + 2) % 6, "t": f % 7, "source": f % 2 == 1, "dated": True}
+        for f in range(6)
+    ]
+    candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=[_candidate(s, events) for s in specs],
+        agent_id=agent.id,
+    )
+    records = list(MemoryRecord.objects.filter(subject=subject).order_by("id"))
+    citing = set(MemorySource.objects.values_list("record_id", flat=True))
+    assert records and citing & {r.id for r in records}
+    fields = [f.attname for f in MemorySearchDoc._meta.concrete_fields if f.attname != "indexed_at"]
+    found = []
+    for on in (False, True):
+        settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "PLAIN_DOC_ROWS": on}
+        MemorySearchDoc.objects.filter(subject=subject).delete()
+        written = [search_docs_write(records, citing), search_docs_write(records)]  # a rewrite
+        found.append(
+            (
+                written,
+                sorted(
+                    MemorySearchDoc.objects.filter(subject=subject).values_list(*fields),
+                    key=str,
+                ),
+            )
+        )
+    assert found[0] == found[1]
+    assert found[0][0] == [len(records)] * 2
 
 
 def test_new_mention_rows_keep_what_the_conflict_clause_keeps(settings, tenant):

@@ -133,8 +133,26 @@ def _gates() -> bool:
     return settings.ENGRAM_WRITE_BATCH.get("ENTITY_GATES", True)
 
 
+def _ascii_gates() -> bool:
+    """``ENGRAM_WRITE_BATCH["ENTITY_ASCII_GATES"]``: an ASCII text is not searched for Latin
+    words beside CJK characters (``_LATIN_IN_CJK`` needs one), and ``normalise`` skips
+    NFKC and the traditional fold for it (ASCII is NFKC's own form, and the fold maps CJK
+    characters only); off: the reference. The same mentions and forms either way
+    (tests/memory/test_entity_gates.py)."""
+    return settings.ENGRAM_WRITE_BATCH.get("ENTITY_ASCII_GATES", True)
+
+
 def normalise(text: str) -> str:
-    text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
+    return _normalise(text, _ascii_gates())
+
+
+def _normalise(text: str, ascii_gates: bool) -> str:
+    """``normalise`` with the ASCII gate's setting read by the caller (``extract`` reads it
+    once a text, not once a name: each read of the settings costs about a microsecond)."""
+    if ascii_gates and text.isascii():
+        text = text.casefold()
+    else:
+        text = fold_traditional(unicodedata.normalize("NFKC", text)).casefold()
     text = " ".join(text.replace("’", "'").split()).strip(" .,-'\"")
     text = _ARTICLE.sub("", _POSSESSIVE.sub("", text))
     return text[:MAX_CHARS]
@@ -268,7 +286,8 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
         found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
     found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
     found += [(s, e, _REST if rest else None, False) for s, e, rest in _latin_spans(text)]
-    for m in _LATIN_IN_CJK.finditer(text):
+    ascii_gates = _ascii_gates()
+    for m in _LATIN_IN_CJK.finditer("" if ascii_gates and text.isascii() else text):
         g = 1 if m.group(1) else 2
         if len(m.group(g)) >= 2:
             found.append((m.start(g), m.end(g), None, False))
@@ -277,7 +296,7 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
     taken: list[tuple[int, int]] = []
     for start, end, kind, pinyin in sorted(found, key=lambda f: (f[0], -f[1])):
         surface = text[start:end].strip().rstrip(".-")
-        norm = normalise(surface)
+        norm = _normalise(surface, ascii_gates)
         if len(norm) < 2 or norm in out:
             continue
         # A word inside a longer name already taken ("May" in "7 May 2023") is that
@@ -291,7 +310,7 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
         alias = _ALIAS.match(text, end)
         if alias:
             other = (alias.group(1) or alias.group(2) or "").strip()
-            other_norm = normalise(other)
+            other_norm = _normalise(other, ascii_gates)
             if (
                 len(other_norm) >= 2
                 and other_norm not in out
@@ -306,7 +325,7 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
             break
     if phrases:
         for form, kind in entity_phrases.phrases(text).items():
-            norm = normalise(form)
+            norm = _normalise(form, ascii_gates)
             if len(out) >= MAX_PER_TEXT:
                 break
             if len(norm) >= 2 and norm not in out:

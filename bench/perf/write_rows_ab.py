@@ -9,7 +9,9 @@ Each round submits one batch of 100 fresh candidates (write_cpu.py's) with the k
 and one with them on, to a subject of each side (the order alternates round by round, so
 a load that drifts hurts both alike), after one warm-up batch a side. Prints each round's
 figures, then the min and median per side, and the load. CPU time of this thread only
-(``time.thread_time``): what the machine's load moves least."""
+(``time.thread_time``): what the machine's load moves least; beside it the CPU time of the
+PostgreSQL backend serving the connection over the same request, commit included (read
+from ``/proc/PID/schedstat``, nanoseconds: the embedded or a local server only)."""
 
 from __future__ import annotations
 
@@ -51,10 +53,10 @@ def main() -> None:
     spent = {"mentions": 0.0}
     plain_write = mentions.mentions_write
 
-    def timed_write(records):
+    def timed_write(records, **kw):
         t0 = time.thread_time()
         try:
-            return plain_write(records)
+            return plain_write(records, **kw)
         finally:
             spent["mentions"] += time.thread_time() - t0
 
@@ -66,7 +68,16 @@ def main() -> None:
         )
         for on in (False, True)
     }
-    figures: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        schedstat = Path(f"/proc/{cursor.fetchone()[0]}/schedstat")
+
+    def backend_ms() -> float:
+        return int(schedstat.read_text().split()[0]) / 1e6
+
+    figures: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
     b = 0
     for r in range(-1, args.rounds):
         for on in (False, True) if r % 2 else (True, False):
@@ -74,26 +85,29 @@ def main() -> None:
             candidates = batch(b)
             b += 1
             spent["mentions"] = 0.0
-            t0 = time.thread_time()
+            pg0, t0 = backend_ms(), time.thread_time()
             writes.candidates_submit(actor=actor, subject=subjects[on], candidates=candidates)
-            cpu = time.thread_time() - t0
-            if r >= 0:  # round -1: warm-up
-                figures[on].append((cpu * 10, spent["mentions"] * 10))  # ms a candidate
+            cpu, pg = time.thread_time() - t0, backend_ms() - pg0
+            if r >= 0:  # round -1: warm-up; ms a candidate
+                figures[on].append((cpu * 10, spent["mentions"] * 10, pg / 100))
         if r >= 0:
             print(
-                f"round {r}: off {figures[False][-1][0]:.3f} (mentions {figures[False][-1][1]:.3f})"
-                f" / on {figures[True][-1][0]:.3f} (mentions {figures[True][-1][1]:.3f}) ms"
-                f" a candidate; load {os.getloadavg()[0]:.1f}"
+                f"round {r}: off {figures[False][-1][0]:.3f} (mentions {figures[False][-1][1]:.3f},"
+                f" backend {figures[False][-1][2]:.3f}) / on {figures[True][-1][0]:.3f} (mentions"
+                f" {figures[True][-1][1]:.3f}, backend {figures[True][-1][2]:.3f}) ms a candidate;"
+                f" load {os.getloadavg()[0]:.1f}"
             )
     mentions.mentions_write = plain_write
     settings.ENGRAM_WRITE_BATCH = base
     for on in (False, True):
-        whole = [w for w, _ in figures[on]]
-        ment = [m for _, m in figures[on]]
+        whole = [w for w, _, _ in figures[on]]
+        ment = [m for _, m, _ in figures[on]]
+        pg = [p for _, _, p in figures[on]]
         print(
             f"{'on ' if on else 'off'} {','.join(keys)}: whole min {min(whole):.3f} / median "
             f"{statistics.median(whole):.3f}; mentions min {min(ment):.3f} / median "
-            f"{statistics.median(ment):.3f} ms a candidate ({args.texts}, {args.rounds} rounds)"
+            f"{statistics.median(ment):.3f}; backend min {min(pg):.3f} / median "
+            f"{statistics.median(pg):.3f} ms a candidate ({args.texts}, {args.rounds} rounds)"
         )
     print("load " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 

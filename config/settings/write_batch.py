@@ -58,11 +58,20 @@ ENGRAM_WRITE_BATCH = {
     # the instances through json_rows (or bulk_create). The same rows either way
     # (tests/memory/test_write_plain_rows.py).
     "PLAIN_MENTION_ROWS": env.bool("ENGRAM_WRITE_PLAIN_MENTION_ROWS", default=True),
+    # With it, the mentions of records created in this transaction: the tenant and subject
+    # sent once, not in every row, and the rows (unique by record and name, as the
+    # conflict clause would keep them) inserted without ON CONFLICT (memory/services/
+    # mentions.py); off: every column in every row and the clause. The same rows.
+    "NEW_MENTION_ROWS": env.bool("ENGRAM_WRITE_NEW_MENTION_ROWS", default=True),
     # A candidate's text check and its prepared form (canonical predicate, the subject's
     # names) computed once a request, not by each of the batch's prefetch, the learned
     # heads' vectors and the submission (memory/services/writes.py, write_batch.py); off:
     # each asks again. The same decisions and rows (tests/memory/test_write_plain_rows.py).
     "TEXT_CHECKED_ONCE": env.bool("ENGRAM_WRITE_TEXT_CHECKED_ONCE", default=True),
+    # The lexical docs of records (memory/services/indexing.py) go to their insert as plain
+    # rows of the columns the write sets (memory/services/search_doc_rows.py), not
+    # MemorySearchDoc instances; off: the instances through json_rows. The same rows.
+    "PLAIN_DOC_ROWS": env.bool("ENGRAM_WRITE_PLAIN_DOC_ROWS", default=True),
     # A write request's audit rows go to their insert as plain rows, not AuditEvent
     # instances (memory/services/write_audits.py); off: the instances. The same rows.
     "PLAIN_AUDIT_ROWS": env.bool("ENGRAM_WRITE_PLAIN_AUDIT_ROWS", default=True),
@@ -74,6 +83,15 @@ ENGRAM_WRITE_BATCH = {
     # with a digit and a month's letters, "-", 年 or 月; no CJK test of an ASCII text's
     # words; off: the reference. The same mentions (tests/memory/test_entity_gates.py).
     "ENTITY_GATES": env.bool("ENGRAM_ENTITY_GATES", default=True),
+    # With it: an ASCII text not searched for Latin words beside CJK characters, and
+    # normalised without NFKC and the traditional fold (both leave ASCII as it is)
+    # (memory/entities.py); off: the reference. The same mentions.
+    "ENTITY_ASCII_GATES": env.bool("ENGRAM_ENTITY_ASCII_GATES", default=True),
+    # The told times' exact gates (memory/temporal/said.py, said_more.py: the entity
+    # mentions of kind date): a pattern searched only where a piece every match holds is
+    # found first; off: every pattern on every text. The same times
+    # (tests/memory/test_told_time_gates.py).
+    "TOLD_TIME_GATES": env.bool("ENGRAM_TOLD_TIME_GATES", default=True),
     # The detectors' exact gates (config/settings/detector_gates.py).
     **DETECTOR_GATES,
 }

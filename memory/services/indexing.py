@@ -65,6 +65,7 @@ from memory.models import MemoryEmbedding, MemoryRecord, MemorySearchDoc, Memory
 from memory.neighbourhood import Context, passage_text, preceding_turns
 from memory.selectors import active_model_id, indexing_model_ids
 from memory.services.background import BatchingThread
+from memory.services.search_doc_rows import doc_row, doc_rows_insert
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +137,10 @@ def search_docs_write(records: Sequence[MemoryRecord], citing: set | None = None
     that cite an event, when the caller knows (the others have no context: not looked up)."""
     live = [r for r in records if r.status != MemoryStatus.DELETED]
     contexts = preceding_turns([r.id for r in live if citing is None or r.id in citing])
+    batch = settings.ENGRAM_WRITE_BATCH
+    if live and batch.get("PLAIN_DOC_ROWS", True) and batch.get("JSON_INSERTS", True):
+        doc_rows_insert([doc_row(r, contexts.get(r.id)) for r in live])
+        return len(live)
     docs = [_search_doc(r, contexts.get(r.id)) for r in live]
     if docs:
         rows_insert(
@@ -166,7 +171,7 @@ def records_indexed_on_write(records: Sequence[MemoryRecord], citing: set | None
     from memory.services.mentions import mentions_write
 
     search_docs_write(records, citing)
-    mentions_write(records)
+    mentions_write(records, new=True)
     mode = settings.ENGRAM_RETRIEVAL["EMBED_AFTER_COMMIT"]
     for record in records:
         if mode == "thread":

@@ -16,6 +16,14 @@
   ``MemoryMention`` instances only to be read back field by field; off: model instances
   through ``core.db.json_rows.rows_insert`` (the reference). The same rows either way
   (tests/memory/test_write_plain_rows.py).
+- With ``ENGRAM_WRITE_BATCH["NEW_MENTION_ROWS"]`` (default on, with the two above) the
+  rows of records created in this transaction (``new=True``: the write path's
+  ``records_indexed_on_write``) carry their record, name and kind only: the tenant and
+  subject, one for the whole batch, travel once as parameters, and the rows, kept unique
+  by (record, name) as ``ON CONFLICT DO NOTHING`` keeps them (the first), go in without
+  it: no row can exist yet for a record this transaction has just created. Off, for
+  ``mentions_rebuild`` and for records of several subjects: ``_plain_insert``. The same
+  rows either way (tests/memory/test_write_plain_rows.py).
 """
 
 from __future__ import annotations
@@ -95,11 +103,50 @@ def _plain_insert(rows: list[tuple]) -> None:
         )
 
 
-def mentions_write(records: Sequence[MemoryRecord]) -> int:
-    """Insert the mentions of new ``records`` (deleted ones get none): one statement."""
+# What the rows of ``_new_insert`` carry; the tenant and subject are parameters.
+_NEW_COLUMNS = ("record_id", "norm", "surface", "kind", "alias_of")
+
+
+def _new_insert(rows: list[tuple]) -> int | None:
+    """``_plain_insert`` for the rows of records created in this transaction, all of one
+    tenant and subject: those two sent once, the rows without them, the first of each
+    (record, name) kept and no conflict clause. None (nothing sent) for rows of several
+    subjects."""
+    if len({row[:2] for row in rows}) != 1:
+        return None
+    tenant_id, subject_id = rows[0][:2]
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for row in rows:
+        key = (row[2], row[3])
+        if key not in seen:
+            seen.add(key)
+            unique.append(dict(zip(_NEW_COLUMNS, row[2:], strict=True)))
+    connection = connections[router.db_for_write(MemoryMention)]
+    q = connection.ops.quote_name
+    table = q(MemoryMention._meta.db_table)
+    cols = ", ".join(q(c) for c in _COLUMNS)
+    carried = ", ".join(q(c) for c in _NEW_COLUMNS)
+    payload = json.dumps(unique, ensure_ascii=False, separators=(",", ":"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({cols}) SELECT %s::uuid, %s::uuid, {carried} "
+            f"FROM json_populate_recordset(NULL::{table}, %s::json)",
+            [tenant_id, subject_id, payload],
+        )
+    return len(unique)
+
+
+def mentions_write(records: Sequence[MemoryRecord], *, new: bool = False) -> int:
+    """Insert the mentions of new ``records`` (deleted ones get none): one statement.
+    ``new``: the records were created in this transaction (no mention of theirs exists)."""
     batch = settings.ENGRAM_WRITE_BATCH
     if batch.get("PLAIN_MENTION_ROWS", True) and batch.get("JSON_INSERTS", True):
         plain = _plain_rows(records)
+        if plain and new and batch.get("NEW_MENTION_ROWS", True):
+            written = _new_insert(plain)
+            if written is not None:
+                return written
         if plain:
             _plain_insert(plain)
         return len(plain)

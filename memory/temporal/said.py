@@ -14,12 +14,21 @@ next + week, month, year, weekend, a weekday or a season; 上/下/这/本 + 周/
 去年/今年/明年/前年), a number with a unit and "ago"/"in" (前/后), and a year after a
 preposition ("in 2022"). Chinese day words are read on the segmenter's words, as
 ``memory.temporal`` does ("以后天天" holds no 后天), or where one opens a clause.
+
+With ``ENGRAM_WRITE_BATCH["TOLD_TIME_GATES"]`` (default on) a pattern is searched only in
+text where a piece of it every match holds is found first, with the same flags (so the
+same case folding): " ago" for the amounts back, "19xx"/"20xx" for the years, a Chinese
+day word only where its characters stand in the text (and the segmenter runs only then),
+``said_more``'s own; off: every pattern on every text (the reference). The same times
+either way (tests/memory/test_told_time_gates.py).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+
+from django.conf import settings
 
 from memory.temporal.common import _add_months
 from memory.temporal.en import _EN_NUM, _en_int
@@ -39,6 +48,9 @@ _EN_AGO = re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\s+a
 _EN_IN = re.compile(rf"\bin\s+(?P<n>{_EN_NUM})\s+(?P<unit>day|week|month|year)s?\b", re.I)
 _FIRST_YEAR, _LAST_YEAR = 1900, 2199
 _EN_YEAR = re.compile(r"\b(?:in|since|during|of|back in)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+# The gates: a sub-pattern of every match of the pattern they stand before, same flags.
+_AGO_GATE = re.compile(r"ago\b", re.I)  # _EN_AGO here and in said_more
+_YEAR_GATE = re.compile(r"(?:19|20)\d\d\b", re.I)  # _EN_YEAR
 
 _ZH_DAY_WORDS = {
     "前天": -2,
@@ -130,9 +142,16 @@ def _en_det(d: date, det: str, unit: str) -> str:
     return _day(d + timedelta(days=ahead))
 
 
+def told_time_gates() -> bool:
+    """``ENGRAM_WRITE_BATCH["TOLD_TIME_GATES"]``: the exact gates of ``said_times`` and
+    ``said_more``; off: the reference."""
+    return settings.ENGRAM_WRITE_BATCH.get("TOLD_TIME_GATES", True)
+
+
 def said_times(text: str, when: datetime) -> list[tuple[str, str]]:
     """(words, resolved time) for each time ``text`` tells, read as said at ``when``,
     each resolved time once, in the order found."""
+    gated = told_time_gates()
     d = when.date()
     out: dict[str, str] = {}
 
@@ -148,23 +167,34 @@ def said_times(text: str, when: datetime) -> list[tuple[str, str]]:
         add(m[0], _day(d + timedelta(days={"yesterday": -1, "tomorrow": 1}.get(w, 0))))
     for m in _EN_DET.finditer(text):
         add(m[0], _en_det(d, m["det"].lower(), m["unit"].lower()))
+    ago = not gated or _AGO_GATE.search(text) is not None
     for pattern, sign in ((_EN_AGO, 1), (_EN_IN, -1)):
+        if pattern is _EN_AGO and not ago:
+            continue
         for m in pattern.finditer(text):
             n = _en_int(m["n"])
             if n:
                 add(m[0], _back(d, sign * n, m["unit"].lower()))
-    for m in _EN_YEAR.finditer(text):
-        add(m[0], m["year"])
-    more_english(text, d, add)
+    if not gated or _YEAR_GATE.search(text):
+        for m in _EN_YEAR.finditer(text):
+            add(m[0], m["year"])
+    more_english(text, d, add, gated=gated, ago=ago)
     if re.search(r"[\u3400-\u9fff]", text):
         more_chinese(text, d, add)
-        _chinese(text, d, add)
+        _chinese(text, d, add, gated=gated)
     return [(words, value) for value, words in out.items()]
 
 
-def _chinese(text: str, d: date, add) -> None:
-    words = _zh_words(text)
+def _chinese(text: str, d: date, add, *, gated: bool = False) -> None:
+    # Gated: a day word not in the text is neither among the segmenter's words (pieces of
+    # the text) nor found by either search, so it is skipped, and the segmenter runs only
+    # for a text holding one.
+    words = None if gated else _zh_words(text)
     for word, offset in _ZH_DAY_WORDS.items():
+        if gated:
+            if word not in text:
+                continue
+            words = _zh_words(text) if words is None else words
         # As the segmenter cuts it, or opening a clause ("前天下了雨" cuts as 前/天下).
         if re.search(rf"大{word}", text) and not re.search(rf"(?<!大){word}", text):
             continue  # 大前天, 大后天: said_more

@@ -61,6 +61,8 @@ _EN_NUM = (
 )
 _EN_AGO = re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>day|weekend|week|month|year)s?\s+ago\b", re.I)
 _EN_ON_DAY = re.compile(rf"\b(?:on|since|from|until|till)\s+(?P<wd>{_FULL_WD})\b", re.I)
+# Gates (``said.said_times``'s TOLD_TIME_GATES): a sub-pattern of every match, same flags.
+_BEFORE_LAST_GATE = re.compile(r"before\s+last|after\s+next", re.I)
 # What recurs ("every Sunday", "周末我一般在家") names no one day.
 _EN_HABIT = re.compile(r"\b(?:every|usually|always|often|normally)\b", re.I)
 _ZH_HABIT = re.compile(r"每|一般|经常|总是|通常")
@@ -108,7 +110,19 @@ def _sentences(text: str):
         yield m[0]
 
 
-def more_english(text: str, d: date, add: Callable[[str, str | None], None]) -> None:
+def more_english(
+    text: str,
+    d: date,
+    add: Callable[[str, str | None], None],
+    *,
+    gated: bool = False,
+    ago: bool = True,
+) -> None:
+    """``gated``: skip a pattern where its gate finds nothing (``ago``: whether " ago"'s gate
+    found it, asked once by the caller for both of its amount patterns). A weekday "on
+    Sunday" found in a sentence is found in the whole text at the same place (a sentence
+    ends at a character that is no word's, so the same word boundaries): where the whole
+    text holds none, no sentence is read."""
     for m in _EN_ABBR.finditer(text):
         wanted = _WEEKDAY[m["wd"].lower()]
         add(m[0], _weekday_near(d, wanted, m["det"].lower() == "next").isoformat())
@@ -120,7 +134,7 @@ def more_english(text: str, d: date, add: Callable[[str, str | None], None]) -> 
             add(m[0], _months_back(d, 1))
         else:
             add(m[0], str(d.year - 1))
-    for m in _EN_BEFORE_LAST.finditer(text):
+    for m in _EN_BEFORE_LAST.finditer(text if not gated or _BEFORE_LAST_GATE.search(text) else ""):
         unit, sign = m["unit"].lower(), (1 if m["dir"].lower().startswith("before") else -1)
         if unit in ("week", "weekend"):
             add(m[0], _week(d - timedelta(weeks=2 * sign)))
@@ -131,7 +145,7 @@ def more_english(text: str, d: date, add: Callable[[str, str | None], None]) -> 
         else:
             day = _weekday_near(d, _WEEKDAY[unit], sign < 0)
             add(m[0], (day - timedelta(weeks=sign)).isoformat())
-    for m in _EN_AGO.finditer(text):
+    for m in _EN_AGO.finditer(text if ago else ""):
         raw = re.sub(r"\s+of$", "", re.sub(r"\s+", " ", m["n"].lower()))
         n = _en_int(raw) or {"a couple": 2, "couple": 2, "few": 3}.get(raw)
         unit = m["unit"].lower()
@@ -145,7 +159,8 @@ def more_english(text: str, d: date, add: Callable[[str, str | None], None]) -> 
             add(m[0], _months_back(d, n))
         else:
             add(m[0], str(d.year - n))
-    for sentence in _sentences(text):
+    on_day = not gated or _EN_ON_DAY.search(text) is not None
+    for sentence in _sentences(text) if on_day else ():
         if _EN_HABIT.search(sentence):
             continue
         future = bool(_EN_FUTURE.search(sentence))

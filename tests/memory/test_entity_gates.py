@@ -5,6 +5,8 @@
   "-", 年 or 月 (every alternative of ``_DATES`` holds both; the gate has the same flags,
   so the same case folding).
 - The words of an ASCII text are not searched for CJK characters (it holds none).
+- ``ENTITY_ASCII_GATES``: an ASCII text is not searched for Latin words beside CJK
+  characters, and an ASCII name is normalised without NFKC and the traditional fold.
 
 Hypothesis texts built from dates' pieces (months, their abbreviations and near misses,
 digits, ordinals, separators, 年/月/日, the long s and the Kelvin sign the engine folds),
@@ -27,6 +29,7 @@ def _on(django_settings, on: bool) -> None:
     django_settings.ENGRAM_WRITE_BATCH = {
         **django_settings.ENGRAM_WRITE_BATCH,
         "ENTITY_GATES": on,
+        "ENTITY_ASCII_GATES": on,
     }
 
 
@@ -107,3 +110,26 @@ def test_ascii_words_hold_no_cjk_character():
     text = "Wang Fang moved to the Bank of Canada"
     assert text.isascii()
     assert not any(entities._CJK.search(w.group(0)) for w in entities._LATIN_TOKEN.finditer(text))
+
+
+@settings(
+    max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.one_of(st.text(st.characters(max_codepoint=127)), _TEXTS))
+def test_ascii_names_normalise_alike_with_the_gate_off_and_on(settings, text):
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "ENTITY_ASCII_GATES": False}
+    reference = entities.normalise(text)
+    settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "ENTITY_ASCII_GATES": True}
+    assert entities.normalise(text) == reference
+
+
+def test_the_ascii_gate_rests_on_what_the_reference_does_to_ascii():
+    import unicodedata
+
+    from memory.temporal.common import _HANT
+
+    ascii_chars = "".join(map(chr, range(128)))
+    assert unicodedata.normalize("NFKC", ascii_chars) == ascii_chars
+    assert all(key >= 128 for key in _HANT)  # the fold maps no ASCII character
+    assert entities._LATIN_IN_CJK.search("Wang Fang moved to Ghent in May 2023") is None
+    assert entities._LATIN_IN_CJK.search("我用iPhone拍的") is not None

@@ -9,7 +9,12 @@ told times ("yesterday", "上周"), secrets and invalid text among them — are 
 shortcuts on for one subject and off for a subject of another tenant. Outcomes, stored
 records, source links, lexical docs, entity mentions and audit rows must be the same, ids
 and the time of the write aside; also through the reference path (no batch) and for
-mentions written again by ``mentions_rebuild``."""
+mentions written again by ``mentions_rebuild``. ``NEW_MENTION_ROWS`` (the mentions of new
+records with their tenant and subject sent once and no conflict clause) and
+``TOLD_TIME_GATES`` (memory/temporal/said.py) with them; the new rows' insert keeps the
+first of each (record, name) as the conflict clause does, and leaves rows of several
+subjects to the reference. ``PLAIN_DOC_ROWS`` (the lexical docs as plain rows): the docs
+with the record's copies the trigger fills, written and written again over themselves."""
 
 from __future__ import annotations
 
@@ -35,7 +40,15 @@ from memory.write_policy import Candidate
 
 pytestmark = pytest.mark.django_db
 
-KEYS = ("PLAIN_MENTION_ROWS", "TEXT_CHECKED_ONCE", "PLAIN_AUDIT_ROWS", "SENSITIVITY_RANKS_ONCE")
+KEYS = (
+    "PLAIN_MENTION_ROWS",
+    "NEW_MENTION_ROWS",
+    "PLAIN_DOC_ROWS",
+    "TOLD_TIME_GATES",
+    "TEXT_CHECKED_ONCE",
+    "PLAIN_AUDIT_ROWS",
+    "SENSITIVITY_RANKS_ONCE",
+)
 
 PEOPLE = ["Wang Fang (王芳)", "Mel", "Jean-Luc Picard", "欧阳娜娜", "Dr. Amara Osei", "李雷"]
 PLACES = ["Valparaíso", "Łódź", "北京（Beijing）", "the Bank of Canada", "青岛", "Ghent"]
@@ -136,6 +149,7 @@ def _stored(tenant, actor, subject, started, outcomes) -> dict:
         ),
         "docs": Counter(
             (names[d.record_id], d.segmented_text, d.trigram_text, d.context_text)
+            + _doc_copies(d, started)
             for d in MemorySearchDoc.objects.filter(record__subject=subject)
         ),
         "mentions": [
@@ -160,6 +174,25 @@ def _stored(tenant, actor, subject, started, outcomes) -> dict:
             ).order_by("id")
         ],
     }
+
+
+def _doc_copies(doc: MemorySearchDoc, started: datetime) -> tuple:
+    """What the trigger copies onto a doc from its record, and whether it has a context
+    event and was indexed by this run (times of the write aside)."""
+    return (
+        doc.purpose,
+        doc.sensitivity,
+        doc.memory_type,
+        doc.namespace,
+        doc.predicate,
+        doc.status,
+        doc.valid_to,
+        doc.superseded_at,
+        doc.expires_at,
+        doc.valid_from is not None and doc.recorded_at is not None,
+        doc.context_event_id is not None,
+        doc.indexed_at >= started,
+    )
 
 
 @settings(
@@ -233,6 +266,83 @@ def test_rebuilt_mentions_equal_with_plain_rows_off_and_on(settings, tenant):
         found.append((written, rows))
     assert found[0] == found[1]
     assert found[0][0] > 10
+
+
+def test_plain_doc_rows_write_and_rewrite_the_reference_docs(settings, tenant):
+    from memory.services.indexing import search_docs_write
+
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    run = uuid.uuid4().hex[:8]
+    _, actor, agent, subject, events = _world(run, "dr")
+    specs = [
+        {"frame": f, "p": f % 6, "q": (f + 2) % 6, "t": f % 7, "source": f % 2 == 1, "dated": True}
+        for f in range(6)
+    ]
+    candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=[_candidate(s, events) for s in specs],
+        agent_id=agent.id,
+    )
+    records = list(MemoryRecord.objects.filter(subject=subject).order_by("id"))
+    citing = set(MemorySource.objects.values_list("record_id", flat=True))
+    assert records and citing & {r.id for r in records}
+    fields = [f.attname for f in MemorySearchDoc._meta.concrete_fields if f.attname != "indexed_at"]
+    found = []
+    for on in (False, True):
+        settings.ENGRAM_WRITE_BATCH = {**settings.ENGRAM_WRITE_BATCH, "PLAIN_DOC_ROWS": on}
+        MemorySearchDoc.objects.filter(subject=subject).delete()
+        written = [search_docs_write(records, citing), search_docs_write(records)]  # a rewrite
+        found.append(
+            (
+                written,
+                sorted(
+                    MemorySearchDoc.objects.filter(subject=subject).values_list(*fields),
+                    key=str,
+                ),
+            )
+        )
+    assert found[0] == found[1]
+    assert found[0][0] == [len(records)] * 2
+
+
+def test_new_mention_rows_keep_what_the_conflict_clause_keeps(settings, tenant):
+    from memory.services import mentions
+
+    settings.ENGRAM_LIFECYCLE = {**settings.ENGRAM_LIFECYCLE, "AUTO_EXTRACT": False}
+    run = uuid.uuid4().hex[:8]
+    _, actor, agent, subject, events = _world(run, "nm")
+    specs = [{"frame": 0, "p": 1, "q": 5, "t": 6, "source": False, "dated": False}] * 2
+    candidates_submit(
+        actor=actor,
+        subject=subject,
+        candidates=[_candidate({**s, "p": n}, events) for n, s in enumerate(specs)],
+        agent_id=agent.id,
+    )
+    records = list(MemoryRecord.objects.filter(subject=subject).order_by("id"))
+    assert len(records) == 2
+    ids = (str(subject.tenant_id), str(subject.pk))
+    rows = [
+        (*ids, str(records[0].pk), "mel", "Mel", "person", ""),
+        (*ids, str(records[0].pk), "ghent", "Ghent", "place", ""),
+        (*ids, str(records[0].pk), "mel", "MEL", "thing", "x"),  # the conflict skips it
+        (*ids, str(records[1].pk), "mel", "Mel", "person", ""),
+    ]
+    stored = []
+    for insert in (mentions._plain_insert, mentions._new_insert):
+        MemoryMention.objects.filter(subject=subject).delete()
+        insert(rows)
+        stored.append(
+            list(
+                MemoryMention.objects.filter(subject=subject)
+                .order_by("id")
+                .values_list("tenant_id", "subject_id", "record_id", "norm", "surface", "kind")
+            )
+        )
+    assert stored[0] == stored[1]
+    assert len(stored[0]) == 3
+    other = subject_get_or_create(tenant_id=subject.tenant_id, kind="user", external_id="o" + run)
+    assert mentions._new_insert([*rows, (ids[0], str(other.pk), *rows[0][2:])]) is None
 
 
 @settings(max_examples=200, deadline=None)

@@ -182,6 +182,7 @@ _GUARD_WORDS = (
     "parental", "restriction", "guard", "protection", "privacy", "override", "duress", "panic",
     "emergency", "factor", "2fa", "fallback", " lock",
 )  # fmt: skip
+_NETWORK_WORDS = ("wifi", "wi-fi", "wlan", "internet", "热点", "熱點")
 _SET_WORDS = ("set", "chang", "switch", "program")
 _PGPASS_GATE = re.compile(r":(?:\d{2,5}|\*):")
 
@@ -258,9 +259,7 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
             money = _MONEY.search(text, lo, min(len(text), hi + 30))
             if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi) and not money:
                 spans.append(value)
-    if (
-        "wi" in low or "internet" in low or "热点" in text or "熱點" in text
-    ) and _NETWORK_IS.search(text):
+    if _has(low, _NETWORK_WORDS) and _NETWORK_IS.search(text):
         for m in _NETWORK_IS.finditer(text):
             value = _value_at(text, m.end(), looks_like_secret)
             if value and not _public(text, m.start(), m.end()):

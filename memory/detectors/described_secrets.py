@@ -188,7 +188,7 @@ _PLAIN_CJK = re.compile(
 # or a personal fact (``_FACT``), a kind of character or word (数字, 字母, 英文, 缩写 …), a
 # word of state (正确, 默认, 一样 …) or of how it was made (生成, 出厂 …) that describes it.
 _PLAIN_ZH = re.compile(
-    r"(?:密码|密碼|口令|暗号|暗號|暗语|暗語)\s*(?:就是|也是|是|为|為|：|:)\s*[「“\"']?"
+    r"(?:密码|密碼|口令|暗号|暗號|暗语|暗語)\s*(?:(?:就是|也是|是|为|為)\s*[：:]?|[：:])\s*[「“\"']?"
     r"(?P<value>[\u4e00-\u9fff]{2,8})[」”\"']?(?=\s*(?:$|[。！!，,；;.~～]))"
 )
 _DESCRIBED_ZH = re.compile(
@@ -208,6 +208,34 @@ _IDIOM_BEFORE = re.compile(
     r"(?:财富|財富|流量|成功|幸福|快乐|快樂|长寿|長壽|健康|致富|减肥|減肥|爆款|人生|爱情|愛情|婚姻|青春|"
     r"美丽|美麗|养生|養生|学习|學習|宇宙)(?:的)?\s*$"
 )
+
+
+# The same in Japanese and Korean: a kana/kanji or hangul word as the whole predicate
+# (パスワードはさくらです, 비밀번호는 바나나야) before a copula, not a verb's or an adjective's
+# ending (忘れました, 長い), and not a word of the describing classes of these languages (a
+# question word, "secret", "none", "the same", "required", "simple", a kind of character, a
+# count of places).
+_PLAIN_JA_KO = re.compile(
+    r"(?:パスワード|パスコード|暗証番号|合言葉)\s*(?:は|：|:)\s*[「『\"“]?"
+    r"(?P<ja>[\u3040-\u30ff\u4e00-\u9fff]{2,10}?)[」』\"”]?(?=\s*(?:です|だよ|だ|よ|。|！|$))"
+    r"|(?:비밀\s?번호|비번|암호|패스워드)\s*(?:는|은|:)\s*['\"‘“]?"
+    r"(?P<ko>[\uac00-\ud7af]{2,10})['\"’”]?(?=\s*(?:이야|야|이에요|예요|에요|입니다|이다))"
+)
+_DESCRIBED_JA_KO = re.compile(
+    r"ます|まし|ませ|ない|った|って|てい|した|れる|でき|何|なに|なん|秘密|ひみつ|なし|無し|同じ|不明|必須|文字|数字|記号|"
+    r"半角|全角|桁|これ|それ|あれ|どれ|い$|簡単|複雑|安全|危険|大事|大切|単純|面倒|"
+    r"뭐|무엇|뭔|어떤|비밀|몰라|없|같|필수|영문|숫자|문자|특수|자리|이거|그거|저거"
+)
+
+
+def plain_ja_ko_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _PLAIN_JA_KO.finditer(text):
+        group = "ja" if m.group("ja") else "ko"
+        value = m.group(group)
+        if not (_DESCRIBED_JA_KO.search(value) or _FACT.search(value)):
+            spans.append(m.span(group))
+    return spans
 
 
 def plain_zh_spans(text: str) -> list[tuple[int, int]]:
@@ -314,7 +342,7 @@ def described_secret_spans(text: str) -> list[tuple[int, int]]:
             spans.append(m.span(group))
     spans += [m.span("value") for m in _PLAIN_CJK.finditer(text)]
     if not text.isascii():
-        spans += plain_zh_spans(text)
+        spans += plain_zh_spans(text) + plain_ja_ko_spans(text)
     if _CREDENTIAL_WORD.search(text):
         spans += [
             m.span() for m in _SPELT.finditer(text) if len(_ICAO_WORD.findall(m.group())) >= 2

@@ -189,12 +189,14 @@ _LOGIN_VERB = re.compile(
 _ZH_LOGIN_AFTER = re.compile(
     r"\s*(?:就能|就可以|可以|才能|能)?\s*(?:登|连|連|上去|进去|進去|远程|遠程|ssh)"
 )
+# an account's label names what follows as the account ("登入帳號 admin / X")
+_ACCOUNT_LABEL = r"账号|帳號|帐号|賬號|账户|賬戶|用户名|用戶名"
 _ACCOUNT = r"(?P<user>(?<![A-Za-z0-9_/.@-])[A-Za-z0-9][A-Za-z0-9_.@-]{1,40})"
 _SEPARATOR = r"(?P<sep>\s*/\s*|:|\s*[,，]\s*|\s+(?:and|with)\s+|\s*(?:和|跟|与|與|加)\s*)"
 _SECRET = r"[\"'“]?(?P<value>[^\s\"'”,，。;；/:\u3400-\u9fff]{3,64})[\"'”]?"
 # after a verb ("as U", "with U", "using U"), a copula or a colon, a Chinese 用/拿 (by means of)
 _PAIR_AFTER = re.compile(
-    rf"(?P<lead>\bas|\bwith|\busing|\bis|\bwas|'s|[:：]|是|用|拿|使用|通过|通過)\s*{_ACCOUNT}{_SEPARATOR}{_SECRET}"
+    rf"(?P<lead>\bas|\bwith|\busing|\bis|\bwas|'s|[:：]|是|用|拿|使用|通过|通過|{_ACCOUNT_LABEL})\s*{_ACCOUNT}{_SEPARATOR}{_SECRET}"
     r"(?=\s*(?:$|[.!?;,，。！？；)\n]|[\u3400-\u9fff]))",
     re.IGNORECASE,
 )
@@ -219,7 +221,11 @@ def _login_governs(text: str, m: re.Match[str]) -> bool:
 
 def login_pair_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    if not _PAIR_GATE.search(text):
+    # Cheap necessary conditions: a verb of logging in (its literals), or a pair written
+    # tight as U:P or with a slash (the only forms read with no verb).
+    low = text.lower()
+    verb_words = any(w in low for w in _VERB_WORDS)
+    if not verb_words and not _VERBLESS_GATE.search(text):
         return out
     for m in _PAIR_AFTER.finditer(text):
         user, sep = m.group("user"), m.group("sep").strip()
@@ -227,7 +233,7 @@ def login_pair_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[
         span = (m.start("value"), m.start("value") + len(value))
         if value.lower() in _PROSE_AFTER or not any(c.isalpha() for c in user):
             continue
-        verb = _login_governs(text, m)
+        verb = verb_words and _login_governs(text, m)
         lead = m.group("lead").lower()
         if not verb and (
             lead in ("as", "with", "using")
@@ -268,7 +274,11 @@ def _two_of_a_kind(user: str, value: str) -> bool:
 
 
 _CLAUSE_END = re.compile(r"[.!?;。！？；\n]")
-_PAIR_GATE = re.compile(r"[/:：,，]|\b(?:and|with)\b|[和跟与與加]")
+_VERB_WORDS = (
+    "log", "sign", "ssh", "telnet", "rdp", "ftp", "connect", "access", "mount",
+    "登", "远程", "遠程", "连", "連", "上去", "进去", "進去",
+)  # fmt: skip
+_VERBLESS_GATE = re.compile(r"[A-Za-z0-9_.@-](?:\s*/\s*|:)[^\s/:]")
 
 
 def plain_value_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:

@@ -45,6 +45,10 @@ POSITIVE = [
     "the guest house's wifi is Olive7Grove",
     "保安说单元门是 5 3 9 1",
     "the hotspot key is albatross",
+    "ルーターのパスワードはもみじです",
+    "현관 비밀번호는 호랑이예요",
+    "我的密碼是：紫色企鵝",
+    "登入帳號 ops / Kiwi2027x",
 ]
 NEGATIVE = [
     "log in as an editor to approve the draft",
@@ -65,6 +69,10 @@ NEGATIVE = [
     "the password is space sensitive",
     "我的柜子号是 0314",
     "the wifi password is pinned in the group chat",
+    "パスワードは覚えていません。",
+    "パスワードは短いです",
+    "비밀번호는 숫자예요",
+    "비밀번호는 어려워요",
 ]
 
 

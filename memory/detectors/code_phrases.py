@@ -138,15 +138,17 @@ _DIGITS = re.compile(r"(?:[#*]*\d){4,8}[#*]*(?![\w.,:/%-])")
 
 # Chinese: a lockable thing by its head morpheme, or a code whose modifier opens or arms.
 _ZH = re.compile(
-    r"(?:(?P<thing>锁|鎖|门禁|門禁|[大单單家侧側后後前库庫帘簾]门|[大单單家侧側后後前库庫帘簾]門|柜|櫃|箱|盒|报警器|報警器|闸机|閘機)"
-    r"(?:的)?(?:密码|密碼|号码锁|码|碼|口令)?"
+    r"(?:(?P<thing>锁|鎖|门禁|門禁|(?:单元|單元|楼道|樓道|[大单單家侧側后後前库庫帘簾])[门門]|柜|櫃|箱|盒|"
+    r"车库|車庫|报警器|報警器|闸机|閘機)"
+    # a thing's number (柜子的号) is its code only told digit by digit (below)
+    r"(?:子)?(?:的)?(?:密码|密碼|号码锁|码|碼|口令|(?P<number>号|號))?"
     r"|(?:开箱|開箱|开锁|開鎖|解锁|解鎖|撤防|布防|管理|授权|授權|激活|进楼|進樓|进院|取物)(?:码|碼|密码|密碼|口令))"
     r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的)?"
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
     r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|变成|變成|是|为|為|：|:|就是)?"
     r"\s*(?P<value>(?:\d[- ]){3,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
     r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
-    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公]))"
+    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公室栋棟户戶间間]))"
 )
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
 _JA_KO = re.compile(
@@ -254,7 +256,7 @@ def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list
         for m in _ZH.finditer(text):
             value = m.group("value")
             digits = sum(c.isdigit() for c in value)
-            if _YEAR.fullmatch(value):
+            if _YEAR.fullmatch(value) or (m.group("number") and not _PIECES.fullmatch(value)):
                 continue
             # three digits only on a lock with a link ("行李箱密码锁是 308")
             if digits < 4 and not (m.group("thing") and "锁" in m.group(0) and m.group("link")):

@@ -26,6 +26,8 @@ structure, not by a device's name, that the value is a code someone keeps:
 - **a code corrected**: "it's not 1234 for the garage, it's 8812": a code-shaped guess
   denied, then the value, beside something a code opens;
 - **a libpq password file line** (host:port:database:user:password);
+- **the network named for its key**: "the wifi is Falcon-Nest-19", 他说WiFi是 xiaomi2024
+  (a made value or a code after wifi/internet and a copula; round 19);
 - **a value taken as the key**: "CabinGuest with 'pinecone42' as the key", "uses
   Tern-4471 as its PIN": a made value (letters and digits, or digits in pieces) and "as
   the key/code/PIN/password".
@@ -158,6 +160,15 @@ _PGPASS = re.compile(
     r"(?<![\w:.-])(?=[\w.-]*[A-Za-z.*])[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:"
     r"(?P<value>[^\s:]{4,})(?=\s|$)"
 )
+# The network named for its key ("the wifi is Falcon-Nest-19", 他说WiFi是 xiaomi2024): one
+# asks "what's the wifi?" for the key, and the answer is a made value or a code, never a
+# plain word (a network's name, "the wifi is BT", is said with "called" or "network").
+_NETWORK_IS = re.compile(
+    r"(?<![A-Za-z0-9-])(?:wi-?fi|wlan|internet|热点|熱點)\s*(?:(?:is|was|'s)\b|[:：]|是|为|為)\s*"
+    r"(?:(?:now|still|just)\s+)?[\"'“]?",
+    re.IGNORECASE,
+)
+_QUANTITY = re.compile(r"\d+(?:\.\d+)?[A-Za-z]{1,4}")
 _SHOWN_LEAD = re.compile(r"\s*:?\s*")
 _SHOWN = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5,8}(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -170,6 +181,7 @@ _GUARD_WORDS = (
     "parental", "restriction", "guard", "protection", "privacy", "override", "duress", "panic",
     "emergency", "factor", "2fa", "fallback", " lock",
 )  # fmt: skip
+_NETWORK_WORDS = ("wifi", "wi-fi", "wlan", "internet", "热点", "熱點")
 _SET_WORDS = ("set", "chang", "switch", "program")
 _PGPASS_GATE = re.compile(r":(?:\d{2,5}|\*):")
 
@@ -246,6 +258,12 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
             money = _MONEY.search(text, lo, min(len(text), hi + 30))
             if value and _OPENS.search(text, lo, hi) and not _public(text, lo, hi) and not money:
                 spans.append(value)
+    if _has(low, _NETWORK_WORDS) and _NETWORK_IS.search(text):
+        for m in _NETWORK_IS.finditer(text):
+            value = _value_at(text, m.end(), looks_like_secret)
+            if value and not _public(text, m.start(), m.end()):
+                if not _QUANTITY.fullmatch(text, *value):  # 2.4GHz, 300Mbps: a band, a speed
+                    spans.append(value)
     if _PGPASS_GATE.search(text):
         for m in _PGPASS.finditer(text):
             if _made(m.group("value"), looks_like_secret):

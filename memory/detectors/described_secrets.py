@@ -178,6 +178,81 @@ _PLAIN_CJK = re.compile(
     r"(?=\s*(?:です|だよ|だ|よ|이에요|예요|이야|야|입니다|。|！|\.|!|,|，|、|$))"
 )
 
+# --- a plain Chinese word after a password noun (round 19) -----------------------------
+# "密码是番茄", "口令：蓝色海豚": a Chinese noun phrase as the whole predicate of 密码/口令/暗号
+# is the secret, as "password is swordfish" is in English. Not a value (a description,
+# "密码是生日", "密码是什么来着", "密码是我自己设的", "密码是八位数") when the phrase holds a
+# word of a closed grammatical class that a noun naming the secret never holds: a pronoun,
+# a question word, a structural or aspect particle (的 了 着 过), a negation or a degree
+# adverb, a numeral with a classifier, a demonstrative, a locative or a quantifier (在, 全);
+# or a personal fact (``_FACT``), a kind of character or word (数字, 字母, 英文, 缩写 …), a
+# word of state (正确, 默认, 一样 …) or of how it was made (生成, 出厂 …) that describes it.
+_PLAIN_ZH = re.compile(
+    r"(?:密码|密碼|口令|暗号|暗號|暗语|暗語)\s*(?:(?:就是|也是|是|为|為)\s*[：:]?|[：:])\s*[「“\"']?"
+    r"(?P<value>[\u4e00-\u9fff]{2,8})[」”\"']?(?=\s*(?:$|[。！!，,；;.~～]))"
+)
+_DESCRIBED_ZH = re.compile(
+    r"[我你您他她它咱谁誰啥哪几幾吗嗎呢吧的了着著过過得不没沒别別很太挺超最更这這那些在全都每]|什么|什麼|多少|"
+    r"来着|來著|自己|比较|比較|非常|特别|特別|"
+    r"[一二两兩三四五六七八九十百\d]+\s*(?:位|个|個|字|次|种|種|遍|串|组|組|段|条|條)|"
+    r"数字|數字|字母|符号|符號|汉字|漢字|大小写|大小寫|英文|中文|单词|單詞|词语|詞語|缩写|縮寫|"
+    r"生成|设置|設置|设定|設定|出厂|出廠|自动|自動|重置|"
+    r"正确|正確|错误|錯誤|必填|必须|必須|明文|密文|加密|公开|公開|统一|統一|区分|區分|过期|過期|失效|"
+    r"有效|无效|無效|默认|默認|随机|隨機|初始|原来|原來|之前|以前|上次|一样|一樣|相同|同一|不同|空白"
+)
+
+
+# "财富密码就是早点睡觉": the idiom X密码, "the secret of X", takes a goal one seeks (wealth,
+# success, traffic, a long life …), never a thing one logs into; its value is advice.
+_IDIOM_BEFORE = re.compile(
+    r"(?:财富|財富|流量|成功|幸福|快乐|快樂|长寿|長壽|健康|致富|减肥|減肥|爆款|人生|爱情|愛情|婚姻|青春|"
+    r"美丽|美麗|养生|養生|学习|學習|宇宙)(?:的)?\s*$"
+)
+
+
+# The same in Japanese and Korean: a kana/kanji or hangul word as the whole predicate
+# (パスワードはさくらです, 비밀번호는 바나나야) before a copula, not a verb's or an adjective's
+# ending (忘れました, 長い), and not a word of the describing classes of these languages (a
+# question word, "secret", "none", "the same", "required", "simple", a kind of character, a
+# count of places).
+_PLAIN_JA_KO = re.compile(
+    r"(?:パスワード|パスコード|暗証番号|合言葉)\s*(?:は|：|:)\s*[「『\"“]?"
+    r"(?P<ja>[\u3040-\u30ff\u4e00-\u9fff]{2,10}?)[」』\"”]?(?=\s*(?:です|だよ|だ|よ|。|！|$))"
+    r"|(?:비밀\s?번호|비번|암호|패스워드)\s*(?:는|은|:)\s*['\"‘“]?"
+    r"(?P<ko>[\uac00-\ud7af]{2,10})['\"’”]?(?=\s*(?:이야|야|이에요|예요|에요|입니다|이다))"
+)
+_DESCRIBED_JA_KO = re.compile(
+    r"ます|まし|ませ|ない|った|って|てい|した|れる|でき|何|なに|なん|秘密|ひみつ|なし|無し|同じ|不明|必須|文字|数字|記号|"
+    r"半角|全角|桁|これ|それ|あれ|どれ|い$|簡単|複雑|安全|危険|大事|大切|単純|面倒|"
+    r"뭐|무엇|뭔|어떤|비밀|몰라|없|같|필수|영문|숫자|문자|특수|자리|이거|그거|저거"
+)
+
+
+def plain_ja_ko_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _PLAIN_JA_KO.finditer(text):
+        group = "ja" if m.group("ja") else "ko"
+        value = m.group(group)
+        if not (_DESCRIBED_JA_KO.search(value) or _FACT.search(value)):
+            spans.append(m.span(group))
+    return spans
+
+
+def plain_zh_spans(text: str) -> list[tuple[int, int]]:
+    """A Chinese noun phrase given as the secret (above), not in advice or a story."""
+    spans = []
+    for m in _PLAIN_ZH.finditer(text):
+        value = m.group("value")
+        if _DESCRIBED_ZH.search(value) or _FACT.search(value):
+            continue
+        if _IDIOM_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            continue
+        start = max(text.rfind(mark, 0, m.start()) for mark in ".!?。！？；;\n") + 1
+        if not _NOT_DISCLOSED.search(text, start, m.end("value")):
+            spans.append(m.span("value"))
+    return spans
+
+
 # --- a value spelled in the ICAO alphabet beside a credential word -------------------------
 # The ICAO/NATO spelling alphabet (a closed, published list) and the digits as read aloud.
 _ICAO = (
@@ -266,6 +341,8 @@ def described_secret_spans(text: str) -> list[tuple[int, int]]:
             group = next(g for g in ("half", "cell", "coord") if m.group(g))
             spans.append(m.span(group))
     spans += [m.span("value") for m in _PLAIN_CJK.finditer(text)]
+    if not text.isascii():
+        spans += plain_zh_spans(text) + plain_ja_ko_spans(text)
     if _CREDENTIAL_WORD.search(text):
         spans += [
             m.span() for m in _SPELT.finditer(text) if len(_ICAO_WORD.findall(m.group())) >= 2

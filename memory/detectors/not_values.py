@@ -15,7 +15,7 @@ them found, by the grammar around it, and says it is not a value when:
   password manager, a notebook or a drawer named so is where the secret lives;
 - **it is a description**: a length (a number word or digits, then characters, digits,
   letters or words) or an indefinite pronoun heading a clause ("something only I know",
-  "nothing you'd guess").
+  "nothing you'd guess"), or a compound adjective ("case sensitive", "numbers only").
 
 The prepositions, particles and pronouns are closed grammatical classes, not examples.
 """
@@ -48,6 +48,11 @@ _LOCATIVE_START = re.compile(
     r"(?i:^(?:(?:all|both|each|still|now|safely|kept|stored|saved|written)\s+){0,2}"
     r"(?:in|inside|under|within|on|behind|beneath)\s+\S)"
 )
+# A compound adjective ("case sensitive", "time based", "numbers only"): a noun and the
+# closed set of adjective-forming second halves says what the secret is like.
+_COMPOUND_ADJECTIVE = re.compile(
+    r"(?i:^[a-z]+[\s-]+(?:(?:in)?sensitive|proof|protected|free|based|only|specific)\b)"
+)
 _INDEFINITE = re.compile(r"(?i:^(?:something|nothing|anything|someone|somewhere)\b\s+\w)")
 
 
@@ -60,4 +65,9 @@ def place_or_description(text: str, start: int, end: int) -> bool:
         return True
     if _ZAI_BEFORE.search(before) and _PLACE_AFTER.match(after):
         return True
-    return bool(_LENGTH.match(value) or _INDEFINITE.match(value) or _LOCATIVE_START.match(value))
+    return bool(
+        _LENGTH.match(value)
+        or _INDEFINITE.match(value)
+        or _LOCATIVE_START.match(value)
+        or _COMPOUND_ADJECTIVE.match(value)
+    )

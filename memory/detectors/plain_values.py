@@ -15,11 +15,18 @@
 - **a user and a password side by side**, the second label bare ("user sensors / pass X"),
   or a command line's ``-u user:password`` (curl, wget, httpie, redis-cli's ``-a``): the
   convention says the second value is a password, so it need only not be a word of prose. English words that end in "pass" (bypass,
-  compass …) are a closed class and are no key.
+  compass …) are a closed class and are no key; 账号 X 密码 Y is the same pair in Chinese;
+- **a login given as a pair with no secret word** (round 19): an account, a separator and
+  the secret, governed by a verb of logging in or connecting ("ssh in as deploy / X", 用
+  admin / X 登录) or given as what a device *is* ("the NAS is admin:X"). The secret is of
+  secret shape, or a plain word where the pair says it is one ("as root / vizxv") or the
+  account is a built-in one; an account followed by prose, a quantity, or two of a kind
+  (ba249 / ba250) is no pair.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
@@ -122,6 +129,13 @@ _PAIR = re.compile(
     r"(?:/|,|;|\||\band\b)\s*(?:pass(?:word)?|pwd|pw)\b\s*[:=]?\s*[\"']?(?P<value>[^\s\"']{4,64})",
     re.IGNORECASE,
 )
+# The same in Chinese ("账号 liming 密码 bamboo"): 密码/口令 name the second value outright, so
+# any typed word is it, as after "password is".
+_PAIR_ZH = re.compile(
+    r"(?:账号|帳號|帐号|賬號|账户|賬戶|用户名|用戶名|登录名|登錄名)\s*[:：]?\s*[A-Za-z0-9][\w.@-]{1,40}"
+    r"\s*[,，;；/、]?\s*(?:密码|密碼|口令)\s*[:：]?\s*(?:是|为|為)?\s*[\"'“]?(?P<value>[!-~]{3,64}?)[\"'”]?"
+    r"(?=\s*(?:$|[.!?;,，。！？；)\n]|[\u3400-\u9fff]))"
+)
 _USER_FLAG = re.compile(
     r"(?:^|\s)(?:-u|--user|--proxy-user|--auth|-a)(?:\s+|=)[\"']?[^\s:'\"]{1,64}:"
     r"(?P<value>[^\s'\"`@]{4,128})"
@@ -142,6 +156,8 @@ def pair_value_spans(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     if "pw" in low or "pass" in low:
         out += [m.span("value") for m in _PAIR.finditer(text) if _typed(m.group("value"))]
+    if not text.isascii():
+        out += [m.span("value") for m in _PAIR_ZH.finditer(text)]
     if "-u" in text or "--" in text or "-a" in text:
         # curl, wget and httpie take "-u user:password"; others (docker) take user:group
         web = re.search(r"\b(?:curl|wget|https?)\b", text) is not None
@@ -156,6 +172,120 @@ def pair_value_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# --- a login given as a pair, with no secret word (round 19) ------------------------------
+# "ssh to the box as deploy / Larkspur77", "log in as mike, tangerine44", "the printer's
+# panel is admin:Sunbeam42", 用 admin / lemon8899 登录, 用 pi 和 mulberry 登进去: an account,
+# a separator, then the secret, where a verb of logging in or connecting governs the pair
+# (English before it; Chinese before it or after: 用 U / P 登录), or a copula or a colon
+# gives the pair as what something *is* ("the NAS is admin / X", 后台是 admin / X).
+# The account is one token that starts with a letter or a digit; the secret ends its clause
+# (a word that goes on, "log in as admin, then open settings", is prose).
+_LOGIN_VERB = re.compile(
+    r"\b(?:log(?:s|ged|ging)?\s*(?:in|on)(?:to)?|sign(?:s|ed|ing)?\s*(?:in|on)(?:to)?|"
+    r"ssh(?:ed|ing)?|telnet|rdp|s?ftp|connect(?:s|ed|ing)?|access(?:es|ed|ing)?|mount(?:s|ed|ing)?)\b"
+    r"|登录|登錄|登入|登陆|登陸|远程|遠程|连接|連接",
+    re.IGNORECASE,
+)
+_ZH_LOGIN_AFTER = re.compile(
+    r"\s*(?:就能|就可以|可以|才能|能)?\s*(?:登|连|連|上去|进去|進去|远程|遠程|ssh)"
+)
+# an account's label names what follows as the account ("登入帳號 admin / X")
+_ACCOUNT_LABEL = r"账号|帳號|帐号|賬號|账户|賬戶|用户名|用戶名"
+_ACCOUNT = r"(?P<user>(?<![A-Za-z0-9_/.@-])[A-Za-z0-9][A-Za-z0-9_.@-]{1,40})"
+_SEPARATOR = r"(?P<sep>\s*/\s*|:|\s*[,，]\s*|\s+(?:and|with)\s+|\s*(?:和|跟|与|與|加)\s*)"
+_SECRET = r"[\"'“]?(?P<value>[^\s\"'”,，。;；/:\u3400-\u9fff]{3,64})[\"'”]?"
+# after a verb ("as U", "with U", "using U"), a copula or a colon, a Chinese 用/拿 (by means of)
+_PAIR_AFTER = re.compile(
+    rf"(?P<lead>\bas|\bwith|\busing|\bis|\bwas|'s|[:：]|是|用|拿|使用|通过|通過|{_ACCOUNT_LABEL})\s*{_ACCOUNT}{_SEPARATOR}{_SECRET}"
+    r"(?=\s*(?:$|[.!?;,，。！？；)\n]|[\u3400-\u9fff]))",
+    re.IGNORECASE,
+)
+# The built-in administrator and default accounts of the systems people log in to (Unix,
+# Windows, SQL Server, Raspberry Pi OS, Ubuntu cloud images, PostgreSQL, routers): a closed
+# set the systems fix, so a plain word after one of them is that account's password.
+_BUILT_IN = frozenset("root admin administrator pi sa ubuntu postgres".split())
+_PROSE_AFTER = frozenset(
+    "then not and but or so too also please thanks thank okay now first later instead".split()
+)
+
+
+def _login_governs(text: str, m: re.Match[str]) -> bool:
+    """A verb of logging in before the pair in its clause, or (Chinese) just after it."""
+    lo = max([e.end() for e in _CLAUSE_END.finditer(text, 0, m.start())] or [0])
+    if _LOGIN_VERB.search(text, max(lo, m.start() - 60), m.start() + 1):
+        return True
+    return m.group("lead") in ("用", "拿", "使用", "通过", "通過") and bool(
+        _ZH_LOGIN_AFTER.match(text, m.end())
+    )
+
+
+def login_pair_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    # Cheap necessary conditions: a verb of logging in (its literals), or a pair written
+    # tight as U:P or with a slash (the only forms read with no verb).
+    low = text.lower()
+    verb_words = any(w in low for w in _VERB_WORDS)
+    if not verb_words and not _VERBLESS_GATE.search(text):
+        return out
+    for m in _PAIR_AFTER.finditer(text):
+        user, sep = m.group("user"), m.group("sep").strip()
+        value = m.group("value").rstrip(".,;?)")
+        span = (m.start("value"), m.start("value") + len(value))
+        if value.lower() in _PROSE_AFTER or not any(c.isalpha() for c in user):
+            continue
+        verb = verb_words and _login_governs(text, m)
+        lead = m.group("lead").lower()
+        if not verb and (
+            lead in ("as", "with", "using")
+            or sep not in ("/", ":")
+            or not _LOGIN_NAME.fullmatch(user)
+        ):
+            continue  # no verb: a copula or a colon, then a login name, then /P or :P
+        if _QUANTITY.fullmatch(value) or _two_of_a_kind(user, value):
+            continue  # a quantity with its unit (5G 和 2.4G), two of a kind (ba249 / ba250)
+        if looks_like_secret(value):
+            out.append(span)
+            continue
+        # a plain word: the pair must say it is one ("as U / P", U:P) or the account is built in
+        plain = value.isalpha() and (value.islower() or not value.isascii())
+        built_in = user.lower() in _BUILT_IN
+        if plain and (built_in or (verb and lead == "as" and sep in ("/", ":"))):
+            out.append(span)
+    return out
+
+
+# With no verb the account must look typed at a login prompt (lowercase, or a built-in
+# name): "the model is GPT-4 / Claude3" names two products.
+_LOGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._@-]*|(?i:administrator|admin|root)")
+_QUANTITY = re.compile(r"\d{1,4}(?:\.\d+)?[A-Za-z]{1,3}")
+
+
+def _shape(token: str) -> str:
+    """Letters as a, digits as 0, each run once ("ba249" and "ba250" are both a0)."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"\d", "0", re.sub(r"[^\W\d_]", "a", token)))
+
+
+def _two_of_a_kind(user: str, value: str) -> bool:
+    """An enumeration, not a login: one shape, one length and a common start (ba249 / ba250,
+    user1 / user2); "admin / admin123" and "test / test" are logins."""
+    common = len(os.path.commonprefix([user.lower(), value.lower()]))
+    same = _shape(user) == _shape(value) and len(user) == len(value)
+    return same and common >= 2 and value.lower() != user.lower()
+
+
+_CLAUSE_END = re.compile(r"[.!?;。！？；\n]")
+_VERB_WORDS = (
+    "log", "sign", "ssh", "telnet", "rdp", "ftp", "connect", "access", "mount",
+    "登", "远程", "遠程", "连", "連", "上去", "进去", "進去",
+)  # fmt: skip
+_VERBLESS_GATE = re.compile(r"[A-Za-z0-9_.@-](?:\s*/\s*|:)[^\s/:]")
+
+
 def plain_value_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Every span this module reads in ``text`` (the detection form)."""
-    return derived_spans(text) + directive_spans(text, looks_like_secret) + pair_value_spans(text)
+    return (
+        derived_spans(text)
+        + directive_spans(text, looks_like_secret)
+        + pair_value_spans(text)
+        + login_pair_spans(text, looks_like_secret)
+    )

@@ -59,6 +59,7 @@ _E = r"(?![A-Za-z0-9])"  # token boundary after
 _STRONG_EN = (
     r"pass(?:word|code|phrase|wd|key)s?|pwd|pw|p/w|pins?(?:[\s-]?(?:code|number))?(?:码)?|"
     r"(?:lock|safe)\s+combination|seed\s+phrase|recovery\s+phrase|mnemonic\s+phrase|"
+    r"(?:wifi|wi-fi|wlan|wpa2?|wireless|network|router|hotspot)\s+keys?|"
     r"security\s+(?:question\s+)?answers?|(?:memorable|security)\s+(?:words?|info(?:rmation)?)|safe\s?words?|secret\s+words?|"
     r"answer\s+(?:to|for)\s+(?:my|the|your|our)\s+(?:[\w-]+\s+){0,3}security\s+question"
 )
@@ -68,7 +69,6 @@ _OTHER_EN = (
     r"(?:auth|access|bearer|api|bot|session|refresh|deploy|personal\s+access)[\s_-]?tokens?|"
     r"tokens?|secrets?|credentials?|creds|cvv2?|cvc|puk2?|otp|totp|2fa|mfa|bearer|log-?ins?|logon|"
     r"(?:admin|login|wifi|wi-fi|root|user|account|router|db|database|master|server|email|vpn)\s+pass|"
-    r"(?:wifi|wi-fi|wlan|wpa2?|wireless|network|router|hotspot)\s+keys?|"
     r"combos?|combinations?|"
     r"one[\s-]?time\s+(?:pass)?(?:codes?|passwords?|pins?)|"
     r"(?:verification|login|log-?in|sign[\s-]?in|security|confirmation|auth(?:entication|orization)?|"
@@ -409,7 +409,7 @@ _ASSIGN = re.compile(
     r"\s*(?:is|was|are|'s|=|:|：|->|\u2192|是|为|改成了?|改为|设为|设成|换成了?|"
     r"用的是|用的|就用|用了|设的是|设的|設的|填的是|填的|写的是|寫的是)\s*"
     r"(?:(?:now|still|just|always|currently|simply|actually)\s+|(?:全)?(?:小写|大写|小寫|大寫)的\s*)?"
-    r"[\"“'「]?(?P<value>[!-~]{3,})",
+    r"[\"“'「]?(?P<value>[!-~\u0370-\u03ff\u0400-\u04ff\u1f00-\u1fff]{3,})",
     re.IGNORECASE,
 )
 # Lowercase words with an adjective's or a participle's ending say what the password is

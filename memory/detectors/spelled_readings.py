@@ -218,6 +218,12 @@ def _decode_runs(text: str) -> list[tuple[int, int, str]]:
                 emit(a, stop, _SYMBOLS[low], False)
                 i += 2 if nxt in _SUFFIX else 1
                 continue
+            if tok.isalpha() and len(tok) <= 8 and i + 1 < len(toks) and toks[i + 1][2] == "zhd":
+                # letters beside Chinese digits ("L I U 八 八 六": the detection form has
+                # joined the spaced letters already, LIU 八八六): the letters as written
+                emit(a, b, tok, False)
+                i += 1
+                continue
             parts = _parts(tok)
             if parts:
                 for p in parts:

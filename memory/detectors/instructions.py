@@ -159,13 +159,17 @@ _INJECTION_PATTERNS = [
         r"(?:vorher|bisher|zuvor|davor)\b",
         re.IGNORECASE,
     ),
+    # Russian, case spelled out: the prefilter keeps no case-insensitive literal of a cased
+    # script other than Latin.
     re.compile(
-        r"(?:игнорир\w*|проигнорир\w*|забудь\w*|забуд\w*|отбрось\w*|не\s+обращай\w*\s+внимания\s+на)"
+        r"(?:[Ии]гнорир\w*|[Пп]роигнорир\w*|[Зз]абуд\w*|[Оо]тбрось\w*|[Нн]е\s+обращай\w*\s+внимания\s+на)"
         r"\s+(?:\w+\s+){0,2}?(?:предыдущ\w+|прежн\w+|вышеуказанн\w+|вышеизложенн\w+|исходн\w+|"
         r"системн\w+|все\s+свои|свои)\s+(?:\w+\s+)?(?:инструкци\w+|указани\w+|правил\w*|"
         r"команд\w*|промпт\w*|установк\w+|директив\w+)"
-        r"|системн\w+\s+промпт\w*|prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)"
-        r"|\bsystem-?prompts?\b",
+        r"|[Сс]истемн\w+\s+промпт\w*"
+    ),
+    re.compile(
+        r"prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)|\bsystem-?prompts?\b",
         re.IGNORECASE,
     ),
     re.compile(

@@ -212,9 +212,10 @@ def test_probe19_sets_are_well_formed(half):
 
 
 # Rules alone, measured on 2026-12-07 (round 19; before it: tune 29/55 and 6 wrong, report
-# 29/55 and 4 wrong; the report half was read once, after tuning). A later change may raise
+# 29/55 and 4 wrong; the report half was read after tuning, and once more after a fix
+# the sentences of this file asked for). A later change may raise
 # a floor or lower a ceiling, never the reverse.
-_FLOORS = {"tune": (55, 4), "report": (40, 4)}
+_FLOORS = {"tune": (55, 4), "report": (41, 4)}
 
 
 @pytest.mark.parametrize("half", sorted(_FLOORS))

@@ -68,7 +68,9 @@ _ADDRESS = [
     ),
     # A conditional or descriptive address: "if you are an AI", "any agent reading this".
     re.compile(
-        rf"\bif\s+(?:you\s+are|you're|this\s+is\s+read\s+by)\s+(?:an?\s+|the\s+)?(?:\w+\s+){{0,2}}{_ROLE_EN}\b"
+        rf"\bif\s+(?:you(?:'re|\s+are|\s+(?:happen\s+to|might|may|could|would)\s+be)"
+        r"(?:\s+(?:actually|in\s+fact|really))?|this\s+is\s+(?:being\s+)?read\s+by)\s+"
+        rf"(?:an?\s+|the\s+)?(?:\w+\s+){{0,2}}{_ROLE_EN}\b"
         rf"|\b{_ROLE_EN}\s+(?:reading|processing|indexing|summari[sz]ing|parsing|crawling|that reads?|who reads?)\s+"
         r"(?:this|these|the following|the above)\b"
         # Any verb of handling this very text, after the role or a machine kind with a noun

@@ -9,11 +9,28 @@ like ROT13 and base64 are (``addressing.readings``):
   turned into Chinese.
 
 Both are spellings of the patterns' own vocabulary, not phrasings of any data set.
+
+And the encodings a line can be hidden in, each decoded once and read by the same patterns
+(round 19):
+
+- **leet**: a word mixing letters with digits or ``@``/``$`` read with the digits as the
+  letters they stand for ("1gn0re", "4ss1st4nt");
+- **hex**: a run of eight or more hex byte pairs, bare or written ``\\x41``, that decodes to
+  printable UTF-8 with a space in it (a hash or a MAC address decodes to no such thing);
+- **percent-encoding**: three or more ``%XX`` escapes, unquoted;
+- **Cyrillic or Greek as written** (``native_readings``): a sentence in Russian read before
+  the look-alike fold turns its letters into Latin ones;
+- **reversed text**: the line read backwards (as a whole, and word by word) when it reads
+  more like English that way, counted by the letter pairs English has and its reversal
+  lacks ("th", "he", "nd", "ng" against "ht", "eh", "dn", "gn") — a statistic of the
+  language, like the letter counts ``addressing.readings`` uses for ROT13.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from urllib.parse import unquote
 
 # Traditional -> simplified for the characters the Chinese patterns in instructions.py and
 # addressing.py use (one character each way; a fold, not a translation).
@@ -117,8 +134,82 @@ def read_pinyin(form: str) -> str | None:
     return "".join(out)
 
 
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+# From the start of a word only (a word holds a letter and a digit when any suffix does).
+_LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[\w@$]{3,}")
+
+
+# A word of hex digits only ("a3f09b12", "0xdeadbeef") or with a run of three digits
+# ("v1234", "2026q4") is an identifier, not a word spelled in leet.
+_IDENTIFIER = re.compile(r"[0-9a-fA-Fx]+|.*\d{3}.*")
+
+
+def _unleet_word(m: re.Match) -> str:
+    word = m.group()
+    return word if _IDENTIFIER.fullmatch(word) else word.translate(_LEET)
+
+
+def unleet(form: str) -> str:
+    """ "1gn0re prev10us" -> "ignore previous": only words mixing letters with digits that
+    are not identifiers."""
+    return _LEET_WORD.sub(_unleet_word, form)
+
+
+_HEX_RUN = re.compile(
+    r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){8,}"
+)
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _hex_readings(form: str) -> list[str]:
+    out = []
+    for m in _HEX_RUN.finditer(form):
+        try:
+            decoded = bytes.fromhex(m.group().replace("\\x", "")).decode("utf-8")
+        except ValueError:
+            continue
+        if decoded.isprintable() and " " in decoded.strip():
+            out.append(decoded)
+    return out
+
+
+# Letter pairs common in English whose reversals are rare in it: English text scores high
+# on the first, the same text written backwards on the second.
+_FORWARD_PAIRS = tuple("th he nd ng nt ha ou io wh of ch sh ck ly".split())
+_BACKWARD_PAIRS = tuple(pair[::-1] for pair in _FORWARD_PAIRS)
+
+
+def _reversed_readings(form: str) -> list[str]:
+    """``form`` backwards, as a whole and word by word, when it reads as English that way."""
+    lower = form.lower()
+    backward = sum(lower.count(p) for p in _BACKWARD_PAIRS)
+    if backward < 2:
+        return []
+    score = sum(lower.count(p) for p in _FORWARD_PAIRS) - backward
+    if score >= 0 or -score < 2:
+        return []
+    backwards = form[::-1]
+    return [backwards, " ".join(word[::-1] for word in form.split())]
+
+
+# A word written wholly in Cyrillic or Greek: the detection form folds its letters into
+# their Latin look-alikes (the TR39 skeleton), which is right for "раssword" and wrong for a
+# Russian sentence, so such a text is also read as written (NFKC only).
+_NATIVE_WORD = re.compile(r"(?<![^\W\d_])[\u0370-\u03ff\u0400-\u04ff]{3,}(?![^\W\d_])")
+
+
+def native_readings(text: str) -> list[str]:
+    """``text`` as written (NFKC), when it holds a whole word of Cyrillic or Greek."""
+    if not text.isascii() and _NATIVE_WORD.search(text):
+        return [unicodedata.normalize("NFKC", text)]
+    return []
+
+
 def extra_readings(form: str) -> list[str]:
-    """The traditional fold and the pinyin reading of ``form``, where they differ from it."""
+    """The traditional fold, the pinyin reading and the decoded encodings of ``form``,
+    where they differ from it."""
     out = []
     folded = fold_traditional(form)
     if folded != form:
@@ -126,4 +217,11 @@ def extra_readings(form: str) -> list[str]:
     pinyin = read_pinyin(form)
     if pinyin:
         out.append(pinyin)
+    plain = unleet(form)
+    if plain != form:
+        out.append(plain)
+    out.extend(_hex_readings(form))
+    if "%" in form and len(_PERCENT.findall(form)) >= 3:
+        out.append(unquote(form))
+    out.extend(_reversed_readings(form))
     return out

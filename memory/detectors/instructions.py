@@ -25,7 +25,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
-from memory.detectors.injection_readings import extra_readings
+from memory.detectors.injection_readings import extra_readings, native_readings
 from memory.detectors.prefilter import search_any
 from memory.detectors.tool_orders import orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
@@ -137,6 +137,41 @@ _INJECTION_PATTERNS = [
         r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?)\s*(?:모든\s*)?(?:내용|지시|명령|"
         r"규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
     ),
+    # French, Spanish, Italian, Portuguese, German and Russian: a verb of setting aside, then
+    # (within a few words) an adjective of what came before and a noun of instructions, in
+    # either order; "ignore the previous message" (a correction between people) names no
+    # instruction and is not read.
+    re.compile(
+        r"\b(?:ignor\w*|oubli\w*|olvid\w*|descart\w*|omit\w*|dimentic\w*|trascur\w*|esque[cç]\w*|"
+        r"desconsider\w*|ne\s+tiens?\s+pas\s+compte|haz\s+caso\s+omiso|fais\s+abstraction|vergiss|"
+        r"vergessen\s+sie|missacht\w*)\b\s+(?:[\w'’-]+\s+){0,3}?"
+        r"(?:(?:pr[ée]c[ée]dent\w*|ant[ée]rieur\w*|ci-dessus|initial\w*|previ[oa]s?|anteriores|"
+        r"precedent[ei]|originai?\w*|vorherig\w*|bisherig\w*|obig\w*|fr[üu]her\w*|"
+        r"vorangegangen\w*|urspr[üu]nglich\w*)\s+(?:[\w'’-]+\s+)?(?:instru[cç]\w*|istruzion\w*|"
+        r"consignes?|r[èe]gles?|reglas|regole|regras|directiv\w*|direttiv\w*|diretriz\w*|"
+        r"directrices|indica\w*|orienta\w*|[óo]rdenes|anweisungen|instruktionen|regeln|vorgaben|"
+        r"befehle|richtlinien|prompts?)"
+        r"|(?:instru[cç]\w*|istruzion\w*|consignes?|r[èe]gles?|reglas|regole|regras|directiv\w*|"
+        r"direttiv\w*|diretriz\w*|directrices|indica\w*|orienta\w*|[óo]rdenes|prompts?)\s+"
+        r"(?:pr[ée]c[ée]dent\w*|ant[ée]rieur\w*|ci-dessus|initial\w*|previ[oa]s|anteriores|"
+        r"precedenti|di\s+sopra|de\s+arriba|acima|originai?\w*|du\s+syst[èe]me|del\s+sistema))"
+        r"|\b(?:vergiss|vergessen\s+sie)\s+alles,?\s+was\s+(?:dir|ihnen|du|sie)\s+(?:\w+\s+)?"
+        r"(?:vorher|bisher|zuvor|davor)\b",
+        re.IGNORECASE,
+    ),
+    # Russian, case spelled out: the prefilter keeps no case-insensitive literal of a cased
+    # script other than Latin.
+    re.compile(
+        r"(?:[Ии]гнорир\w*|[Пп]роигнорир\w*|[Зз]абуд\w*|[Оо]тбрось\w*|[Нн]е\s+обращай\w*\s+внимания\s+на)"
+        r"\s+(?:\w+\s+){0,2}?(?:предыдущ\w+|прежн\w+|вышеуказанн\w+|вышеизложенн\w+|исходн\w+|"
+        r"системн\w+|все\s+свои|свои)\s+(?:\w+\s+)?(?:инструкци\w+|указани\w+|правил\w*|"
+        r"команд\w*|промпт\w*|установк\w+|директив\w+)"
+        r"|[Сс]истемн\w+\s+промпт\w*"
+    ),
+    re.compile(
+        r"prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)|\bsystem-?prompts?\b",
+        re.IGNORECASE,
+    ),
     re.compile(
         r"你(?:现在)?(?:是|就是|将是|扮演|成为|进入)(?:一个|一名)?\S{0,10}?(?:管理员|开发者|root|admin|DAN|"
         r"超级用户|没有任何限制|没有限制|无限制|不受限制|越狱|黑客|模式)",
@@ -186,8 +221,12 @@ _TO_AGENT_PATTERNS = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(the assistant|assistants?|agents?|the ai|the model|you|llms?|chatbots?|bots|crawlers?|"
-        r"scrapers?|(?:ai|automated|virtual|digital|language)\s+[a-z]+s)\s+(must|should|shall|will|are required to|"
+        # "agents" and "assistants" after a noun are a job ("customer service agents", "shop
+        # assistants"): only bare, after a determiner or after a machine modifier.
+        r"(?:\b(?:the assistant|the ai|the model|you|llms?|chatbots?|bots|crawlers?|scrapers?|"
+        r"(?:ai|automated|virtual|digital|language)\s+[a-z]+s)"
+        r"|(?:^|(?<=[^\w\s])\s*|\b(?:the|all|any|every|each|our|your|ai|automated|virtual|digital)\s+)"
+        r"(?:assistants?|agents?))\s+(must|should|shall|will|are required to|"
         r"need to|have to)\s+(always\s+|now\s+|never\s+)?\w+",
         re.IGNORECASE,
     ),
@@ -248,17 +287,6 @@ _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+[a-z]{2,})\b", re.IGNORECASE)
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
-_LEET = str.maketrans(
-    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
-)
-_LEET_WORD = re.compile(r"(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[\w@$]{3,}")
-
-
-def _unleet(form: str) -> str:
-    """ "1gn0re prev10us" -> "ignore previous": only words mixing letters with digits."""
-    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), form)
-
-
 # An attack string *mentioned*, not used: a quotation right after a noun or verb that names
 # it as words ("the phrase 'ignore previous instructions'", "the string \"…\"", "such as
 # '…'", "字符串“…”"). A text about prompt injection quotes the attack; an attack does not
@@ -290,13 +318,11 @@ def find_injection(text: str) -> list[str]:
     form = normalize_for_detection(text)
     if _used_not_mentioned(form):
         return ["instruction_like_text"]
-    unleet = _unleet(form)
-    if unleet != form and search_any(_INJECTION_PATTERNS, unleet):
-        return ["instruction_like_text"]
-    # ROT13 or base64 that decodes to language is read like what it hides.
+    # ROT13, base64, hex, leet or reversed text that decodes to language is read like what
+    # it hides (memory.detectors.injection_readings).
     if any(
         search_any(_INJECTION_PATTERNS, decoded)
-        for decoded in (*readings(form), *extra_readings(form))
+        for decoded in (*readings(form), *extra_readings(form), *native_readings(text))
     ):
         return ["instruction_like_text"]
     return []
@@ -316,7 +342,7 @@ def find_instruction_to_agent(text: str) -> list[str]:
     text that speaks to the assistant or sends the user's data out (policy step 13 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
-    for reading in (form, *readings(form), *extra_readings(form)):
+    for reading in (form, *readings(form), *extra_readings(form), *native_readings(text)):
         if search_any(_TO_AGENT_PATTERNS, reading):
             return ["instruction_to_agent"]
         # Structure, not phrasing (memory.detectors.addressing): content that speaks to the

@@ -42,12 +42,25 @@ _MACHINE = (
     r"(?:ai|ais|a\.i\.|assistants?|agents?|models?|llms?|chatbots?|bots?|copilots?|"
     r"summari[sz]ers?|crawlers?|scrapers?|aggregators?)"
 )
+# The agent noun of a verb of handling text.
+_HANDLER = (
+    r"(?:review|transcrib|translat|pars|index|classifi|grad|screen|rank|caption|label|respond|"
+    r"proofread|check|scann|process|summari[sz]|filter|moderat|tagg)(?:er|or)s?"
+)
+# A verb of handling text that only a machine does to it, in any form.
+_MACHINE_VERB = (
+    r"(?:process|pars|index|crawl|ingest|scrap|summari[sz]|extract|classif|tokeni[sz]|analy[sz])"
+    r"(?:es|s|e|ing|ies|y)?"
+)
 # The same with a modifier of one or two words ("calendar assistant", "AI mail helpers",
 # "automation assistant", "bot-readers").
 _MODIFIED = (
     rf"(?:(?:[a-z][\w-]*\s+){{1,2}}{_MACHINE}"
     r"|(?:ai|automated|automation|virtual|digital|smart)\s+(?:[a-z-]+\s+)?"
-    r"(?:helpers?|readers?|tools?|programs?|software|engines?|services?|systems?|scripts?)"
+    r"(?:helpers?|readers?|tools?|programs?|software|engines?|services?|systems?|scripts?|"
+    # The agent noun of a verb of handling text ("AI code reviewers", "automated screeners"):
+    # the same verbs as the described-by-what-it-does frame below; "AI researchers" is a job.
+    rf"{_HANDLER})"
     rf"|{_MACHINE}-(?:readers?|helpers?|users?))"
 )
 # A word that is no imperative: a function word, a modal or a finite or participle form.
@@ -113,6 +126,27 @@ _EN = [
         r"(?:must|should|shall|needs?\s+to|has\s+to)\b",
         re.IGNORECASE,
     ),
+    # A reader named by what it does to this very text, the reader left open: "whoever
+    # processes this document:" (a person's verbs, read and handle, are left to "whatever"
+    # and the machine nouns: "whoever reads this note: water the plants" is an office note),
+    # "whatever program is reading these lines needs to"; or an automated reader "of this
+    # page"; then a delimiter or a modal.
+    re.compile(
+        rf"\b(?:(?:whoever|anyone|anybody)\s+(?:is\s+)?{_MACHINE_VERB}"
+        r"|(?:(?:whatever|anything)(?:\s+[a-z]+)?|any\s+(?:[a-z]+\s+)?(?:reader|system|program|tool|software|service|"
+        r"process|machine|script|engine)|(?:the|a)\s+(?:[a-z]+\s+)?(?:machine|program|software|"
+        rf"script)s?)\s+(?:(?:is|are|that|which|who)\s+)?(?:{_MACHINE_VERB}|(?:read|handl)(?:s|e|es|ing)?))"
+        r"\s+(?:along|(?:this|these|the\s+following|the\s+above)\s+[\w-]+)\s*"
+        r"(?:[:\u2014\u2013]|\s-\s|,?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|are\s+to|"
+        r"ought\s+to|please)\b)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:any|every|each|all|the)\s+(?:ai|automated|virtual|digital|machine|language)\s+[a-z]+\s+"
+        r"(?:of|on|in|for)\s+(?:this|these|the)\s+[\w-]+\s+(?:must|should|shall|needs?\s+to|has\s+to|"
+        r"is\s+to|are\s+to|ought\s+to)\b",
+        re.IGNORECASE,
+    ),
     # A key of structured data named for the machine, holding a sentence.
     re.compile(
         r"[\"']?\b[\w-]*(?:(?:notes?|directives?|instructions?|tasks?|messages?|prompts?|hints?|"
@@ -120,6 +154,14 @@ _EN = [
         r"model|gpt|copilot)s?|(?:ai|bot|llm|assistant|agent|gpt|copilot)[_-](?:notes?|directives?|"
         r"instructions?|tasks?|messages?|prompts?|hints?|commands?|orders?|requests?))\b[\"']?"
         r"\s*[:=]\s*[\"']?\s*(?:[^\s\"']+\s+){2,}",
+        re.IGNORECASE,
+    ),
+    # A key joining a privileged role to an act or an order (``system_override``,
+    # ``agent_action``, ``admin-command``) whose value opens with an imperative.
+    re.compile(
+        r"[\"']\b[\w-]*(?:system|agent|assistant|ai|llm|bot|model|admin|developer|operator|root)[_-]"
+        r"(?:override|action|command|instruction|directive|task|order|prompt|rule|policy|todo|do)s?\b"
+        rf"[\"']\s*[:=]\s*[\"']\s*{_IMPERATIVE}",
         re.IGNORECASE,
     ),
     # A role assigned to the reader.
@@ -136,11 +178,38 @@ _EN = [
     # or another person's things), then an e-mail, a URL or a handle.
     re.compile(
         r"\b(?:send|mail|e-?mail|forward|post|upload|dm|message|bcc|cc|share|submit|deliver)\b"
-        r"[^.!?\n]{0,60}?\b(?:this\s+(?:conversation|chat|thread|session)|the\s+(?:conversation|"
-        r"chat|transcript|summary|chat\s+log)|everything\s+you\s+know|all\s+you\s+know|"
+        r"[^.!?\n]{0,60}?\b(?:this\s+(?:conversation|chat|thread|session)|the\s+(?:[a-z]+\s+){0,2}?"
+        r"(?:conversation|chat|transcript|summary|chat\s+log)|everything\s+you\s+know|all\s+you\s+know|"
+        # What the user told the assistant, however much: "whatever the user has told you".
+        r"(?:whatever|everything|anything|all)\s+(?:that\s+)?(?:the\s+)?(?:user|customer|they|he|she)\s+"
+        r"(?:has\s+|have\s+|had\s+)?(?:told|said\s+to|shared\s+with|given|gave|mentioned\s+to)\s+you|"
         r"(?:every|each|all)\s+(?:member|user|customer|contact|employee|participant)'?s?|"
         r"the\s+(?:viewer|owner|passenger|employee|user|customer|member|recipient|requester)'s)"
         r"[^.!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|(?<![\w.])@[\w-]{3,})",
+        re.IGNORECASE,
+    ),
+    # A placeholder handed over or carried by a link: "send [conversation] to https://…",
+    # "https://…?h={{chat_history}}". The placeholder is named for what the user holds (what
+    # they said, their contact details, their secrets); "{query}" and "{user_id}" in API docs
+    # name request parameters. The names are the kinds of personal data the policy guards.
+    re.compile(
+        r"\b(?:send|mail|e-?mail|forward|post|upload|submit|share|deliver|append|attach)\s+"
+        r"(?:\[[^\]\s]{2,30}\]|\{\{?[^}\s]{2,30}\}\}?|<<?[A-Z_]{3,}>>?|\$\{?[A-Za-z_.]{3,}\}?)\s+"
+        r"(?:to|at)\s+(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"://[^\s)\"'>]*(?:\{\{?|\[|<<?|%7b|%5b|\$\{?)\s*(?:[a-z]+[_.-])*"
+        r"(?:e-?mails?|phones?|address(?:es)?|passwords?|passwd|secrets?|conversations?|chats?|"
+        r"history|transcripts?|messages|memor(?:y|ies)|context|session|cookies?|card|ssn|location|"
+        r"contacts?|profile|inbox)(?:[_.-][a-z]+)*\s*(?:\}|\]|>|%7d|%5d|\b)",
+        re.IGNORECASE,
+    ),
+    # A tag named for a write to what the assistant keeps (<save_to_long_term>, <update_profile>,
+    # <persist-fact>) around a sentence of four words or more.
+    re.compile(
+        r"<\s*(?:save|store|write|update|persist|remember|memori[sz]e|learn|commit|append)[_-][\w-]+"
+        r"(?:\s[^>]*)?>\s*(?:[^<\s]+\s+){3,}[^<]*<",
         re.IGNORECASE,
     ),
     re.compile(
@@ -158,7 +227,37 @@ _ROLE_ZH = (
 _ROLE_JA = r"(?:AI|ＡＩ|アシスタント|ボット|チャットボット|言語モデル|AIモデル|AIエージェント)"
 _ROLE_KO = r"(?:AI|인공지능|어시스턴트|에이전트|(?<![가-힣])봇|챗봇|언어\s*모델|비서\s*AI)"
 
+# Machines named by kind (a program, a tool, a system): the reader only where the frame
+# says it reads or handles this text, or greets it as a group.
+_TOOL_ZH = r"(?:系统|系統|程序|程式|工具|软件|軟體|引擎|插件|爬虫|爬蟲)"
+_TOOL_JA = r"(?:システム|ツール|プログラム|エンジン|ソフトウェア|ソフト|クローラー)"
+_TOOL_KO = r"(?:시스템|도구|툴|프로그램|엔진|소프트웨어|크롤러)"
+
 _CJK = [
+    # The reader described by its handling of this very text, then an order: 处理这份简历的
+    # 系统需要把…, 阅读本页的工具请…; a kind (这类, 这种) is a topic, not this text.
+    re.compile(
+        r"(?:处理|處理|读取|讀取|阅读|閱讀|读到|讀到|看到|解析|索引|抓取|总结|總結|摘要|翻译|翻譯|审核|"
+        r"審核|筛选|篩選|分析)(?:这|這|本|此|该|該)(?![类類种種样樣些])\S{0,8}?的\S{0,4}?"
+        rf"(?:{_ROLE_ZH}|{_TOOL_ZH})[，,]?\s*(?:[请請]|(?:务必|務必|必须|必須|需要|应该|應該|应当|應當|要|得)"
+        r"\S{0,8}?(?:把|将|將|给|給|告诉|告訴|向|回复|回覆|推荐|推薦|标记|標記|删除|刪除|发送|發送|"
+        r"转发|轉發|记住|記住|忽略|写|寫|加上|评为|評為|排在))"
+    ),
+    # A dedication or a greeting to machines of a task: 致所有摘要工具：, 各位自动化工具注意.
+    re.compile(
+        rf"(?:致|各位|写给|寫給|给|給)\S{{0,6}}?{_TOOL_ZH}\s*(?:[：:]|注意|们|們|[，,][^。]{{0,6}}?[请請])"
+    ),
+    # Japanese and Korean: the reader described by its handling of this text, a machine by
+    # kind as topic, then a request ending; a greeting to machines as a group (AIの皆さん,
+    # 요약 도구 여러분).
+    re.compile(
+        rf"(?:この|本|上記の|以下の)[^\s、。]{{1,10}}?を[^\s、。]{{1,12}}?(?:る|む|く|す|う|つ|ぶ|ぐ|た|ている)"
+        rf"(?:{_ROLE_JA}|{_TOOL_JA})(?:は|へ|の方)[、,]?[^。]{{0,60}}?(?:ください|下さい|しなさい|すること)"
+        rf"|(?:{_ROLE_JA}|{_TOOL_JA})の?(?:皆さん|皆様|みなさん|みなさま|各位)"
+        rf"|(?:이|본|위|아래|다음)\s*[가-힣]{{1,6}}[을를]\s*[가-힣]{{1,8}}는\s*(?:{_ROLE_KO}|{_TOOL_KO})\s*"
+        r"(?:은|는)[^.\n]{0,50}?(?:주세요|하세요|마세요|십시오)"
+        rf"|(?:{_ROLE_KO}|(?:[가-힣]{{1,4}}\s*)?{_TOOL_KO})\s*여러분"
+    ),
     # 给日程助手——… / 给代码助手：… / 致AI：
     re.compile(
         rf"(?:给|給|致)[\u4e00-\u9fffA-Za-z]{{0,6}}?{_ROLE_ZH}\s*(?:[：:]|——|—|--|的话[：:]?)"
@@ -172,6 +271,12 @@ _CJK = [
     ),
     # Code-mixed: a role then "pls"; the user's things written "user 的".
     re.compile(r"(?:AI|助手|助理|模型|机器人|bot)\s*(?:pls|plz|please)\b", re.IGNORECASE),
+    # The conversation or the user's things handed to an outside address: 把聊天内容贴到 https://…
+    re.compile(
+        r"(?:把|将|將)[^。！？\n]{0,20}?(?:聊天|对话|對話|会话|會話|通讯录|通訊錄|密码|密碼|用户的|用戶的|"
+        r"使用者的|客户的|客戶的)[^。！？\n]{0,12}?(?:发|發|贴|貼|上传|上傳|提交|转发|轉發|抄送|寄|同步|传|傳)"
+        r"\S{0,3}?(?:到|给|給|至)\s*(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://)"
+    ),
     re.compile(r"\buser\s*的\s*\w+[^。\n]{0,30}?(?:send|发|發|传|傳|贴|貼|upload)", re.IGNORECASE),
     # Japanese: a compound role as topic with a request ending; a conditional address; a
     # reader described by a relative clause in any verb form (読んだAIは).

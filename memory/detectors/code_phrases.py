@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.detectors.access_points import access_point_spans
 from memory.detectors.access_replies import _value_at
 from memory.detectors.switches import detection_switch
 
@@ -116,38 +117,24 @@ _GETTING_IN = re.compile(
     r"\bto\s+(?:get\s+(?:in|buzzed|let)|open|unlock|disarm|arm|get\s+into)\b", re.IGNORECASE
 )
 
-# A thing, then its code with no code noun: "the attic safe is 2-2-9-1", "gate's 4471 now",
-# "for the bins enclosure you need 1-1-9-4". Digits in single pieces are a code whatever
-# the thing (no count, date or amount is said so); a plain number needs a place one keys.
-_THING_IS = re.compile(
-    r"(?:(?<![\w'’-])(?:the|my|our|your|his|her|their|[A-Z]?[a-z]+'s)\s+)?"
-    r"(?:(?!(?:is|was)\b)[\w-]+\s+){0,2}?(?P<noun>(?<![\w'’-])[A-Za-z][\w-]*)"
-    r"(?:'s|’s|\s+(?:is|was|opens\s+(?:with|on)|unlocks\s+with|takes|uses))\s+(?:now\s+|still\s+|just\s+)?"
-    r"|\bfor\s+(?:the|my|our|your|his|her|their|[A-Z]?[a-z]+'s)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?P<noun2>[\w-]+),?\s+(?:you|we|i|they)\s+(?:need|use|punch|type|enter)\s+",
-    re.IGNORECASE,
-)
-# Nouns that name a number, not what it opens ("our flat number is 2 0 8 8").
-_NUMBER_NOUN = re.compile(
-    r"numbers?|no|id|address|extension|ext|phone|mobile|flat|apartment|room|line|floor|score|"
-    r"result|formation|sequence|pattern|odds|ratio|total|count",
-    re.IGNORECASE,
-)
-_PIECES = re.compile(r"\d(?:[- ]\d){3,7}(?![\w-])")
-_DIGITS = re.compile(r"(?:[#*]*\d){4,8}[#*]*(?![\w.,:/%-])")
-
 # Chinese: a lockable thing by its head morpheme, or a code whose modifier opens or arms.
 _ZH = re.compile(
-    r"(?:(?P<thing>锁|鎖|门禁|門禁|[大单單家侧側后後前库庫帘簾]门|[大单單家侧側后後前库庫帘簾]門|柜|櫃|箱|盒|报警器|報警器|闸机|閘機)"
-    r"(?:的)?(?:密码|密碼|号码锁|码|碼|口令)?"
+    r"(?:(?P<thing>锁|鎖|门禁|門禁|[大单單家侧側后後前库庫帘簾]门|[大单單家侧側后後前库庫帘簾]門|[柜櫃箱盒]子?|"
+    r"报警器|報警器|闸机|閘機|道闸|道閘|遥控器?|遙控器?)"
+    # what the value is called after the thing: a code (any 码 not of a number, a bar or a
+    # QR code), or its length ("三位数"; Chinese numerals are folded to digits)
+    r"(?:的)?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|口令|"
+    r"(?P<n>[1-9一二两兩三四五六七八九])位(?:数字?|數字?|密码|密碼|码|碼)?)?"
     r"|(?:开箱|開箱|开锁|開鎖|解锁|解鎖|撤防|布防|管理|授权|授權|激活|进楼|進樓|进院|取物)(?:码|碼|密码|密碼|口令))"
-    r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的)?"
+    r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的|选的|選的|用的)?"
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
-    r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|变成|變成|是|为|為|：|:|就是)?"
-    r"\s*(?P<value>(?:\d[- ]){3,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
+    r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|设置[成为為了]|設置[成為了]|"
+    r"选了|選了|用了|定成|变成|變成|是|为|為|：|:|就是)?"
+    r"\s*(?P<value>(?:\d[- ]){2,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
     r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
     r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公]))"
 )
+_N = dict(zip("一二两兩三四五六七八九", "12223456789", strict=True))  # a length said in Chinese
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
 _JA_KO = re.compile(
     r"(?:錠|鍵|金庫|ロッカー|ボックス|暗証番号|暗証|パスコード|자물쇠|도어락|현관|사물함|금고|"
@@ -189,9 +176,8 @@ def _value(text: str, at: int, lockish: bool, looks_like_secret: Callable[..., b
 
 def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     spans = []
-    # Exact gates (FAST_DETECTION_TEXT; off: the reference): both phrase patterns hold the
-    # head as a whole word, and the thing-is reading takes its value from _PIECES or
-    # _DIGITS matched where the phrase ends, which a search of the text would find too.
+    # Exact gate (FAST_DETECTION_TEXT; off: the reference): both phrase patterns hold the
+    # head as a whole word (the thing-is reading's gate is in access_points).
     fast = detection_switch("FAST_DETECTION_TEXT")
     if any(w in low for w in _LITERALS) and (not fast or _HEAD_WORD.search(text)):
         for rx in (_PHRASE, _HEAD_ONLY):
@@ -218,26 +204,7 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
                 continue
             if _PLACE.search(place) or _GETTING_IN.search(text, m.end()):
                 spans.append(m.span("value"))
-    if (
-        "'s" in low
-        or "’s" in low
-        or " is " in low
-        or " was " in low
-        or "for " in low
-        or " opens " in low
-    ) and (not fast or _PIECES.search(text) or _DIGITS.search(text)):
-        for m in _THING_IS.finditer(text):
-            noun = m.group("noun") or m.group("noun2")
-            if _public(m.group(0)) or _NUMBER_NOUN.fullmatch(noun):
-                continue
-            p = _PIECES.match(text, m.end())
-            if p and _AFTER_EN.match(text, p.end()):
-                spans.append(p.span())
-                continue
-            d = _DIGITS.match(text, m.end())
-            if d and _PLACE.fullmatch(noun) and _AFTER_EN.match(text, d.end()):
-                if not _YEAR.fullmatch(d.group()):
-                    spans.append(d.span())
+    spans += access_point_spans(text, low, looks_like_secret, _public)
     return spans
 
 
@@ -256,8 +223,11 @@ def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list
             digits = sum(c.isdigit() for c in value)
             if _YEAR.fullmatch(value):
                 continue
-            # three digits only on a lock with a link ("行李箱密码锁是 308")
-            if digits < 4 and not (m.group("thing") and "锁" in m.group(0) and m.group("link")):
+            # three digits only on a lock with a link ("行李箱密码锁是 308"), or as many as
+            # the length said ("储物柜三位数：518")
+            said = m.group("n") and _N.get(m.group("n"), m.group("n")) == str(digits)
+            lock = m.group("thing") and "锁" in m.group(0) and m.group("link")
+            if digits < 4 and not (lock or said):
                 continue
             spans.append(m.span("value"))
         for m in _JA_KO.finditer(text):

@@ -52,7 +52,9 @@ _ADMITTING = (
     r"(?:alarm|security)\s+(?:panel|system|keypad)s?|keypads?|doors?|gates?|hatch(?:es)?|"
     r"entrances?|entry|barriers?|turnstiles?|garage|shed|alarm|intercom|opener"
 )
-_HEAD = re.compile(r"(?<![\w'’-])(?:(?P<lock>" + _LOCKING + r")|(?P<admit>" + _ADMITTING + r"))\b", re.I)
+_HEAD = re.compile(
+    r"(?<![\w'’-])(?:(?P<lock>" + _LOCKING + r")|(?P<admit>" + _ADMITTING + r"))\b", re.I
+)
 # Cheap literal gate: every head holds one of these.
 _LITERALS = (
     "lock", "bolt", "latch", "safe", "vault", "box", "door", "gate", "hatch", "entr", "barrier",
@@ -84,7 +86,7 @@ _CHOOSING = re.compile(r"take|took|use|need|open|unlock|set|chang|pick|chose|wen
 _CHOSE = re.compile(
     r"\b(?:picked|chose|choose|set|use|used|went\s+with|settled\s+on|programmed|made\s+it|"
     r"(?:reset|changed)\s+it\s+to)\s+(?=[\d#*])(?P<value>\S+(?:[- ]\d)*)\s+(?:for|on)\s+" + _DET
-    + r"\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=\s*(?:$|[.,;!?)\n—–]|\s(?:and|but|so|too|now)\b))",
+    + r"\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=\s*(?:$|[.,;!?)\n—–”\"'」，。]|\s(?:and|but|so|too|now)\b))",
     re.I,
 )  # fmt: skip
 # A verb of setting, the thing, *to*, the value: "changed the strongbox to 559913".
@@ -94,6 +96,12 @@ _SET_TO = re.compile(
     re.I,
 )  # fmt: skip
 
+# A head that is a preposition's object: the clause's subject is another noun.
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:on|of|at|by|in|near|above|behind|beside|under|outside|from|to|into|with|next\s+to)\s+"
+    r"(?:(?:the|my|our|your|his|her|their|a|an|[A-Z]?[a-z]+['’]s)\s+)?(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
 _DIGITS = re.compile(r"(?=(?:[#*]*\d){4,8}[#*]*(?![\w#*]))[\d#*]{4,10}")
 _PIECES = re.compile(r"\d(?:[- ]\d){2,7}(?![\w-])")
 _GROUPS = re.compile(r"\d{1,2}(?:-\d{1,2}){2,3}(?![\w-])")
@@ -101,6 +109,7 @@ _THREE = re.compile(r"\d{3}(?![\w,:/%-]|\.\d)")
 _TOKEN = re.compile(r"[A-Za-z0-9]{4,16}(?![\w-])")
 _ID_SHAPE = re.compile(r"[A-Za-z]{1,3}\d{1,5}[A-Za-z]?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_SENTENCE_END = re.compile(r"\s*(?:$|[.!?;\n]|\s(?:now|then)\b)", re.I)
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _AFTER = re.compile(
     r"\s*(?:$|[.,;!?)\n—–”\"'，。]|\s(?:and|but|then|for|from|if|so|now|too|on\s+it|please)\b)",
@@ -144,6 +153,19 @@ def _clock(head: str, text: str, span: tuple[int, int]) -> bool:
     return head.lower() == "alarm" and _CLOCK.fullmatch(text[span[0] : span[1]]) is not None
 
 
+def _named(h: re.Match[str], a: re.Match[str], text: str, v: tuple[int, int], taken: bool) -> bool:
+    """A numbered place said to be a plain number that the sentence goes on to describe
+    ("the door is 1204, second on the left"): its name, not its code. A code's mark (``#``
+    or ``*``, a leading zero, digits apart, five or more digits), a link of taking or
+    choosing, or the value ending the sentence says code."""
+    value = text[v[0] : v[1]]
+    if taken or not _NUMBERED.fullmatch(h.group()) or not value.isdigit():
+        return False
+    if value.startswith("0") or len(value) > 4:
+        return False
+    return _SENTENCE_END.match(text, v[1]) is None
+
+
 def _head_of(np: str) -> re.Match[str] | None:
     last = np.split()[-1] if np.split() else ""
     two = " ".join(np.split()[-2:])
@@ -153,6 +175,8 @@ def _head_of(np: str) -> re.Match[str] | None:
 def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     spans = []
     for h in _HEAD.finditer(text):
+        if _OBJECT_BEFORE.search(text, max(0, h.start() - 48), h.start()):
+            continue  # the thing names where another is ("the number on the front door")
         a = _AFTER_HEAD.match(text, h.end())
         locking = h.group("lock") is not None
         if a is None:
@@ -168,7 +192,7 @@ def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int,
             continue
         year_ok = _CHOOSING.search(a.group("link")) is not None
         v = _value(text, a.end(), locking, looks_like_secret, year_ok)
-        if v and not _clock(h.group(), text, v):
+        if v and not _clock(h.group(), text, v) and not _named(h, a, text, v, year_ok):
             spans.append(v)
     for rx in (_CHOSE, _SET_TO):
         for m in rx.finditer(text):
@@ -177,7 +201,11 @@ def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int,
                 continue
             at = m.start("value") if rx is _CHOSE else m.end()
             v = _value(text, at, head.group("lock") is not None, looks_like_secret, True)
-            if v and (rx is _SET_TO or v[1] == m.end("value")) and not _clock(head.group(), text, v):
+            if (
+                v
+                and (rx is _SET_TO or v[1] == m.end("value"))
+                and not _clock(head.group(), text, v)
+            ):
                 spans.append(v)
     return spans
 

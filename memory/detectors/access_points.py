@@ -71,7 +71,7 @@ _MODIFIER = (
 _CODE_NOUN = r"(?:(?:['’]s)?\s+(?:combination|combo|code|pin|dial|digits|numbers|sequence))?"
 _LINK = (
     r"\s*[:=]\s*|\s+[-—–]\s+|\s*[—–]\s*|\s*\?\s+"
-    r"|\s+(?:is|was|are|['’]s)\s+(?:(?:now|still|just)\s+)?(?:set\s+to\s+)?"
+    r"|\s*(?:\s(?:is|was|are)|['’]s)\s+(?:(?:now|still|just)\s+)?(?:set\s+to\s+)?"
     r"|\s+(?:takes|took|uses|used|needs|opens\s+(?:with|on|to)|unlocks\s+(?:with|on)|"
     r"(?:is|was|got)\s+(?:set|changed)\s+to)\s+"
     r"|\s*,?\s+(?:i|we|he|she|they|you|mum|mom|dad)\s+(?:just\s+)?(?:set\s+(?:it\s+)?to|"
@@ -184,6 +184,9 @@ def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int,
             if _NUMBERED.fullmatch(h.group()) or not text.startswith(" ", h.end()):
                 continue
             v = _DIGITS.match(text, h.end() + 1)
+            if locking and not v:  # three digits on a lock, ending the sentence
+                v = _THREE.match(text, h.end() + 1)
+                v = v if v and _SENTENCE_END.match(text, v.end()) else None
             if v and _AFTER.match(text, v.end()) and not _YEAR.fullmatch(v.group()):
                 if not _clock(h.group(), text, v.span()):
                     spans.append(v.span())

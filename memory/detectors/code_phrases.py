@@ -123,17 +123,18 @@ _ZH = re.compile(
     r"报警器|報警器|闸机|閘機|道闸|道閘|遥控器?|遙控器?)"
     # what the value is called after the thing: a code (any 码 not of a number, a bar or a
     # QR code), or its length ("三位数"; Chinese numerals are folded to digits)
-    r"(?:的)?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|口令|"
+    r"(?:的|[，,])?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|口令|"
     r"(?P<n>[1-9一二两兩三四五六七八九])位(?:数字?|數字?|密码|密碼|码|碼)?)?"
     r"|(?:开箱|開箱|开锁|開鎖|解锁|解鎖|撤防|布防|管理|授权|授權|激活|进楼|進樓|进院|取物)(?:码|碼|密码|密碼|口令))"
     r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的|选的|選的|用的)?"
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
     r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|设置[成为為了]|設置[成為了]|"
-    r"选了|選了|用了|定成|变成|變成|是|为|為|：|:|就是)?"
+    r"选了|選了|用了|定成|变成|變成|是|为|為|：|:|就是|[，,])?"
     r"\s*(?P<value>(?:\d[- ]){2,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
     r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
-    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公]))"
+    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公房室栋棟]))"
 )
+_ZH_END = re.compile(r"\s*(?:$|[。.!！;；\n])")
 _N = dict(zip("一二两兩三四五六七八九", "12223456789", strict=True))  # a length said in Chinese
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
 _JA_KO = re.compile(
@@ -142,6 +143,12 @@ _JA_KO = re.compile(
     r"\s*(?:は|が|を|는|은|가|이)\s*(?:[^\d。、\n]{0,10}?)"
     r"(?P<value>(?:\d[- ]){2,7}\d|\d{4,8})(?!\d)"
     r"(?=\s*(?:$|[。、.,!?”\"」』]|に|へ|です|だ|で|으로|로|입니다|이에요|예요|이다))"
+)
+# A lock (not a numbered locker) and its value with no particle, or three digits on a lock:
+# "자전거 자물쇠 228", "南京錠は 228 です".
+_JA_KO_LOCK = re.compile(
+    r"(?:錠|金庫|자물쇠|도어락|번호키|금고)(?:の)?(?:番号|\s*번호)?\s*(?:は|が|는|은|가|이)?\s*"
+    r"(?P<value>\d{3,8}#?)(?!\d)(?=\s*(?:$|[。.!?]|です|だ|입니다|이에요|예요|이다))"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _LITERALS = ("code", "pin", "combin", "combo", "puk", "key", "passcode")
@@ -226,11 +233,16 @@ def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list
             # three digits only on a lock with a link ("行李箱密码锁是 308"), or as many as
             # the length said ("储物柜三位数：518")
             said = m.group("n") and _N.get(m.group("n"), m.group("n")) == str(digits)
-            lock = m.group("thing") and "锁" in m.group(0) and m.group("link")
+            if ("，" in m.group(0) or "," in m.group(0)) and not said:
+                continue  # a comma binds a value only after its length ("锁，三位数，308")
+            # a lock with a link, or with the value ending the sentence ("自行车锁 428")
+            ends = _ZH_END.match(text, m.end("value")) is not None
+            lock = m.group("thing") and "锁" in m.group(0) and (m.group("link") or ends)
             if digits < 4 and not (lock or said):
                 continue
             spans.append(m.span("value"))
-        for m in _JA_KO.finditer(text):
-            if not _YEAR.fullmatch(m.group("value")):
-                spans.append(m.span("value"))
+        for rx in (_JA_KO, _JA_KO_LOCK):
+            for m in rx.finditer(text):
+                if not _YEAR.fullmatch(m.group("value")):
+                    spans.append(m.span("value"))
     return spans

@@ -19,18 +19,22 @@ nobody listed. The heads are a closed class of roles (a lock, a container that l
 way in, a keyed device), so the list does not grow with the things.
 
 **The binding.** The thing, then a link: a colon or a dash, a copula ("is", "'s", "is
-set to"), a verb of what the thing takes ("takes", "uses", "opens with/on"), a clause of
+set to"), a verb of what the thing takes ("takes", "accepts", "opens with/on"), a clause of
 choosing ("…, I used", "I set it to"), a question mark ("lockbox combo? 3-3-9"), or on a
-keyed device nothing at all ("porch lockbox 6104"); or the value first and the thing after
-a verb of choosing ("picked/chose/set/used/went with X for the Y"), or a verb of setting
-with the thing and *to* ("changed the strongbox to 559913"). A numbered thing ("locker 31",
-"gate 4") needs a link: its number is its name, not its code.
+keyed device nothing at all ("porch lockbox 6104"; three digits on a lock when they end the
+sentence); or the value first and the thing after a verb of choosing ("picked/chose/set/
+used/went with X for the Y"), or opening its clause ("codes: 0614 for the safe" — not an
+amount: no money in the sentence, not a round number), or a verb of setting with the thing
+and *to* ("changed the strongbox to 559913"). A numbered thing ("locker 31", "gate 4")
+needs a link: its number is its name, not its code. A head that is a preposition's object
+("the number on the front door is 1407") is not the clause's subject, and binds nothing.
 
 **The value.** A code: four to eight digits (``#`` or ``*`` may sit among them; not a year
 unless it has them), single digits apart, groups of one or two digits apart (on a thing that
 locks they are a combination even when they could be a date), three digits only on a thing
-that locks, or a token of letters and digits that is not an identifier's shape (C104, MU5735,
-KB-5020 are gates, flights and models). The value ends its clause: a count with a unit, an
+that locks, a dial's turns (right 22, left 14, right 6), digits said in English words, or a
+token of letters and digits that is not an identifier's shape (C104, MU5735, KB-5020 are
+gates, flights and models). The value ends its clause: a count with a unit, an
 amount, a time with a colon, a percentage are none of these. A bare "alarm" set to a time of
 day (0630) is an alarm clock.
 """
@@ -49,14 +53,15 @@ _LOCKING = (
     r"safes?|vaults?|strong[\s-]?box(?:es)?|(?:key|cash)[\s-]?(?:box|safe)(?:es|s)?"
 )
 _ADMITTING = (
-    r"(?:alarm|security)\s+(?:panel|system|keypad)s?|keypads?|doors?|gates?|hatch(?:es)?|"
+    r"(?:alarm|security)\s+(?:panel|system|keypad)s?|(?:garage|gate|door|barrier)[\s-]+"
+    r"(?:remote|clicker)s?|keypads?|doors?|gates?|hatch(?:es)?|"
     r"entrances?|entry|barriers?|turnstiles?|garage|shed|alarm|intercom|opener"
 )
 _HEAD = re.compile(
     r"(?<![\w'’-])(?:(?P<lock>" + _LOCKING + r")|(?P<admit>" + _ADMITTING + r"))\b", re.I
 )
 # Cheap literal gate: every head holds one of these.
-_LITERALS = (
+ACCESS_LITERALS = _LITERALS = (
     "lock", "bolt", "latch", "safe", "vault", "box", "door", "gate", "hatch", "entr", "barrier",
     "turnstile", "garage", "shed", "alarm", "keypad", "panel", "system", "intercom", "opener",
 )  # fmt: skip
@@ -71,8 +76,9 @@ _MODIFIER = (
 _CODE_NOUN = r"(?:(?:['’]s)?\s+(?:combination|combo|code|pin|dial|digits|numbers|sequence))?"
 _LINK = (
     r"\s*[:=]\s*|\s+[-—–]\s+|\s*[—–]\s*|\s*\?\s+"
-    r"|\s*(?:\s(?:is|was|are)|['’]s)\s+(?:(?:now|still|just)\s+)?(?:set\s+to\s+)?"
-    r"|\s+(?:takes|took|uses|used|needs|opens\s+(?:with|on|to)|unlocks\s+(?:with|on)|"
+    r"|\s*(?:\s(?:is|was|are)|['’]s)\s+(?:(?:now|still|just|currently|always|usually)\s+)?"
+    r"(?:set\s+to\s+)?"
+    r"|\s+(?:takes|took|uses|used|needs|wants|accepts|gets|opens\s+(?:with|on|to)|unlocks\s+(?:with|on)|"
     r"(?:is|was|got)\s+(?:set|changed)\s+to)\s+"
     r"|\s*,?\s+(?:i|we|he|she|they|you|mum|mom|dad)\s+(?:just\s+)?(?:set\s+(?:it\s+)?to|"
     r"changed\s+(?:it\s+)?to|picked|chose|use|used|went\s+with|made\s+it)\s+"
@@ -82,13 +88,30 @@ _AFTER_HEAD = re.compile(
 )
 # Links of taking or choosing: a year-shaped value after them is still a code ("I used 1928").
 _CHOOSING = re.compile(r"take|took|use|need|open|unlock|set|chang|pick|chose|went|made", re.I)
+# Where a noun phrase after "for the" ends: a clause's end, a conjunction, a Chinese sentence.
+_NP_END = r"\s*(?:$|[.,;!?)\n—–”\"'」，。\u3040-\u9fff\uac00-\ud7af]|\s(?:and|but|so|too|now)\b)"
 # The value first, then the thing: "picked 0917 for the gun safe".
 _CHOSE = re.compile(
     r"\b(?:picked|chose|choose|set|use|used|went\s+with|settled\s+on|programmed|made\s+it|"
     r"(?:reset|changed)\s+it\s+to)\s+(?=[\d#*])(?P<value>\S+(?:[- ]\d)*)\s+(?:for|on)\s+" + _DET
-    + r"\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=\s*(?:$|[.,;!?)\n—–”\"'」，。]|\s(?:and|but|so|too|now)\b))",
+    + r"\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=" + _NP_END + ")",
     re.I,
 )  # fmt: skip
+# The value opening its clause, then the thing: "codes: 0614 for the safe, 2291 for the shed".
+_FOR_THING = re.compile(
+    r"(?:^|(?<=[:;,.—–])|(?<=\band)|(?<=\s-))\s*(?P<value>[\d#*](?:[\d#*]|[- ]\d){2,14})\s+(?:for|on)\s+"
+    + _DET
+    + r"\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?="
+    + _NP_END
+    + ")",
+    re.I,
+)
+# An amount for a thing is no code ("2000 for the gate"): a word or a sign of money in the sentence.
+_MONEY = re.compile(
+    r"[$£€¥₹]|\b(?:paid|pay|spent|spend|cost|costs|price|budget|quote[ds]?|charged?|dollars?|"
+    r"euros?|pounds?|bucks|yuan|rmb|yen|rupees?|usd|eur|gbp|sale|sold|bought)\b",
+    re.I,
+)
 # A verb of setting, the thing, *to*, the value: "changed the strongbox to 559913".
 _SET_TO = re.compile(
     r"\b(?:set|changed|reset|switched|programmed)\s+" + _DET
@@ -106,13 +129,27 @@ _DIGITS = re.compile(r"(?=(?:[#*]*\d){4,8}[#*]*(?![\w#*]))[\d#*]{4,10}")
 _PIECES = re.compile(r"\d(?:[- ]\d){2,7}(?![\w-])")
 _GROUPS = re.compile(r"\d{1,2}(?:-\d{1,2}){2,3}(?![\w-])")
 _THREE = re.compile(r"\d{3}(?![\w,:/%-]|\.\d)")
+# A dial turned (right 22, left 14, right 6; R22 L14 R6; 22R-14L-6R): only a combination.
+_TURN = r"(?:(?:right|left|r|l)\s*(?:to\s+)?\d{1,2}|\d{1,2}\s*(?:right|left|r|l))\b"
+_DIAL = re.compile(_TURN + r"(?:\s*(?:,|then|and|-|/)?\s*" + _TURN + r"){2,3}", re.I)
+_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_WORDS = re.compile(rf"(?:{_WORD}[\s,-]+){{2,7}}{_WORD}\b", re.I)
 _TOKEN = re.compile(r"[A-Za-z0-9]{4,16}(?![\w-])")
 _ID_SHAPE = re.compile(r"[A-Za-z]{1,3}\d{1,5}[A-Za-z]?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_SENTENCE_END = re.compile(r"\s*(?:$|[.!?;\n]|\s(?:now|then)\b)", re.I)
+# A unit, a count or a date after the digits in Chinese, Japanese or Korean: no code.
+_UNIT_CJK = r"[元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公房室栋棟円원개번층살시]"
+_SENTENCE_END = re.compile(
+    r"\s*(?:$|[.!?;\n。！？]|\s(?:now|then)\b|\s(?!"
+    + _UNIT_CJK
+    + r")[\u3040-\u9fff\uac00-\ud7af])",
+    re.I,
+)
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _AFTER = re.compile(
-    r"\s*(?:$|[.,;!?)\n—–”\"'，。]|\s(?:and|but|then|for|from|if|so|now|too|on\s+it|please)\b)",
+    r"\s*(?:$|[.,;!?)\n—–”\"'，。]|(?!"
+    + _UNIT_CJK
+    + r")[\u3040-\u9fff\uac00-\ud7af]|\s(?:and|but|then|for|from|if|so|now|too|on\s+it|please)\b)",
     re.I,
 )
 
@@ -121,6 +158,11 @@ def _value(
     text: str, at: int, locking: bool, looks_like_secret: Callable[..., bool], year_ok: bool = False
 ):
     """The span of a code at ``at`` that ends its clause, or None."""
+    for rx in (_DIAL, _WORDS):
+        m = rx.match(text, at)
+        if m and _AFTER.match(text, m.end()):
+            if rx is _DIAL or locking or len(m.group().split()) >= 4:
+                return m.span()
     for rx in (_GROUPS, _PIECES, _DIGITS, _THREE):
         m = rx.match(text, at)
         if not m or not _AFTER.match(text, m.end()):
@@ -166,6 +208,13 @@ def _named(h: re.Match[str], a: re.Match[str], text: str, v: tuple[int, int], ta
     return _SENTENCE_END.match(text, v[1]) is None
 
 
+def _amount(value: str, sentence: str) -> bool:
+    """A value said for a thing with no verb is an amount when the sentence names money or
+    the value is a round number ("2000 for the new door, 1500 for the lock")."""
+    round_number = value.isdigit() and value[0] != "0" and int(value) % 50 == 0
+    return round_number or _MONEY.search(sentence) is not None
+
+
 def _head_of(np: str) -> re.Match[str] | None:
     last = np.split()[-1] if np.split() else ""
     two = " ".join(np.split()[-2:])
@@ -197,12 +246,14 @@ def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int,
         v = _value(text, a.end(), locking, looks_like_secret, year_ok)
         if v and not _clock(h.group(), text, v) and not _named(h, a, text, v, year_ok):
             spans.append(v)
-    for rx in (_CHOSE, _SET_TO):
+    for rx in (_CHOSE, _SET_TO, _FOR_THING):
         for m in rx.finditer(text):
             head = _head_of(m.group("np"))
             if head is None:
                 continue
-            at = m.start("value") if rx is _CHOSE else m.end()
+            if rx is _FOR_THING and _amount(m.group("value"), _sentence(text, m.span())):
+                continue
+            at = m.end() if rx is _SET_TO else m.start("value")
             v = _value(text, at, head.group("lock") is not None, looks_like_secret, True)
             if (
                 v

@@ -19,11 +19,17 @@ which by the phrase that names the value. This module reads that phrase by its p
 - **the value's role**: "you type 55082 on the intercom", "punch 7714 into the keypad":
   a verb of keying, the value, and a place one keys it into (a keypad, panel, lock, door,
   gate, box …) or a purpose of getting in;
-- **Chinese**: a lockable thing (its head morpheme: 锁, 门禁, 门, 柜, 箱, 盒, 报警器, 闸机)
-  or a 码 whose modifier is a verb of opening or arming (开箱码, 解锁码, 撤防码), then a
-  copula or a verb of changing (改成, 换成, 设成, 改为 …) or nothing, then the value;
+- **Chinese**: a lockable thing (its head morpheme: 锁, 门禁, 门, 柜, 箱, 盒, 报警器, 闸机,
+  道闸, 遥控器), then what the value is called (any 码 but a number's, a bar code's or a QR
+  code's: 用户码, 遥控码; or its length, 三位数, which lets three digits through when they
+  are that many), or a 码 whose modifier is a verb of opening or arming (开箱码, 解锁码,
+  撤防码), then a copula, a verb of changing or choosing (改成, 设成, 选了, 设了 …), a colon,
+  a comma after a length, or nothing, then the value (three Chinese numerals too: the fold
+  to digits takes runs of four);
 - **Japanese and Korean**: a lock or a code noun (錠, 鍵, 金庫, 暗証番号; 자물쇠, 도어락,
-  현관, 비밀번호), a particle, optionally a time phrase, then the value.
+  현관, 비밀번호), a particle, optionally a time phrase, then the value; on a lock (錠,
+  ダイヤル, 자물쇠, 번호키, 금고) the particle may be missing and three digits are a code.
+- **a thing and its value bound by grammar alone** (no code noun): ``access_points``.
 
 The value is a code: four to eight digits (not a year; ``#`` or ``*`` may sit inside),
 four or more single digits apart, three digits after a lock or combination, or digits said
@@ -36,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory.detectors.access_points import access_point_spans
+from memory.detectors.access_points import ACCESS_LITERALS, access_point_spans
 from memory.detectors.access_replies import _value_at
 from memory.detectors.switches import detection_switch
 
@@ -123,17 +129,19 @@ _ZH = re.compile(
     r"报警器|報警器|闸机|閘機|道闸|道閘|遥控器?|遙控器?)"
     # what the value is called after the thing: a code (any 码 not of a number, a bar or a
     # QR code), or its length ("三位数"; Chinese numerals are folded to digits)
-    r"(?:的|[，,])?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|口令|"
+    r"(?:的|[，,:：]|是)?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|口令|"
     r"(?P<n>[1-9一二两兩三四五六七八九])位(?:数字?|數字?|密码|密碼|码|碼)?)?"
     r"|(?:开箱|開箱|开锁|開鎖|解锁|解鎖|撤防|布防|管理|授权|授權|激活|进楼|進樓|进院|取物)(?:码|碼|密码|密碼|口令))"
     r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的|选的|選的|用的)?"
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
     r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|设置[成为為了]|設置[成為了]|"
-    r"选了|選了|用了|定成|变成|變成|是|为|為|：|:|就是|[，,])?"
-    r"\s*(?P<value>(?:\d[- ]){2,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
+    r"选了|選了|用了|设了|設了|定了|定成|变成|變成|是|为|為|：|:|就是|[，,])?"
+    # (three Chinese numerals stay unfolded: the fold takes runs of four)
+    r"\s*(?P<value>(?:\d[- ]){2,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10}|[零〇一二三四五六七八九幺]{3})"
     r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
     r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公房室栋棟]))"
 )
+_ZH_DIGITS = frozenset("零〇一二三四五六七八九幺")
 _ZH_END = re.compile(r"\s*(?:$|[。.!！;；\n])")
 _N = dict(zip("一二两兩三四五六七八九", "12223456789", strict=True))  # a length said in Chinese
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
@@ -147,7 +155,7 @@ _JA_KO = re.compile(
 # A lock (not a numbered locker) and its value with no particle, or three digits on a lock:
 # "자전거 자물쇠 228", "南京錠は 228 です".
 _JA_KO_LOCK = re.compile(
-    r"(?:錠|金庫|자물쇠|도어락|번호키|금고)(?:の)?(?:番号|\s*번호)?\s*(?:は|が|는|은|가|이)?\s*"
+    r"(?:錠|金庫|ダイヤル|자물쇠|도어락|번호키|금고)(?:の)?(?:番号|\s*번호)?\s*(?:は|が|는|은|가|이)?\s*"
     r"(?P<value>\d{3,8}#?)(?!\d)(?=\s*(?:$|[。.!?]|です|だ|입니다|이에요|예요|이다))"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
@@ -218,16 +226,22 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
 def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     """Codes named by a noun phrase of the code kind, or by what they are keyed into."""
     low = text.lower()
-    # Every reading but a code in English words needs a digit (Chinese numerals are folded).
-    if _DIGIT.search(text) is None and not (
-        any(w in low for w in _LITERALS) and _WORDS_EN.search(text)
+    # Every reading but a code in English words or in three Chinese numerals needs a digit
+    # (runs of four or more Chinese numerals are folded to digits).
+    if (
+        _DIGIT.search(text) is None
+        and not (
+            (any(w in low for w in _LITERALS) or any(w in low for w in ACCESS_LITERALS))
+            and _WORDS_EN.search(text)
+        )
+        and not (_CJK.search(text) and any(c in _ZH_DIGITS for c in text))
     ):
         return []
     spans = _english(text, low, looks_like_secret)
     if _CJK.search(text):
         for m in _ZH.finditer(text):
             value = m.group("value")
-            digits = sum(c.isdigit() for c in value)
+            digits = sum(c.isdigit() or c in _ZH_DIGITS for c in value)
             if _YEAR.fullmatch(value):
                 continue
             # three digits only on a lock with a link ("行李箱密码锁是 308"), or as many as

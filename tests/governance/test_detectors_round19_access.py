@@ -50,6 +50,14 @@ POSITIVE = [
     ("自行车锁的三位数是 721", "721"),
     ("车库卷帘门遥控码 3319", "3319"),
     ("保险柜我选了 102938", "102938"),
+    ("the cellar locker is 30 left, 12 right, 4 left", "30 left, 12 right, 4 left"),
+    ("the canoe padlock is five nine one", "five nine one"),
+    ("notes: 7316 for the boat shed, 0450 for the gun safe", "7316"),
+    ("the driveway gate clicker: 60217", "60217"),
+    ("柜子是三位数：四零九", "四零九"),
+    ("车棚的锁 317", "317"),
+    ("물품 보관함 자물쇠 581", "581"),
+    ("物置のダイヤルは 274 です", "274"),
 ]
 NEGATIVE = [
     "the door is 1204, second on the left",
@@ -75,6 +83,12 @@ NEGATIVE = [
     "保险柜是 1500 元买的",
     "大门 8:30 开",
     "车库遥控器换了个 120 块的",
+    "2000 for the new door, 1500 for the lock",
+    "Budget: 1275 for the garage door",
+    "I turned right 22 times at the gate",
+    "the padlock is one of the cheap ones",
+    "锁了三次门",
+    "柜子，1204 房间",
 ]
 
 

@@ -19,11 +19,17 @@ which by the phrase that names the value. This module reads that phrase by its p
 - **the value's role**: "you type 55082 on the intercom", "punch 7714 into the keypad":
   a verb of keying, the value, and a place one keys it into (a keypad, panel, lock, door,
   gate, box …) or a purpose of getting in;
-- **Chinese**: a lockable thing (its head morpheme: 锁, 门禁, 门, 柜, 箱, 盒, 报警器, 闸机)
-  or a 码 whose modifier is a verb of opening or arming (开箱码, 解锁码, 撤防码), then a
-  copula or a verb of changing (改成, 换成, 设成, 改为 …) or nothing, then the value;
+- **Chinese**: a lockable thing (its head morpheme: 锁, 门禁, 门, 柜, 箱, 盒, 报警器, 闸机,
+  道闸, 遥控器), then what the value is called (any 码 but a number's, a bar code's or a QR
+  code's: 用户码, 遥控码; or its length, 三位数, which lets three digits through when they
+  are that many), or a 码 whose modifier is a verb of opening or arming (开箱码, 解锁码,
+  撤防码), then a copula, a verb of changing or choosing (改成, 设成, 选了, 设了 …), a colon,
+  a comma after a length, or nothing, then the value (three Chinese numerals too: the fold
+  to digits takes runs of four);
 - **Japanese and Korean**: a lock or a code noun (錠, 鍵, 金庫, 暗証番号; 자물쇠, 도어락,
-  현관, 비밀번호), a particle, optionally a time phrase, then the value.
+  현관, 비밀번호), a particle, optionally a time phrase, then the value; on a lock (錠,
+  ダイヤル, 자물쇠, 번호키, 금고) the particle may be missing and three digits are a code.
+- **a thing and its value bound by grammar alone** (no code noun): ``access_points``.
 
 The value is a code: four to eight digits (not a year; ``#`` or ``*`` may sit inside),
 four or more single digits apart, three digits after a lock or combination, or digits said
@@ -36,6 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.detectors.access_points import ACCESS_LITERALS, access_point_spans
 from memory.detectors.access_replies import _value_at
 from memory.detectors.switches import detection_switch
 
@@ -116,40 +123,29 @@ _GETTING_IN = re.compile(
     r"\bto\s+(?:get\s+(?:in|buzzed|let)|open|unlock|disarm|arm|get\s+into)\b", re.IGNORECASE
 )
 
-# A thing, then its code with no code noun: "the attic safe is 2-2-9-1", "gate's 4471 now",
-# "for the bins enclosure you need 1-1-9-4". Digits in single pieces are a code whatever
-# the thing (no count, date or amount is said so); a plain number needs a place one keys.
-_THING_IS = re.compile(
-    r"(?:(?<![\w'’-])(?:the|my|our|your|his|her|their|[A-Z]?[a-z]+'s)\s+)?"
-    r"(?:(?!(?:is|was)\b)[\w-]+\s+){0,2}?(?P<noun>(?<![\w'’-])[A-Za-z][\w-]*)"
-    r"(?:'s|’s|\s+(?:is|was|opens\s+(?:with|on)|unlocks\s+with|takes|uses))\s+(?:now\s+|still\s+|just\s+)?"
-    r"|\bfor\s+(?:the|my|our|your|his|her|their|[A-Z]?[a-z]+'s)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?P<noun2>[\w-]+),?\s+(?:you|we|i|they)\s+(?:need|use|punch|type|enter)\s+",
-    re.IGNORECASE,
-)
-# Nouns that name a number, not what it opens ("our flat number is 2 0 8 8").
-_NUMBER_NOUN = re.compile(
-    r"numbers?|no|id|address|extension|ext|phone|mobile|flat|apartment|room|line|floor|score|"
-    r"result|formation|sequence|pattern|odds|ratio|total|count",
-    re.IGNORECASE,
-)
-_PIECES = re.compile(r"\d(?:[- ]\d){3,7}(?![\w-])")
-_DIGITS = re.compile(r"(?:[#*]*\d){4,8}[#*]*(?![\w.,:/%-])")
-
 # Chinese: a lockable thing by its head morpheme, or a code whose modifier opens or arms.
 _ZH = re.compile(
-    r"(?:(?P<thing>锁|鎖|门禁|門禁|(?:单元|單元|楼道|樓道|[大单單家侧側后後前库庫帘簾])[门門]|柜|櫃|箱|盒|"
-    r"车库|車庫|报警器|報警器|闸机|閘機)"
-    # a thing's number (柜子的号) is its code only told digit by digit (below)
-    r"(?:子)?(?:的)?(?:密码|密碼|号码锁|码|碼|口令|(?P<number>号|號))?"
+    r"(?:(?P<thing>锁|鎖|门禁|門禁|(?:单元|單元|楼道|樓道|[大单單家侧側后後前库庫帘簾])[门門]|[柜櫃箱盒]子?|"
+    r"车库|車庫|报警器|報警器|闸机|閘機|道闸|道閘|遥控器?|遙控器?)"
+    # what the value is called after the thing: a code (any 码 not of a number, a bar or a
+    # QR code), its length ("三位数"; Chinese numerals are folded to digits), or the thing's
+    # number (柜子的号), a code only told digit by digit (below)
+    r"(?:的|[，,:：]|是)?\s*(?:(?:(?![号號条條维維])[\u4e00-\u9fff]){0,3}?(?:码|碼)|密码|密碼|号码锁|口令|"
+    r"(?P<n>[1-9一二两兩三四五六七八九])位(?:数字?|數字?|密码|密碼|码|碼)?|(?P<number>号|號))?"
     r"|(?:开箱|開箱|开锁|開鎖|解锁|解鎖|撤防|布防|管理|授权|授權|激活|进楼|進樓|进院|取物)(?:码|碼|密码|密碼|口令))"
-    r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的)?"
+    r"(?:我|他|她|我们|我們|房东|房東)?(?:设的|設的|定的|选的|選的|用的)?"
     r"\s*(?:现在|現在|目前|以后|以後|将|將)?\s*"
-    r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|变成|變成|是|为|為|：|:|就是)?"
-    r"\s*(?P<value>(?:\d[- ]){3,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10})"
+    r"(?P<link>改成了?|改为|改為|换成了?|換成了?|设成了?|設成了?|设为|設為|设置[成为為了]|設置[成為了]|"
+    r"选了|選了|用了|设了|設了|定了|定成|变成|變成|是|为|為|：|:|就是|[，,])?"
+    # (three Chinese numerals stay unfolded: the fold takes runs of four)
+    r"\s*(?P<value>(?:\d[- ]){2,7}\d|(?=(?:[#*]*\d){3,8}[#*]*)[\d#*]{3,10}|[零〇一二三四五六七八九幺]{3})"
     r"(?=\s*(?:$|[，。,.!！?？;；、）)#”\"」』']|再|就|撤|布|开|開|了|哦|啊|吧|呢|即可|就行)"
-    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公室栋棟户戶间間]))"
+    r"|\s+(?![\d元块塊号號次年月日点點个個位米层層楼樓人岁歲分天寸斤公房室栋棟户戶间間]))"
 )
+_ZH_DIGITS = frozenset("零〇一二三四五六七八九幺")
+_ONE_BY_ONE = re.compile(r"\d(?:[- ]\d){3,7}(?![\w-])")  # digits told one by one
+_ZH_END = re.compile(r"\s*(?:$|[。.!！;；\n])")
+_N = dict(zip("一二两兩三四五六七八九", "12223456789", strict=True))  # a length said in Chinese
 # Japanese and Korean: a lock or a code noun, a particle, a time phrase, the value.
 _JA_KO = re.compile(
     r"(?:錠|鍵|金庫|ロッカー|ボックス|暗証番号|暗証|パスコード|자물쇠|도어락|현관|사물함|금고|"
@@ -157,6 +153,12 @@ _JA_KO = re.compile(
     r"\s*(?:は|が|を|는|은|가|이)\s*(?:[^\d。、\n]{0,10}?)"
     r"(?P<value>(?:\d[- ]){2,7}\d|\d{4,8})(?!\d)"
     r"(?=\s*(?:$|[。、.,!?”\"」』]|に|へ|です|だ|で|으로|로|입니다|이에요|예요|이다))"
+)
+# A lock (not a numbered locker) and its value with no particle, or three digits on a lock:
+# "자전거 자물쇠 228", "南京錠は 228 です".
+_JA_KO_LOCK = re.compile(
+    r"(?:錠|金庫|ダイヤル|자물쇠|도어락|번호키|금고)(?:の)?(?:番号|\s*번호)?\s*(?:は|が|는|은|가|이)?\s*"
+    r"(?P<value>\d{3,8}#?)(?!\d)(?=\s*(?:$|[。.!?]|です|だ|입니다|이에요|예요|이다))"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _LITERALS = ("code", "pin", "combin", "combo", "puk", "key", "passcode")
@@ -191,9 +193,8 @@ def _value(text: str, at: int, lockish: bool, looks_like_secret: Callable[..., b
 
 def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     spans = []
-    # Exact gates (FAST_DETECTION_TEXT; off: the reference): both phrase patterns hold the
-    # head as a whole word, and the thing-is reading takes its value from _PIECES or
-    # _DIGITS matched where the phrase ends, which a search of the text would find too.
+    # Exact gate (FAST_DETECTION_TEXT; off: the reference): both phrase patterns hold the
+    # head as a whole word (the thing-is reading's gate is in access_points).
     fast = detection_switch("FAST_DETECTION_TEXT")
     if any(w in low for w in _LITERALS) and (not fast or _HEAD_WORD.search(text)):
         for rx in (_PHRASE, _HEAD_ONLY):
@@ -220,49 +221,45 @@ def _english(text: str, low: str, looks_like_secret: Callable[..., bool]) -> lis
                 continue
             if _PLACE.search(place) or _GETTING_IN.search(text, m.end()):
                 spans.append(m.span("value"))
-    if (
-        "'s" in low
-        or "’s" in low
-        or " is " in low
-        or " was " in low
-        or "for " in low
-        or " opens " in low
-    ) and (not fast or _PIECES.search(text) or _DIGITS.search(text)):
-        for m in _THING_IS.finditer(text):
-            noun = m.group("noun") or m.group("noun2")
-            if _public(m.group(0)) or _NUMBER_NOUN.fullmatch(noun):
-                continue
-            p = _PIECES.match(text, m.end())
-            if p and _AFTER_EN.match(text, p.end()):
-                spans.append(p.span())
-                continue
-            d = _DIGITS.match(text, m.end())
-            if d and _PLACE.fullmatch(noun) and _AFTER_EN.match(text, d.end()):
-                if not _YEAR.fullmatch(d.group()):
-                    spans.append(d.span())
+    spans += access_point_spans(text, low, looks_like_secret, _public)
     return spans
 
 
 def code_phrase_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
     """Codes named by a noun phrase of the code kind, or by what they are keyed into."""
     low = text.lower()
-    # Every reading but a code in English words needs a digit (Chinese numerals are folded).
-    if _DIGIT.search(text) is None and not (
-        any(w in low for w in _LITERALS) and _WORDS_EN.search(text)
+    # Every reading but a code in English words or in three Chinese numerals needs a digit
+    # (runs of four or more Chinese numerals are folded to digits).
+    if (
+        _DIGIT.search(text) is None
+        and not (
+            (any(w in low for w in _LITERALS) or any(w in low for w in ACCESS_LITERALS))
+            and _WORDS_EN.search(text)
+        )
+        and not (_CJK.search(text) and any(c in _ZH_DIGITS for c in text))
     ):
         return []
     spans = _english(text, low, looks_like_secret)
     if _CJK.search(text):
         for m in _ZH.finditer(text):
             value = m.group("value")
-            digits = sum(c.isdigit() for c in value)
-            if _YEAR.fullmatch(value) or (m.group("number") and not _PIECES.fullmatch(value)):
+            digits = sum(c.isdigit() or c in _ZH_DIGITS for c in value)
+            if _YEAR.fullmatch(value) or (m.group("number") and not _ONE_BY_ONE.fullmatch(value)):
                 continue
-            # three digits only on a lock with a link ("行李箱密码锁是 308")
-            if digits < 4 and not (m.group("thing") and "锁" in m.group(0) and m.group("link")):
+                continue
+            # three digits only on a lock with a link ("行李箱密码锁是 308"), or as many as
+            # the length said ("储物柜三位数：518")
+            said = m.group("n") and _N.get(m.group("n"), m.group("n")) == str(digits)
+            if ("，" in m.group(0) or "," in m.group(0)) and not said:
+                continue  # a comma binds a value only after its length ("锁，三位数，308")
+            # a lock with a link, or with the value ending the sentence ("自行车锁 428")
+            ends = _ZH_END.match(text, m.end("value")) is not None
+            lock = m.group("thing") and "锁" in m.group(0) and (m.group("link") or ends)
+            if digits < 4 and not (lock or said):
                 continue
             spans.append(m.span("value"))
-        for m in _JA_KO.finditer(text):
-            if not _YEAR.fullmatch(m.group("value")):
-                spans.append(m.span("value"))
+        for rx in (_JA_KO, _JA_KO_LOCK):
+            for m in rx.finditer(text):
+                if not _YEAR.fullmatch(m.group("value")):
+                    spans.append(m.span("value"))
     return spans

@@ -147,6 +147,10 @@ _LABEL = re.compile(
     r"\s*(?:了\s*)?"
     r"(?P<value>[#*]?\d[\d -]{2,16}\d[#*]?|[!-~]{4,40})"
 )
+# A number noun after a numbered place alone names the place (a locker's, a gate's number);
+# with a lock, a safe, an alarm or a verification in the label it is a code (金庫の番号).
+_PLACE_NUMBER = re.compile(r"号码|號碼|番号|번호")
+_NUMBERED_PLACE = re.compile(r"储物柜|儲物櫃|ロッカー|사물함|大门|大門|保管箱")
 # After a number, a unit makes it an amount, a date, a size or a count.
 _UNIT_AFTER = re.compile(
     r"\s*(?:元|块|塊|円|원|分|号|號|楼|樓|岁|歲|年|月|日|天|次|个|個|人|%|万|萬|码|碼|页|頁|米|公里)"
@@ -184,6 +188,10 @@ def labelled_value_spans(
         label = m.group("label")
         if m.group("code") and not _ACCESS.search(label):
             continue
+        if _PLACE_NUMBER.fullmatch(m.group("code") or "") and not _ACCESS.search(
+            _NUMBERED_PLACE.sub("", label)
+        ):
+            continue  # a locker's or a door's number is its name (储物柜号码 1204)
         if m.group("secret") in ("PIN", "pin") and not re.search(r"[^\x00-\x7f]", label):
             continue  # an English PIN is the prose detector's
         value = m.group("value")
@@ -224,10 +232,12 @@ _ACCESS_VERB = [
         rf"(?:开门|開門|开锁|開鎖|解锁|解鎖|撤防|进门|進門)(?:要|得|需要|时|時)?(?:输入|輸入|按|输|用)\s*{_NUM}"
     ),
     re.compile(rf"{_NUM}\s*で(?:開き|開け|開く|解錠)"),
-    # English labels: an access word, then a number noun ("the unlock number … is 66120").
+    # English labels: an access word, then a number noun ("the unlock number … is 66120");
+    # a numbered place's number (a door, gate, locker, garage or entry number) is its name.
     re.compile(
-        r"\b(?:unlock|lock|door|gate|alarm|safe|vault|locker|lockbox|keypad|padlock|entry|"
-        r"garage|disarm|arming)\s+(?:number|digits|combo|combination|sequence)s?\b"
+        r"\b(?:(?:unlock|lock|door|gate|alarm|safe|vault|locker|lockbox|keypad|padlock|entry|"
+        r"garage|disarm|arming)\s+(?:digits|combo|combination|sequence)s?"
+        r"|(?:unlock|lock|alarm|safe|vault|lockbox|keypad|padlock|disarm|arming)\s+numbers?)\b"
         rf"(?:\s+(?:for|on|of)\s+(?:\w+\s+){{0,3}}?)?\s*(?:is|was|are|:|=|-)\s*(?:now\s+)?{_NUM}",
         re.IGNORECASE,
     ),

@@ -375,7 +375,7 @@ _LABELLED_LOCK = [
         rf"\b{_LOCK}s?\b[^:：\n.!?]{{0,24}}[:：?？]\s*(?P<value>{_READ_OUT})(?![\d-])"
         rf"|{_LOCK}[屏箱柜櫃盒]?\s*(?:的)?(?:是|为|為|：|:)?\s*(?P<zh>\d{{4,8}}|{_READ_OUT})(?![\d-])"
         # a price, a date or a count is no code: 门锁 2000 元
-        r"(?!\s*(?:元|块|塊|圆|円|원|年|月|日|号|號|个|個|次|米|kg|km|cm|mm|yuan|rmb))",
+        r"(?!\s*(?:元|块|塊|圆|円|원|年|月|日|号|號|个|個|次|米|[a-z]))",  # or a word: units, nouns
         re.IGNORECASE,
     )
 ]

@@ -49,7 +49,8 @@ def test_the_gates_find_what_the_reference_finds(settings, text):
 def test_the_gates_on_every_code_probe_row(settings):
     rows = [
         json.loads(line)
-        for path in sorted(_PROBES.glob("detector_probe15*codes*.jsonl"))
+        for pattern in ("detector_probe15*codes*.jsonl", "detector_probe19_access_*.jsonl")
+        for path in sorted(_PROBES.glob(pattern))
         for line in path.read_text("utf-8").splitlines()
         if line.strip()
     ]

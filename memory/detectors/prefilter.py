@@ -441,8 +441,8 @@ def search_any_one_pass(patterns: list, text: str, switches: dict | None = None)
         order = always
     else:
         return False
-    # The text lowercased, once a pattern's whole literals or branches are asked about
-    # (``whole`` None: the whole-literal gate is off; ``branch``: the branch gate is on).
+    # The text lowercased and the two gates' switches (``whole_on``, ``branch``), read
+    # once the first pattern is to be searched.
     low = None
     whole_on = branch = False
     for at in order:
@@ -478,14 +478,14 @@ def _search(p, text: str, low: str, split: tuple | None) -> bool:
     """Whether ``p`` finds something in ``text``; with ``split`` (the branch gate on and
     ``_split_of(p)``), by its rule's live branches only (``prefilter_branches``)."""
     if split is None:
-        return p.search(text) is not None
+        return bool(p.search(text))
     rule, parts = split
     live = live_pattern(rule, parts, low)
     if live is None:
         return False
     if p is rule:
-        return live.search(text) is not None
-    return p.search_with(live, text) is not None
+        return bool(live.search(text))
+    return bool(p.search_with(live, text))
 
 
 def search_any(patterns: Iterable, text: str) -> bool:

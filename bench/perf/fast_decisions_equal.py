@@ -52,7 +52,7 @@ def corpus_texts(data: Path) -> list[str]:
 
 
 def decisions(texts: list[str], fast: bool, key: str = "FAST_DETECTION_TEXT") -> list[dict]:
-    batch = {**settings.ENGRAM_WRITE_BATCH, key: fast}
+    batch = {**settings.ENGRAM_WRITE_BATCH, **dict.fromkeys(key.split(","), fast)}
     out = []
     with override_settings(ENGRAM_WRITE_BATCH=batch):
         detection_form.cache_clear()
@@ -89,7 +89,8 @@ def main() -> None:
         "--key",
         default="FAST_DETECTION_TEXT",
         help="the ENGRAM_WRITE_BATCH switch turned off and on (PHONE_RUNS, PREFILTER_INDEX, "
-        "SWITCHES_ONCE: issue 39's detector plumbing; the others stay as configured)",
+        "SWITCHES_ONCE: issue 39's detector plumbing; the others stay as configured; several, "
+        "comma-separated, turn together)",
     )
     args = parser.parse_args()
     texts = corpus_texts(args.data)

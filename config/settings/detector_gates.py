@@ -33,4 +33,23 @@ DETECTOR_GATES = {
     # (memory/detectors/prefilter_whole.py; ``may_match`` too). Off: on the pieces alone
     # (the reference).
     "WHOLE_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_WHOLE_LITERAL_GATE", default=True),
+    # A top-level alternation the prefilter lets through is searched by its live branches
+    # only, each branch's own required literals asked of the text lowercased; skipped when
+    # none is live (memory/detectors/prefilter_branches.py; plain patterns and the
+    # sentence-by-sentence rules, whose match is read only as yes or no). Off: the whole
+    # pattern (the reference).
+    "BRANCH_GATE": env.bool("ENGRAM_DETECTOR_BRANCH_GATE", default=True),
+    # The special categories' sentence-by-sentence rules (``life_frames._Stated``, about
+    # four searched a text) share the text's stated sentences, split and tested for
+    # supposition once a text (``life_frames.StatedText``). Off: each rule splits and
+    # tests the text itself (the reference).
+    "STATED_ONCE": env.bool("ENGRAM_DETECTOR_STATED_ONCE", default=True),
+    # The English past readings of the time reader (memory/temporal/en.py, ``_en_past``,
+    # fifteen patterns tried in turn) run only on text where one of them can match by its
+    # required literals (``prefilter.any_may_match``). Off: each is tried (the reference).
+    "TIME_PAST_GATE": env.bool("ENGRAM_DETECTOR_TIME_PAST_GATE", default=True),
+    # ``fold_traditional`` (memory/temporal/common.py, about ten texts a candidate) returns
+    # a text holding none of the characters it folds as it is, found by one character
+    # class, without translating it. Off: every text translated (the reference).
+    "FOLD_GATE": env.bool("ENGRAM_DETECTOR_FOLD_GATE", default=True),
 }

@@ -30,6 +30,7 @@ question and the professional who works with the thing pass.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from memory.detectors.concept_forms import _SENTENCE, _Spoken, _WithCue
 from memory.detectors.open_noun_frames import (
@@ -324,6 +325,18 @@ _SUPPOSED = re.compile(
 )
 
 
+class StatedText(str):
+    """A text that carries its stated sentences (those ``_SENTENCE`` finds that do not
+    suppose or ask), read on first use and then by every ``_Stated`` rule asked of it:
+    a per-call object ``find_special_categories`` passes down through ``search_any``
+    (``ENGRAM_DETECTOR_STATED_ONCE``), where each rule would split and test the text
+    again. Equal to, and hashed as, the text itself."""
+
+    @cached_property
+    def stated(self) -> tuple[str, ...]:
+        return tuple(s for s in _SENTENCE.findall(self) if not _SUPPOSED.search(s))
+
+
 class _Stated:
     """A rule read sentence by sentence, skipping a sentence that supposes or asks
     ("If I ever needed IVF, …", 要是我以后得戴助听器…？). It matches only where its inner
@@ -333,12 +346,25 @@ class _Stated:
         self.rule = rule
         inner = rule if isinstance(rule, re.Pattern) else rule.prefilter_pattern
         self.pattern = self.prefilter_pattern = inner
+        # A plain rule is asked only whether it matches a sentence: the prefilter may ask
+        # instead its live branches (``prefilter_branches``, through ``search_with``).
+        self.live_rule = rule if isinstance(rule, re.Pattern) else None
 
     def search(self, text: str):
+        return self.search_with(self.rule, text)
+
+    def search_with(self, rule, text: str):
+        """``search`` with ``rule`` read in place of the inner rule."""
+        if isinstance(text, StatedText):
+            for sentence in text.stated:
+                m = rule.search(sentence)
+                if m:
+                    return m
+            return None
         for sentence in _SENTENCE.findall(text):
             if _SUPPOSED.search(sentence):
                 continue
-            m = self.rule.search(sentence)
+            m = rule.search(sentence)
             if m:
                 return m
         return None

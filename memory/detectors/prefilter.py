@@ -31,8 +31,9 @@ import unicodedata
 from collections.abc import Iterable
 
 from core.process_state import Cache, Slot, memoized
+from memory.detectors.prefilter_branches import branches, live_pattern
 from memory.detectors.prefilter_whole import holds_whole, whole_clauses
-from memory.detectors.switches import detection_switch
+from memory.detectors.switches import detection_switch, detection_switches
 
 # ``re``'s own parser is not a public API (the stack pins Python 3.11, where it is
 # ``re._parser``). Should it be missing or changed, nothing is derived: every rule is then
@@ -379,7 +380,8 @@ def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     rest = tuple(None if clauses is None else clauses[1:] for _p, clauses in plan)
     keys = frozenset(k for _p, clauses in plan if clauses for clause in clauses for k in clause)
     whole = tuple(whole_clauses(_clauses_of(p), _GRAM) for p, _clauses in plan)
-    entry = (index, rest, whole)
+    split = tuple(_split_of(p) for p, _clauses in plan)
+    entry = (index, rest, whole, split)
     grown = _Universe(
         universe.keys | keys,
         {**universe.indexes, id(patterns): (patterns, len(patterns), entry)},
@@ -389,6 +391,16 @@ def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     # against the universe it was computed in.
     _universe.set(grown)
     return grown, entry
+
+
+def _split_of(p) -> tuple | None:
+    """(the plain pattern read, its top-level branches) for a plain pattern or a wrapper
+    reading its ``live_rule`` only for yes or no (``prefilter_branches``); None: not split."""
+    rule = p if isinstance(p, re.Pattern) else getattr(p, "live_rule", None)
+    if not isinstance(rule, re.Pattern):
+        return None
+    parts = branches(rule, required_literals)
+    return None if parts is None else (rule, parts)
 
 
 def _clauses_of(p) -> tuple | None:
@@ -409,12 +421,13 @@ def _present(universe: _Universe, text: str) -> frozenset[str] | None:
     return present  # type: ignore[return-value]
 
 
-def search_any_one_pass(patterns: list, text: str) -> bool:
-    """``search_any_indexed``, the text's pieces narrowed to the universe's keys once."""
+def search_any_one_pass(patterns: list, text: str, switches: dict | None = None) -> bool:
+    """``search_any_indexed``, the text's pieces narrowed to the universe's keys once
+    (``switches``: ``detection_switches()`` as the caller read it)."""
     joined = _joined(patterns)
     if joined is None:
         return search_any_indexed(patterns, text)
-    universe, ((keys, by_key, always, plan), rest, whole) = joined
+    universe, ((keys, by_key, always, plan), rest, whole, split) = joined
     present = _present(universe, text)
     if present is None:
         return search_any_reference(patterns, text)
@@ -428,9 +441,10 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
         order = always
     else:
         return False
-    # The text lowercased, once a pattern's whole literals are asked about ("": gate off;
-    # an empty text holds no literal, and its patterns are skipped by their pieces).
+    # The text lowercased and the two gates' switches (``whole_on``, ``branch``), read
+    # once the first pattern is to be searched.
     low = None
+    whole_on = branch = False
     for at in order:
         others = rest[at]
         if others:
@@ -438,22 +452,40 @@ def search_any_one_pass(patterns: list, text: str) -> bool:
                 if other.isdisjoint(present):
                     break
             else:
-                if whole[at] is not None:
-                    if low is None:
-                        low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
-                    if low and not holds_whole(whole[at], low):
-                        continue
-                if plan[at][0].search(text):
+                if low is None:
+                    low = text.lower()
+                    switches = switches if switches is not None else detection_switches()
+                    whole_on = bool(switches.get("WHOLE_LITERAL_GATE"))
+                    branch = bool(switches.get("BRANCH_GATE"))
+                if whole_on and whole[at] is not None and not holds_whole(whole[at], low):
+                    continue
+                if _search(plan[at][0], text, low, split[at] if branch else None):
                     return True
             continue
-        if whole[at] is not None:
-            if low is None:
-                low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
-            if low and not holds_whole(whole[at], low):
-                continue
-        if plan[at][0].search(text):
+        if low is None:
+            low = text.lower()
+            switches = switches if switches is not None else detection_switches()
+            whole_on = bool(switches.get("WHOLE_LITERAL_GATE"))
+            branch = bool(switches.get("BRANCH_GATE"))
+        if whole_on and whole[at] is not None and not holds_whole(whole[at], low):
+            continue
+        if _search(plan[at][0], text, low, split[at] if branch else None):
             return True
     return False
+
+
+def _search(p, text: str, low: str, split: tuple | None) -> bool:
+    """Whether ``p`` finds something in ``text``; with ``split`` (the branch gate on and
+    ``_split_of(p)``), by its rule's live branches only (``prefilter_branches``)."""
+    if split is None:
+        return bool(p.search(text))
+    rule, parts = split
+    live = live_pattern(rule, parts, low)
+    if live is None:
+        return False
+    if p is rule:
+        return bool(live.search(text))
+    return bool(p.search_with(live, text))
 
 
 def search_any(patterns: Iterable, text: str) -> bool:
@@ -462,10 +494,11 @@ def search_any(patterns: Iterable, text: str) -> bool:
     ``ENGRAM_DETECTOR_PREFILTER_INDEX``, by its index; with
     ``ENGRAM_DETECTOR_PREFILTER_ONE_PASS`` too, the text's pieces narrowed once for every
     list)."""
-    if detection_switch("FAST_DETECTION_TEXT"):
-        if detection_switch("PREFILTER_INDEX"):
-            if detection_switch("PREFILTER_ONE_PASS"):
-                return search_any_one_pass(patterns, text)  # type: ignore[arg-type]
+    switches = detection_switches()
+    if switches.get("FAST_DETECTION_TEXT"):
+        if switches.get("PREFILTER_INDEX"):
+            if switches.get("PREFILTER_ONE_PASS"):
+                return search_any_one_pass(patterns, text, switches)  # type: ignore[arg-type]
             return search_any_indexed(patterns, text)  # type: ignore[arg-type]
         return search_any_fast(patterns, text)  # type: ignore[arg-type]
     return search_any_reference(patterns, text)
@@ -501,7 +534,7 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     joined = _joined(_single(pattern))
     if joined is None:
         return True
-    universe, ((_keys, _by_key, _always, plan), _rest, whole) = joined
+    universe, ((_keys, _by_key, _always, plan), _rest, whole, _split) = joined
     clauses = plan[0][1]
     if clauses is None:
         return True
@@ -513,3 +546,43 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     if whole[0] is not None and detection_switch("WHOLE_LITERAL_GATE"):
         return holds_whole(whole[0], text.lower())
     return True
+
+
+# --- Many patterns' literals as one gate (``ENGRAM_DETECTOR_TIME_PAST_GATE``) ----------
+#
+# A reader that tries several patterns in turn and finds nothing unless one matches (the
+# English past readings of ``memory.temporal.en._en_past``) may ask first whether any of
+# them can: every match of a pattern holds a literal of each of its clauses, so when the
+# text lowercased holds no literal of any pattern's most telling clause (the one whose
+# shortest literal is longest, then the one of fewest literals), none matches
+# (``prefilter_whole``'s premise). The literals are looked for by one alternation, which
+# ``re`` scans for by their first characters in C.
+
+
+def literal_gate(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """A pattern that finds something in a text lowercased whenever one of ``patterns``
+    may match the text (see ``may_any_match``); None when one of them derives no literal
+    (it may match anything). Built once, when the caller's module is imported."""
+    literals: set[str] = set()
+    for p in patterns:
+        clauses = required_literals(p)
+        if not clauses:
+            return None
+        best = max(clauses, key=lambda c: (min(len(s) for s, _ in c), -len(c)))
+        literals |= {s.lower() for s, _icase in best}
+    # A literal holding another is implied by it ("september" by "sep"): only the other.
+    literals = {s for s in literals if not any(o != s and o in s for o in literals)}
+    ordered = sorted(literals, key=lambda s: (-len(s), s))
+    return re.compile("|".join(re.escape(s) for s in ordered))
+
+
+def may_any_match(gate: re.Pattern[str] | None, text: str) -> bool:
+    """False only when none of the patterns ``gate`` was built from (``literal_gate``)
+    can match ``text``; a text the pieces cannot speak for answers yes."""
+    if gate is None:
+        return True
+    if not text.isascii() and not (
+        ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
+    ):
+        return True
+    return gate.search(text.lower()) is not None

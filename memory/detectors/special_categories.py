@@ -28,7 +28,7 @@ from memory.detectors.concept_forms import CONCEPT_FORMS
 from memory.detectors.course_frames import COURSE_FRAMES, mixed_readings
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
-from memory.detectors.life_frames import LIFE_FRAMES
+from memory.detectors.life_frames import LIFE_FRAMES, StatedText
 from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
@@ -37,6 +37,7 @@ from memory.detectors.spec_frames import SPEC_FRAMES
 from memory.detectors.spec_readings import user_readings
 from memory.detectors.special_forms import SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
+from memory.detectors.switches import detection_switch
 from memory.temporal.common import fold_traditional
 from memory.text_normalize import normalize_for_detection
 
@@ -498,7 +499,9 @@ def find_special_categories(text: str) -> list[str]:
     """The special categories the text discloses about the user (sorted names). Chinese
     is read with traditional characters folded to simplified (化療 reads as 化疗)."""
     form = fold_traditional(normalize_for_detection(text))
-    found = {name for name, patterns in CATEGORIES.items() if search_any(patterns, form)}
+    # The sentence-by-sentence rules' sentences read once for every list (``StatedText``).
+    read = StatedText(form) if detection_switch("STATED_ONCE") else form
+    found = {name for name, patterns in CATEGORIES.items() if search_any(patterns, read)}
     # A place of care between 我 and the verb (我每周去医院做透析) is read once more
     # without it, by the same rules (``setting_forms``).
     if "health" not in found and any(

@@ -36,6 +36,17 @@ def detection_switch(key: str) -> bool:
     return bool(batch.get(key))
 
 
+def detection_switches() -> dict:
+    """``ENGRAM_WRITE_BATCH`` as ``detection_switch`` reads it (empty before settings are
+    configured), for a caller that asks about several switches at once: one read, where
+    each ``detection_switch`` would read again (``search_any`` asks four, 35 times a
+    candidate). Read it with ``.get(key)``; do not change it."""
+    batch, once = _read()
+    if not once:
+        _read.cache_clear()
+    return batch
+
+
 @receiver(setting_changed)
 def _forget(*, setting: str, **_kwargs) -> None:
     if setting == "ENGRAM_WRITE_BATCH":

@@ -7,6 +7,8 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
+from memory.detectors.switches import detection_switch
+
 # Traditional characters folded to the simplified ones the time and state patterns spell,
 # one for one (no converter is installed; OpenCC would do all of them). Only characters
 # those patterns use: it reads 下個月 as 下个月, not every traditional text. The second
@@ -19,9 +21,19 @@ _HANT = str.maketrans(
 )
 
 
+# The characters ``_HANT`` folds, as one class: a text without any is its own fold
+# (``ENGRAM_DETECTOR_FOLD_GATE``; a candidate's detectors fold about ten texts).
+_HANT_ANY = re.compile("[" + "".join(re.escape(chr(c)) for c in _HANT) + "]")
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7a3]")
+
+
 def fold_traditional(text: str) -> str:
     """Japanese writes some of these characters too (来週): kana or hangul leaves the text
     as it is."""
+    if detection_switch("FOLD_GATE"):
+        if not _HANT_ANY.search(text) or _KANA_HANGUL.search(text):
+            return text
+        return text.translate(_HANT)
     if re.search(r"[\u3040-\u30ff\uac00-\ud7a3]", text):
         return text
     return text.translate(_HANT)

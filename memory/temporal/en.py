@@ -7,6 +7,8 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
+from memory.detectors.prefilter import literal_gate, may_any_match
+from memory.detectors.switches import detection_switch
 from memory.temporal.common import (
     _CHANGE_CUE,
     _HABITUAL,
@@ -151,17 +153,65 @@ def _en_int(raw: str) -> int | None:
     return int(raw) if raw.isdigit() else _EN_WORD_NUMBERS.get(raw)
 
 
+_EN_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+
+# The past readings of ``_en_past`` (compiled once; the later ones are searched in the text
+# lowercased, as written).
+_EN_AND_A_HALF_AGO = re.compile(
+    r"\b(?P<n>a|one|\d+)\s+(?P<unit>year|month)s?\s+and\s+a\s+half\s+ago\b", re.I
+)
+_EN_SINCE = re.compile(rf"\bsince\s+(?:(?P<month>{_MONTHS})\b\s*)?(?P<year>(?:19|20)\d\d)?\b", re.I)
+_EN_PART_OF_LAST = re.compile(
+    r"\b(?:(?:at|by|towards?|in)\s+the\s+(?P<end>end|start|beginning|middle)\s+of|"
+    r"(?P<late>late|early|mid)[-\s]?)\s*last\s+(?P<what>year|month)\b"
+)
+_EN_ON_WEEKDAY = re.compile(r"\b(?:on|this\s+past)\s+(?P<wd>" + _EN_WEEKDAYS + r")\b")
+_EN_IN_SEASON = re.compile(
+    r"\b(?:(?:in|during|over)\s+the|this)\s+(?P<season>spring|summer|autumn|fall|winter)\b"
+)
+_EN_THIS_SPAN = re.compile(r"\b(?:earlier\s+)?this\s+(?P<what>week|month|year)\b")
+_EN_WEEK_BEFORE_LAST = re.compile(r"\bthe\s+week\s+before\s+last\b")
+_EN_FORTNIGHT_AGO = re.compile(r"\ba\s+fortnight\s+ago\b")
+_EN_DAY_BEFORE_YESTERDAY = re.compile(r"\bthe\s+day\s+before\s+yesterday\b")
+_EN_YESTERDAY = re.compile(r"\byesterday\b")
+_EN_LAST_MONTH_NAME = re.compile(rf"\blast\s+(?P<month>{_MONTHS})\b", re.IGNORECASE)
+_EN_LAST_SEASON = re.compile(r"\blast\s+(?P<season>spring|summer|autumn|fall|winter)\b")
+
+
+# Every reading ``_en_past`` answers by (its gate's list: add a reading here too).
+_EN_PAST_READINGS = (
+    _EN_AGO,
+    _EN_AND_A_HALF_AGO,
+    _EN_SINCE,
+    _EN_PART_OF_LAST,
+    _EN_ON_WEEKDAY,
+    _EN_IN_SEASON,
+    _EN_THIS_SPAN,
+    _EN_WEEK_BEFORE_LAST,
+    _EN_FORTNIGHT_AGO,
+    _EN_DAY_BEFORE_YESTERDAY,
+    _EN_YESTERDAY,
+    _EN_LAST_MONTH_NAME,
+    _EN_LAST_SEASON,
+    _EN_LAST,
+    _EN_MONTH_PAST,
+)
+_EN_PAST_GATE = literal_gate(_EN_PAST_READINGS)
+
+
 def _en_past(text: str, now: datetime) -> datetime | None:
     """A start before it was said: "three weeks ago", "last month", "yesterday", "in March"
     with a verb in the past."""
+    # Every answer below needs one of its readings to match: when none can, by their
+    # required literals (``ENGRAM_DETECTOR_TIME_PAST_GATE``), there is none.
+    if detection_switch("TIME_PAST_GATE") and not may_any_match(_EN_PAST_GATE, text):
+        return None
     m = _EN_AGO.search(text)
     if m:
         n = _en_int(m["n"])
         if n:
             return _back(now, n, m["unit"].lower())
-    m = re.search(
-        r"\b(?P<n>a|one|\d+)\s+(?P<unit>year|month)s?\s+and\s+a\s+half\s+ago\b", text, re.I
-    )
+    m = _EN_AND_A_HALF_AGO.search(text)
     if m:  # "a year and a half ago"
         n = _en_int(m["n"]) or 1
         return (
@@ -169,20 +219,14 @@ def _en_past(text: str, now: datetime) -> datetime | None:
             if m["unit"].lower() == "year"
             else _back(now, n * 30 + 15, "day")
         )
-    m = re.search(
-        rf"\bsince\s+(?:(?P<month>{_MONTHS})\b\s*)?(?P<year>(?:19|20)\d\d)?\b", text, re.I
-    )
+    m = _EN_SINCE.search(text)
     if m and (m["month"] or m["year"]):  # "since 2019", "since March": it holds from then
         month = _MONTH_NUMBER[m["month"].lower()] if m["month"] else 1
         when = _day(now, date(int(m["year"]), month, 1)) if m["year"] else _latest_month(now, month)
         if when <= now:
             return when
     lowered = text.lower()
-    m = re.search(
-        r"\b(?:(?:at|by|towards?|in)\s+the\s+(?P<end>end|start|beginning|middle)\s+of|"
-        r"(?P<late>late|early|mid)[-\s]?)\s*last\s+(?P<what>year|month)\b",
-        lowered,
-    )
+    m = _EN_PART_OF_LAST.search(lowered)
     if m:
         part = m["end"] or m["late"]
         if m["what"] == "year":
@@ -193,38 +237,35 @@ def _en_past(text: str, now: datetime) -> datetime | None:
             return _add_months(now, 0) - timedelta(days=1)
         return first.replace(day=11 if part in ("middle", "mid") else 1)
     done = bool(_EN_EVENT_VERB.search(text)) and not _EN_FUTURE_VERB.search(text)
-    m = re.search(r"\b(?:on|this\s+past)\s+(?P<wd>" + _EN_WEEKDAYS + r")\b", lowered)
+    m = _EN_ON_WEEKDAY.search(lowered)
     if m and done:  # "on Friday I moved …": the latest Friday before it was said
         weekday = list(calendar.day_name).index(m["wd"].capitalize())
         return _back(now, (now.weekday() - weekday) % 7 or 7, "day")
-    m = re.search(
-        r"\b(?:(?:in|during|over)\s+the|this)\s+(?P<season>spring|summer|autumn|fall|winter)\b",
-        lowered,
-    )
+    m = _EN_IN_SEASON.search(lowered)
     if m and done:
         month = _SEASON_START[m["season"]]
         return _day(now, date(now.year if month <= now.month else now.year - 1, month, 1))
-    m = re.search(r"\b(?:earlier\s+)?this\s+(?P<what>week|month|year)\b", lowered)
+    m = _EN_THIS_SPAN.search(lowered)
     if m and (done or "earlier" in m[0]) and _EN_PAST_VERB.search(text):
         if m["what"] == "week":
             return _back(now, now.weekday(), "day")
         if m["what"] == "month":
             return _day(now, date(now.year, now.month, 1))
         return _day(now, date(now.year, 1, 1))
-    if re.search(r"\bthe\s+week\s+before\s+last\b", lowered):
+    if _EN_WEEK_BEFORE_LAST.search(lowered):
         return _back(now, 2, "week")
-    if re.search(r"\ba\s+fortnight\s+ago\b", lowered):
+    if _EN_FORTNIGHT_AGO.search(lowered):
         return _back(now, 2, "week")
-    if re.search(r"\bthe\s+day\s+before\s+yesterday\b", lowered):
+    if _EN_DAY_BEFORE_YESTERDAY.search(lowered):
         return _back(now, 2, "day")
-    if re.search(r"\byesterday\b", lowered):
+    if _EN_YESTERDAY.search(lowered):
         return _back(now, 1, "day")
-    m = re.search(rf"\blast\s+(?P<month>{_MONTHS})\b", text, re.IGNORECASE)
+    m = _EN_LAST_MONTH_NAME.search(text)
     if m:  # "last March": the latest March before this month
         month = _MONTH_NUMBER[m["month"].lower()]
         year = now.year if month < now.month else now.year - 1
         return _day(now, date(year, month, 1))
-    m = re.search(r"\blast\s+(?P<season>spring|summer|autumn|fall|winter)\b", lowered)
+    m = _EN_LAST_SEASON.search(lowered)
     if m:  # the latest such season that is not the current one
         month = _SEASON_START[m["season"]]
         year = now.year if month <= now.month - 3 else now.year - 1
@@ -256,9 +297,6 @@ _EN_QUARTER = re.compile(
     r"(?P<word>first|second|third|fourth)\s+quarter)\b",
     re.IGNORECASE,
 )
-
-
-_EN_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 
 
 _EN_FROM_NOW = re.compile(

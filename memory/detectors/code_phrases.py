@@ -64,6 +64,29 @@ _PUBLIC_MORE = re.compile(
     r"cost|department|project|accounting|salary|benefits?)\b",
     re.IGNORECASE,
 )
+# A credential noun as the modifier of another noun names that thing, not a value
+# ("password manager … is 1Password").
+_COMPOUND_HEAD = re.compile(r"\s+(?:managers?|apps?|polic(?:y|ies)|generators?|strength)\b", re.I)
+_COMBINATION = re.compile(r"combos?\b|combinations?\b", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([\w'’-]+)\s+$")
+
+
+def names_no_secret(text: str, start: int, end: int) -> bool:
+    """Whether the credential word at ``text[start:end]`` names no secret by the words
+    beside it: it modifies another noun ("password manager", "password policy"), or it is a
+    combination under a public modifier, the closed class that makes a code an identifier
+    (``PUBLIC_MODIFIER``, ``_PUBLIC_MORE``): "the winning combination", "a colour
+    combination" are a draw's numbers and a pair of colours, not what opens a lock."""
+    if _COMPOUND_HEAD.match(text, end):
+        return True
+    if not _COMBINATION.match(text, start):
+        return False
+    before = _WORD_BEFORE.search(text, max(0, start - 32), start)
+    return before is not None and any(
+        rx.fullmatch(before.group(1)) for rx in (PUBLIC_MODIFIER, _PUBLIC_MORE)
+    )
+
+
 _HEAD = (
     r"(?:codes?|pins?|passcodes?|combinations?|combos?|puk2?|"
     r"(?:unblock(?:ing)?|unlock(?:ing)?|pairing|valet|access|entry|disarm(?:ing)?)\s+keys?)"

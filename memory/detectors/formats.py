@@ -12,7 +12,8 @@ these are the shapes that are secrets without one, because ordinary text never t
   app passwords are printed. Letters mixed with digits, or six or more groups, or digit
   groups of five or more; never an IBAN (``stdnum``) or a bank card number, which are
   personal data (``content_rules``), not credentials. Lowercase letter groups only count
-  beside a credential word, since "this that with from" is English too;
+  beside a credential word, since "this that with from" is English too, and never when the
+  run holds that word ("the gate code last week" is the sentence naming it);
 - a **code in anti-tamper numerals**: four or more of 零壹贰叁肆伍陆柒捌玖 in a row with
   no unit (万, 仟, 佰, 拾, 元, 角, 分 …): amounts are always written with units, so a bare
   run is a code written to be hard to read. ``fold_financial_numerals`` gives their digits
@@ -21,7 +22,8 @@ these are the shapes that are secrets without one, because ordinary text never t
 - a **password-policy token**: eight or more characters holding lowercase, uppercase, a
   digit and a symbol (``!@#$%^&*+=?~``) — the four classes sign-up forms demand. Words,
   versions, product names and hyphenated codes lack at least one of them; e-mail addresses
-  and URLs are left to their own rules.
+  and URLs are left to their own rules. In a setting (``LANG=en_US.UTF-8``) only the value
+  is judged: the name's capitals and the "=" are the syntax's.
 
 Each returns spans of the text it was given, never the text itself.
 """
@@ -116,8 +118,11 @@ def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def grouped_key_spans(text: str, *, beside_cue: bool = False) -> list[tuple[int, int]]:
-    """Spans of keys printed in equal groups (see the module docstring)."""
+def grouped_key_spans(text: str, *, cue: re.Pattern[str] | None = None) -> list[tuple[int, int]]:
+    """Spans of keys printed in equal groups (see the module docstring). ``cue`` is the
+    credential words' pattern: letter groups count only where the text holds one of them,
+    and a run holding one is the sentence that names the credential ("the gate code last
+    week"), never its value."""
     spans = []
     for m in _GROUPS.finditer(text):
         groups = m.group().split(m.group("sep"))
@@ -142,8 +147,9 @@ def grouped_key_spans(text: str, *, beside_cue: bool = False) -> list[tuple[int,
             spans.append((m.start(), m.end()))
         elif joined.isupper() and len(groups) >= 6:
             spans.append((m.start(), m.end()))
-        elif beside_cue and joined.isalpha() and len(groups) >= 4:
-            spans.append((m.start(), m.end()))
+        elif cue is not None and joined.isalpha() and len(groups) >= 4:
+            if cue.search(text) and not cue.search(m.group()):
+                spans.append((m.start(), m.end()))
     return spans
 
 
@@ -202,6 +208,10 @@ def nfkc_visible_reference(text: str) -> tuple[str, list[int]]:
 
 _POLICY_TOKEN = re.compile(r"(?<![!-~])[!-~]{8,64}(?![!-~])")
 _POLICY_SYMBOLS = frozenset("!@#$%^&*+=?~")
+# A setting's name as environments and config files write one: capitals (``LOG_LEVEL``) or
+# lower case joined by "_" or "." (``log_level``): a password's own "=" has letters of both
+# cases or none of the joiners before it.
+_ASSIGNED_NAME = re.compile(r"(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)=(?=[^=])")
 
 
 def policy_token_spans(text: str) -> list[tuple[int, int]]:
@@ -210,6 +220,10 @@ def policy_token_spans(text: str) -> list[tuple[int, int]]:
     for m in _POLICY_TOKEN.finditer(text):
         # Sentence punctuation after a word ("Python3!") is not part of it.
         token = m.group().strip("\"'`()[]{}<>,;:.").rstrip("!?.")
+        # An assignment (``LANG=en_US.UTF-8``, ``TZ=Europe/Berlin``): the name's capitals
+        # and the "=" are the syntax's, so the value is judged alone.
+        named = _ASSIGNED_NAME.match(token)
+        token = token[named.end() :] if named else token
         if "://" in token or re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", token):
             continue
         if (

@@ -16,6 +16,10 @@ them found, by the grammar around it, and says it is not a value when:
 - **it is a description**: a length (a number word or digits, then characters, digits,
   letters or words) or an indefinite pronoun heading a clause ("something only I know",
   "nothing you'd guess"), or a compound adjective ("case sensitive", "numbers only").
+- **it is a pointer** (round 19): an order to consult where the secret is kept — a verb
+  of consulting (see, ask, check, look, refer, consult, find, contact …; 见, 详见, 参见, 看,
+  问, 找, 查) then its object, words with no digit ("see the vault entry", "ask Priya",
+  "见群公告"). A secret written after the pointer is another token, read on its own.
 
 The prepositions, particles and pronouns are closed grammatical classes, not examples.
 """
@@ -54,6 +58,18 @@ _COMPOUND_ADJECTIVE = re.compile(
     r"(?i:^[a-z]+[\s-]+(?:(?:in)?sensitive|proof|protected|free|based|only|specific)\b)"
 )
 _INDEFINITE = re.compile(r"(?i:^(?:something|nothing|anything|someone|somewhere)\b\s+\w)")
+# The verbs of consulting (a closed class of directives: where to get it, whom to ask),
+# then an object of words without digits, in English or Chinese.
+_POINTER = re.compile(
+    r"(?i:^(?:please\s+)?(?:see|ask|check|look|refer|consult|find|contact|ping|message|"
+    r"get\s+it)\b(?:\s+(?:in|at|on|up|under|to|with|for|from)\b)?(?:\s+[^\W\d]+[,.']?){1,6}\s*$)"
+    r"|^(?:请)?(?:见|详见|参见|參見|参看|看|问|問|找|查看|查)[^\x00-\x7f]{1,16}$"
+)
+
+
+def pointer(value: str) -> bool:
+    """Whether ``value``, what stands after a credential word, is an order to consult."""
+    return bool(_POINTER.match(value))
 
 
 def place_or_description(text: str, start: int, end: int) -> bool:
@@ -70,4 +86,5 @@ def place_or_description(text: str, start: int, end: int) -> bool:
         or _INDEFINITE.match(value)
         or _LOCATIVE_START.match(value)
         or _COMPOUND_ADJECTIVE.match(value)
+        or pointer(value)
     )

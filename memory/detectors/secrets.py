@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
 from memory.detectors.asked_values import asked_value_spans
+from memory.detectors.code_phrases import names_no_secret
 from memory.detectors.cred_frames import given_value_spans
 from memory.detectors.described_secrets import described_secret_spans, fold_obfuscations
 from memory.detectors.formats import (
@@ -140,8 +141,7 @@ _NOT_SECRET = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
-# A credential noun as the modifier of another noun names that thing, not a value.
-_COMPOUND_HEAD = re.compile(r"\s+(?:managers?|apps?|polic(?:y|ies)|generators?|strength)\b", re.I)
+CREDENTIAL_WORDS = _CUE  # for the readers of what stands beside one (``unvalued_mentions``)
 
 # Plain words that follow "password is" without being the password.
 _NOT_A_PASSWORD_WORD = frozenset(
@@ -324,7 +324,7 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
         if _CODE_CONTEXT.search(sentence) and not _NOT_CODE.search(sentence):
             cues.append((m, "one_time_code"))
     for cue, code in cues:
-        if _COMPOUND_HEAD.match(text, cue.end()):  # "password manager … is 1Password"
+        if names_no_secret(text, cue.start(), cue.end()):  # "password manager", "winning combo"
             continue
         word = cue.group().lower()
         if any(w in word for w in ("otp", "one", "verification", "sms", "text", "验证", "动态")):
@@ -491,9 +491,9 @@ def _format_spans(text: str) -> list[tuple[int, int, str]]:
 def _shape_spans(text: str) -> list[tuple[int, int, str]]:
     """Keys printed in groups, codes in anti-tamper numerals, tokens with every character
     class of a password policy (``formats``)."""
-    beside_cue = may_match(_CUE, text) and _CUE.search(text) is not None
+    cue = _CUE if may_match(_CUE, text) else None
     return (
-        [(s, e, "credential_format") for s, e in grouped_key_spans(text, beside_cue=beside_cue)]
+        [(s, e, "credential_format") for s, e in grouped_key_spans(text, cue=cue)]
         + [(s, e, "credential_in_prose") for s, e in daxie_code_spans(text)]
         + [(s, e, "credential_shape") for s, e in policy_token_spans(text)]
     )

@@ -280,7 +280,10 @@ _RELIGION_EN = [
     ),
     re.compile(
         rf"{_MY} (?:religion|religious beliefs|faith(?! in)|church|mosque|synagogue|pastor|imam|rabbi|"
-        r"congregation|parish)\b(?!\s+(?:class|course|lesson|teacher|homework|exam|studies))",
+        r"congregation|parish)\b(?!\s+(?:class|course|lesson|teacher|homework|exam|studies))"
+        # "my church friends" are my friends, named by where I know them from (the closed
+        # class of companions): the event with them says no belief ("friends from church")
+        r"(?!\s+(?:friends?|buddies|buddy|pals?|mates?)\b)",
         re.IGNORECASE,
     ),
     re.compile(rf"{_IM}\s+(?:not\s+|very\s+|deeply\s+)?religious\b", re.IGNORECASE),

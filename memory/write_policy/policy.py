@@ -72,6 +72,8 @@ from memory.detectors.everyday_ailments import (
 from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.detectors.non_secret_values import without_public_values
+from memory.detectors.secrets import looks_like_secret
+from memory.detectors.unvalued_mentions import without_unvalued_mentions
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.neighbourhood import passage_text
 from memory.temporal import TimeHint, valid_time_hint
@@ -114,12 +116,17 @@ def _ailment_alone(candidate: Candidate) -> bool:
     return "special_category" not in learned_detected(learned_scores(without_ailments(words)))
 
 
-def _public_value_alone(words: str) -> bool:
-    """The learned head's credential came from a public value alone (an order's or a
-    membership card's number, a fingerprint, a commit: ``public_values``): the head no
-    longer reads a credential with those values taken out (a password beside one is
-    refused)."""
-    masked = without_public_values(words)
+def _no_value_alone(words: str) -> bool:
+    """The learned head's credential came from what is no secret alone: a public value (an
+    order's or a membership card's number, a fingerprint, a commit: ``public_values``) or a
+    credential named with no value (``unvalued_mentions``: "the wifi has no password",
+    "PIN: ask Priya", a container's time zone and port). The head no longer reads a
+    credential with those taken out, and, where a named credential was taken out, no token
+    left could be a secret (a password beside either is refused)."""
+    public = without_public_values(words)
+    masked = without_unvalued_mentions(public)
+    if masked != public and any(looks_like_secret(token) for token in masked.split()):
+        return False
     return masked != words and "credential" not in learned_detected(learned_scores(masked))
 
 
@@ -300,7 +307,7 @@ def decide(
         if learned_detectors
         else frozenset()
     )
-    if "credential" in found and not _public_value_alone(learned_words(candidate)):
+    if "credential" in found and not _no_value_alone(learned_words(candidate)):
         return _reject(
             ReasonCode.SECRET_DETECTED,
             "This looks like a password, key or token; secrets are never remembered.",

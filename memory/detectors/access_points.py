@@ -155,9 +155,16 @@ _AFTER = re.compile(
 
 
 def _value(
-    text: str, at: int, locking: bool, looks_like_secret: Callable[..., bool], year_ok: bool = False
+    text: str,
+    at: int,
+    locking: bool,
+    looks_like_secret: Callable[..., bool],
+    year_ok: bool = False,
+    token_ok: bool = True,
 ):
-    """The span of a code at ``at`` that ends its clause, or None."""
+    """The span of a code at ``at`` that ends its clause, or None. ``token_ok``: a token of
+    letters and digits may be one (not where the value comes first: "I use 1Password for
+    the family vault" names a tool used for the thing, not its code)."""
     for rx in (_DIAL, _WORDS):
         m = rx.match(text, at)
         if m and _AFTER.match(text, m.end()):
@@ -177,7 +184,7 @@ def _value(
         if rx is _THREE and not locking:
             return None
         return m.span()
-    m = _TOKEN.match(text, at)
+    m = _TOKEN.match(text, at) if token_ok else None
     if m and _AFTER.match(text, m.end()):
         v = m.group()
         if (
@@ -254,7 +261,8 @@ def _bound(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int,
             if rx is _FOR_THING and _amount(m.group("value"), _sentence(text, m.span())):
                 continue
             at = m.end() if rx is _SET_TO else m.start("value")
-            v = _value(text, at, head.group("lock") is not None, looks_like_secret, True)
+            locking = head.group("lock") is not None
+            v = _value(text, at, locking, looks_like_secret, True, token_ok=rx is _SET_TO)
             if (
                 v
                 and (rx is _SET_TO or v[1] == m.end("value"))

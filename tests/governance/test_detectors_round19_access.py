@@ -89,6 +89,9 @@ NEGATIVE = [
     "the padlock is one of the cheap ones",
     "锁了三次门",
     "柜子，1204 房间",
+    # the value first and a word in it: a tool used for the thing, not its code
+    "we use 1Password for the shared vault",
+    "I used Win11Pro for the kiosk in the lobby and 7Zip2024 for the backup safe",
 ]
 
 

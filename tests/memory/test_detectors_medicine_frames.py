@@ -98,3 +98,23 @@ def test_any_name_of_an_inn_stem_in_a_course_frame_is_health(prefix, stem, frame
 )
 def test_a_shared_unit_before_an_ordinary_noun_is_not_a_dose(amount, unit, what) -> None:
     assert "health" not in find_special_categories(f"I take {amount} {unit} of {what} with me.")
+
+
+@pytest.mark.parametrize(
+    ("label", "got", "ok"),
+    [
+        ("date_or_hold", "dated", True),
+        ("date_or_hold", "hold", True),
+        ("date_or_hold", "store", False),
+        ("store", "dated", True),
+        ("store", "hold", False),
+        ("hold", "dated", False),
+        ("refuse", "hold", False),
+    ],
+)
+def test_the_probe_tool_counts_a_dated_store_as_heldout_does(label, got, ok) -> None:
+    """``bench/detectors/decisions.py`` reads the future probes as the held-out bench does:
+    a change stored with a start after the time said is dated, not applied now."""
+    from bench.detectors.decisions import right
+
+    assert right(label, got) is ok

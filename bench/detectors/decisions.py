@@ -1,11 +1,13 @@
 """The write policy's decision (pure, no database) on each sentence of a probe set, stated by
-the user about themself: refused, held (quarantined or pending) or stored, against the row's
-label (``refuse``, ``hold``, ``store``).
+the user about themself: refused, held (quarantined or pending), stored with a start after the
+time said (dated) or stored, against the row's label (``refuse``, ``hold``, ``date_or_hold``,
+``store``).
 
     .venv/bin/python bench/detectors/decisions.py tests/data/detector_probe15_precision_report.jsonl [--misses]
 
 A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
-a ``hold`` row when it is stored (refusing it keeps it out of memory too).
+a ``hold`` row when it is stored (refusing it keeps it out of memory too); a ``date_or_hold``
+row when it is stored undated (as ``bench/quality/detectors_heldout.py`` counts it).
 """
 
 from __future__ import annotations
@@ -33,15 +35,20 @@ def outcome(text: str) -> tuple[str, str]:
         return "refuse", reason
     if decision.operation == Operation.QUARANTINE:
         return "hold", reason
+    valid_from = decision.candidate.valid_from if decision.candidate else None
+    if valid_from is not None and valid_from > NOW:
+        return "dated", reason  # stored with a start after the time said
     return "store", reason
 
 
 def right(label: str, got: str) -> bool:
     if label == "store":
-        return got == "store"
+        return got in ("store", "dated")
     if label == "refuse":
         return got == "refuse"
-    return got != "store"
+    if label == "date_or_hold":
+        return got != "store"
+    return got not in ("store", "dated")
 
 
 def main() -> None:

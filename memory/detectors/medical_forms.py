@@ -27,7 +27,8 @@ MEDICAL_FORMS = [
     re.compile(
         rf"{_I}\s+(?:(?:also|just|recently|finally|already|still|once)\s+)*"
         r"(?:had|got|underwent|undergo|am having|'m having|having|am recovering from|'m recovering from|"
-        r"recovering from|recovered from|am scheduled for|'m scheduled for|need|needed|"
+        r"recovering from|recovered from|am scheduled for|'m scheduled for|booked (?:in )?for|"
+        r"(?:am|'m) on the (?:waiting )?list for|need|needed|"
         r"go in for|went in for|am doing|'m doing|finished|started)\s+"
         rf"(?:an?\s+|my\s+|the\s+|some\s+)?(?:{_PROCEDURE_EN})\b",
         re.IGNORECASE,

@@ -30,12 +30,13 @@ from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.life_frames import LIFE_FRAMES, StatedText
 from memory.detectors.medical_forms import MEDICAL_FORMS
+from memory.detectors.medicine_frames import INN_STEMS_EN, MEDICINE_FRAMES
 from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
 from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
 from memory.detectors.spec_frames import SPEC_FRAMES
 from memory.detectors.spec_readings import user_readings
-from memory.detectors.special_forms import SPECIAL_FORMS
+from memory.detectors.special_forms import PARTY_END, SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.detectors.switches import detection_switch
 from memory.temporal.common import fold_traditional
@@ -88,9 +89,7 @@ _DRUGS_EN = (
     r"warfarin|eliquis|prednisone|methotrexate|humira|truvada|antiretrovirals?|"
     r"antidepressants?|an antidepressant|antipsychotics?|anti-anxiety (?:meds|medication)|"
     r"mood stabili[sz]ers?|blood thinners?|chemo(?:therapy)?|statins?|beta[- ]blockers?|"
-    r"birth control(?: pills?)?|hormone (?:therapy|replacement)|hrt|"
-    r"[a-z]{3,}(?:pril|sartan|olol|statin|pram|xetine|azepam|zolam|prazole|formin|triptan|dipine|"
-    r"tinib|cillin|mycin|oxacin|cycline)"
+    r"birth control(?: pills?)?|hormone (?:therapy|replacement)|hrt|" + INN_STEMS_EN
 )
 _HEALTH_EN = [
     re.compile(
@@ -350,7 +349,7 @@ _POLITICAL = [
         rf"{_IM}\s+(?:an?\s+)?(?:(?:registered|card-carrying|lifelong|proud|staunch)\s+)?"
         r"(?:democrat|republican|tory|socialist|communist|libertarian|marxist|"
         r"(?:labour|green|conservative|liberal democrat) (?:voter|supporter|member)|party member)\b"
-        rf"|{_IM}\s+(?:a\s+)?member of the [\w' ]{{0,30}}party\b"
+        rf"|{_IM}\s+(?:a\s+)?member of the [\w' ]{{0,30}}party\b{PARTY_END}"
         rf"|{_IM}\s+politically\s+\w+"
         r"|\bi (?:always |usually |will |'ll |have always )?vote[ds]?\s+(?:for\s+)?(?:the\s+)?(?:democrats?|"
         r"republicans?|labour|conservatives?|tories|liberals?|greens|left|right|[\w ]{1,20} party)\b"
@@ -410,6 +409,7 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     "health": _HEALTH_EN
     + _HEALTH_ZH
     + MEDICAL_FORMS
+    + MEDICINE_FRAMES
     + SPECIAL_FORMS["health"]
     + SUBJECT_FORMS["health"]
     + SETTING_FORMS["health"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from memory.detectors.dropped_subject import OTHER_ZH
+from memory.detectors.medicine_frames import AMBIGUOUS_UNIT
 
 _I = r"\b(?:i(?:'m|'ve|'d| am| have| had| was)?|(?:the\s+)?user(?: has| is| was)?)"
 _IM = r"\b(?:i(?:'m| am)|(?:the\s+)?user(?:'s| is))"
@@ -45,7 +46,7 @@ _ZH_WHEN = (
 )
 _NOT_NAMED = r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)\b)"
 
-_DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ug|ml|iu|units?|milligrams?|micrograms?)\b"
+_DOSE = rf"\d+(?:\.\d+)?\s*(?:(?:mg|mcg|µg|ug|iu|milligrams?|micrograms?)\b|{AMBIGUOUS_UNIT})"
 _DEVICE = (
     r"stents?|pacemakers?|defibrillators?|iuds?|chemo\s+ports?|port-a-caths?|shunts?|"
     r"cochlear\s+implants?|insulin\s+pumps?|(?:artificial|replacement)\s+heart\s+valves?"
@@ -222,15 +223,24 @@ _RELIGION = [
     ),
     re.compile(r"(?:저는|나는)\s*(?:\S+\s+){0,3}?(?:성당|교회|절|모스크)에\s*(?:가|다녀|다닙)"),
 ]
+# "party" that ends its noun phrase (the Green Party since 2019), not a noun's modifier
+# (the party planning committee): a closed class of function words or punctuation follows.
+PARTY_END = (
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:since|for|and|now|so|too|but|ever|in|at|here|there|as|of|"
+    r"because|until|though|although|when|while|which|who|that|myself)\b)"
+)
 _POLITICAL = [
     re.compile(rf"{_ZH_I}是[^。！？，,\n]{{0,6}}?(?:党员|盟员|团员)"),
     re.compile(
         rf"\bi\s+{_ADV}(?:voted|vote|will\s+vote)\s+(?:for\s+)?(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])[\w-]+"
+        # a vote in a poll, contest or awards is not an election's
+        r"(?![^.!?\n]{0,40}\b(?:poll|survey|contest|competition|awards?|quiz|raffle)\b)"
         rf"|{_I}\s+{_ADV}(?:hold|have|carry)\s+an?\s+{_NOT_NAMED}(?-i:[A-Z])\w+\s+party\s+(?:card|membership)"
         rf"|\bi\s+{_ADV}(?:knocked|knock)\s+on\s+doors\s+for\s+(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])\w+"
         rf"|\bi\s+{_ADV}(?:canvass(?:ed)?|campaign(?:ed)?|phone-?bank(?:ed)?|door-?knock(?:ed)?)\s+"
         rf"for\s+(?:the\s+)?{_NOT_NAMED}(?-i:[A-Z])\w+"
-        rf"|{_I}\s+{_ADV}(?:been\s+)?(?:a\s+)?(?:paid-up|card-carrying|signed-up)\s+(?:[\w-]+\s+){{0,2}}member\b",
+        rf"|{_I}\s+{_ADV}(?:been\s+)?(?:a\s+)?(?:paid-up|card-carrying|signed-up)\s+(?:[\w-]+\s+){{0,2}}member\b"
+        rf"|{_I}\s+{_ADV}(?:been\s+)?an?\s+(?:\w+\s+)?member\s+of\s+the\s+[\w' -]{{1,30}}?\bparty{PARTY_END}",
         re.IGNORECASE,
     ),
 ]

@@ -39,7 +39,7 @@ _INN_EN = (
 # The same stems as the Chinese approved names write them (closed for the same reason).
 _INN_ZH = (
     r"普利|沙坦|洛尔|地平|他汀|西汀|氮平|硫平|西泮|唑仑|替尼|单抗|拉唑|替丁|格列汀|格列净|鲁肽|"
-    r"西坦|沙班|加群|洛韦|韦林|司韦|那韦|特韦|司琼|曲坦|膦酸|噻嗪|司特|特罗|溴铵|米松|尼松|泼尼龙|"
+    r"西坦|沙班|加群|洛韦|韦林|司韦|那韦|特韦|他韦|米韦|司琼|曲坦|膦酸|噻嗪|司特|特罗|溴铵|米松|尼松|泼尼龙|"
     r"替林|帕明|西林|霉素|沙星|环素|拉嗪|哌酮|唑酮|利酮|奈德"
 )
 # Words of time, frequency, aspect and dose that may stand between 我 and the verb, so

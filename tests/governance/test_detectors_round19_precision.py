@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -161,6 +161,7 @@ _NO_VALUE_FRAMES = [
     "门禁码上周换了",
     "这个热点不需要密码",
 ]
+_CODE_FRAMES = ("they changed the gate code last week", "门禁码上周换了")
 _VALUE_TELLINGS = [
     "the new one is {v}",
     "the alarm code is {v}",
@@ -192,5 +193,8 @@ def _value(draw):
     roles=st.sampled_from([("user",), ("tool",)]),
 )
 def test_a_real_secret_after_a_no_value_frame_is_refused(frame, telling, join, value, outer, roles):
+    # "the new one" is a code only after a frame that names one; after a lottery draw, a
+    # docker command or a pointer it is a draw, a command or nothing at all
+    assume(not telling.startswith("the new one") or frame in _CODE_FRAMES)
     text = outer.format(s=frame + join + telling.format(v=value))
     assert _outcome(text, roles) == "refuse", text

@@ -33,4 +33,13 @@ DETECTOR_GATES = {
     # (memory/detectors/prefilter_whole.py; ``may_match`` too). Off: on the pieces alone
     # (the reference).
     "WHOLE_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_WHOLE_LITERAL_GATE", default=True),
+    # The secret scan's readings ask a pattern wrapped by ``literal_gated`` only in text
+    # holding a literal of each clause the pattern requires, the patterns a text may match
+    # computed once a text (memory/detectors/literal_gated.py, with the literal prefilter's
+    # one pass on). Off: every call goes to the pattern (the reference).
+    "READING_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_READING_LITERAL_GATE", default=True),
+    # The recovery-phrase readings walk a text word by word only where twelve words of
+    # their shape stand in a row (memory/detectors/formats.py, ``recovery_phrase_spans``;
+    # memory/detectors/labelled.py, ``bip39_spans``). Off: on every text (the reference).
+    "WORD_RUN_GATE": env.bool("ENGRAM_DETECTOR_WORD_RUN_GATE", default=True),
 }

@@ -513,3 +513,38 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     if whole[0] is not None and detection_switch("WHOLE_LITERAL_GATE"):
         return holds_whole(whole[0], text.lower())
     return True
+
+
+def matchable(patterns: list, text: str) -> frozenset[int] | None:
+    """The indexes of the ``patterns`` that may match ``text`` (``may_match`` for each
+    pattern of a list at once, answered by its index as ``search_any_one_pass`` chooses
+    the patterns to search, without searching): a pattern left out has a required clause
+    of which the text holds no literal, so it finds nothing there. None (every pattern
+    may): the text is searched in full, the one pass is off, or the universe is full."""
+    if not (
+        detection_switch("FAST_DETECTION_TEXT")
+        and detection_switch("PREFILTER_INDEX")
+        and detection_switch("PREFILTER_ONE_PASS")
+    ):
+        return None
+    joined = _joined(patterns)
+    if joined is None:
+        return None
+    universe, ((keys, by_key, always, _plan), rest, whole) = joined
+    present = _present(universe, text)
+    if present is None:
+        return None
+    found = set(always)
+    low = None
+    for key in keys.intersection(present):
+        for at in by_key[key]:
+            others = rest[at]
+            if at in found or others and not all(not o.isdisjoint(present) for o in others):
+                continue
+            if whole[at] is not None:
+                if low is None:
+                    low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+                if low and not holds_whole(whole[at], low):
+                    continue
+            found.add(at)
+    return frozenset(found)

@@ -28,7 +28,14 @@ from tests.memory.test_detector_prefilter import PATTERNS, text_mixed
 # The LoCoMo dev conversations sit beside the project (../shared/data), not in it: where a
 # checkout has none, the repository's own corpora above hold the gates to the same test.
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev"
-GATES = ["QUESTION_TAIL_GATE", "CUE_LITERAL_GATE", "PHONE_PLUS_GATE", "WHOLE_LITERAL_GATE"]
+GATES = [
+    "QUESTION_TAIL_GATE",
+    "CUE_LITERAL_GATE",
+    "PHONE_PLUS_GATE",
+    "WHOLE_LITERAL_GATE",
+    "READING_LITERAL_GATE",
+    "WORD_RUN_GATE",
+]
 
 # Pieces of questions and answers: the credential and network words, their near misses
 # ("pinned", "monkeys", "shopping"), question marks, the separators ``_QUESTION`` stops at,

@@ -148,6 +148,7 @@ def test_no_module_cycle_inside_any_app(arrows):
 IMPORT_TIME = {
     "memory.services.deletion": "_STORES: the erasure stores, registered by decorators at import",
     "memory.predicates": "_BY_NAME: the predicate catalogue, built at import",
+    "memory.detectors.literal_gated": "_GATED: the patterns wrapped as detector modules import",
 }
 
 

@@ -46,10 +46,19 @@ DETECTOR_GATES = {
     "STATED_ONCE": env.bool("ENGRAM_DETECTOR_STATED_ONCE", default=True),
     # The English past readings of the time reader (memory/temporal/en.py, ``_en_past``,
     # fifteen patterns tried in turn) run only on text where one of them can match by its
-    # required literals (``prefilter.any_may_match``). Off: each is tried (the reference).
+    # required literals (``prefilter_any.may_any_match``). Off: each is tried (the reference).
     "TIME_PAST_GATE": env.bool("ENGRAM_DETECTOR_TIME_PAST_GATE", default=True),
     # ``fold_traditional`` (memory/temporal/common.py, about ten texts a candidate) returns
     # a text holding none of the characters it folds as it is, found by one character
     # class, without translating it. Off: every text translated (the reference).
     "FOLD_GATE": env.bool("ENGRAM_DETECTOR_FOLD_GATE", default=True),
+    # The secret scan's readings ask a pattern wrapped by ``literal_gated`` only in text
+    # holding a literal of each clause the pattern requires, the patterns a text may match
+    # computed once a text (memory/detectors/literal_gated.py, with the literal prefilter's
+    # one pass on). Off: every call goes to the pattern (the reference).
+    "READING_LITERAL_GATE": env.bool("ENGRAM_DETECTOR_READING_LITERAL_GATE", default=True),
+    # The recovery-phrase readings walk a text word by word only where twelve words of
+    # their shape stand in a row (memory/detectors/formats.py, ``recovery_phrase_spans``;
+    # memory/detectors/labelled.py, ``bip39_spans``). Off: on every text (the reference).
+    "WORD_RUN_GATE": env.bool("ENGRAM_DETECTOR_WORD_RUN_GATE", default=True),
 }

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.literal_gated import literal_gated
+
 _NUM = r"(?P<value>[#*]?\d(?:[\d -]{2,10})?\d[#*]?)"
 # Things a short code opens or guards (closed: the kinds of keypad, lock and alarm).
 _LOCK_EN = (
@@ -347,6 +349,14 @@ def fold_digit_chars(text: str) -> str:
     text = _DIGIT_RUN.sub(lambda m: m.group().translate(_TO_DIGIT), text)
     # A Korean particle may follow the digits (공일이삼이야): at most one syllable after.
     return _KO_DIGIT_RUN.sub(lambda m: m.group().translate(_KO_TO_DIGIT), text)
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_ACCESS_EN = [literal_gated(rx) for rx in _ACCESS_EN]
+_ACCESS_ZH, _CARD_CODE, _DIAL_WORD = map(literal_gated, (_ACCESS_ZH, _CARD_CODE, _DIAL_WORD))
+_SECURITY_QUESTION, _SECURITY_QUESTION_ZH, _SECURITY_QUESTION_JA_KO = map(
+    literal_gated, (_SECURITY_QUESTION, _SECURITY_QUESTION_ZH, _SECURITY_QUESTION_JA_KO)
+)
 
 
 def access_form_spans(text: str) -> list[tuple[int, int]]:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.detectors.literal_gated import literal_gated
+
 _GETTING_IN = re.compile(
     r"\b(?:(?:gets?|got|lets?)\s+(?:me|us|you|him|her|them|people|anyone|someone)\s+in(?:to)?"
     r"|(?:get|getting|log|logging|sign|signing)\s+(?:in(?:to)?|on(?:to)?)\s+(?:my|our|the|his|her|their|your)"
@@ -76,6 +78,10 @@ def _value_at(
         ):
             return m.start(), m.start() + len(value)
     return None
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_GETTING_IN, _REPLYING = literal_gated(_GETTING_IN), literal_gated(_REPLYING)
 
 
 def access_reply_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:

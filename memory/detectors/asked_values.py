@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.detectors.literal_gated import literal_gated
 from memory.detectors.prefilter import search_any
 from memory.detectors.switches import detection_switch
 
@@ -146,6 +147,10 @@ _KEYED_GATE = re.compile(
 )
 
 
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_KEYED_GATE, _QUESTION_TAIL = literal_gated(_KEYED_GATE), literal_gated(_QUESTION_TAIL)
+
+
 def keyed_code_spans(text: str) -> list[tuple[int, int]]:
     """Numbers keyed with a terminating key, or by the device or action that takes them."""
     if not _KEYED_GATE.search(text):
@@ -217,6 +222,10 @@ _CARD_CODE = re.compile(
     re.IGNORECASE,
 )
 _CARD = re.compile(r"\bcard\b|カード|카드|卡", re.IGNORECASE)
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_ACCOUNT, _CARD = literal_gated(_ACCOUNT), literal_gated(_CARD)
 
 
 def card_code_spans(text: str) -> list[tuple[int, int]]:

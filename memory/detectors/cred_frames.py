@@ -47,6 +47,7 @@ from memory.detectors.access_replies import access_reply_spans as _replies
 from memory.detectors.code_phrases import PUBLIC_MODIFIER as _PUBLIC
 from memory.detectors.code_phrases import code_phrase_spans
 from memory.detectors.cred_passphrase import passphrase_spans
+from memory.detectors.literal_gated import literal_gated
 
 _NOUN = r"(?:pass(?:word|code|phrase)|pins?|codes?|combinations?|combos?)"
 _LOCK = (
@@ -203,6 +204,10 @@ def _made(value: str, looks_like_secret: Callable[..., bool]) -> bool:
         and any(c.isdigit() for c in value)
         and looks_like_secret(value, numeric_ok=False)
     )
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_WHAT_IT_DOES = literal_gated(_WHAT_IT_DOES)
 
 
 def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.literal_gated import literal_gated
+
 # --- a password described by how it was built -------------------------------------------
 
 _PASSWORD_EN = r"\b(?:pass(?:word|code|phrase)|pin|code)s?\b"
@@ -325,6 +327,12 @@ def fold_obfuscations(text: str) -> str:
         return letters.ljust(len(word))
 
     return _LEET_CUE.sub(plain, text)
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_RECIPE, _PATTERN, _DIAL, _GRID_CARD = map(literal_gated, (_RECIPE, _PATTERN, _DIAL, _GRID_CARD))
+_KEY_HOLDER, _PLAIN_CJK = map(literal_gated, (_KEY_HOLDER, _PLAIN_CJK))
+_CREDENTIAL_WORD, _WIFI_KEY = map(literal_gated, (_CREDENTIAL_WORD, _WIFI_KEY))
 
 
 def described_secret_spans(text: str) -> list[tuple[int, int]]:

@@ -36,6 +36,7 @@ import unicodedata
 from django.conf import settings
 from stdnum import iban, luhn
 
+from memory.detectors.switches import detection_switch
 from memory.detectors.unlabelled_values import labelled_as_list
 from memory.text_normalize import _skeleton_table
 
@@ -77,11 +78,20 @@ _DAXIE_RUN = re.compile(rf"[{_DAXIE}]{{4,}}")
 _UNITS = "万萬仟佰拾亿億元圆圓角分整"
 
 
+# Twelve tokens in a row of the shape the loop below keeps (a lowercase word of three to
+# eight letters, trailing punctuation stripped), function words included: no run of twelve
+# kept words without one (``ENGRAM_DETECTOR_WORD_RUN_GATE``; off: the loop on every text).
+_TWELVE_WORDS = re.compile(
+    r"(?<![^\s:：])(?:[a-zà-öø-ÿ]{3,8}[,.;!?]*[\s:：]+){11}[a-zà-öø-ÿ]{3,8}[,.;!?]*(?![^\s:：])"
+)
+
+
 def recovery_phrase_spans(text: str) -> list[tuple[int, int]]:
     """Spans of recovery phrases in ``text`` (read the text before CJK spaces are removed)."""
     spans = []
     run: list[re.Match[str]] = []
-    for tok in [*_TOKEN.finditer(text), None]:
+    words = not detection_switch("WORD_RUN_GATE") or _TWELVE_WORDS.search(text)
+    for tok in [*_TOKEN.finditer(text), None] if words else ():
         word = tok.group().rstrip(",.;!?") if tok else ""
         if tok and _LOWER_WORD.fullmatch(word) and word not in _FUNCTION_WORDS:
             run.append(tok)

@@ -18,12 +18,17 @@ from __future__ import annotations
 import re
 
 from memory.detectors.labelled import _SECRET_NOUN
+from memory.detectors.literal_gated import literal_gated
 from memory.detectors.unlabelled_values import made_token
 
 _NOUN_THEN_GAP = re.compile(
     rf"(?:{_SECRET_NOUN})(?P<gap>[^。！？!?\n.]{{1,20}}?)(?<![!-~])(?P<value>[!-~]{{6,40}})"
 )
 _TRIM = "\"'`()[]{},;:，。、"
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_NOUN_THEN_GAP = literal_gated(_NOUN_THEN_GAP)
 
 
 def hesitant_value_spans(text: str) -> list[tuple[int, int]]:

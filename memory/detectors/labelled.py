@@ -35,6 +35,8 @@ from collections.abc import Callable
 from importlib import resources
 
 from core.process_state import memoized
+from memory.detectors.literal_gated import literal_gated
+from memory.detectors.switches import detection_switch
 
 # --- BIP-39 -----------------------------------------------------------------------------
 
@@ -66,11 +68,22 @@ _WORD = re.compile(r"[A-Za-z]+")
 _PHRASE_GAP = re.compile(r"^(?:[\s,;/、，|-]|\d{1,2}[.):]?)+$")
 
 
+@memoized("memory.detectors.labelled.twelve_words", maxsize=1)
+def _twelve_words() -> re.Pattern[str]:
+    """Twelve words of the list's lengths in a row, each gap of characters ``_PHRASE_GAP``
+    is made of: a run ``bip39_spans`` closes holds one (``ENGRAM_DETECTOR_WORD_RUN_GATE``)."""
+    lengths = {len(w) for w in _bip39()}
+    word = rf"[A-Za-z]{{{min(lengths)},{max(lengths)}}}"
+    return re.compile(rf"(?<![A-Za-z])(?:{word}[\s,;/、，|\d.):-]+){{11}}{word}(?![A-Za-z])")
+
+
 def bip39_spans(text: str) -> list[tuple[int, int]]:
     """Runs of twelve or more BIP-39 English words (see the module docstring)."""
     index = _bip39()
     spans = []
     run: list[re.Match[str]] = []
+    if detection_switch("WORD_RUN_GATE") and not _twelve_words().search(text):
+        return spans
     for m in [*_WORD.finditer(text), None]:
         if m is not None and m.group().lower() in index:
             if run and not _PHRASE_GAP.match(text[run[-1].end() : m.start()]):
@@ -100,6 +113,10 @@ _PHRASE_WORD = re.compile(
 _CJK = r"[\u3400-\u9fff]"
 _CJK_SINGLES = re.compile(rf"(?<!{_CJK}){_CJK}(?:[\s,，、]+{_CJK}(?!{_CJK})){{11,23}}")
 _CJK_RUN = re.compile(rf"[：:是为為]\s*({_CJK}{{12,24}})(?!{_CJK})")
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_PHRASE_WORD = literal_gated(_PHRASE_WORD)
 
 
 def cjk_phrase_spans(text: str) -> list[tuple[int, int]]:
@@ -242,6 +259,12 @@ _ACCESS_VERB = [
         re.IGNORECASE,
     ),
 ]
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py); ``_ENTER`` is
+# its list's own wrapper (the rule below tells it by identity).
+_ACCESS_VERB = [literal_gated(rx) for rx in _ACCESS_VERB]
+_ENTER = next(rx for rx in _ACCESS_VERB if rx.prefilter_pattern is _ENTER)
 
 
 def access_verb_spans(text: str) -> list[tuple[int, int]]:

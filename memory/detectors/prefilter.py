@@ -548,41 +548,36 @@ def may_match(pattern: re.Pattern[str], text: str) -> bool:
     return True
 
 
-# --- Many patterns' literals as one gate (``ENGRAM_DETECTOR_TIME_PAST_GATE``) ----------
-#
-# A reader that tries several patterns in turn and finds nothing unless one matches (the
-# English past readings of ``memory.temporal.en._en_past``) may ask first whether any of
-# them can: every match of a pattern holds a literal of each of its clauses, so when the
-# text lowercased holds no literal of any pattern's most telling clause (the one whose
-# shortest literal is longest, then the one of fewest literals), none matches
-# (``prefilter_whole``'s premise). The literals are looked for by one alternation, which
-# ``re`` scans for by their first characters in C.
-
-
-def literal_gate(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str] | None:
-    """A pattern that finds something in a text lowercased whenever one of ``patterns``
-    may match the text (see ``may_any_match``); None when one of them derives no literal
-    (it may match anything). Built once, when the caller's module is imported."""
-    literals: set[str] = set()
-    for p in patterns:
-        clauses = required_literals(p)
-        if not clauses:
-            return None
-        best = max(clauses, key=lambda c: (min(len(s) for s, _ in c), -len(c)))
-        literals |= {s.lower() for s, _icase in best}
-    # A literal holding another is implied by it ("september" by "sep"): only the other.
-    literals = {s for s in literals if not any(o != s and o in s for o in literals)}
-    ordered = sorted(literals, key=lambda s: (-len(s), s))
-    return re.compile("|".join(re.escape(s) for s in ordered))
-
-
-def may_any_match(gate: re.Pattern[str] | None, text: str) -> bool:
-    """False only when none of the patterns ``gate`` was built from (``literal_gate``)
-    can match ``text``; a text the pieces cannot speak for answers yes."""
-    if gate is None:
-        return True
-    if not text.isascii() and not (
-        ASCII_CASE_TWINS.isdisjoint(text) and UNEVEN_LOWER.isdisjoint(text)
+def matchable(patterns: list, text: str) -> frozenset[int] | None:
+    """The indexes of the ``patterns`` that may match ``text`` (``may_match`` for each
+    pattern of a list at once, answered by its index as ``search_any_one_pass`` chooses
+    the patterns to search, without searching): a pattern left out has a required clause
+    of which the text holds no literal, so it finds nothing there. None (every pattern
+    may): the text is searched in full, the one pass is off, or the universe is full."""
+    if not (
+        detection_switch("FAST_DETECTION_TEXT")
+        and detection_switch("PREFILTER_INDEX")
+        and detection_switch("PREFILTER_ONE_PASS")
     ):
-        return True
-    return gate.search(text.lower()) is not None
+        return None
+    joined = _joined(patterns)
+    if joined is None:
+        return None
+    universe, ((keys, by_key, always, _plan), rest, whole) = joined
+    present = _present(universe, text)
+    if present is None:
+        return None
+    found = set(always)
+    low = None
+    for key in keys.intersection(present):
+        for at in by_key[key]:
+            others = rest[at]
+            if at in found or others and not all(not o.isdisjoint(present) for o in others):
+                continue
+            if whole[at] is not None:
+                if low is None:
+                    low = text.lower() if detection_switch("WHOLE_LITERAL_GATE") else ""
+                if low and not holds_whole(whole[at], low):
+                    continue
+            found.add(at)
+    return frozenset(found)

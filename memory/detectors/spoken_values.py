@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.literal_gated import literal_gated
+
 _NATO = frozenset(
     "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima "
     "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray "
@@ -121,6 +123,10 @@ def _listed(words: list[tuple[int, int, str]], n: int) -> bool:
     return (
         n >= 2 and words[n - 1][2] == "join" and words[n - 2][2] in ("letter", "nato", "chardigit")
     )
+
+
+# Asked only where their literals are (memory/detectors/literal_gated.py).
+_CREDENTIAL = literal_gated(_CREDENTIAL)
 
 
 def spoken_value_spans(text: str) -> list[tuple[int, int]]:

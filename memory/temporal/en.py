@@ -7,7 +7,7 @@ import calendar
 import re
 from datetime import date, datetime, timedelta
 
-from memory.detectors.prefilter import literal_gate, may_any_match
+from memory.detectors.prefilter_any import literal_gate, may_any_match
 from memory.detectors.switches import detection_switch
 from memory.temporal.common import (
     _CHANGE_CUE,

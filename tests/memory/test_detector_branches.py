@@ -5,7 +5,7 @@
   pattern does;
 - ``ENGRAM_DETECTOR_STATED_ONCE`` (``life_frames.StatedText``): a sentence-by-sentence
   rule reads the same sentences, and returns the same match, from the shared split;
-- ``ENGRAM_DETECTOR_TIME_PAST_GATE`` (``prefilter.literal_gate``): the English past
+- ``ENGRAM_DETECTOR_TIME_PAST_GATE`` (``prefilter_any.literal_gate``): the English past
   readings are skipped only where none of them can match.
 """
 
@@ -22,13 +22,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from memory.detectors.life_frames import _SUPPOSED, StatedText, _Stated
-from memory.detectors.prefilter import (
-    _split_of,
-    literal_gate,
-    may_any_match,
-    required_literals,
-    search_any,
-)
+from memory.detectors.prefilter import _split_of, required_literals, search_any
+from memory.detectors.prefilter_any import literal_gate, may_any_match
 from memory.detectors.prefilter_branches import branches, live_pattern, split_top_level
 from memory.detectors.special_categories import CATEGORIES
 from memory.temporal import en, valid_time_hint

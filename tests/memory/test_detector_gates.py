@@ -35,6 +35,8 @@ GATES = [
     "WHOLE_LITERAL_GATE",
     "BRANCH_GATE",
     "STATED_ONCE",
+    "READING_LITERAL_GATE",
+    "WORD_RUN_GATE",
 ]
 
 # Pieces of questions and answers: the credential and network words, their near misses

@@ -563,7 +563,7 @@ def matchable(patterns: list, text: str) -> frozenset[int] | None:
     joined = _joined(patterns)
     if joined is None:
         return None
-    universe, ((keys, by_key, always, _plan), rest, whole) = joined
+    universe, ((keys, by_key, always, _plan), rest, whole, _split) = joined
     present = _present(universe, text)
     if present is None:
         return None

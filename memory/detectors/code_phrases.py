@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory.detectors.access_points import ACCESS_LITERALS, access_point_spans
+from memory.detectors.access_points import _AFTER_EN, _YEAR, ACCESS_LITERALS, access_point_spans
 from memory.detectors.access_replies import _value_at
 from memory.detectors.switches import detection_switch
 
@@ -123,11 +123,7 @@ _WORDS_EN = re.compile(
     r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT = re.compile(r"\d")
-_AFTER_EN = re.compile(
-    r"\s*(?:$|[.,;!?)\n—–”\"'，。]|\s(?:and|but|then|for|from|if|so|now)\b)", re.I
-)
 
 # The value's role: what one keys into something that opens.
 _KEYING = re.compile(

@@ -447,21 +447,8 @@ def search_any_one_pass(patterns: list, text: str, switches: dict | None = None)
     whole_on = branch = False
     for at in order:
         others = rest[at]
-        if others:
-            for other in others:
-                if other.isdisjoint(present):
-                    break
-            else:
-                if low is None:
-                    low = text.lower()
-                    switches = switches if switches is not None else detection_switches()
-                    whole_on = bool(switches.get("WHOLE_LITERAL_GATE"))
-                    branch = bool(switches.get("BRANCH_GATE"))
-                if whole_on and whole[at] is not None and not holds_whole(whole[at], low):
-                    continue
-                if _search(plan[at][0], text, low, split[at] if branch else None):
-                    return True
-            continue
+        if others and any(other.isdisjoint(present) for other in others):
+            continue  # a required clause has no piece in the text
         if low is None:
             low = text.lower()
             switches = switches if switches is not None else detection_switches()

@@ -10,7 +10,8 @@ them found, by the grammar around it, and says it is not a value when:
   most five words on: "is in the shared vault under"), not a verb's particle ("settled
   on", "opens on"), or it is the object of 在/存在/放在 …
   closed by a place word (里, 中, 上, 内), or it is followed by a Japanese or Korean
-  locative particle with a verb of keeping (に保存, に入って, 에 저장, 에 있어요), or the
+  locative particle with a verb of keeping (に保存, に入って, にしまって, 에 저장, 에 있어요; not
+  に + する, "made it": 3857にしました sets the value), or the
   span itself opens with one ("are all in Enpass these days"). A
   password manager, a notebook or a drawer named so is where the secret lives;
 - **it is a description**: a length (a number word or digits, then characters, digits,
@@ -39,7 +40,7 @@ _ZAI_BEFORE = re.compile(
 )
 _PLACE_AFTER = re.compile(r"^[\"”'」』]?\s*(?:的)?\s*(?:里|裡|中|上|内|內|那里|那裡|这里|這裡)")
 _PARTICLE_AFTER = re.compile(
-    r"^[\"”'」』]?\s*(?:に(?:保存|入|あ|登録|記録|置|しま)|の中|で管理|"
+    r"^[\"”'」』]?\s*(?:に(?:保存|入|あ|登録|記録|置|しま[っうわいえ])|の中|で管理|"
     r"에\s?(?:저장|있|넣|보관)|안에)"
 )
 _LENGTH = re.compile(

@@ -73,6 +73,7 @@ from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.detectors.non_secret_values import without_public_values
 from memory.detectors.secrets import looks_like_secret
+from memory.detectors.told_done import told_done
 from memory.detectors.unvalued_mentions import without_unvalued_mentions
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.neighbourhood import passage_text
@@ -452,10 +453,12 @@ def decide(
             "This comes from a tool or web source and reads as an instruction; it needs review.",
             findings=("instruction_learned",),
         )
-    #     A change that already has a start (dated in step 2) is not held.
+    #     A change that already has a start (dated in step 2) is not held, nor one told as
+    #     already done ("switched to the new one", 换到了新公司: ``told_done``).
     if (
         "future" in found
         and not start_stated
+        and not told_done(learned_words(candidate))
         and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
         and not candidate.user_confirmed_sensitive
     ):

@@ -18,14 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bench.quality.locomo import Table  # noqa: E402  (sets up Django)
 
 Rule = Callable[[dict], bool]
 
@@ -64,20 +59,38 @@ def gate_rule(share: float, outweighed: bool = False) -> Rule:
     return rule
 
 
+def _recall10(evidence: list[str], items: list[list[str]]) -> float:
+    """Evidence Recall@10, as ``locomo.evidence_recall`` counts it."""
+    wanted = set(evidence)
+    got = {dia for ids in items[:10] for dia in ids}
+    return len(wanted & got) / len(wanted) if wanted else 0.0
+
+
 def score(rows: list[dict], rule: Rule) -> dict[str, dict]:
-    tables: dict[str, Table] = defaultdict(Table)
+    """Per conversation: Recall@10 over the answerable questions (categories 1-4),
+    adversarial abstention (category 5 answered empty) and answerable questions left
+    empty, with ``rule`` deciding which questions abstain."""
+    recalls: dict[str, list[float]] = defaultdict(list)
+    abstained: dict[str, list[bool]] = defaultdict(list)
+    empty: dict[str, int] = defaultdict(int)
     for row in rows:
-        ranked = [] if rule(row) else row["items"]
-        tables[row["conversation"]].add(row["category"], row["evidence"], ranked)
-    out = {}
-    for conv, t in sorted(tables.items()):
-        r = t.row()
-        out[conv] = {
-            "r10": round(t.overall(t.r10), 4),
-            "abst": r["abstention"],
-            "empty": r["empty_answerable"],
+        items = [] if rule(row) else row["items"]
+        conv = row["conversation"]
+        if row["category"] == 5:
+            abstained[conv].append(not items)
+            continue
+        empty[conv] += not items
+        recalls[conv].append(_recall10(row["evidence"], items))
+    return {
+        conv: {
+            "r10": round(sum(values) / len(values), 4),
+            "abst": round(sum(abstained[conv]) / len(abstained[conv]), 3)
+            if abstained[conv]
+            else 0.0,
+            "empty": empty[conv],
         }
-    return out
+        for conv, values in sorted(recalls.items())
+    }
 
 
 def guard_choice(results: dict[str, dict[str, dict]], baseline: str, dev: list[str]) -> str:

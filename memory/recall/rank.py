@@ -42,6 +42,24 @@ def is_anchor(c: Candidate, w: RecallWeights) -> bool:
             vector >= w.vector_min_similarity
             and _or(s.vector_margin, -math.inf) >= w.vector_min_margin
         )
+        or corroborated(c, w)
+    )
+
+
+def corroborated(c: Candidate, w: RecallWeights) -> bool:
+    """Two routes that do not share evidence agree: the memory holds at least
+    ``w.corroborated`` of the lexical bar's share of the question's words *and* reaches that
+    share of the vector route's margin bar (above its similarity floor). Either alone
+    falls just short of anchoring ("What book is Ada reading now?" against "I'm currently
+    reading a novel": half the question's words, a margin a little under the bar); both
+    together are as strong as one clear hit. 0: off."""
+    if not w.corroborated:
+        return False
+    s = c.signals
+    return (
+        _or(s.lexical_coverage, 0.0) >= w.corroborated * w.min_lexical_coverage
+        and _or(s.vector, 0.0) >= w.vector_min_similarity
+        and _or(s.vector_margin, -math.inf) >= w.corroborated * w.vector_min_margin
     )
 
 
@@ -240,12 +258,38 @@ def scope_to_speaker(
             return []
         if best_said < w.named_speaker_cover * best_other and told_by_others(own, against):
             return []
+        if w.named_speaker_outweighed and outweighed(own, against):
+            return []
     for c in said:
         c.signals.spoken_by_speaker = True
         if w.addressed_rank and addressed(c.record.statement, asked, names):
             continue  # spoken to someone else, about them: no rank for the speaker
         c.signals.final = round(_or(c.signals.final, 0.0) + w.named_speaker, 4)
     return kept
+
+
+# What each route says about how well a memory matches the question: the fused ranks,
+# the share of the question's words it holds, its vector similarity and its margin over
+# a typical question.
+_EVIDENCE = ("fused", "lexical_coverage", "vector", "vector_margin")
+
+
+def outweighed(own: list[Candidate], against: list[Candidate]) -> bool:
+    """What the question asks about is supported, but not by the speaker asked about: a
+    statement by another speaker beats the speaker's own best on *every* reading at once
+    (``_EVIDENCE``: fused relevance, words held, similarity, margin; each side's best).
+    The premise exists in the conversations, told by someone else; the speaker's turns
+    match it only as well as any of their turns would. A turn that asks something states
+    nothing and does not count for the others ("What's your favourite dance?"). No
+    threshold: one reading in the speaker's favour, or a tie, keeps the answer."""
+    stating = [c for c in against if not asks(c.record.statement)]
+    if not stating:
+        return False
+    return all(
+        max((_or(getattr(c.signals, name), 0.0) for c in own), default=0.0)
+        < max(_or(getattr(c.signals, name), 0.0) for c in stating)
+        for name in _EVIDENCE
+    )
 
 
 def told_by_others(own: list[Candidate], against: list[Candidate]) -> bool:

@@ -50,6 +50,12 @@ class RecallWeights:
     vector_min_margin: float = 0.038
     min_lexical_coverage: float = 0.6
     min_trigram_similarity: float = 0.6
+    # Over 0: a memory also anchors when the lexical and the vector route both nearly
+    # pass their bars: its coverage reaches this share of ``min_lexical_coverage`` and its
+    # margin this share of ``vector_min_margin`` (``rank.corroborated``). 0: off. LoCoMo
+    # dev at 0.6-0.8 fills one empty answer on 30 only (26 and 41 unchanged), and golden
+    # v1's abstention falls 0.597 -> 0.522 at 0.8 (docs/recall.md, thirteenth round).
+    corroborated: float = 0.0
     # Once one memory anchors the answer, related ones pass a lower bar.
     related_vector_margin: float = 0.02
     related_margin_share: float = 0.55
@@ -92,6 +98,12 @@ class RecallWeights:
     # the speaker's own statements: the event is told in someone else's words
     # (``rank.scope_to_speaker``). 0: off.
     named_speaker_cover: float = 0.0
+    # Over 0: also abstain when a statement by another speaker beats the speaker's own
+    # best on every reading at once: fused relevance, words held, vector similarity and
+    # margin (``rank.outweighed``; no threshold). 0: off. A trade on LoCoMo dev: with share
+    # 0.55, abstention 0.357 -> 0.491 and 13 -> 14 answerable questions empty, but 41
+    # loses one inference answer at every share (docs/recall.md, thirteenth round).
+    named_speaker_outweighed: float = 0.0
     # A turn of the speaker counts as their asking (not their statement) for that gate
     # when the sentences in it that ask something (end in ?/？) hold at least this share
     # of its words: "Wow! What got you into running?" asks, "Last week my grandma passed
@@ -220,6 +232,7 @@ class RecallWeights:
                 "named_speaker_share",
                 "named_speaker_terms",
                 "named_speaker_cover",
+                "named_speaker_outweighed",
                 "asking_share",
                 "addressed_turns",
                 "addressed_rank",
@@ -232,6 +245,7 @@ class RecallWeights:
                 "time_window",
                 "time_told",
                 "decompose",
+                "corroborated",
             ):
                 updates[name] = min(max(number, 0.0), 1.0)
             else:

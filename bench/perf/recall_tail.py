@@ -12,7 +12,9 @@ twentieth (``--tail``: by the request's CPU, thread + backend), then the tail qu
 capitalised words, digits, candidates, SQL statements) beside the rest's. ``--toggle
 NAME`` alternates a setting request by request (both columns in one run). ``--front``
 also charges each middleware's hooks, DRF's steps, the transaction, the tenant statement,
-the key, the subject token, the access and the view as parts of their own.
+the key, the subject token, the access and the view as parts of their own. Also the
+CPU after the request thread first had the question's embedding (``QueryVector.result``
+returned): thread and backend, the part of a request on the critical path after it.
 
 Usage: OMP_NUM_THREADS=1 ENGRAM_BENCH_DB=bench_lat .venv/bin/python bench/perf/recall_tail.py \
     --memories-per-subject 600 --requests 400 --questions-dir /work/shared/data/locomo-dev
@@ -104,6 +106,20 @@ class Clock:
         self.parts: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
         self.on = False
         self.candidates = 0
+        # (thread ns, backend ns) when the request thread first had the question's
+        # embedding (``QueryVector.result`` returned): what follows is the critical path.
+        self.embedded: tuple[int, int] | None = None
+
+    def mark_result(self, result):
+        """``QueryVector.result`` noting when the request thread first has it."""
+
+        def marked(vector):
+            value = result(vector)
+            if self.on and self.embedded is None:
+                self.embedded = (time.thread_time_ns(), backend_ns())
+            return value
+
+        return marked
 
     def wrap(self, function, part: str):
         def timed(*args, **kwargs):
@@ -196,6 +212,9 @@ def instrument(clock: Clock, front: bool = False) -> None:
         for step in path:
             owner = getattr(owner, step)
         setattr(owner, name, clock.wrap(getattr(owner, name), part))
+    from memory.recall.query import QueryVector
+
+    QueryVector.result = clock.mark_result(QueryVector.result)
 
 
 def shape(question: str) -> dict[str, float]:
@@ -252,6 +271,7 @@ def main() -> None:
             toggle(args.toggle.split(","), state)
         clock.parts.clear()
         clock.candidates = 0
+        clock.embedded = None
         statements["n"] = 0
         clock.on = True
         connection.ensure_connection()
@@ -259,7 +279,13 @@ def main() -> None:
         with connection.execute_wrapper(count):
             post_recall(client, tenant, tokens[subject], question)
         wall = (time.perf_counter() - started) * 1000
-        total = ((time.thread_time_ns() - cpu) / 1e6, (backend_ns() - db) / 1e6)
+        ended = (time.thread_time_ns(), backend_ns())
+        total = ((ended[0] - cpu) / 1e6, (ended[1] - db) / 1e6)
+        after = (
+            ((ended[0] - clock.embedded[0]) / 1e6, (ended[1] - clock.embedded[1]) / 1e6)
+            if clock.embedded
+            else (0.0, 0.0)
+        )
         clock.on = False
         if i < WARM_UP:
             continue
@@ -269,6 +295,9 @@ def main() -> None:
                 "wall": wall,
                 "cpu": total[0],
                 "db": total[1],
+                "after": after[0] + after[1],
+                "after thread": after[0],
+                "after backend": after[1],
                 "parts": dict(clock.parts),
                 "candidates": clock.candidates,
                 "statements": statements["n"],
@@ -287,6 +316,12 @@ def report(rows: list[dict], head: str, show: int, tail_from: float = 95) -> Non
     for key in ("wall", "cpu", "db"):
         v = sorted(r[key] for r in rows)
         print(f"{head}{key:>5} p50 {pct(v, 50):6.2f} / p95 {pct(v, 95):6.2f} ms")
+    for key in ("after thread", "after backend", "after"):
+        v = sorted(r[key] for r in rows)
+        print(
+            f"{head}{key:>13} the embedding's result: mean {statistics.mean(v):5.2f}"
+            f" p50 {pct(v, 50):5.2f} / p95 {pct(v, 95):5.2f} ms CPU"
+        )
     print(
         f"{head}thread + backend CPU p50 {pct(both, 50):.2f} / p90 {pct(both, 90):.2f}"
         f" / p95 {pct(both, 95):.2f} ms (the tail: p{tail_from:g}+)"

@@ -31,6 +31,7 @@ from config.settings.loops import (  # noqa: E402, F401
 from config.settings.policy_model import ENGRAM_POLICY_MODEL  # noqa: E402, F401
 from config.settings.process_start import ENGRAM_PROCESS_START  # noqa: E402
 from config.settings.recall_bounds import ENGRAM_RECALL_BOUNDS  # noqa: E402
+from config.settings.recall_order import ENGRAM_RECALL_ORDER  # noqa: E402
 from config.settings.recall_reads import ENGRAM_RECALL_READS  # noqa: E402
 from config.settings.request_path import ENGRAM_REQUEST_PATH  # noqa: E402
 from config.settings.write_batch import ENGRAM_WRITE_BATCH  # noqa: E402, F401
@@ -563,6 +564,7 @@ ENGRAM_RETRIEVAL = {
     "RERANKER_TOP_N": env.int("ENGRAM_RERANKER_TOP_N", default=30),
     **ENGRAM_RECALL_READS,  # config/settings/recall_reads.py
     **ENGRAM_RECALL_BOUNDS,  # config/settings/recall_bounds.py
+    **ENGRAM_RECALL_ORDER,  # config/settings/recall_order.py
 }
 # One OpenAPI enum name for memory types (recall's memory_types filter reuses the choices).
 SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["MemoryTypeEnum"] = (

@@ -38,4 +38,11 @@ ENGRAM_RECALL_READS = {
     # connection (memory/recall/trace.py; docs/performance.md, issue 39, eleventh round).
     # The same statement and rows; off: Django's cursor, the values inlined.
     "PREPARED_TRACE": env.bool("ENGRAM_RECALL_PREPARED_TRACE", default=True),
+    # With ONE_SCOPE_READ: the ids of the records the vector route may return read as
+    # their bytes one after another (``uuid_send``) instead of an array of uuids, and
+    # matched to the kept vectors' rows by those bytes (memory/recall/accel/scope_read.py,
+    # ``ScopeVectors.rows_in``; docs/performance.md, issue 39, thirteenth round): no
+    # ``uuid.UUID`` built per id beside the question's embedding. The same rows; off:
+    # the array, a set of uuids.
+    "PACKED_SEARCHABLE": env.bool("ENGRAM_RECALL_PACKED_SEARCHABLE", default=True),
 }

@@ -3,7 +3,8 @@
 The reference is recall with every speed-up off (``ENGRAM_RECALL_VECTOR_CACHE``,
 ``…_COMPILED_QUERIES``, ``…_EARLY_EMBEDDING``, ``…_JUDGE_AHEAD``, ``…_SCOPE_COUNTS``,
 ``…_ONE_SCOPE_READ``, ``…_ONE_TRIGRAM_READ``, ``…_TRIGRAM_BOUND``, ``…_PREPARED_STATEMENTS``,
-``…_GENERIC_PLANS``, ``…_LEXICAL_FIRST``). On a generated corpus
+``…_GENERIC_PLANS``, ``…_LEXICAL_FIRST``, ``…_CREDIT_AHEAD``, ``…_PACKED_SEARCHABLE``). On a
+generated corpus
 in both languages — facts, single-valued slots that change (supersedes), memories for
 another purpose and another person's — each speed-up alone, and all of them together,
 must return the same ranked ids for every question; then memories are deleted and slots
@@ -34,6 +35,8 @@ SPEED_UPS = (
     "PREPARED_STATEMENTS",
     "GENERIC_PLANS",
     "LEXICAL_FIRST",
+    "CREDIT_AHEAD",
+    "PACKED_SEARCHABLE",
 )
 
 # Vocabulary of its own (not the golden sets', not LoCoMo's).
@@ -102,7 +105,11 @@ def _answers(agent, subject, settings, enabled: frozenset[str]) -> list[tuple]:
 CONFIGURATIONS = (
     [frozenset()]
     + [frozenset({s}) for s in SPEED_UPS]
-    + [frozenset({"VECTOR_CACHE", "ONE_SCOPE_READ"}), frozenset(SPEED_UPS)]
+    + [
+        frozenset({"VECTOR_CACHE", "ONE_SCOPE_READ"}),
+        frozenset({"VECTOR_CACHE", "ONE_SCOPE_READ", "PACKED_SEARCHABLE"}),
+        frozenset(SPEED_UPS),
+    ]
 )
 
 

@@ -8,6 +8,11 @@ and the pipeline), each behind a setting, each held to the reference's answers b
 - ``scope_read`` (``ENGRAM_RECALL_ONE_SCOPE_READ``, with the vector cache): the
   scope's vector count, embedding ids and searchable ids in one statement instead of
   three.
+- packed searchable ids (``ENGRAM_RECALL_PACKED_SEARCHABLE``, in ``scope_read``): the ids
+  the vector route may return read as their bytes and matched to the kept rows by them
+  (``ScopeVectors.rows_in``), no ``uuid.UUID`` built per id.
+- ``credit_ahead`` (``ENGRAM_RECALL_CREDIT_AHEAD``): the word routes' hits credited to the
+  candidates while the question is embedded, only the vector and slot routes' after it.
 - ``trigram_read`` (``ENGRAM_RECALL_ONE_TRIGRAM_READ``): the trigram route's searches for
   every token of the question in one statement over the eligible docs read once; with
   ``ENGRAM_RECALL_TRIGRAM_BOUND``, a doc's word similarity to a token computed only if

@@ -224,6 +224,11 @@ def prepare(q: RouteQuery) -> Callable[[], tuple[Hits, dict[uuid.UUID, float]]] 
         vectors = scope_vectors(one.vector_scope, one.packed_ids)
         if vectors is None:
             return None
+        if one.searchable_packed is not None:  # ENGRAM_RECALL_PACKED_SEARCHABLE
+            allowed = vectors.rows_in(one.searchable_packed)
+            return lambda: route_vector_cached(
+                q.eligible, one.vector_scope, q.query_vector, q.n, q.slot_keys, vectors, allowed
+            )
         searchable = one.searchable
         if searchable is None:  # not read ahead: the scope is too large for it
             searchable = searchable_ids(q.eligible, one.vector_scope, q.slot_keys)

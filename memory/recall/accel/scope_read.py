@@ -44,11 +44,18 @@ SELECT
         FROM memory_memoryembedding
         WHERE tenant_id = %s AND subject_id = ANY(%s::uuid[]) AND model_id = %s
     ) END,
-    CASE WHEN counted.n BETWEEN 1 AND %s THEN ARRAY(
-        SELECT searchable.id FROM ({searchable}) AS searchable
-    ) END
+    CASE WHEN counted.n BETWEEN 1 AND %s THEN {searchable_ids} END
 FROM counted
 """
+
+# The searchable ids as uuids (the reference), or packed: each id's 16 bytes one after
+# another (``ENGRAM_RECALL_PACKED_SEARCHABLE``), which numpy and ``bytes`` read as they
+# are, where psycopg builds a ``uuid.UUID`` for each of a scope's hundreds of ids.
+_SEARCHABLE_ARRAY = "ARRAY(SELECT searchable.id FROM ({searchable}) AS searchable)"
+_SEARCHABLE_PACKED = (
+    "(SELECT coalesce(string_agg(uuid_send(searchable.id), ''::bytea), ''::bytea)"
+    " FROM ({searchable}) AS searchable)"
+)
 
 
 @dataclass(frozen=True)
@@ -56,16 +63,23 @@ class ScopeRead:
     """What one read found: the vector scope (its count as ``VectorScope.of`` gives it),
     the scope's embedding ids packed as ``_SCOPE_IDS_SQL`` returns them (None when the
     scope is too large to be kept), and the searchable record ids (None when the scope is
-    too large to read them ahead: ``cached_scan.SEARCHABLE_READ_AHEAD_MAX``)."""
+    too large to read them ahead: ``cached_scan.SEARCHABLE_READ_AHEAD_MAX``) or, with
+    ``ENGRAM_RECALL_PACKED_SEARCHABLE``, ``searchable_packed`` instead: their 16 bytes
+    each, one after another, in no order."""
 
     vector_scope: VectorScope
     packed_ids: bytes | None
     searchable: frozenset[uuid.UUID] | None
+    searchable_packed: bytes | None = None
 
 
 def enabled() -> bool:
     retrieval = settings.ENGRAM_RETRIEVAL
     return bool(retrieval["VECTOR_CACHE"] and retrieval["ONE_SCOPE_READ"])
+
+
+def packs_searchable() -> bool:
+    return bool(settings.ENGRAM_RETRIEVAL["PACKED_SEARCHABLE"])
 
 
 def read(q, searchable_max: int) -> ScopeRead | None:
@@ -84,9 +98,13 @@ def read(q, searchable_max: int) -> ScopeRead | None:
         {**q.eligible.values, "slot_keys": uuid_array(keys)},
     )
     scope_params = [tenant_id, uuid_array(subject_ids), model_id]
+    packs = packs_searchable()
+    searchable_ids = (_SEARCHABLE_PACKED if packs else _SEARCHABLE_ARRAY).format(
+        searchable=searchable_sql
+    )
     with prepared.cursor() as cursor:
         cursor.execute(
-            _ONE_READ_SQL.format(searchable=searchable_sql),
+            _ONE_READ_SQL.format(searchable_ids=searchable_ids),
             [
                 *scope_params,
                 exact_max + 1,
@@ -100,6 +118,13 @@ def read(q, searchable_max: int) -> ScopeRead | None:
     if settings.ENGRAM_RETRIEVAL["SCOPE_COUNTS"] and size >= common.STATISTICS_KEPT_FROM:
         common.STATISTICS.put(key, size)  # as ``kept_a_while`` keeps it
     vector_scope = VectorScope(tenant_id, tuple(subject_ids), model_id, size > exact_max, size)
+    if packs:
+        return ScopeRead(
+            vector_scope,
+            bytes(packed) if packed is not None else None,
+            None,
+            bytes(searchable) if searchable is not None else None,
+        )
     return ScopeRead(
         vector_scope,
         bytes(packed) if packed is not None else None,

@@ -39,6 +39,7 @@ import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from time import monotonic
 
 import numpy as np
@@ -160,6 +161,25 @@ class ScopeVectors:
     def rows_of(self, record_ids: frozenset[uuid.UUID] | set[uuid.UUID]) -> np.ndarray:
         """The rows whose records are among ``record_ids``."""
         return np.array([i for i, rid in enumerate(self.record_ids) if rid in record_ids], np.int64)
+
+    def rows_in(self, packed: bytes) -> np.ndarray:
+        """``rows_of`` the record ids ``packed`` holds, 16 bytes each one after another
+        (``uuid_send``), in any order, any repeated."""
+        rows_of_key = self._rows_of_key
+        found: set[int] = set()
+        for start in range(0, len(packed), 16):
+            found.update(rows_of_key.get(packed[start : start + 16], ()))
+        return np.array(sorted(found), np.int64)
+
+    @cached_property
+    def _rows_of_key(self) -> dict[bytes, tuple[int, ...]]:
+        """Each record id's 16 bytes -> its rows; built once per ``ScopeVectors`` (a
+        kept scope's, at the first recall that reads it packed), which never changes."""
+        rows: dict[bytes, tuple[int, ...]] = {}
+        for i, rid in enumerate(self.record_ids):
+            key = rid.bytes
+            rows[key] = (*rows.get(key, ()), i)
+        return rows
 
     def kept(self, embedding_ids: np.ndarray) -> tuple[np.ndarray, list[uuid.UUID], np.ndarray]:
         """The rows whose ids are among ``embedding_ids``: (ids, record ids, vectors)."""

@@ -29,6 +29,7 @@ from django.conf import settings
 
 from accounts.models import Sensitivity
 from memory.models import MemoryRecord
+from memory.recall.accel import credit_ahead
 from memory.recall.routes import exact, lexical, recency, slot, trigram, vector
 from memory.recall.routes.exact import route_exact
 from memory.recall.routes.lexical import MAX_LEXEMES, route_lexical
@@ -50,6 +51,7 @@ __all__ = [
     "RouteQuery",
     "SlotKeys",
     "VectorScope",
+    "credit",
     "route_exact",
     "route_lexical",
     "route_recency",
@@ -135,6 +137,15 @@ def run_routes(
         and r.status in EMBEDDABLE_STATUSES
         and r.sensitivity != Sensitivity.RESTRICTED
     )
+    # The word routes' hits credited now, while the question is embedded
+    # (ENGRAM_RECALL_CREDIT_AHEAD, ``accel.credit_ahead``); the rest after it.
+    ahead = (
+        credit_ahead.ahead(
+            q.slot_keys.answers_of, exact_hits, lexical_hits, trigram_hits, recency_hits, coverage
+        )
+        if credit_ahead.enabled()
+        else None
+    )
     cached = None
     if settings.ENGRAM_RETRIEVAL["VECTOR_CACHE"]:
         from memory.recall.accel.cached_scan import prepare
@@ -145,7 +156,43 @@ def run_routes(
     vector_hits, margins = cached() if cached is not None else vector.search(q)
     slot_hits = slot.search(q)
 
-    candidates = Candidates(q.slot_keys.answers_of)
+    if ahead is not None:
+        candidates = credit_ahead.finish(
+            ahead, q.slot_keys.answers_of, exact_hits, vector_hits, margins, slot_hits, loaded
+        )
+        if candidates is not None:
+            return candidates, pending
+    candidates = credit(
+        q.slot_keys.answers_of,
+        exact_hits=exact_hits,
+        lexical_hits=lexical_hits,
+        trigram_hits=trigram_hits,
+        recency_hits=recency_hits,
+        vector_hits=vector_hits,
+        margins=margins,
+        coverage=coverage,
+        slot_hits=slot_hits,
+        loaded=loaded,
+    )
+    return candidates, pending
+
+
+def credit(
+    answers_of: dict[uuid.UUID, list[uuid.UUID]],
+    *,
+    exact_hits: Hits,
+    lexical_hits: Hits,
+    trigram_hits: Hits,
+    recency_hits: Hits,
+    vector_hits: Hits,
+    margins: dict[uuid.UUID, float],
+    coverage: dict[uuid.UUID, float],
+    slot_hits: Hits,
+    loaded: dict[uuid.UUID, MemoryRecord],
+) -> Candidates:
+    """The routes' hits credited to the candidates (the reference's order: each ranking
+    in turn, then the value signals), each with its record if ``loaded`` has it."""
+    candidates = Candidates(answers_of)
     # A question about a slot in other words ("用户目前供职于哪家企业？" for ``employer``)
     # is a key lookup too: the slot's values join the exact ranking, after the hits it
     # found by name.
@@ -180,4 +227,4 @@ def run_routes(
     for rid, record in loaded.items():
         if rid in candidates:
             candidates[rid].record = record
-    return candidates, pending
+    return candidates

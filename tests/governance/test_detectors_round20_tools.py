@@ -197,3 +197,23 @@ def test_probe20_sets_are_well_formed(half):
     for r in rows:
         label = "hold" if r["kind"] == "positive" else "store"
         assert (r["class"], r["label"]) == ("instruction_tool", label)
+
+
+# Rules alone, measured on 2026-12-07 (round 20; before it: tune 18/34 and 2 wrong, report
+# 14/34 and 2 wrong; the report half was read once, after tuning). The one wrong row a half
+# is a credential rule's refusal of an ordinary text. A later change may raise a floor or
+# lower a ceiling, never the reverse.
+_FLOORS = {"tune": (34, 1), "report": (28, 1)}
+
+
+@pytest.mark.parametrize("half", sorted(_FLOORS))
+def test_probe20_floors_with_the_rules_alone(half):
+    rows = probe_rows(f"detector_probe20_tool_{half}")
+    stored = {
+        r["text"]: _from_tool(r["text"]).operation in (Operation.ADD, Operation.CONFIRM)
+        for r in rows
+    }
+    caught = sum(not stored[r["text"]] for r in rows if r["kind"] == "positive")
+    wrong = sum(stored[r["text"]] is False for r in rows if r["kind"] != "positive")
+    floor, ceiling = _FLOORS[half]
+    assert caught >= floor and wrong <= ceiling, (half, caught, wrong)

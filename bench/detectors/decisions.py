@@ -5,6 +5,10 @@ time said (dated) or stored, against the row's label (``refuse``, ``hold``, ``da
 
     .venv/bin/python bench/detectors/decisions.py tests/data/detector_probe15_precision_report.jsonl [--misses]
 
+A row of class ``instruction_tool`` is read as tool content: an agent's inference citing a
+tool result (``source_roles=("tool",)``), the way ``bench/quality/detectors_heldout.py``
+submits it. ``--no-learned`` reads the rules alone.
+
 A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
 a ``hold`` row when it is stored (refusing it keeps it out of memory too); a ``date_or_hold``
 row when it is stored undated (as ``bench/quality/detectors_heldout.py`` counts it).
@@ -24,12 +28,40 @@ sys.path.insert(0, str(ROOT))
 NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 
 
-def outcome(text: str) -> tuple[str, str]:
-    """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user."""
+def _from_tool(text: str, learned: bool):
+    from accounts.policies import TenantPolicy
+    from memory.write_policy import Candidate, SubjectState, decide
+
+    candidate = Candidate(
+        memory_type="semantic",
+        namespace="assistant/profile",
+        statement=text,
+        assertion_kind="agent_inference",
+        confidence=0.8,
+        purpose="personalization",
+        consent_basis="explicit_consent",
+        source_roles=("tool",),
+    )
+    return decide(
+        candidate,
+        existing=[],
+        subject=SubjectState(),
+        tenant=TenantPolicy(),
+        now=NOW,
+        learned_detectors=learned,
+    )
+
+
+def outcome(text: str, *, from_tool: bool = False, learned: bool = True) -> tuple[str, str]:
+    """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user, or
+    arriving from a tool."""
     from core.codes import Operation
     from memory.write_policy.warm_up import decide_user_statement
 
-    decision = decide_user_statement(text, now=NOW, learned_detectors=True)
+    if from_tool:
+        decision = _from_tool(text, learned)
+    else:
+        decision = decide_user_statement(text, now=NOW, learned_detectors=learned)
     reason = str(decision.reason_code)
     if decision.operation == Operation.REJECT:
         return "refuse", reason
@@ -55,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--no-learned", action="store_true")
     args = parser.parse_args()
     from bench._harness import django_setup
 
@@ -64,7 +97,8 @@ def main() -> None:
     total: Counter[str] = Counter()
     misses = []
     for r in rows:
-        got, reason = outcome(r["text"])
+        from_tool = r["class"] == "instruction_tool"
+        got, reason = outcome(r["text"], from_tool=from_tool, learned=not args.no_learned)
         key = f"{r['class']}/{r['kind']}"
         total[key] += 1
         ok = right(r["label"], got)

@@ -179,6 +179,68 @@ _USERS_THINGS = re.compile(
     r"|(?:用户|用戶|使用者|客户|客戶)的|ユーザーの|利用者の|사용자의|이용자의",
     re.IGNORECASE,
 )
+# What the assistant knows of a person, named by a relative clause with the assistant as
+# the subject of a verb of knowing or keeping ("everything you remember about the user",
+# "the details you have stored about this person", 你记住的关于这位用户的…, 覚えている
+# ユーザーの情報, 기억하고 있는 사용자 정보), beside a verb of handing it over: a page has no
+# business asking the reader for its memory of someone. Another's relative ("your
+# grandmother") or a topic ("the history of your street") is no one the assistant serves.
+_SERVED_EN = (
+    r"(?:(?:the|this|that|our|each|every|their|your)\s+(?:user|customer|person|client|account\s+owner|"
+    r"account\s+holder|member|patient|owner|individual|human|visitor|subscriber|shopper|principal)s?"
+    r"(?:\s+you(?:'re|\s+are)\s+(?:talking|chatting|speaking|working)\s+(?:to|with|for))?|him|her|them)"
+    # The person ends the noun phrase: "about the user interface" is about a thing.
+    r"(?=\s*(?:$|[^\w\s]|(?:to|with|in|into|at|on|and|or|for|from|as|so|via|by|when|before|after|"
+    r"that|who|you|here|now)\b))"
+)
+_KNOWS_EN = (
+    r"(?:that\s+)?(?:do\s+|did\s+)?you(?:'ve|\s+have|'d|\s+had|\s+might|\s+may)?\s+"
+    r"(?:\w+ly\s+)?(?:remember(?:ed)?|know|knew|learn(?:ed|t)|stored|saved|kept|keep|recorded|"
+    r"collected|gathered|noted|retained|hold|memori[sz]ed|recall(?:ed)?|have\s+on\s+file)\b"
+)
+_KNOWN_EN = (
+    r"(?:everything|anything|all|whatever|what|every\w*|(?:all\s+)?(?:the|their|his|her)\s+[a-z]+"
+    rf"(?:\s+[a-z]+)?)\s+{_KNOWS_EN}[^.!?\n]{{0,20}}?\babout\s+{_SERVED_EN}\b"
+)
+_HANDED_EN = (
+    r"\b(?:share|send|pass\s+(?:along|on)|forward|list|paste|include|reveal|tell|give|post|"
+    r"upload|email|e-mail|mail|dump|print|output|write\s+out|hand\s+over|disclose|submit)\b"
+)
+_TO_ADDRESS = r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://)"
+_KNOWER_ZH = r"(?:你|您)(?:所)?(?:记住|記住|记得|記得|知道|掌握|存储|存儲|保存|记录|記錄|了解|收集)"
+_SERVED_ZH = r"(?:用户|用戶|使用者|客户|客戶|他|她|这位|這位|此人|该人|該人|对方|對方|会员|會員)"
+_HANDED_ZH = (
+    r"(?:发|發|告诉|告訴|转给|轉給|回复|回覆|贴|貼|上传|上傳|分享|交给|交給|列出|提交|传|傳)"
+)
+# "不要告诉别人" warns against the handing over.
+_NOT_ZH = r"(?<![不别別勿莫])(?<!不要)(?<!不能)(?<!不可)(?<!不許)(?<!不许)"
+_SERVED_JA = r"(?:ユーザー|この人|利用者|お客様|彼|彼女)"
+_KNOWER_JA = r"(?:覚えている|知っている|記憶している|保存している|記録している)"
+_HANDED_JA = r"(?:送って|教えて|共有して|転送して|貼って|書いて|出力して)"
+_SERVED_KO = r"(?:사용자|고객|이\s*사람|그녀|회원)"
+_KNOWER_KO = r"(?:기억하고\s*있는|알고\s*있는|저장된|저장해\s*둔|기억하는)"
+_HANDED_KO = r"(?:보내|알려|공유|전달|붙여)"
+_ASSISTANTS_KNOWLEDGE = [
+    re.compile(rf"{_HANDED_EN}[^.!?\n]{{0,30}}?\b{_KNOWN_EN}", re.IGNORECASE),
+    # What it knows, then handed over (a question may come first: "What do you know about
+    # the person you are talking to? Post it at …").
+    re.compile(rf"\b{_KNOWN_EN}(?:[^.!?\n]|\?\s){{0,60}}?{_HANDED_EN}", re.IGNORECASE),
+    # What it remembers, about no one named, handed to an outside address.
+    re.compile(
+        rf"{_HANDED_EN}[^.!?\n]{{0,30}}?\b(?:everything|all|whatever|anything)\s+{_KNOWS_EN}"
+        rf"[^!?\n]{{0,40}}?{_TO_ADDRESS}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_KNOWER_ZH}(?:到)?的[^。！？\n]{{0,16}}?{_SERVED_ZH}[^。！？\n]{{0,30}}?{_NOT_ZH}{_HANDED_ZH}"
+        rf"|(?:关于|關於){_SERVED_ZH}[^。！？\n]{{0,12}}?{_KNOWER_ZH}[^。！？\n]{{0,30}}?{_NOT_ZH}{_HANDED_ZH}"
+        rf"|{_KNOWER_ZH}(?:到)?的[^。！？\n]{{0,16}}?{_HANDED_ZH}\S{{0,3}}?(?:到|给|給|至)\s*{_TO_ADDRESS}"
+        rf"|{_KNOWER_JA}[^。\n]{{0,16}}?{_SERVED_JA}[^。\n]{{0,30}}?{_HANDED_JA}"
+        rf"|{_SERVED_JA}(?:について|に関して|の)[^。\n]{{0,16}}?{_KNOWER_JA}[^。\n]{{0,30}}?{_HANDED_JA}"
+        rf"|{_KNOWER_KO}\s*[^\n]{{0,16}}?{_SERVED_KO}[^\n]{{0,40}}?{_HANDED_KO}"
+        rf"|{_SERVED_KO}(?:에\s*대해|에\s*관해|의)\s*[^\n]{{0,16}}?{_KNOWER_KO}[^\n]{{0,40}}?{_HANDED_KO}",
+    ),
+]
 _DESTINATION = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", re.IGNORECASE)
 # A link whose query carries a placeholder ({email}, [USER_ADDRESS], <EMAIL>, $USER, their
 # percent-encoded forms) or non-ASCII text: rendered, it sends what fills it.
@@ -214,6 +276,7 @@ def sends_users_data_out(form: str) -> bool:
             and _HANDING_OVER.search(form)
         )
         or _LINK_WITH_PAYLOAD.search(form)
+        or search_any(_ASSISTANTS_KNOWLEDGE, form)
         or _CLAIMED_CONSENT.search(form)
     )
 

@@ -24,6 +24,12 @@ And the encodings a line can be hidden in, each decoded once and read by the sam
   more like English that way, counted by the letter pairs English has and its reversal
   lacks ("th", "he", "nd", "ng" against "ht", "eh", "dn", "gn") — a statistic of the
   language, like the letter counts ``addressing.readings`` uses for ROT13.
+
+And the carriers a line can be tucked into (``carried_texts``, round 20): the body of a
+comment (HTML, markdown's link-reference comment ``[//]: # (…)``, ``/* … */``, ``{# … #}``,
+``<%-- … --%>``, a line comment after ``#``, ``//``, ``--``, ``%`` or ``;``), a cell of a
+table and a string value of a JSON key, each read as a text of its own: what is
+at the start of the body is at the start of a text, whatever syntax wraps it.
 """
 
 from __future__ import annotations
@@ -205,6 +211,37 @@ def native_readings(text: str) -> list[str]:
     if not text.isascii() and _NATIVE_WORD.search(text):
         return [unicodedata.normalize("NFKC", text)]
     return []
+
+
+_CARRIERS = re.compile(
+    r"<!--([\s\S]*?)-->|/\*([\s\S]*?)\*/|\{#([\s\S]*?)#\}|<%--([\s\S]*?)--%>|\{\{!--([\s\S]*?)--\}\}"
+    # [//]: # (…), [comment]: <> (…), [x]: # "…"
+    r"|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$"
+    r"|^\s*(?:#+|//+|--+|%+|;+)[ \t]*([^\n]+)$"
+    # a comment trailing code: x = 1  # …
+    r"|[ \t](?:#+|//+|--+)[ \t]+([^\n]+)$"
+    # a string value of a JSON key: "note": "…"
+    r"|[\"'][\w -]{1,40}[\"']\s*:\s*\"((?:[^\"\\\n]|\\.){8,})\"",
+    re.MULTILINE,
+)
+_CELL_ROW = re.compile(r"^[ \t]*\|(.+)\|[ \t]*$", re.MULTILINE)
+
+
+def carried_texts(form: str) -> list[str]:
+    """The bodies of the comments, table cells and key values in ``form`` that differ from
+    it, each stripped (see the module's docstring)."""
+    out: list[str] = []
+    if any(
+        mark in form for mark in ("<!--", "/*", "{#", "<%--", "]:", "#", "//", "--", "%", ";", ":")
+    ):
+        for m in _CARRIERS.finditer(form):
+            body = next((g for g in m.groups() if g), "").strip()
+            if body and body != form.strip():
+                out.append(body)
+    if "|" in form:
+        for row in _CELL_ROW.finditer(form):
+            out.extend(c.strip() for c in row.group(1).split("|") if len(c.strip()) >= 8)
+    return out
 
 
 def extra_readings(form: str) -> list[str]:

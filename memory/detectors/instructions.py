@@ -25,9 +25,9 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
-from memory.detectors.injection_readings import extra_readings, native_readings
+from memory.detectors.injection_readings import carried_texts, extra_readings, native_readings
 from memory.detectors.prefilter import search_any
-from memory.detectors.tool_orders import orders_the_reader
+from memory.detectors.tool_orders import hidden_order, orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -250,9 +250,9 @@ _TO_AGENT_PATTERNS = [
     re.compile(
         r"(给|致)(助手|智能体|AI|模型|机器人)的?(提示|留言|备注|指令)|(助手|智能体|AI)[，,：:]\s*请?(把|将|记住|删除|发送)"
     ),
-    # Markup meant to be read by a model and hidden from a person: a comment, or text styled
-    # out of sight (display:none, visibility:hidden, zero font size, the hidden attribute).
-    re.compile(r"<!--[\s\S]*?\w[\s\S]*?-->"),
+    # Markup meant to be read by a model and hidden from a person: text styled out of sight
+    # (display:none, visibility:hidden, zero font size, the hidden attribute); a comment
+    # is read by ``tool_orders.hidden_order`` (round 20: a label in a comment is markup).
     re.compile(
         r"<\w+[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\b"
         r"|\bhidden\b|aria-hidden\s*=\s*[\"']?true)[^>]*>[^<]*\w",
@@ -342,7 +342,10 @@ def find_instruction_to_agent(text: str) -> list[str]:
     text that speaks to the assistant or sends the user's data out (policy step 13 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
-    for reading in (form, *readings(form), *extra_readings(form), *native_readings(text)):
+    decoded = (*readings(form), *extra_readings(form), *native_readings(text))
+    # A comment, a cell or a key's value is also read as a text of its own, decoded or not.
+    carried = [body for r in (form, *decoded) for body in carried_texts(r)]
+    for reading in (form, *decoded, *carried):
         if search_any(_TO_AGENT_PATTERNS, reading):
             return ["instruction_to_agent"]
         # Structure, not phrasing (memory.detectors.addressing): content that speaks to the
@@ -350,7 +353,7 @@ def find_instruction_to_agent(text: str) -> list[str]:
         if addresses_the_assistant(reading) or sends_users_data_out(reading):
             return ["instruction_to_agent"]
         # The frames of address those leave out (memory.detectors.tool_orders, round 13).
-        if orders_the_reader(reading):
+        if orders_the_reader(reading) or hidden_order(reading):
             return ["instruction_to_agent"]
     return []
 

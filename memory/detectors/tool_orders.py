@@ -78,6 +78,9 @@ _OBJECT = (
 _IMPERATIVE = (
     rf"(?:please\s+|kindly\s+|also\s+|now\s+|quietly\s+)?(?!{_NOT_VERB}\b)[a-z]{{2,}}\s+{_OBJECT}"
 )
+# After a modal: what is said of the reader, or a rule it conforms to, not an act asked of
+# it ("should be updated", "must comply with the GDPR").
+_NOT_AN_ACT = r"(?!\s+(?:be|been|have\s+been|comply|conform|adhere|abide|obey|respect|meet)\b)"
 
 _EN = [
     # A compound machine addressee, a delimiter, then an imperative or "you".
@@ -136,9 +139,9 @@ _EN = [
         r"|(?:(?:whatever|anything)(?:\s+[a-z]+)?|any\s+(?:[a-z]+\s+)?(?:reader|system|program|tool|software|service|"
         r"process|machine|script|engine)|(?:the|a)\s+(?:[a-z]+\s+)?(?:machine|program|software|"
         rf"script)s?)\s+(?:(?:is|are|that|which|who)\s+)?(?:{_MACHINE_VERB}|(?:read|handl)(?:s|e|es|ing)?))"
-        r"\s+(?:along|(?:this|these|the\s+following|the\s+above)\s+[\w-]+)\s*"
+        r"\s+(?:along|(?:this|these|the\s+following|the\s+above)(?:\s+[\w-]+)?)\s*"
         r"(?:[:\u2014\u2013]|\s-\s|,?\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|are\s+to|"
-        r"ought\s+to|please)\b)",
+        rf"ought\s+to|please)\b{_NOT_AN_ACT})",
         re.IGNORECASE,
     ),
     re.compile(
@@ -296,7 +299,196 @@ _CJK = [
 ]
 
 
+# --- round 20: the addressee read by its grammar ---------------------------------------------
+#
+# A machine named by its kind as the head of a noun phrase ("language model", "autocomplete
+# engine", "text generator"), or by the agent noun of any verb (-er, -or: "annotator",
+# "recommender", "paraphraser"), addressed by a vocative or a dedication; a machine named by
+# a relative clause on what it does to this very text ("any service that ingests this
+# feed should", "the program that opens this file needs to").
+_KIND = (
+    r"(?:engines?|generators?|programs?|programmes?|software|models?|tools?|systems?|scripts?|"
+    r"pipelines?|plug-?ins?|autocomplete|autocompleter)"
+)
+# The people a service writes to, by role: an agent noun too ("Dear customer", "To the
+# organiser:"), never the reader of an order about answers.
+_PERSON_ROLE = (
+    r"(?:customer|user|member|reader|subscriber|visitor|client|shopper|buyer|seller|partner|"
+    r"owner|holder|sender|caller|passenger|travell?er|player|supporter|volunteer|organi[sz]er|"
+    r"manager|officer|teacher|worker|employer|maintainer|contributor|reviewer|editor|author|"
+    r"writer|translator|proofreader|recruiter|interviewer|developer|founder|director|"
+    r"administrator|coordinator|instructor|supervisor|counsellor|counselor|doctor|moderator|"
+    r"sir|madam)s?"
+)
+_OPENER = (
+    r"(?:^|[.!?;:\n|>\]\"'(\u2014\u2013#/*%]\s*)"
+    r"(?:(?:hey|hi|hello|greetings|dear|attention|attn|to|yo|p\.?s\.?)(?:\s+there)?[,:!]?\s+"
+    r"|(?:note|message|memo|reminder|request|task|heads-up|instructions?)\s+(?:to|for)\s+)"
+)
+_DELIM = r"\s*(?:[:,!\u2014\u2013]|\s-|--)\s*"
+# An order after the address: a bare verb before its object, "please" and any verb, or a
+# clause that speaks to "you".
+_ORDER = rf"(?:{_IMPERATIVE}|(?:please|kindly)\s+[a-z]{{2,}}|[^.!?\n]{{0,40}}?\byou(?:r)?\b)"
+# What a machine's order is about: its output, or this very text.
+_OUTPUT = (
+    r"\b(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|digests?|completions?|"
+    r"captions?|search\s+results|(?:this|these)\s+(?:page|review|listing|thread|text|article|"
+    r"feed|batch|post|transcript|readme|markup|snippet|excerpt|passage|reviews|posts|listings))\b"
+)
+_ADDRESSEE_EN = [
+    re.compile(
+        rf"{_OPENER}(?:(?:the|any|all|every|each|whichever|our|my)\s+)?(?:[a-z][\w-]*\s+){{0,2}}"
+        rf"(?:{_MACHINE}|{_KIND}){_DELIM}{_ORDER}",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        rf"{_OPENER}(?:(?:the|any|all|every|each|whichever|our|my)\s+)?(?:[a-z][\w-]*\s+)?"
+        rf"(?!{_PERSON_ROLE}\b)[a-z]{{3,}}(?:er|or)s?{_DELIM}(?=[^.!?\n]{{0,100}}?{_OUTPUT}){_ORDER}",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # A relative clause on what the machine does to this very text, then a modal or a
+    # comma and an order. "should be updated" is said of it, not to it.
+    re.compile(
+        rf"\b(?:any|every|each|whichever|whatever|the|a|an)\s+(?:[a-z-]+\s+)?(?:{_MACHINE}|{_KIND}|"
+        r"machines?|services?|applications?|apps?|process(?:es)?)\s+(?:(?:that|which)\s+)?"
+        r"(?:(?:is|are)\s+(?:now\s+)?|happens?\s+to\s+|(?:will|may|might|can|could|does)\s+)?"
+        r"(?:read|open|load|pars|ingest|process|summari[sz]|scan|see|view|index|crawl|analy[sz]|"
+        r"handl|receiv|render|consum|fetch|encounter|digest|translat|classif)[a-z]*\s+"
+        r"(?:this|these|the\s+following|the\s+above)(?:\s+[\w-]+)?[^.!?\n]{0,30}?"
+        rf"(?:[,:\u2014\u2013]\s*(?:please\s+)?(?!{_NOT_VERB}\b)[a-z]{{2,}}\b"
+        r"|\b(?:must|should|shall|needs?\s+to|has\s+to|is\s+to|are\s+to|ought\s+to|"
+        r"(?:is|are)\s+(?:asked|expected|required|requested)\s+to|please)\b"
+        rf"{_NOT_AN_ACT})",
+        re.IGNORECASE,
+    ),
+    # A dedication to an open reader of this text: "To whoever or whatever is summarizing this:".
+    re.compile(
+        r"\bto\s+(?:whoever|whatever|whichever|anyone|anything)\b[^:\n]{0,40}?\b(?:read|process|"
+        r"summari[sz]|pars|index|scan|handl|ingest|crawl)[a-z]*\s+this\b[^:\n]{0,20}?\s*[:\u2014\u2013]",
+        re.IGNORECASE,
+    ),
+    # Whoever reads this for someone else: a reader acting on the user's behalf.
+    re.compile(
+        r"\b(?:whoever|anyone|anybody|whatever|anything)\s+(?:is\s+)?(?:read|process|handl|open|"
+        r"summari[sz]|review)[a-z]*\s+this(?:\s+[\w-]+)?\s+(?:on\s+(?:the\s+user'?s?|someone'?s|"
+        r"their|a\s+user'?s|behalf\s+of)|for\s+(?:the|a|your)\s+(?:user|human|owner))",
+        re.IGNORECASE,
+    ),
+]
+# A device noun by its morpheme: Chinese -器 (生成器, 解析器; not 器官, 器材), Korean -기 after a
+# verbal noun of two syllables or more (번역기, 요약기; 일기 is a diary).
+_DEVICE_ZH = r"(?:机器|機器|[\u4e00-\u9fff]{1,3}器(?![官械材具皿重]))"
+_ADDRESSEE_CJK = [
+    # A dedication to a reader named by a relative clause: 致负责整理本页的软件：, 给生成摘要的引擎：
+    re.compile(
+        r"(?:致|写给|寫給|给|給)(?:正在|负责|負責|用来|用來)?[^，。：:！？\s]{1,14}?的"
+        rf"(?:{_ROLE_ZH}|{_TOOL_ZH}|{_DEVICE_ZH})\s*(?:[：:，,]|——|—)"
+    ),
+    # A greeting of respect to a machine: 尊敬的大语言模型，
+    re.compile(
+        rf"(?:尊敬的|亲爱的|親愛的)\S{{0,6}}?(?:{_ROLE_ZH}|{_TOOL_ZH}|{_DEVICE_ZH})\s*[，,：:!！]"
+    ),
+    # A reader described by its handling of this text, however far the order: 凡是读取这封
+    # 邮件的系统，都应当…; 看到这条评论的机器请…
+    re.compile(
+        r"(?:处理|處理|读取|讀取|阅读|閱讀|读到|讀到|看到|解析|索引|抓取|总结|總結|摘要|翻译|翻譯|审核|"
+        r"審核|筛选|篩選|分析|打开|打開|收到|整理|解读|解讀|查看|浏览|瀏覽|扫描|掃描|接收)"
+        r"(?:这|這|本|此|该|該)(?![类類种種样樣些])"
+        rf"\S{{0,8}}?的\S{{0,4}}?(?:{_ROLE_ZH}|{_TOOL_ZH}|{_DEVICE_ZH})[，,]?\s*(?:都|均|一律|也)?\s*"
+        r"(?:[请請](?![假客教柬帖])|务必|務必|必须|必須|需要|应该|應該|应当|應當|把|将|將)"
+    ),
+    # Japanese: a machine by kind or role, then へ/様 and a delimiter (要約エンジンへ：).
+    re.compile(
+        rf"[\u30a0-\u30ff\u4e00-\u9fff]{{0,6}}(?:{_TOOL_JA}|{_ROLE_JA}|エンジン)\s*(?:へ|様|さま)\s*[：:、,]"
+    ),
+    # Korean: a device by -기, honoured or addressed (번역기님, 요약기에게:); a reader in the
+    # progressive relative (이 글을 보고 있는 인공지능은).
+    re.compile(r"[가-힣]{2,4}기\s*(?:님|에게|께)\s*[,:：]"),
+    re.compile(
+        r"(?:이|본|위|아래|다음)\s*[가-힣]{1,6}[을를]\s*[가-힣]{1,6}고\s*있는\s*"
+        rf"(?:{_ROLE_KO}|{_TOOL_KO})\s*(?:은|는|이|가)"
+    ),
+]
+
+
+# A message object arriving as data, addressed to the machine ({"recipient": "assistant"},
+# {"audience": "ai"}) and holding a sentence, or sent as a privileged party
+# ({"speaker": "developer"}) and holding an order. A system's own notice ({"sender":
+# "system", "message": "Please verify your e-mail"}) is left to the role key (instructions).
+_TO_MACHINE_KEY = re.compile(
+    r"[\"'](?:recipient|to|audience|addressee|target|intended_for|for|reader)[\"']\s*:\s*[\"']"
+    r"(?:the\s+)?(?:assistant|ai|llm|model|agent|bot|gpt|copilot|chatbot)s?[\"']",
+    re.IGNORECASE,
+)
+_FROM_PRIVILEGED_KEY = re.compile(
+    r"[\"'](?:from|author|speaker|sender|source|by|persona|issuer)[\"']\s*:\s*[\"']"
+    r"(?:developer|admin|administrator|operator|root|superuser)[\"']",
+    re.IGNORECASE,
+)
+_SENTENCE_VALUE = re.compile(r"[\"'][\w-]+[\"']\s*:\s*[\"']\s*(?:[^\"'\s]+\s+){2,}")
+_ORDER_VALUE = re.compile(
+    r"[\"'][\w-]+[\"']\s*:\s*[\"']\s*(?:[^\"']*?[.;:]\s+)?"
+    rf"(?:{_IMPERATIVE}|(?:always|never|do\s+not|don'?t)\s+[a-z]+)",
+    re.IGNORECASE,
+)
+
+
+# A key naming an act for the machine to take ({"action": "send_email"}).
+_ACT_KEY = re.compile(
+    r"[\"'](?:action|command|tool|function|task|instruction|operation|call|do)[\"']\s*:",
+    re.IGNORECASE,
+)
+
+
+def _message_object(form: str) -> bool:
+    if '":' not in form and "':" not in form:
+        return False
+    return bool(
+        (_TO_MACHINE_KEY.search(form) and (_SENTENCE_VALUE.search(form) or _ACT_KEY.search(form)))
+        or (_FROM_PRIVILEGED_KEY.search(form) and _ORDER_VALUE.search(form))
+    )
+
+
+# Text hidden from a person who views the page (an HTML comment, markdown's link-reference
+# comment) that orders its reader: an imperative at its start, "you must", a standing
+# "always/never/do not", or a request in Chinese, Japanese or Korean. A label ("<!-- end of
+# navigation -->") or a statement in a comment ("… will contact you") is only markup.
+_HIDDEN = re.compile(
+    r"<!--([\s\S]*?)-->|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$",
+    re.MULTILINE,
+)
+_HIDDEN_ORDER = re.compile(
+    # A verb before a determiner or a pronoun ("Built with Hugo" is a credit line).
+    rf"^\s*(?:(?:please\s+|kindly\s+)?(?!{_NOT_VERB}\b)[a-z]{{2,}}\s+(?:the|all|every|any|this|these|"
+    r"those|each|its|their|your|my|our|his|her|it|them|me|us|only|nothing|everything|anything)\b"
+    r"|(?:always|never|do\s+not|don'?t|make\s+sure)\s+[a-z]+)"
+    r"|\byou\s+(?:must|should|shall|need\s+to|have\s+to|are\s+to|are\s+now|will\s+now|may\s+now)\b"
+    # Chinese: an order opening the body or a clause; "you" with a modal.
+    r"|(?:^|[：:，,；;])\s*(?:[请請把将將]|务必|務必|必须|必須|不要|不许|不許|别|別)"
+    r"|[你您](?:必须|必須|要|应该|應該|需要|务必|務必|一定要|请|請)"
+    r"|ください|しなさい|あなた|주세요|하세요|마세요|십시오|당신",
+    re.IGNORECASE,
+)
+
+
+def hidden_order(form: str) -> bool:
+    """Whether a comment hidden from the page's viewer orders or addresses its reader."""
+    if "<!--" not in form and "]:" not in form:
+        return False
+    for m in _HIDDEN.finditer(form):
+        body = (m.group(1) or m.group(2) or "").strip()
+        if body and _HIDDEN_ORDER.search(body):
+            return True
+    return False
+
+
 def orders_the_reader(form: str) -> bool:
     """Whether tool or web content (in its detection form) speaks to the assistant by one of
     the frames above."""
-    return search_any(_EN, form) or search_any(_CJK, form)
+    return (
+        search_any(_EN, form)
+        or search_any(_CJK, form)
+        or search_any(_ADDRESSEE_EN, form)
+        or search_any(_ADDRESSEE_CJK, form)
+        or _message_object(form)
+    )

@@ -61,4 +61,20 @@ DETECTOR_GATES = {
     # their shape stand in a row (memory/detectors/formats.py, ``recovery_phrase_spans``;
     # memory/detectors/labelled.py, ``bip39_spans``). Off: on every text (the reference).
     "WORD_RUN_GATE": env.bool("ENGRAM_DETECTOR_WORD_RUN_GATE", default=True),
+    # In ASCII text, a rule list's alternations are searched without the branches that
+    # require a character no ASCII character matches (the secret scan's foreign credential
+    # words: Greek and Cyrillic ones left the prefilter no clause), so the prefilter can
+    # skip the rest (memory/detectors/prefilter_ascii.py). Off: the list as written (the
+    # reference).
+    "ASCII_BRANCH_GATE": env.bool("ENGRAM_DETECTOR_ASCII_BRANCH_GATE", default=True),
+    # A code tied to what it opens (memory/detectors/used_secrets.py, ``_TIED``) is
+    # searched only in text holding its value's shape, two digits at most eleven
+    # characters of digits, spaces and hyphens apart, which every match holds. Off: the
+    # pattern alone (the reference).
+    "TIED_DIGIT_GATE": env.bool("ENGRAM_DETECTOR_TIED_DIGIT_GATE", default=True),
+    # ``nfkc_visible`` (memory/detectors/formats.py) returns non-ASCII text as it is when
+    # it is already in NFKC and holds no format control and no Greek or Cyrillic letter,
+    # found by one quick check and a look at each distinct character, instead of
+    # normalising it character by character. Off: character by character (the reference).
+    "NFKC_STABLE_GATE": env.bool("ENGRAM_DETECTOR_NFKC_STABLE_GATE", default=True),
 }

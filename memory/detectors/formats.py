@@ -194,7 +194,23 @@ def nfkc_visible(text: str) -> tuple[str, list[int]]:
         and settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT")
     ):
         return text, list(range(len(text)))
+    if detection_switch("NFKC_STABLE_GATE") and _nfkc_stable(text):
+        return text, list(range(len(text)))
     return nfkc_visible_reference(text)
+
+
+def _nfkc_stable(text: str) -> bool:
+    """Whether the reference returns ``text`` itself (``ENGRAM_DETECTOR_NFKC_STABLE_GATE``).
+    A text in NFKC holds no character NFKC changes alone (such a character never stands in
+    NFKC text: it has a compatibility mapping, or a canonical one excluded from
+    composition), so each character normalises to itself; the reference then drops only
+    format controls and maps only Greek and Cyrillic letters, looked for by character."""
+    if not unicodedata.is_normalized("NFKC", text):
+        return False
+    for ch in set(text):
+        if ch >= "\x80" and ("\u0370" <= ch <= "\u052f" or unicodedata.category(ch) == "Cf"):
+            return False
+    return True
 
 
 def nfkc_visible_reference(text: str) -> tuple[str, list[int]]:

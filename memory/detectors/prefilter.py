@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from core.process_state import Cache, Slot, memoized
+from memory.detectors.prefilter_ascii import ascii_variant  # noqa: F401 - for the rules
 from memory.detectors.prefilter_branches import branches, live_pattern
 from memory.detectors.prefilter_whole import holds_whole, whole_clauses
 from memory.detectors.switches import detection_switch, detection_switches
@@ -116,7 +117,10 @@ def _required(items, icase: bool) -> list[_Clause]:
         # requires nothing and ends the run of literals: a zero-width anchor between two
         # literals would not, but ending the run there only weakens the filter.
     close_run()
-    return sorted(set(clauses), key=_selectivity, reverse=True)[:_CLAUSES_KEPT]
+    # Equal clauses once, in the order the pattern gives them; the sort is stable, so of
+    # clauses equally selective the first in the pattern is kept, whatever the hash seed
+    # (a set's order would make the kept clauses differ from one process to the next).
+    return sorted(dict.fromkeys(clauses), key=_selectivity, reverse=True)[:_CLAUSES_KEPT]
 
 
 @memoized("memory.detectors.prefilter.required_literals", maxsize=4096)

@@ -27,13 +27,17 @@ from __future__ import annotations
 _Whole = tuple[tuple[str, ...], ...]
 
 
+def _shortest_first(literal: str) -> tuple[int, str]:
+    return len(literal), literal  # a total order: the same in every process
+
+
 def whole_clauses(clauses, gram: int) -> _Whole | None:
     """The clauses (sets of (literal, case-insensitive) pairs) as tuples of literals
     lowercased, keeping those with a literal longer than ``gram``; None: nothing to check."""
     if not clauses:
         return None
     kept = tuple(
-        tuple(sorted({literal.lower() for literal, _icase in clause}, key=len))
+        tuple(sorted({literal.lower() for literal, _icase in clause}, key=_shortest_first))
         for clause in clauses
         if any(len(literal) > gram for literal, _icase in clause)
     )

@@ -39,7 +39,7 @@ from memory.detectors.labelled import (
 )
 from memory.detectors.non_secret_values import not_secret
 from memory.detectors.plain_values import plain_value_spans
-from memory.detectors.prefilter import may_match, search_any
+from memory.detectors.prefilter import ascii_variant, may_match, search_any
 from memory.detectors.spelled_readings import rereading_spans
 from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
@@ -97,7 +97,7 @@ _FOREIGN = (
 )
 
 _CUE = re.compile(rf"{_B}(?:{_STRONG_EN}|{_OTHER_EN}){_E}|{_ZH}", re.IGNORECASE)
-# Searched apart, through the literal prefilter: most texts hold none of its words.
+# Searched apart, through the literal prefilter (cut for ASCII text: ``prefilter_ascii``).
 _FOREIGN_CUE = [re.compile(rf"{_B}(?:{_FOREIGN}){_E}", re.IGNORECASE)]
 _STRONG_CUE = re.compile(rf"{_B}(?:{_STRONG_EN}){_E}|{_STRONG_ZH}", re.IGNORECASE)
 # "Code" alone is a credential word only where a code is delivered or used to log in
@@ -314,8 +314,8 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     cues = (
         [(m, "credential_in_prose") for m in _CUE.finditer(text)] if may_match(_CUE, text) else []
     )
-    if search_any(_FOREIGN_CUE, text):
-        cues += [(m, "credential_in_prose") for m in _FOREIGN_CUE[0].finditer(text)]
+    if search_any(foreign := ascii_variant(_FOREIGN_CUE, text), text):
+        cues += [(m, "credential_in_prose") for m in foreign[0].finditer(text)]
     for m in _CODE_CUE.finditer(text):
         if any(c.start() <= m.start() < c.end() for c, _ in cues):
             continue

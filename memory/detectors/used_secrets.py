@@ -46,6 +46,7 @@ import re
 from collections.abc import Callable
 
 from memory.detectors.prefilter import search_any
+from memory.detectors.switches import detection_switch
 
 # A value: digits (spaced, hyphenated, with a keypad # or *) or a token of printable ASCII.
 _VALUE = r"(?P<value>[#*]?\d(?:[\d -]{2,14})?\d[#*]?|[!-~]{4,40})"
@@ -176,6 +177,26 @@ _TIED = re.compile(
     rf"|\b{_DEVICE}\s+(?:unlock|passcode|pin)\s*[:=]\s*(?P<value3>[#*]?\d(?:[\d -]{{2,10}})?\d[#*]?)",
     re.IGNORECASE,
 )
+# Every match of ``_TIED`` holds its value's digits: two digits at most eleven characters
+# of digits, spaces and hyphens apart. Its words ("use", "it", "the") are in most texts and
+# inside others ("user"), so the literal prefilter lets it through nearly everywhere; the
+# digits are in few texts (``ENGRAM_DETECTOR_TIED_DIGIT_GATE``).
+_TIED_VALUE = re.compile(r"\d(?:[\d -]{2,10})?\d")
+
+
+class _DigitGated:
+    """``_TIED`` in the rule lists: searched only where ``_TIED_VALUE`` finds something
+    (gate on); the prefilter reads ``_TIED``'s literals through ``prefilter_pattern``."""
+
+    __slots__ = ()
+    prefilter_pattern = _TIED
+
+    def search(self, text: str):
+        if detection_switch("TIED_DIGIT_GATE") and not _TIED_VALUE.search(text):
+            return None
+        return _TIED.search(text)
+
+
 # "Everything I log into uses X", "I sign in with X": a value one logs in with.
 _LOGIN_WITH = re.compile(
     r"\b(?:log(?:ged|s)?\s*(?:in|on)(?:to)?|sign(?:ed|s)?\s*(?:in|on)(?:to)?)\b[^.!?\n]{0,30}?"
@@ -231,9 +252,10 @@ _RULES = (
     _COMMAND,
     _SPOKEN,
 )
-# One list per rule, kept for the process: the prefilter plans each list once.
-_GATES = {id(rx): [rx] for rx in _RULES}
-_ALL = list(_RULES)
+# One list per rule, kept for the process: the prefilter plans each list once. ``_TIED``
+# is asked through its digit gate.
+_GATES = {id(rx): [_DigitGated() if rx is _TIED else rx] for rx in _RULES}
+_ALL = [_GATES[id(rx)][0] for rx in _RULES]
 _UNIT_AFTER = re.compile(
     r"\s*(?:元|块|塊|円|원|分|号|號|楼|樓|岁|歲|年|月|日|天|次|个|個|人|%|万|萬|"
     r"minutes?|mins?|seconds?|hours?|days?|times|people|dollars?|pounds?|euros?|points?|"

@@ -37,6 +37,9 @@ GATES = [
     "STATED_ONCE",
     "READING_LITERAL_GATE",
     "WORD_RUN_GATE",
+    "ASCII_BRANCH_GATE",
+    "TIED_DIGIT_GATE",
+    "NFKC_STABLE_GATE",
 ]
 
 # Pieces of questions and answers: the credential and network words, their near misses

@@ -79,7 +79,7 @@ def _parts() -> dict[str, tuple[str, object]]:
         ),
         "    of it spelled_runs": ("form", spelled_runs),
         "  nfkc_visible + recovery phrases": ("text", _recovery),
-        "  detect-secrets (gate + plugins)": ("text", s._detect_secrets_finds),
+        "  detect-secrets (gate + plugins)": ("text", s.detect_secrets_finds),
         "sensitive data, whole": ("text", content_rules.find_sensitive_personal_data),
         "  phone filter": ("text", content_rules._may_hold_phone_number),
         "  special categories, whole": ("special", sc.find_special_categories),

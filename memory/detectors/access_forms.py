@@ -11,8 +11,9 @@ one ``labelled`` already has:
 - **the lock takes N** (English): "the keypad by the gate takes N", "the lock box wants N";
 - **purpose, then the keys** (English and Chinese): "to disarm the alarm … punch N",
   解除布防，输 N — the reverse of "N to switch it off" and 输入 N 开门;
-- **digits written as Chinese numerals** (一二三 … 零, 幺): a run of four or more is read as
-  digits (same length, same positions), as ``formats`` already does for 大写 numerals;
+- **digits written as Chinese numerals** (一二三 … 零, and 幺 两 拐 洞 勾 as read over the
+  radio): a run of four or more is read as digits (same length, same positions), as
+  ``formats`` already does for 大写 numerals;
 - **a dial combination read as turns** ("left 14, right 33", 左转27右转4) in a sentence
   about a safe, a lock or a combination;
 - **the answer to a security question**, in either order (the question, then what was put
@@ -299,9 +300,10 @@ _DIAL_WORD = re.compile(
     re.IGNORECASE,
 )
 
-_DIGIT_CHARS = "零〇一二三四五六七八九幺"
+# With the digits of radio and telephone reading (幺 1, 两 2, 拐 7, 洞 0, 勾 9: 幺洞拐两).
+_DIGIT_CHARS = "零〇一二三四五六七八九幺两拐洞勾"
 _DIGIT_RUN = re.compile(rf"[{_DIGIT_CHARS}](?:\s?[{_DIGIT_CHARS}]){{3,}}")
-_TO_DIGIT = str.maketrans(_DIGIT_CHARS, "001234567891")
+_TO_DIGIT = str.maketrans(_DIGIT_CHARS, "0012345678912709")
 # Sino-Korean digits read one syllable each (공/영 0, 일 1 … 구 9), four or more in a row.
 _KO_DIGIT_CHARS = "공영일이삼사오육칠팔구"
 _KO_DIGIT_RUN = re.compile(

@@ -6,7 +6,10 @@ put them apart or leave the word out:
 - **an answer to a question about a credential**: a question that asks for a password, a
   code or a network's key ("which code opens the shed?", 開機密碼？, 「Wi-Fiは？」) and, right
   after it, its answer: the next line (after an optional ``A:``, ``答：``, ``> `` or a
-  dash), or the next quotation (「…」って聞かれたから「X」). The answer counts when it is
+  dash), the rest of the line (after "oh right", 哦对, 아 맞다: "house wifi? Porch2291"; a
+  Korean, Japanese or Chinese question to oneself needs no mark: 비번 뭐더라, sky1234), or
+  the next quotation; and the exchange reported ("she asked for the wifi and I said X",
+  她问我 wifi，我说 X) (「…」って聞かれたから「X」). The answer counts when it is
   a value (``looks_like_secret``: a made token, or four to twelve digits) and, for digits,
   only when the question names a code, not just a network. A question with no credential
   word ("when's the dentist?" / "14:30") asks for nothing secret;
@@ -54,9 +57,12 @@ _NOT_ASKED = re.compile(
 )
 # A network asked for by name asks for its key (a made value only, not digits).
 _ASKED_NETWORK = r"wi-?fi|wlan|hotspot|ssid|ワイファイ|와이파이|无线|無線|热点|熱點"
+# A question put to oneself while recalling has no question mark in Korean, Japanese or
+# Chinese ("비번 뭐더라", "パスワードなんだっけ", 密码是啥来着).
+_RECALL = r"(?:뭐더라|뭐였더라|뭐였지|なんだっけ|何だっけ|来着|來著)"
 _QUESTION = re.compile(
     rf"(?P<ask>[^?？\n「」“”\"]{{0,60}}?(?:(?P<code>{_ASKED_CODE})|(?P<net>{_ASKED_NETWORK}))"
-    r"[^?？\n「」“”\"]{0,30}?)(?:\?|？)",
+    r"[^?？\n「」“”\"]{0,30}?)(?:\?|？|" + _RECALL + r"[?？,，、]?)",
     re.IGNORECASE,
 )
 # ``_QUESTION``'s end alone: its word, at most 30 characters, the question mark. Every match
@@ -65,7 +71,8 @@ _QUESTION = re.compile(
 # question pattern's lazy 60-character lead tried at every position (about 2 ms a turn with
 # a question mark; tests/memory/test_detector_gates.py).
 _QUESTION_TAIL = re.compile(
-    rf"(?:{_ASKED_CODE}|{_ASKED_NETWORK})[^?？\n「」“”\"]{{0,30}}?(?:\?|？)", re.IGNORECASE
+    rf"(?:{_ASKED_CODE}|{_ASKED_NETWORK})[^?？\n「」“”\"]{{0,30}}?(?:\?|？|{_RECALL})",
+    re.IGNORECASE,
 )
 # What may stand between a question and its answer: a line break and an answer's marker,
 # or a closing quote, a few words ("って聞かれたから", "he asked, so I said") and an opening one.
@@ -75,6 +82,9 @@ _ANSWER_LEAD = re.compile(
     r"|[A-Z][A-Za-z]{0,15}\s?[:：]\s*|[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,4}\s?[:：]\s*)?"
     # or an arrow on the same line ("비번 뭐였지? → sky0412")
     r"|[ \t]*(?:→|->|=>|⇒|➡️?)[ \t]*"
+    # or on the same line, after the speaker remembers ("wifi? oh right, Porch2291", "아 맞다")
+    r"|[ \t]*(?:(?:a|answer|答)\s*[:：]\s*|[ \t,，、]?"
+    r"(?:(?:oh|ah|right|yeah|yes|yep|it's|that's|哦|噢|对|對|嗯|아|맞다|あ|そうだ)[ \t,，、!！.…]*){0,3})"
     r"|[」”\"][^「“\"\n。！？.!?]{0,24}?[「“\"])"
     r"(?P<value>[^\s,，、。；;」”\"]{3,40})",
     re.IGNORECASE,
@@ -91,7 +101,7 @@ def answered_value_spans(
     text: str, looks_like_secret: Callable[[str], bool]
 ) -> list[tuple[int, int]]:
     """Values given as the answer to a question that asks for a credential."""
-    if "?" not in text and "？" not in text:
+    if "?" not in text and "？" not in text and (text.isascii() or not re.search(_RECALL, text)):
         return []
     if detection_switch("QUESTION_TAIL_GATE") and _QUESTION_TAIL.search(text) is None:
         return []
@@ -101,6 +111,8 @@ def answered_value_spans(
         if a is None or _NOT_ASKED.search(q.group("ask")):
             continue
         value = a.group("value").rstrip(".!?")
+        if value.isascii() is False and value[0].isascii():  # "hoshi2024だ": the ASCII run
+            value = re.match(r"[!-~]+", value).group()
         end = a.start("value") + len(value)
         digits = re.sub(r"[\s#*-]", "", value)
         if _DIGITS_ONLY.fullmatch(value) or digits.isdigit():
@@ -111,6 +123,43 @@ def answered_value_spans(
         elif not looks_like_secret(value):
             continue
         spans.append((a.start("value"), end))
+    return spans
+
+
+# The same exchange reported: "she asked for the wifi and I said Porch2291", "he asked me
+# for the gate code, so I told him 4471", 她问我 wifi，我说 Porch2291.
+_REPORTED = re.compile(
+    r"\basked\s+(?:me\s+|us\s+)?(?:for|about|what)\s+(?:the|my|our|his|her|their|is\s+the)\s+"
+    rf"(?:[\w'-]+\s+){{0,2}}?(?:(?P<code>{_ASKED_CODE})|(?P<net>{_ASKED_NETWORK}))\b"
+    r"[^.!?\n]{0,20}?\b(?:i|so\s+i)\s+(?:said|told\s+(?:him|her|them)|gave\s+(?:him|her|them)|"
+    r"texted(?:\s+(?:him|her|them))?)"
+    r"|(?:问|問)(?:我|了我)?\s*(?:要)?\s*(?:(?P<code2>密码|密碼|口令|验证码|驗證碼)|(?P<net2>wi-?fi|热点|熱點))"
+    r"[^。！？\n]{0,8}?[，,、]\s*(?:我)?(?:说|說|告诉(?:他|她|他们)|告訴(?:他|她|他們)|回)",
+    re.IGNORECASE,
+)
+_REPORTED_VALUE = re.compile(
+    r"\s*[:：,，]?\s*(?:(?:it's|it\s+was|it\s+is|是|就是)\s*)?[\"'“「]?(?P<value>[!-~]{4,40})"
+)
+
+
+def reported_answer_spans(
+    text: str, looks_like_secret: Callable[[str], bool]
+) -> list[tuple[int, int]]:
+    """A value told in reply to a request for a credential, the exchange reported."""
+    spans = []
+    for q in _REPORTED.finditer(text):
+        a = _REPORTED_VALUE.match(text, q.end())
+        if a is None:
+            continue
+        value = a.group("value").rstrip(".,;:!?\"'”’)")
+        digits = re.sub(r"[\s#*-]", "", value)
+        if digits.isdigit():
+            code = q.group("code") or q.group("code2")
+            if code is None or not 4 <= len(digits) <= 12 or _UNIT_AFTER.match(text, a.end()):
+                continue
+        elif not looks_like_secret(value):
+            continue
+        spans.append((a.start("value"), a.start("value") + len(value)))
     return spans
 
 
@@ -149,6 +198,7 @@ _KEYED_GATE = re.compile(
 
 # Asked only where their literals are (memory/detectors/literal_gated.py).
 _KEYED_GATE, _QUESTION_TAIL = literal_gated(_KEYED_GATE), literal_gated(_QUESTION_TAIL)
+_REPORTED = literal_gated(_REPORTED)
 
 
 def keyed_code_spans(text: str) -> list[tuple[int, int]]:
@@ -217,11 +267,19 @@ def _sentence_around(text: str, at: int) -> tuple[int, int]:
 # --- a card security code by its local name -------------------------------------------------
 _CARD_CODE = re.compile(
     r"(?:\b(?:cvv2?|cvc2?|cid|csc)\b|card\s+security\s+code|セキュリティー?コード|보안\s*코드|"
-    r"安全碼|安全码|背面の?番号)"
-    r"\s*(?:は|는|은|:|：|是|為|为|is|was|=)?\s*(?P<value>\d{3,4})(?!\d)",
+    r"安全碼|安全码|背面の?番号|"
+    # or described by where it is printed: "the (last) three digits on the back (of my
+    # Visa)", 卡背面(最后)三位, 뒷면 세 자리
+    r"(?:(?:last|final)\s+)?(?:3|4|three|four)(?:\s+(?:digits?|numbers?))?\s+on\s+the\s+back"
+    r"(?:\s+of\s+(?:the|my|our|your|his|her)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?|"
+    r"背面(?:的)?(?:最后|最後|那)?(?:三|四|3|4)(?:位|个|個)(?:数字|數字|数|數|号码|號碼)?|뒷면\s*(?:세|네|3|4)\s*자리)"
+    r"\s*(?:は|는|은|:|：|是|為|为|is|was|are|were|=)?\s*(?P<value>\d{3,4})(?!\d)",
     re.IGNORECASE,
 )
-_CARD = re.compile(r"\bcard\b|カード|카드|卡", re.IGNORECASE)
+# A card, or one named by its network (the closed class of ISO/IEC 7812 issuers' brands).
+_CARD = re.compile(
+    r"\b(?:card|visa|mastercard|amex|discover|unionpay|jcb)\b|カード|카드|卡", re.IGNORECASE
+)
 
 
 # Asked only where their literals are (memory/detectors/literal_gated.py).
@@ -239,6 +297,7 @@ def asked_value_spans(text: str, looks_like_secret: Callable[[str], bool]) -> li
     """Every value this module reads (the module docstring)."""
     return (
         answered_value_spans(text, looks_like_secret)
+        + reported_answer_spans(text, looks_like_secret)
         + keyed_code_spans(text)
         + card_code_spans(text)
         + chosen_value_spans(text)

@@ -28,6 +28,8 @@ structure, not by a device's name, that the value is a code someone keeps:
 - **a libpq password file line** (host:port:database:user:password);
 - **the network named for its key**: "the wifi is Falcon-Nest-19", 他说WiFi是 xiaomi2024
   (a made value or a code after wifi/internet and a copula; round 19);
+- **the value, then a pointer back to what it is for**: "I set it to 4471, the PIN I
+  mean", "Marigold77 — in case you need the laptop", 7319，这是保险箱的;
 - **a value taken as the key**: "CabinGuest with 'pinecone42' as the key", "uses
   Tern-4471 as its PIN": a made value (letters and digits, or digits in pieces) and "as
   the key/code/PIN/password".
@@ -155,6 +157,25 @@ _MONEY = re.compile(
     r"[$€£¥]|\b(?:fees?|price|cost|rent|bill|dollars?|euros?|pounds?|bucks|usd|eur|gbp)\b|元|块",
     re.IGNORECASE,
 )
+# The value first, then a pointer back to what it opens ("I set it to 4471, the PIN I
+# mean", "Marigold77 — in case you need the laptop", "4471. That's for the side door",
+# 7319，这是保险箱的): the thing named after the value is what the value is for.
+_THING = (
+    rf"(?:{_LOCK}|garage|door|gate|shed|alarm|{_NOUN}|wi-?fi|phone|laptop|computer|tablet|account)"
+)
+_POINTED_BACK = re.compile(
+    rf"the\s+(?:[\w'-]+\s+){{0,2}}?{_THING}s?\s+i\s+mean\b"
+    rf"|(?:that's|that\s+is|it's|this\s+is)\s+(?:for|to)\s+(?:the|my|our)\s+(?:[\w'-]+\s+){{0,2}}?{_THING}s?\b"
+    r"|in\s+case\s+you\s+need\s+(?:to\s+(?:get\s+into|open|unlock|use)\s+)?(?:the|my|our)\s+"
+    rf"(?:[\w'-]+\s+){{0,2}}?{_THING}s?\b"
+    r"|(?:这|這|那)(?:个|個)?是(?:我家|家里|家裡|公司|我)?的?"
+    r"(?:保险箱|保险柜|保險箱|保險櫃|门禁|門禁|门锁|門鎖|大门|大門|车库|車庫|wi-?fi|无线|無線|密码|密碼|"
+    r"手机|手機|电脑|電腦|锁|鎖)的?",
+    re.IGNORECASE,
+)
+# The value just before the pointer, set off by a comma, a full stop or a dash.
+_BEFORE_POINTER = re.compile(r"(?<![!-~])(?P<value>[!-~]{4,40}?)\s*(?:[,.;，。]|—|–|\s-)\s*$")
+
 # A libpq password file line (host:port:database:user:password): a host with a letter, a dot
 # or *, a port or *, then three fields; the password is the last.
 _PGPASS = re.compile(
@@ -165,7 +186,7 @@ _PGPASS = re.compile(
 # asks "what's the wifi?" for the key, and the answer is a made value or a code, never a
 # plain word (a network's name, "the wifi is BT", is said with "called" or "network").
 _NETWORK_IS = re.compile(
-    r"(?<![A-Za-z0-9-])(?:wi-?fi|wlan|internet|热点|熱點)\s*(?:(?:is|was|'s)\b|[:：]|是|为|為)\s*"
+    r"(?<![A-Za-z0-9-])(?:wi-?fi|wlan|internet|热点|熱點)\s*(?:(?:is|was|'s)\b|[:：=]|=>|->|→|是|为|為)\s*"
     r"(?:(?:now|still|just)\s+)?[\"'“]?",
     re.IGNORECASE,
 )
@@ -207,7 +228,7 @@ def _made(value: str, looks_like_secret: Callable[..., bool]) -> bool:
 
 
 # Asked only where their literals are (memory/detectors/literal_gated.py).
-_WHAT_IT_DOES = literal_gated(_WHAT_IT_DOES)
+_WHAT_IT_DOES, _POINTED_BACK = literal_gated(_WHAT_IT_DOES), literal_gated(_POINTED_BACK)
 
 
 def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
@@ -269,6 +290,16 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
             if value and not _public(text, m.start(), m.end()):
                 if not _QUANTITY.fullmatch(text, *value):  # 2.4GHz, 300Mbps: a band, a speed
                     spans.append(value)
+    for m in _POINTED_BACK.finditer(text):
+        lo = max(0, m.start() - 48)
+        before = _BEFORE_POINTER.search(text[lo : m.start()])
+        if before is None:
+            continue
+        value = before.group("value").strip("\"'“”")
+        at = lo + before.start("value") + (1 if before.group("value")[:1] in "\"'“" else 0)
+        digits = value.isdigit() and 4 <= len(value) <= 12 and not _YEAR.fullmatch(value)
+        if (digits or _made(value, looks_like_secret)) and not _public(text, at, m.end()):
+            spans.append((at, at + len(value)))
     if _PGPASS_GATE.search(text):
         for m in _PGPASS.finditer(text):
             if _made(m.group("value"), looks_like_secret):

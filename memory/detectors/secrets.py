@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit
 
-from core.process_state import memoized
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
 from memory.detectors.asked_values import asked_value_spans
 from memory.detectors.code_phrases import names_no_secret
@@ -30,6 +28,7 @@ from memory.detectors.formats import (
     recovery_phrase_spans,
 )
 from memory.detectors.japanese_codes import japanese_code_spans
+from memory.detectors.key_formats import detect_secrets_finds, entropy, format_spans, url_spans
 from memory.detectors.labelled import (
     access_verb_spans,
     bip39_spans,
@@ -41,7 +40,7 @@ from memory.detectors.non_secret_values import not_secret
 from memory.detectors.plain_values import plain_value_spans
 from memory.detectors.prefilter import ascii_variant, may_match, search_any
 from memory.detectors.spelled_readings import rereading_spans
-from memory.detectors.unlabelled_values import public_key_token, unlabelled_value_spans
+from memory.detectors.unlabelled_values import unlabelled_value_spans
 from memory.detectors.used_secrets import hide_separators, rot13_reading, used_secret_spans
 from memory.detectors.value_readings import (
     fold_script_digits,
@@ -160,7 +159,7 @@ _DIGIT_WORDS_EN = re.compile(
     r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b",
     re.IGNORECASE,
 )
-_DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两]{4,}")
+_DIGIT_WORDS_ZH = re.compile(r"[零〇一二三四五六七八九幺两拐洞勾]{4,}")
 # Digits read as Hanyu Pinyin syllables ("qi san ling jiu"), four or more, after a cue.
 _DIGIT_WORDS_PINYIN = re.compile(
     r"\b(?:(?:ling|yi|yao|er|liang|san|si|wu|liu|qi|ba|jiu)[\s,-]*){3,11}"
@@ -206,70 +205,12 @@ _VALUE_BEFORE_CUE = re.compile(
     re.IGNORECASE,
 )
 
-_FORMATS = [
-    re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
-    re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
-    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{30,}"),
-    re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"\bkey-[0-9a-z]{32}\b"),  # Mailgun's API keys
-    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-]
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s<>\"'`]+")
-_SECRET_QUERY_KEYS = re.compile(
-    r"^(?:x-amz-signature|x-amz-credential|sig|signature|token|access_token|refresh_token|"
-    r"id_token|password|passwd|pwd|secret|client_secret|api_key|apikey|key|auth|code)$",
-    re.IGNORECASE,
-)
-_USERINFO = re.compile(r"://[^\s:/@]+:(\S+)@[A-Za-z0-9.-]+")
-_LONG_TOKEN = re.compile(r"[A-Za-z0-9+/_=-]{20,}")
-
-# detect-secrets' plugins for key formats (by class name).
-_DETECT_SECRETS_PLUGINS = frozenset(
-    (
-        "AWSKeyDetector ArtifactoryDetector AzureStorageKeyDetector BasicAuthDetector "
-        "CloudantDetector DiscordBotTokenDetector GitHubTokenDetector GitLabTokenDetector "
-        "IbmCloudIamDetector IbmCosHmacDetector JwtTokenDetector KeywordDetector "
-        "MailchimpDetector NpmDetector OpenAIDetector PrivateKeyDetector PypiTokenDetector "
-        "SendGridDetector SlackDetector SoftlayerDetector SquareOAuthDetector StripeDetector "
-        "TelegramBotTokenDetector TwilioKeyDetector"
-    ).split()
-)
-
 
 @dataclass(frozen=True, order=True)
 class SecretSpan:
     start: int  # in the original text
     end: int
     code: str
-
-
-@memoized("memory.detectors.secrets._entropy_plugins", maxsize=1)
-def _entropy_plugins():
-    # detect-secrets' entropy plugins score a token in their own charset; the plugins' own
-    # line scan only looks at quoted strings, so tokens are scored directly.
-    from detect_secrets.plugins.high_entropy_strings import (
-        Base64HighEntropyString,
-        HexHighEntropyString,
-    )
-
-    return Base64HighEntropyString(), HexHighEntropyString()
-
-
-def _entropy(token: str) -> float:
-    return _entropy_plugins()[0].calculate_shannon_entropy(token)
-
-
-@memoized("memory.detectors.secrets._format_plugins", maxsize=1)
-def _format_plugins() -> list:
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
-    wanted = set(_DETECT_SECRETS_PLUGINS)
-    return [
-        cls() for cls in get_mapping_from_secret_type_to_class().values() if cls.__name__ in wanted
-    ]
 
 
 def looks_like_secret(token: str, *, numeric_ok: bool = True) -> bool:
@@ -292,7 +233,7 @@ def looks_like_secret(token: str, *, numeric_ok: bool = True) -> bool:
         return True
     if inner_upper and len(core) >= 8:
         return True
-    return len(core) >= 12 and _entropy(core) >= 3.5
+    return len(core) >= 12 and entropy(core) >= 3.5
 
 
 def _odd_symbols(core: str) -> bool:
@@ -397,14 +338,21 @@ def _prose_spans(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
+# One to three whole words, none of them the verb the phrase waits for, not opened by "a"
+# ("the password to a long life is …" names no account).
+_WORDS = r"(?!(?:a|an|is|was|are)\b)[\w'-]+(?:\s+(?!(?:is|was|are)\b)[\w'-]+){0,2}\b(?!')"
 _ASSIGN = re.compile(
-    r"^(?:(?:\s*(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+){0,2}"
-    # what may stand between the noun and its verb: an aside set off by commas or dashes
-    # ("the password, by the way, is …"), a relative clause of choosing ("the password I
-    # picked: …"), a question the speaker answers ("Password? …"), a Chinese topic
-    # ("邮箱的密码我设的 …")
+    # what may stand between the noun and its verb: up to two prepositional phrases of up to
+    # three words ("the password with the bank", "on the old laptop", "over at the credit
+    # union"), an aside set off by commas or dashes ("the password, by the way, is …"), a
+    # relative clause of choosing or giving, with its object ("the password I picked: …",
+    # "the password I gave the bank is …"), a question the speaker answers ("Password? …"),
+    # a Chinese topic ("邮箱的密码我设的 …")
+    r"^(?:(?:\s*(?:for|of|to|on|at|with|in|into|from|over(?:\s+at)?|under|through)\s+"
+    rf"(?:the\s+|my\s+|our\s+|this\s+|that\s+)?{_WORDS}){{0,2}}"
     r"|\s*[,—–]\s*[^,—–.!?\n]{1,80}?[,—–]"
-    r"|(?:\s+(?:that|which))?\s+(?:i|we)\s+(?:picked|chose|set|use|used|made|went\s+with|settled\s+on)"
+    r"|(?:\s+(?:that|which))?\s+(?:i|we)\s+(?:picked|chose|set|use|used|made|went\s+with|settled\s+on|"
+    rf"gave|give|got|typed|entered|put|had|have|came\s+up\s+with|created|registered)(?:\s+{_WORDS}){{0,2}}"
     r"|\s*\?|(?:我|我们|我們)?(?:的)?)"
     r"\s*(?:is|was|are|'s|=|:|：|->|\u2192|是|为|改成了?|改为|设为|设成|换成了?|"
     r"用的是|用的|就用|用了|设的是|设的|設的|填的是|填的|写的是|寫的是)\s*"
@@ -415,6 +363,12 @@ _ASSIGN = re.compile(
 # Lowercase words with an adjective's or a participle's ending say what the password is
 # like ("important", "expiring", "readable"), not what it is.
 _DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ly|ble|ful|ous|ive)", re.IGNORECASE)
+
+
+_CHOSE = re.compile(
+    r"\b(?:i|we)\s+(?:picked|chose|set|used?|made|went\s+with|settled\s+on)\s+(?:is|was|are)\b",
+    re.I,
+)
 
 
 def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, int] | None:
@@ -429,6 +383,16 @@ def _plain_assignment(text: str, start: int, sentence_end: int) -> tuple[int, in
         return None
     if _NOT_SECRET.match(value) and not value.isalpha():
         return None
+    # After a long phrase between the noun and its verb, a bare lowercase word is more often
+    # what the password is like ("the password I got from the admin is temporary").
+    head = text[start : start + m.start("value")]
+    long_head = (
+        re.search(r"\b(?:i|we)\s+[a-z]+\s+[\w']", head, re.I) and not _CHOSE.search(head)
+    ) or head.count(" ") > 8
+    long_head = long_head and not re.match(r"\s*[,—–]", head)  # an aside set off: as before
+    if long_head and value.isalpha() and value.islower():
+        if not re.search(r"[:=\"“'「]\s*$", head):
+            return None
     begin = start + m.start("value")
     # A passphrase may be several words: redact to the end of the clause.
     clause = re.search(r"[,，;；]", text[begin:sentence_end])
@@ -441,51 +405,6 @@ def _token_span(tok: re.Match[str]) -> tuple[int, int]:
     left = len(value) - len(value.lstrip(_TOKEN_TRIM))
     right = len(value.rstrip(_TOKEN_TRIM + "."))
     return tok.start() + left, tok.start() + max(right, left)
-
-
-def _url_spans(text: str) -> list[tuple[int, int, str]]:
-    spans: list[tuple[int, int, str]] = []
-    for m in _URL.finditer(text):
-        url = m.group().rstrip(".,;)")
-        try:
-            parts = urlsplit(url)
-            password = parts.password
-        except ValueError:
-            continue
-        begin = url.find("://") + 3
-        netloc_end = min(
-            (i for i in (url.find(c, begin) for c in "/?#") if i >= 0), default=len(url)
-        )
-        at = url.rfind("@", begin, netloc_end)
-        colon = url.find(":", begin, at) if at > 0 else -1
-        if password and colon > 0:
-            spans.append((m.start() + colon + 1, m.start() + at, "url_password"))
-        elif not password:
-            # A password holding "/" or "#" ends urlsplit's netloc early: find it directly.
-            raw = _USERINFO.match(url, begin - 3)
-            if raw:
-                spans.append((m.start() + raw.start(1), m.start() + raw.end(1), "url_password"))
-        for key, value in parse_qsl(parts.query, keep_blank_values=False):
-            if _SECRET_QUERY_KEYS.match(key) and len(value) >= 6:
-                at = url.find(value, url.find("?"))
-                if at >= 0:
-                    spans.append((m.start() + at, m.start() + at + len(value), "url_credential"))
-    return spans
-
-
-def _format_spans(text: str) -> list[tuple[int, int, str]]:
-    spans = [
-        (m.start(), m.end(), "credential_format") for rx in _FORMATS for m in rx.finditer(text)
-    ]
-    for m in _LONG_TOKEN.finditer(text):
-        token = m.group()
-        if (
-            all(any(f(c) for c in token) for f in (str.islower, str.isupper, str.isdigit))
-            and _entropy(token) >= 4.0
-            and not public_key_token(text, m.start(), token)
-        ):
-            spans.append((m.start(), m.end(), "high_entropy_token"))
-    return spans
 
 
 def _shape_spans(text: str) -> list[tuple[int, int, str]]:
@@ -517,8 +436,8 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in asked_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in given_value_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in japanese_code_spans(keyed)]
-        + _url_spans(form)
-        + _format_spans(form)
+        + url_spans(form)
+        + format_spans(form)
         + [(s, e, "credential_format") for s, e in keyed_format_spans(form)]
         + _shape_spans(form)
     )
@@ -557,24 +476,10 @@ def secret_spans(text: str) -> list[SecretSpan]:
     return merged
 
 
-# detect-secrets' plugins look for keys (long tokens) and assignments ("x = '…'", "key:"):
-# text with neither cannot match (skipping them saves most of the detector's time).
-_PLUGIN_WORTHY = re.compile(r"[A-Za-z0-9+/_=.-]{16,}|[=:]\s*['\"]|-----BEGIN")
-
-
-def _detect_secrets_finds(text: str) -> bool:
-    form = detection_form(text).text
-    if not _PLUGIN_WORTHY.search(form):
-        return False
-    plugins = _format_plugins()
-    lines = form.splitlines() or [form]
-    return any(p.analyze_line(filename="memory.txt", line=line) for line in lines for p in plugins)
-
-
 def find_secrets(text: str) -> list[str]:
     """Finding codes for credentials in ``text`` (empty when none)."""
     codes = sorted({s.code for s in secret_spans(text)})
-    if not codes and _detect_secrets_finds(text):
+    if not codes and detect_secrets_finds(text):
         codes = ["secret_detector"]
     return codes
 
@@ -593,8 +498,8 @@ def redact_secrets(text: str) -> tuple[str, int]:
     out = text
     for span in reversed(spans):
         out = out[: span.start] + "[REDACTED]" + out[span.end :]
-    if not spans and _detect_secrets_finds(text):
+    if not spans and detect_secrets_finds(text):
         return "[REDACTED]", 1
-    if spans and _detect_secrets_finds(out):
+    if spans and detect_secrets_finds(out):
         return "[REDACTED]", len(spans) + 1
     return out, len(spans)

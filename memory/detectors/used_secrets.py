@@ -204,6 +204,38 @@ _LOGIN_WITH = re.compile(
     re.IGNORECASE,
 )
 
+# "I've used Mochi2019 for all my accounts", "the same one everywhere: X", 我所有账号都用 X,
+# 用 X 登录所有网站, 全部のアカウントで X を使ってる, 모든 계정에 X 써: one value kept for every
+# login is a password whatever it is called (the scope is what says so: all of one's
+# accounts, sites or cards, everywhere; a tool "to manage" them is not a value).
+_SCOPE_EN = (
+    r"(?:(?:for|on|across|with|in)\s+(?:(?:pretty\s+much|nearly|almost|just\s+about|basically)\s+)?"
+    r"(?:all|every|each|most|both|any)(?:\s+of)?\s+(?:my\s+|the\s+|our\s+)?"
+    r"(?:[\w-]+\s+)?(?:accounts?|sites?|websites?|logins?|apps?|services?|cards?)\b|everywhere\b|"
+    r"for\s+(?:everything|all\s+of\s+them)\b)"
+)
+_SCOPE_ZH = r"(?:所有|每个|每個|全部|各个|各個|几个|幾個|这些|這些|两个|兩個)的?(?:账号|账户|帳號|帳戶|网站|網站|app|平台|银行卡|銀行卡|卡)"
+_REUSED = re.compile(
+    r"\b(?:re)?us(?:e|es|ed|ing)\s+[\"'“]?(?P<value>[!-~]{4,40}?)[\"'”]?\s+(?!to\s)[^.!?\n:]{0,24}?"
+    + _SCOPE_EN
+    + r"|\bthe\s+same\s+(?:one|password|thing|pin|code)\s+"
+    + _SCOPE_EN
+    + r"\s*(?:[:—–-]|,\s*(?:it's|namely))\s*[\"'“]?(?P<value2>[!-~]{4,40})"
+    r"|(?P<value3>[!-~]{4,40})\s+is\s+what\s+(?:i|we)\s+(?:always\s+)?use\s+[^.!?\n]{0,20}?"
+    + _SCOPE_EN
+    + r"|"
+    + _SCOPE_ZH
+    + r"(?:都|全都|全|一律|统一|統一)(?:是|用的是|用|设成|設成)\s*[\"“「]?(?P<value4>[!-~]{4,40}?)[\"”」]?"
+    r"(?=$|[\s，,。！!；;]|(?!注册|註冊|绑定|綁定|手机|手機|邮箱|郵箱)[\u3400-\u9fff])"
+    r"|用\s*(?P<value5>[!-~]{4,40}?)\s*(?:登录|登陆|登入|登錄)"
+    + _SCOPE_ZH
+    + r"|(?:全部|すべて|全て)の(?:アカウント|サイト|サービス|カード)(?:で|に|は|も)(?:全部|同じ)?\s*"
+    r"(?P<value6>[!-~]{4,40}?)\s*(?:を|で)?(?:使|にして)"
+    r"|(?:모든|전부|다른)\s*(?:계정|사이트|카드)(?:에|에서|은|는|도)?\s*(?:다|전부|똑같이)?\s*"
+    r"(?P<value7>[!-~]{4,40}?)\s*(?:을|를|로|으로)?\s*(?:써|쓰|사용)",
+    re.IGNORECASE,
+)
+
 # --- a field of words after a password noun in Chinese --------------------------------------
 # "开机口令：爱你一万年": after a colon the field's value may be words; a status (已重置),
 # a negation or a request is not one.
@@ -245,6 +277,7 @@ _RULES = (
     _PAIR,
     _TIED,
     _LOGIN_WITH,
+    _REUSED,
     _CJK_FIELD,
     _COUNT,
     _DELIVERED,
@@ -313,13 +346,11 @@ def paired_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tu
     """Logins written as pairs, codes tied to what they open, values logged in with, and
     words in a Chinese password field (the module docstring)."""
     spans = []
-    for rx in (_PAIR, _TIED, _LOGIN_WITH, _CJK_FIELD):
+    for rx in (_PAIR, _TIED, _LOGIN_WITH, _REUSED, _CJK_FIELD):
         if not _gate(rx, text):
             continue
         for m in rx.finditer(text):
-            group = next(
-                g for g in ("value", "value2", "value3") if g in rx.groupindex and m.group(g)
-            )
+            group = next(g for g in rx.groupindex if g.startswith("value") and m.group(g))
             start, end = _trimmed(m, group)
             value = text[start:end]
             if rx is _CJK_FIELD:
@@ -327,6 +358,8 @@ def paired_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tu
             elif rx is _TIED:
                 if _code_value(value, text[end : end + 8], looks_like_secret):
                     spans.append((start, end))
+            elif rx is _REUSED and re.fullmatch(r"\d[A-Z][a-z]+", value):
+                continue  # a number before a capitalised word names a product ("1Password")
             elif "@" not in value and "://" not in value and looks_like_secret(value):
                 # Beside a mailbox, a short token ("Python3") may be a name: eight or more
                 # characters, or a symbol in it, as sign-up forms ask.

@@ -1,9 +1,10 @@
 """The write policy's decision (pure, no database) on each sentence of a probe set, stated by
 the user about themself: refused, held (quarantined or pending), stored with a start after the
 time said (dated) or stored, against the row's label (``refuse``, ``hold``, ``date_or_hold``,
-``store``).
+``store``). A row of class ``instruction_tool`` arrives through a tool, as in
+``bench/quality/detectors_heldout.py``: an agent's inference citing a tool result.
 
-    .venv/bin/python bench/detectors/decisions.py tests/data/detector_probe15_precision_report.jsonl [--misses]
+    .venv/bin/python bench/detectors/decisions.py tests/data/detector_probe15_precision_report.jsonl [--misses] [--rules]
 
 A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
 a ``hold`` row when it is stored (refusing it keeps it out of memory too); a ``date_or_hold``
@@ -24,12 +25,36 @@ sys.path.insert(0, str(ROOT))
 NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 
 
-def outcome(text: str) -> tuple[str, str]:
-    """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user."""
+def outcome(text: str, *, tool: bool = False, learned: bool = True) -> tuple[str, str]:
+    """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user (or, with
+    ``tool``, proposed as an agent's inference citing a tool result)."""
+    from accounts.policies import TenantPolicy
     from core.codes import Operation
+    from memory.write_policy import Candidate, decide
+    from memory.write_policy.decision import SubjectState
     from memory.write_policy.warm_up import decide_user_statement
 
-    decision = decide_user_statement(text, now=NOW, learned_detectors=True)
+    if tool:
+        candidate = Candidate(
+            memory_type="semantic",
+            namespace="assistant/profile",
+            statement=text,
+            assertion_kind="agent_inference",
+            confidence=0.8,
+            purpose="personalization",
+            consent_basis="explicit_consent",
+            source_roles=("tool",),
+        )
+        decision = decide(
+            candidate,
+            existing=[],
+            subject=SubjectState(),
+            tenant=TenantPolicy(),
+            now=NOW,
+            learned_detectors=learned,
+        )
+    else:
+        decision = decide_user_statement(text, now=NOW, learned_detectors=learned)
     reason = str(decision.reason_code)
     if decision.operation == Operation.REJECT:
         return "refuse", reason
@@ -55,6 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--rules", action="store_true", help="rules alone, no learned heads")
     args = parser.parse_args()
     from bench._harness import django_setup
 
@@ -64,7 +90,9 @@ def main() -> None:
     total: Counter[str] = Counter()
     misses = []
     for r in rows:
-        got, reason = outcome(r["text"])
+        got, reason = outcome(
+            r["text"], tool=r["class"] == "instruction_tool", learned=not args.rules
+        )
         key = f"{r['class']}/{r['kind']}"
         total[key] += 1
         ok = right(r["label"], got)

@@ -7,7 +7,7 @@ time said (dated) or stored, against the row's label (``refuse``, ``hold``, ``da
 
 A row of class ``instruction_tool`` is read as tool content: an agent's inference citing a
 tool result (``source_roles=("tool",)``), the way ``bench/quality/detectors_heldout.py``
-submits it. ``--no-learned`` reads the rules alone.
+submits it. ``--no-learned`` (or ``--rules``) reads the rules alone.
 
 A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
 a ``hold`` row when it is stored (refusing it keeps it out of memory too); a ``date_or_hold``
@@ -87,7 +87,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--misses", action="store_true")
-    parser.add_argument("--no-learned", action="store_true")
+    parser.add_argument(
+        "--no-learned",
+        "--rules",
+        dest="no_learned",
+        action="store_true",
+        help="rules alone, no learned heads",
+    )
     args = parser.parse_args()
     from bench._harness import django_setup
 

@@ -66,14 +66,19 @@ _PUBLIC_MORE = re.compile(
 )
 # A credential noun as the modifier of another noun names that thing, not a value
 # ("password manager … is 1Password").
-_COMPOUND_HEAD = re.compile(r"\s+(?:managers?|apps?|polic(?:y|ies)|generators?|strength)\b", re.I)
+_COMPOUND_HEAD = re.compile(
+    r"\s+(?:managers?|apps?|polic(?:y|ies)|generators?|strength|hints?)\b"
+    # a hint is a clue to the secret, not the secret (unless its answer is given)
+    r"|\s*(?:提示|ヒント|힌트)(?![^，,。.;；]{0,12}(?:答案|回答|答え|정답|답))",
+    re.I,
+)
 _COMBINATION = re.compile(r"combos?\b|combinations?\b", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"([\w'’-]+)\s+$")
 
 
 def names_no_secret(text: str, start: int, end: int) -> bool:
     """Whether the credential word at ``text[start:end]`` names no secret by the words
-    beside it: it modifies another noun ("password manager", "password policy"), or it is a
+    beside it: it modifies another noun ("password manager", "password hint", 密码提示), or it is a
     combination under a public modifier, the closed class that makes a code an identifier
     (``PUBLIC_MODIFIER``, ``_PUBLIC_MORE``): "the winning combination", "a colour
     combination" are a draw's numbers and a pair of colours, not what opens a lock."""

@@ -33,6 +33,40 @@ from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
 _START = r"(?:^|(?<=[.:;!?。；：！？\n])\s*|\b(?:result|output|note|response)\s*[:：]\s*)"
 
+_SP_EN = r"system[\s_-]?prompts?"
+_SP_ZH = r"(?:系[统統]提示(?:[词詞])?|システムプロンプト|시스템\s?프롬프트)"
+_SYSTEM_PROMPT_ATTACKS = [
+    re.compile(
+        # acted on: a verb of setting aside or revealing, a few words before
+        r"\b(?:ignore|disregard|forget|override|overwrite|bypass|reveal|print|output|repeat|"
+        r"recite|leak|dump|disclose|expose|display|show\s+(?:me|us)|tell\s+(?:me|us)|"
+        rf"give\s+(?:me|us))\s+(?:[\w'-]+\s+){{0,3}}?{_SP_EN}\b"
+        # addressed, or declared changed
+        rf"|\byour\s+(?:[\w-]+\s+)?{_SP_EN}\b|\b{_SP_EN}\s+(?:(?:is|was|has\s+been)\s+)?"
+        r"(?:now|updated|changed|replaced|overridden|outdated|revoked|void|disabled|override|"
+        r"update|injection|follows|below)\b"
+        # a label: at a line's start, in brackets or a tag
+        rf"|(?:^|[\[<(【#]\s*){_SP_EN}\s*(?:[\]>)】:：]|override|update)",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    re.compile(
+        r"(?:忽略|无视|無視|忘记|忘記|忘掉|覆盖|覆蓋|绕过|繞過|跳过|跳過|输出|輸出|显示|顯示|打印|泄露|"
+        rf"洩露|泄漏|公开|公開|透露|说出|說出|复述|複述|展示|暴露)\S{{0,6}}?{_SP_ZH}"
+        rf"|{_SP_ZH}\S{{0,3}}?(?:发给|發給|告诉|告訴|给我|給我|说出|說出|输出|輸出|显示|顯示|打印|"
+        r"泄露|洩露|公开|公開|已?更新|变更|變更|已?过期|已?過期|作废|作廢|失效|被修改|被替换|如下)"
+        rf"|(?:你的|您的|你们的|你們的|あなたの|당신의\s?|너의\s?){_SP_ZH}"
+        rf"|(?:以下|下面)(?:为|為|是)?(?:新的?|更新后的?|更新後的?){_SP_ZH}"
+        # a label over text for the assistant (its permissions, its mode, its orders)
+        rf"|{_SP_ZH}\s*[:：]\s*(?=[^。\n]{{0,30}}?(?:你|您|助手|AI|模型|机器人|機器人|授权|授權|"
+        r"权限|權限|指令|规则|規則|模式|把\S{0,12}(?:发送|發送|上传|上傳|转发|轉發|发|發)\S{0,4}"
+        r"(?:到|给|給|至)))"
+        r"|(?:^|[\[【<])\s*系[统統]提示[词詞]\s*[:：]"
+        rf"|{_SP_ZH}\s*(?:を|は)?\S{{0,3}}?(?:無視|忘れ|表示|出力|教え|見せ|公開|漏ら)"
+        rf"|{_SP_ZH}\s*(?:을|를)?\s*(?:무시|출력|보여|알려|공개|잊)",
+        re.MULTILINE,
+    ),
+]
+
 _INJECTION_PATTERNS = [
     re.compile(
         r"\b(ignore|disregard|forget|override|bypass|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+)*"
@@ -50,10 +84,13 @@ _INJECTION_PATTERNS = [
         re.IGNORECASE | re.MULTILINE,
     ),
     re.compile(
-        r"\b(system prompt|developer message|developer mode|jailbreak|jailbroken|DAN mode|"
-        r"god mode|sudo mode)\b",
+        r"\b(developer message|developer mode|jailbreak|jailbroken|DAN mode|god mode|sudo mode)\b",
         re.IGNORECASE,
     ),
+    # "System prompt" (系统提示, which in Chinese also means "the system says") is an attack
+    # when it is acted on (set aside, revealed, replaced), addressed ("your system prompt"),
+    # or a label over text for the assistant, never as a topic (round 20).
+    *_SYSTEM_PROMPT_ATTACKS,
     # "you are now …" as the start of an address, not "appreciate where you are now".
     re.compile(
         rf"{_START}(?:assistant|ai|model|bot)?[,:]?\s*you are now\b(?!\s*[.,!?])"
@@ -126,7 +163,7 @@ _INJECTION_PATTERNS = [
     re.compile(
         r"(忽略|无视|忘记|忘掉|覆盖|跳过)\S{0,6}(之前|以上|前面|先前|系统|原有|所有)\S{0,4}(指令|指示|规则|提示|设定|限制)"
     ),
-    re.compile(r"(系统提示词?|开发者消息|开发者模式|越狱|扮演管理员|进入\S{0,4}模式)"),
+    re.compile(r"(开发者消息|开发者模式|越狱|扮演管理员|进入\S{0,4}模式)"),
     # Japanese and Korean: what came before (上記/これまで/前の; 위의/이전/앞의/지금까지) set
     # aside (無視/忘れ; 무시/잊) — "ignore the above" however it is worded around them.
     re.compile(
@@ -169,7 +206,7 @@ _INJECTION_PATTERNS = [
         r"|[Сс]истемн\w+\s+промпт\w*"
     ),
     re.compile(
-        r"prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)|\bsystem-?prompts?\b",
+        r"prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)",
         re.IGNORECASE,
     ),
     re.compile(
@@ -227,7 +264,15 @@ _TO_AGENT_PATTERNS = [
         r"(?:ai|automated|virtual|digital|language)\s+[a-z]+s)"
         r"|(?:^|(?<=[^\w\s])\s*|\b(?:the|all|any|every|each|our|your|ai|automated|virtual|digital)\s+)"
         r"(?:assistants?|agents?))\s+(must|should|shall|will|are required to|"
-        r"need to|have to)\s+(always\s+|now\s+|never\s+)?\w+",
+        r"need to|have to)\s+(always\s+|now\s+|never\s+)?"
+        # not a courtesy or a condition of the reader's (round 20): "will be happy to help",
+        # "must be at least 13", "should be retrained" (done to it), "must keep your password
+        # confidential" (the account holder's duty, the notice's reader)
+        r"(?!be\s+(?:at\s+least|over|under|aged|older|younger|\d)"
+        r"|(?<=will\s)be\s+(?:\w+ly\s+)?(?:happy|glad|pleased|delighted)\s+to\s+(?:help|assist)\b"
+        r"|(?<!will\s)be\s+(?:\w+ly\s+)?\w+(?:ed|en)\b(?!\s+to\b)|(?:not\s+)?(?:keep|protect|safeguard|"
+        r"share|disclose|reveal|give\s+out)\s+your\s+(?:[\w-]+\s+)?(?:password|passcode|pin|"
+        r"account|credentials|login|(?:verification|one-time)\s+code)s?\b)\w+",
         re.IGNORECASE,
     ),
     re.compile(

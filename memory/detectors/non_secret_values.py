@@ -35,6 +35,7 @@ import re
 
 from memory.detectors.not_values import place_or_description
 from memory.detectors.public_values import public_value_spans
+from memory.detectors.story_frames import told_in_story
 
 _QUOTES = "\"'`“”‘’「」『』()[],;:。，"
 
@@ -125,3 +126,15 @@ def not_secret(text: str, start: int, end: int) -> bool:
         if lo <= start and end <= hi:
             return True
     return False
+
+
+def secret_spans_kept(text: str, spans: list) -> list:
+    """The found ``spans`` (each with ``start``, ``end`` and ``code``) that are a secret:
+    not a placeholder or a public value (``not_secret``), nor a character's secret in a
+    named work of fiction read in prose (round 20, ``story_frames``)."""
+    return [
+        span
+        for span in spans
+        if not not_secret(text, span.start, span.end)
+        and not (span.code == "credential_in_prose" and told_in_story(text, span.start, span.end))
+    ]

@@ -17,6 +17,9 @@ them found, by the grammar around it, and says it is not a value when:
 - **it is a description**: a length (a number word or digits, then characters, digits,
   letters or words) or an indefinite pronoun heading a clause ("something only I know",
   "nothing you'd guess"), or a compound adjective ("case sensitive", "numbers only").
+- **it is a quantity** (round 20): a number with a unit of money or measure after it, or
+  a currency sign before it ("密码箱 1500 元买的", "a combination lock for 1299 yuan",
+  "$1299"): a price or a size, not what opens a thing;
 - **it is a pointer** (round 19): an order to consult where the secret is kept — a verb
   of consulting (see, ask, check, look, refer, consult, find, contact …; 见, 详见, 参见, 看,
   问, 找, 查) then its object, words with no digit ("see the vault entry", "ask Priya",
@@ -58,6 +61,15 @@ _LOCATIVE_START = re.compile(
 _COMPOUND_ADJECTIVE = re.compile(
     r"(?i:^[a-z]+[\s-]+(?:(?:in)?sensitive|proof|protected|free|based|only|specific)\b)"
 )
+# A number, then a unit of money or measure (the closed classes of currencies and units).
+_NUMBER = re.compile(r"^\d[\d,.]*$")
+_UNIT_AFTER = re.compile(
+    r"\s*(?:元|块|塊|圆|圓|角|美元|美金|欧元|歐元|日元|英镑|英鎊|港币|港幣|刀|円|원|달러|"
+    r"公斤|千克|斤|克|公里|千米|米|厘米|毫米|毫升|平米|平方|瓦|小时|小時|分钟|分鐘|秒钟|"
+    r"(?i:(?:dollars?|bucks|pounds?|quid|euros?|yuan|rmb|yen|won|usd|eur|gbp|cny|hkd|kg|km|"
+    r"mg|ml|cm|mm|kilos?|grams?|miles?|calories|kcal|percent|hours?|minutes?|mins)\b)|%|％)"
+)
+_CURRENCY_BEFORE = re.compile(r"(?:[$¥￥€£₩]|(?i:\b(?:us|hk|rmb|usd|eur|gbp|cny)\s?\$?))\s*$")
 _INDEFINITE = re.compile(r"(?i:^(?:something|nothing|anything|someone|somewhere)\b\s+\w)")
 # The verbs of consulting (a closed class of directives: where to get it, whom to ask),
 # then an object of words without digits, in English or Chinese.
@@ -81,6 +93,10 @@ def place_or_description(text: str, start: int, end: int) -> bool:
     if _LOCATIVE_BEFORE.search(before) or _PARTICLE_AFTER.match(after):
         return True
     if _ZAI_BEFORE.search(before) and _PLACE_AFTER.match(after):
+        return True
+    if _NUMBER.match(value) and (
+        _UNIT_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    ):
         return True
     return bool(
         _LENGTH.match(value)

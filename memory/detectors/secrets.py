@@ -36,7 +36,7 @@ from memory.detectors.labelled import (
     keyed_format_spans,
     labelled_value_spans,
 )
-from memory.detectors.non_secret_values import not_secret
+from memory.detectors.non_secret_values import secret_spans_kept
 from memory.detectors.plain_values import plain_value_spans
 from memory.detectors.prefilter import ascii_variant, may_match, search_any
 from memory.detectors.spelled_readings import rereading_spans
@@ -456,7 +456,7 @@ def secret_spans(text: str) -> list[SecretSpan]:
             found = _reading_spans(rot)
     found += rereading_spans(form.text, _reading_spans)
     spans = [SecretSpan(*form.original_span(s, e), code) for s, e, code in found if e > s]
-    spans = [span for span in spans if not not_secret(text, span.start, span.end)]
+    spans = secret_spans_kept(text, spans)  # not placeholders, public values, stories …
     # Recovery phrases are word lists: read where the spaces between Chinese words survive.
     visible, origin = nfkc_visible(text)
     spans += [

@@ -12,6 +12,11 @@ reads the ways a text names a credential, or looks like one, and gives no value:
   protected" after it: the statement that there is none;
 - **a pointer**: the noun, its copula or colon, then an order to consult where the value
   is kept (``not_values.pointer``: "see the vault entry", "ask Priya", "见群公告");
+- **a thing or a question** (round 20): the noun as the modifier of another noun that names
+  a thing (密码箱, 密码锁, 密码学, 密码子 — a box, a lock, a science, a codon; "password
+  manager", "password hint", ``code_phrases.names_no_secret``), or the noun, its copula and
+  an interrogative (密码是什么来着, "what was the PIN"), or its length (密码是八位数): the
+  speaker names no value;
 - **a setting that is no secret**: ``NAME=value`` (with the ``-e``/``--env``/``export``/
   ``ENV``/``set`` before it) whose name holds no credential word (TZ, LANG, LOG_LEVEL,
   PGDATA), and a published port or port mapping after ``-p``/``--publish``/``--port``
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.code_phrases import names_no_secret
 from memory.detectors.not_values import pointer
 from memory.detectors.secrets import CREDENTIAL_WORDS
 
@@ -46,6 +52,21 @@ _PROTECTED_AFTER = re.compile(r"(?i:[-\s]protected\b)")  # after "isn't"/"is not
 _NOT_BEFORE = re.compile(r"(?i:\b(?:is|are|was|were)(?:n't|\s+not)\s+$)")
 # The noun's link to what is said of it, then the rest of the clause.
 _LINK = re.compile(r"\s*(?:(?:is|are|was|were)\b|[:：]|是|在)?\s*([^,，;；。.!?\n]*)")
+# A Chinese noun after the credential word makes it a thing's name: a box, a lock, a
+# cabinet, a science, a codon, a notebook, a machine (closed: the nouns of the compounds).
+_THING_AFTER = re.compile(r"(?:箱|锁|鎖|柜|櫃|学|學|子|本|机|機|器|盘|盤)")
+_ASKED_AFTER = re.compile(
+    r"\s*(?:(?:is|was|'s|是|為|为|は|는|은)\s*)?(?:什么|什麼|啥|多少|几|幾|なに|何|뭐|무엇)"
+)
+# Its length told in CJK (六位数字, 8桁, 여섯 자리): a description (``not_values``' length).
+_LENGTH_AFTER = re.compile(
+    r"\s*(?:是|為|为|有|は|는|은)?\s*(?:[一二三四五六七八九十两兩\d]{1,3}|여섯|네|여덟)\s*"
+    r"(?:位(?:数字?|數字?|字符|字母|的)?|桁|자리)"
+)
+_ASKED_BEFORE = re.compile(
+    r"(?i:\bwhat(?:'s|\s+(?:is|was|were|are))\s+(?:(?:my|the|our|your)\s+)?"
+    r"(?:[\w-]+\s+)?$)"
+)
 _SETTING = re.compile(
     r"(?:(?<![\w-])(?:-e|--env|export|ENV|set)\s+)?(?<![\w-])(?P<name>[A-Z][A-Z0-9_]+)="
     r"(?P<value>[^\s'\"]+)"
@@ -68,6 +89,15 @@ def _spans(text: str) -> list[tuple[int, int]]:
             after = _PROTECTED_AFTER.match(text, cue.end())
         if after is not None:
             spans.append((cue.start(), after.end()))
+        thing = _THING_AFTER.match(text, cue.end()) if not cue.group().isascii() else None
+        if thing is not None or names_no_secret(text, cue.start(), cue.end()):
+            spans.append((cue.start(), thing.end() if thing else cue.end()))
+        length = _LENGTH_AFTER.match(text, cue.end())
+        if length is not None:
+            spans.append((cue.start(), length.end()))
+        asked = _ASKED_AFTER.match(text, cue.end())
+        if asked is not None or _ASKED_BEFORE.search(before):
+            spans.append((cue.start(), asked.end() if asked else cue.end()))
         link = _LINK.match(text, cue.end())
         if link and pointer(link.group(1).strip()):
             spans.append((cue.start(), link.end()))

@@ -36,6 +36,7 @@ from memory.detectors.prefilter import search_any
 from memory.detectors.setting_forms import SETTING_FORMS, without_care_place
 from memory.detectors.spec_frames import SPEC_FRAMES
 from memory.detectors.spec_readings import user_readings
+from memory.detectors.spec_shown import SHOWN
 from memory.detectors.special_forms import PARTY_END, SPECIAL_FORMS
 from memory.detectors.subject_forms import SUBJECT_FORMS, ZH_TAKES
 from memory.detectors.switches import detection_switch
@@ -419,7 +420,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + LIFE_FRAMES["health"]
     + ACT_FRAMES["health"]
     + COURSE_FRAMES["health"]
-    + SPEC_FRAMES["health"],
+    + SPEC_FRAMES["health"]
+    + SHOWN["health"],
     "religion": _RELIGION_EN
     + _RELIGION_ZH
     + SPECIAL_FORMS["religion"]
@@ -430,7 +432,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + LIFE_FRAMES["religion"]
     + ACT_FRAMES["religion"]
     + COURSE_FRAMES["religion"]
-    + SPEC_FRAMES["religion"],
+    + SPEC_FRAMES["religion"]
+    + SHOWN["religion"],
     "sexual_orientation": _ORIENTATION
     + SPECIAL_FORMS["sexual_orientation"]
     + SUBJECT_FORMS["sexual_orientation"]
@@ -446,7 +449,8 @@ CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     + CONCEPT_FORMS["biometric"]
     + LIFE_FRAMES["biometric"]
     + COURSE_FRAMES["biometric"]
-    + SPEC_FRAMES["biometric"],
+    + SPEC_FRAMES["biometric"]
+    + SHOWN["biometric"],
     "political": _POLITICAL
     + SPECIAL_FORMS["political"]
     + DISCLOSURE_FORMS["political"]

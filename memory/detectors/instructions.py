@@ -56,8 +56,10 @@ _SYSTEM_PROMPT_ATTACKS = [
         r"泄露|洩露|公开|公開|已?更新|变更|變更|已?过期|已?過期|作废|作廢|失效|被修改|被替换|如下)"
         rf"|(?:你的|您的|你们的|你們的|あなたの|당신의\s?|너의\s?){_SP_ZH}"
         rf"|(?:以下|下面)(?:为|為|是)?(?:新的?|更新后的?|更新後的?){_SP_ZH}"
-        # a label over text for the assistant (its permissions, its mode, its orders)
-        rf"|{_SP_ZH}\s*[:：]\s*(?=[^。\n]{{0,30}}?(?:你|您|助手|AI|模型|机器人|機器人|授权|授權|"
+        # a label over text for the assistant (its permissions, its mode, its orders); the
+        # polite 您 is how a system's notice addresses its user (系统提示：您的会话将过期),
+        # so only the familiar 你 and the assistant's names count as addressing the assistant
+        rf"|{_SP_ZH}\s*[:：]\s*(?=[^。\n]{{0,30}}?(?:你|助手|AI|模型|机器人|機器人|授权|授權|"
         r"权限|權限|指令|规则|規則|模式|把\S{0,12}(?:发送|發送|上传|上傳|转发|轉發|发|發)\S{0,4}"
         r"(?:到|给|給|至)))"
         r"|(?:^|[\[【<])\s*系[统統]提示[词詞]\s*[:：]"

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.quality import locomo  # noqa: E402  (sets up Django)
+from bench.quality.locomo_record import weights_in_this_process  # noqa: E402
 
 
 def _best(cands, attr: str) -> float:
@@ -122,15 +123,7 @@ def main() -> None:
 
     pipeline.fuse_and_rerank = fusing
     rank.scope_to_speaker = scoping
-    overrides = {**args.weights, "named_speaker_share": 0.0, "named_speaker_cover": 0.0}
-    plain_for_tenant = RecallWeights.for_tenant.__func__
-
-    def for_tenant(cls, policy, model_id="", reranker_id=""):
-        policy = dict(policy or {})
-        policy["recall_weights"] = {**(policy.get("recall_weights") or {}), **overrides}
-        return plain_for_tenant(cls, policy, model_id, reranker_id)
-
-    RecallWeights.for_tenant = classmethod(for_tenant)
+    plain_for_tenant = weights_in_this_process(RecallWeights, args.weights)
     t0 = time.perf_counter()
     n = 0
     try:

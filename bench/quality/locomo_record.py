@@ -29,6 +29,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.quality import locomo  # noqa: E402  (sets up Django)
 
 
+def weights_in_this_process(RecallWeights, weights: dict):  # noqa: N803
+    """Every tenant's recall weights read as ``weights`` in this process, with both share
+    gates off (the ratio and the coverage are recorded instead and decided on offline): set
+    here, not in the tenant's policy, since another run may ask the same database with the
+    tenant's own. Returns the plain ``for_tenant`` function, to put back."""
+    overrides = {**weights, "named_speaker_share": 0.0, "named_speaker_cover": 0.0}
+    plain_for_tenant = RecallWeights.for_tenant.__func__
+
+    def for_tenant(cls, policy, model_id="", reranker_id=""):
+        policy = dict(policy or {})
+        policy["recall_weights"] = {**(policy.get("recall_weights") or {}), **overrides}
+        return plain_for_tenant(cls, policy, model_id, reranker_id)
+
+    RecallWeights.for_tenant = classmethod(for_tenant)
+    return plain_for_tenant
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", type=Path)
@@ -90,19 +107,7 @@ def main() -> None:
         return plain(kept, speaker, w, question=question, names=names)
 
     rank.scope_to_speaker = recording
-    # The weights are set in this process, not in the tenant's policy: another run may
-    # be asking the same database with the tenant's own.
-    # Both share gates off, whatever the tenant's policy says: the ratio and the coverage
-    # are recorded instead, and decided on offline.
-    overrides = {**args.weights, "named_speaker_share": 0.0, "named_speaker_cover": 0.0}
-    plain_for_tenant = RecallWeights.for_tenant.__func__
-
-    def for_tenant(cls, policy, model_id="", reranker_id=""):
-        policy = dict(policy or {})
-        policy["recall_weights"] = {**(policy.get("recall_weights") or {}), **overrides}
-        return plain_for_tenant(cls, policy, model_id, reranker_id)
-
-    RecallWeights.for_tenant = classmethod(for_tenant)
+    plain_for_tenant = weights_in_this_process(RecallWeights, args.weights)
     t0 = time.perf_counter()
     n = 0
     try:

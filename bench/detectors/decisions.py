@@ -28,38 +28,14 @@ sys.path.insert(0, str(ROOT))
 NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 
 
-def _from_tool(text: str, learned: bool):
-    from accounts.policies import TenantPolicy
-    from memory.write_policy import Candidate, SubjectState, decide
-
-    candidate = Candidate(
-        memory_type="semantic",
-        namespace="assistant/profile",
-        statement=text,
-        assertion_kind="agent_inference",
-        confidence=0.8,
-        purpose="personalization",
-        consent_basis="explicit_consent",
-        source_roles=("tool",),
-    )
-    return decide(
-        candidate,
-        existing=[],
-        subject=SubjectState(),
-        tenant=TenantPolicy(),
-        now=NOW,
-        learned_detectors=learned,
-    )
-
-
 def outcome(text: str, *, from_tool: bool = False, learned: bool = True) -> tuple[str, str]:
     """("refuse" | "hold" | "store", the reason code) for ``text`` told by the user, or
     arriving from a tool."""
     from core.codes import Operation
-    from memory.write_policy.warm_up import decide_user_statement
+    from memory.write_policy.warm_up import decide_tool_inference, decide_user_statement
 
     if from_tool:
-        decision = _from_tool(text, learned)
+        decision = decide_tool_inference(text, now=NOW, learned_detectors=learned)
     else:
         decision = decide_user_statement(text, now=NOW, learned_detectors=learned)
     reason = str(decision.reason_code)

@@ -19,15 +19,13 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from accounts.policies import TenantPolicy
 from core.codes import Operation
 from memory.detectors.instructions import find_injection, find_instruction_to_agent
 from memory.detectors.not_values import place_or_description
 from memory.detectors.secrets import find_secrets
 from memory.detectors.story_frames import told_in_story
 from memory.detectors.unvalued_mentions import without_unvalued_mentions
-from memory.write_policy import Candidate, decide
-from memory.write_policy.decision import SubjectState
+from memory.write_policy.warm_up import decide_tool_inference
 from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
 from tests.helpers.probes import probe_rows
 
@@ -38,19 +36,7 @@ def _outcome(text: str, *, tool: bool = False) -> str:
     """The policy's decision (learned heads on) on ``text`` from the user, or proposed as an
     agent's inference citing a tool result."""
     if tool:
-        candidate = Candidate(
-            memory_type="semantic",
-            namespace="assistant/profile",
-            statement=text,
-            assertion_kind="agent_inference",
-            confidence=0.8,
-            purpose="personalization",
-            consent_basis="explicit_consent",
-            source_roles=("tool",),
-        )
-        decision = decide(
-            candidate, existing=[], subject=SubjectState(), tenant=TenantPolicy(), now=_NOW
-        )
+        decision = decide_tool_inference(text, now=_NOW, learned_detectors=True)
     else:
         decision = decide_user_statement(text, now=_NOW, learned_detectors=True)
     if decision.operation == Operation.REJECT:

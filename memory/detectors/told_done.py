@@ -57,7 +57,7 @@ _EN_AHEAD = re.compile(
 # the flat": a determiner, a pronoun or a name after "to" is a place or a person).
 _EN_TO_VERB = re.compile(
     r"\b\w+ed\s+to\s+(?!(?:the|a|an|my|our|his|her|their|your|its|this|that|these|those|it|"
-    r"him|them|us|me|one|some|any|every|each|no)\b)[a-z]",
+    r"him|them|us|me|one|some|any|every|each|no)\b)(?-i:[a-z])",
     re.IGNORECASE,
 )
 

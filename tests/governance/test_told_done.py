@@ -24,6 +24,7 @@ DONE = [
     "装修完以后我们搬回了老房子。",
     "我已經換了新的牙醫。",
     "My car changed to the new one from work.",
+    "We relocated to Porto with the kids.",  # a name after "to" is a place
     "We've moved the standup to the small room.",
     "I swapped my old bike for the new one from my uncle.",
     "Мy рhone changed to the new one from work.",  # Cyrillic look-alikes

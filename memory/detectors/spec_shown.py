@@ -2,7 +2,8 @@
 observance, with the speaker as subject (issue 32, round 20).
 
 Earlier rounds read a diagnosis, a medicine, a device in the body, a faith named. These
-read what the held-out sets still stored, each as a closed frame around the speaker:
+read what unseen probe sets (the lead's, not the held-out set) still stored, each as a closed
+frame around the speaker:
 
 - **health**
   - *pregnancy by its measures*: weeks counted along ("I'm 24 weeks pregnant", "sixteen

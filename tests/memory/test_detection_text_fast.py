@@ -36,7 +36,12 @@ SPECIAL = (
     "ｉｇｎｏｒｅ１２３аорсеοΑ’“”‘忽略之前密码是用户抑郁症下个月🤖👉-._/|*·"
 )
 text_any = st.text(
-    alphabet=st.one_of(st.characters(), st.sampled_from(SPECIAL), st.sampled_from("abc XYZ 09")),
+    # no lone surrogate: the API's edge refuses one before any policy reads it (core/edge.py)
+    alphabet=st.one_of(
+        st.characters(exclude_categories=("Cs",)),
+        st.sampled_from(SPECIAL),
+        st.sampled_from("abc XYZ 09"),
+    ),
     max_size=60,
 )
 text_ascii = st.text(alphabet=st.characters(max_codepoint=127), max_size=80)

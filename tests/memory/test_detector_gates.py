@@ -119,8 +119,11 @@ def test_the_gate_turns_away_a_question_without_its_word_and_keeps_one_with_it(
 def test_the_question_pattern_still_ends_as_its_tail_does():
     # The gate is ``_QUESTION``'s end; should the question pattern's end change, the gate
     # must change with it (this fails first).
-    assert _QUESTION.pattern.endswith(r"[^?？\n「」“”\"]{0,30}?)(?:\?|？)")
-    assert _QUESTION_TAIL.pattern.endswith(r"[^?？\n「」“”\"]{0,30}?(?:\?|？)")
+    recall = asked_values._RECALL  # a question put to oneself (round 20: 뭐더라, 来着)
+    assert _QUESTION.pattern.endswith(
+        r"[^?？\n「」“”\"]{0,30}?)(?:\?|？|" + recall + r"[?？,，、]?)"
+    )
+    assert _QUESTION_TAIL.pattern.endswith(r"[^?？\n「」“”\"]{0,30}?(?:\?|？|" + recall + ")")
     assert f"(?P<code>{asked_values._ASKED_CODE})|(?P<net>{asked_values._ASKED_NETWORK}))" in (
         _QUESTION.pattern
     )

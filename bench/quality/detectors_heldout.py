@@ -164,6 +164,16 @@ def report(results: list[Result], misses: bool = False) -> None:
         "positives caught by language: "
         + ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(by_lang.items()))
     )
+    # Each class by language (totals, no text): where a class is weak, without its sentences.
+    by_class_lang: dict[str, dict[str, list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0])
+    )
+    for r in results:
+        key = r.row["class"] if r.row["label"] != "store" else r.row["class"] + "_negative"
+        by_class_lang[key][r.row["lang"]][0] += r.correct
+        by_class_lang[key][r.row["lang"]][1] += 1
+    for key, langs in sorted(by_class_lang.items()):
+        print(f"  {key:<32} " + ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(langs.items())))
     # Outcomes by reason code (no text): enough to see the bench itself is sound.
     reasons: dict[str, Counter] = defaultdict(Counter)
     for r in results:

@@ -30,6 +30,12 @@ LABELS = [
     "登录页的「忘记密码」链接点了没反应",
     "ログイン画面で「パスワードを忘れた」をタップしてください",
     "'비밀번호 찾기' 버튼을 누르세요",
+    "To update your PIN, choose 'Security' and then 'Update PIN'.",
+    "Forgot your passcode? Tap “Need help signing in?” below the form.",
+    "For a new password, hit 'Send reset link' and check your inbox.",
+    "如果忘了密码，点“找回密码”就行",
+    "重设 PIN 码时，先选“安全”再选“更改 PIN”",
+    "密碼忘了的話，按「重設密碼」按鈕",
 ]
 
 VALUES = [
@@ -39,6 +45,8 @@ VALUES = [
     "Press 'Sign in' and use password 'tulip!Rain8'.",
     "输入密码“qz81kk”后点击“登录”",
     "我的密码是“点击123”",
+    "For the router, the password: 'Fern&Vole31' (then click 'Save').",
+    "To log in, type your password 'Quill-8-Harbor' and tap 'Continue'.",
 ]
 
 

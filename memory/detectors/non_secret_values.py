@@ -20,6 +20,9 @@ holds whichever detector found it (round 10 of issue 32):
 - **a place or a description** (round 15, ``not_values``): "is in the vault", 在1Password里,
   "is eight characters long".
 
+- **a control's name** (round 21, ``control_labels``): a quoted button, link or menu entry
+  the sentence acts on ("click 'Forgot password'", 选择“修改支付密码”).
+
 - **an example in documentation** (round 11): a value inside inline code (backticks) on a
   line that calls it an example, a sample or a placeholder ("the docs use `password:
   changeme` as the example value", 文档里的示例 `token: abc123`): shown to be copied
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from memory.detectors.control_labels import quoted_control_label
 from memory.detectors.not_values import place_or_description
 from memory.detectors.public_values import public_value_spans
 from memory.detectors.story_frames import told_in_story
@@ -120,6 +124,8 @@ def not_secret(text: str, start: int, end: int) -> bool:
     if "`" in text and _documented_example(text, start, end):
         return True
     if place_or_description(text, start, end):  # "… is in the vault", 在1Password里
+        return True
+    if quoted_control_label(text, start, end):  # click 'Forgot password', 点击“忘记密码”
         return True
     for lo, hi in _public_value_spans(text):
         # A fingerprint's value may be found without its "SHA256:" prefix.

@@ -24,7 +24,7 @@ LABELS = [
     "Tap 'Change passcode' under Face ID & Passcode.",
     "Hit the 'Show password' toggle to check what you typed.",
     "The 'Generate API key' button is greyed out for me.",
-    "Select \"Rotate secret\" from the Actions menu to get a new one.",
+    'Select "Rotate secret" from the Actions menu to get a new one.',
     "在设置里选择“修改支付密码”就可以了",
     "点一下‘忘记密码’，然后按提示操作",
     "登录页的「忘记密码」链接点了没反应",

@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -57,6 +58,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo-dev"))
     parser.add_argument("--base", default="d1fe38d")
     parser.add_argument("--cuts", default="replace,prefilter,records")
+    parser.add_argument(
+        "--parts", action="store_true", help="time each cut's own calls instead (time_parts)"
+    )
     args = parser.parse_args()
     cuts = set(args.cuts.split(","))
 
@@ -73,6 +77,8 @@ def main() -> None:
     from memory.write_policy import policy
 
     run, tenant, actor, batch = bench_writer(args.texts, args.data)
+    if args.parts:
+        return time_parts(args, batch, tenant, _function_at)
     base_batch = dict(settings.ENGRAM_WRITE_BATCH)
     live = {
         "policy.candidate_replace": policy.candidate_replace,
@@ -158,6 +164,126 @@ def main() -> None:
     print(
         f"whole off − on, pair by pair: median {statistics.median(diffs):.3f}, mean "
         f"{statistics.mean(diffs):.3f} ms a candidate; load "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+
+
+def time_parts(args, batch, tenant, function_at) -> None:
+    """Each cut's own calls, off and on alternated, µs a candidate (thread CPU), ``--parts``: six
+    candidate copies (the write path makes five or six), one record instance, and the
+    ``search_any_one_pass`` calls ``decide`` made on the batch's candidates, replayed."""
+    from detector_prefilter_ab import run as decide_all
+    from django.conf import settings
+    from django.utils import timezone
+
+    from memory.detectors import prefilter
+    from memory.models import MemoryRecord
+    from memory.services.record_instances import record_instance
+    from memory.services.subjects import subject_get_or_create
+    from memory.write_policy.decision import candidate_replace
+
+    cands = [c for b in range(6) for c in batch(100 + b)]
+    subject = subject_get_or_create(
+        tenant_id=tenant.id, kind="user", external_id="r14-parts", display_name="Dana"
+    )
+    now = timezone.now()
+
+    def copies(replace) -> None:
+        for c in cands:
+            c = replace(c, predicate="", subject_names=("Dana",), unsourced_claim=False)
+            c = replace(c, source_roles=("user",), reference_time=now)
+            c = replace(c, source_roles=("user",), reference_time=now)
+            c = replace(c, confidence=0.9, valid_from=now, cardinality="multi")
+            c = replace(c, reference_time=now)
+            replace(c, sensitivity="restricted")
+
+    def records(build) -> None:
+        for c in cands:
+            rid = uuid.uuid4()
+            build(
+                id=rid,
+                tenant_id=subject.tenant_id,
+                subject=subject,
+                namespace=c.namespace,
+                memory_type=c.memory_type,
+                predicate=c.predicate,
+                statement=c.statement,
+                value=c.value,
+                content_key="k",
+                cardinality="multi",
+                assertion_kind=c.assertion_kind,
+                confidence=c.confidence,
+                source_uri="",
+                valid_from=now,
+                valid_to=None,
+                recorded_at=now,
+                supersedes=None,
+                lineage_id=rid,
+                status="active",
+                status_reason="",
+                purpose=c.purpose,
+                sensitivity=c.sensitivity,
+                consent_basis=c.consent_basis,
+                expires_at=None,
+                importance=0.5,
+                created_by_agent_id=None,
+                created_by_user_id=None,
+                conflicts_with_id=None,
+            )
+
+    calls = []
+    live = prefilter.search_any_one_pass
+
+    def recording(patterns, text, switches=None):
+        calls.append((patterns, text, switches))
+        return live(patterns, text, switches)
+
+    prefilter.search_any_one_pass = recording
+    decide_all(cands)
+    prefilter.search_any_one_pass = live
+    old = function_at(args.base, "memory/detectors/prefilter.py", "search_any_one_pass", prefilter)
+    assert all(old(*c) == live(*c) for c in calls), "the loops differ"
+
+    def replay(fn, current) -> None:
+        if current:
+            prefilter._universe.__dict__.pop("current", None)
+        else:
+            prefilter._universe.current = prefilter._universe.get
+        for c in calls:
+            fn(*c)
+        prefilter._universe.__dict__.pop("current", None)
+
+    base = dict(settings.ENGRAM_WRITE_BATCH)
+    sides = {
+        "candidate copies (6)": (
+            lambda: copies(dataclasses.replace),
+            lambda: copies(candidate_replace),
+        ),
+        "record instance": (
+            lambda: records(lambda **v: MemoryRecord(**v)),
+            lambda: records(record_instance),
+        ),
+        "search_any_one_pass calls": (lambda: replay(old, False), lambda: replay(live, True)),
+    }
+    settings.ENGRAM_WRITE_BATCH = {**base, "POSITIONAL_RECORDS": True}
+    times: dict[tuple[str, bool], list[float]] = {}
+    for r in range(args.rounds):
+        for name, fns in sides.items():
+            for on in (False, True) if r % 2 else (True, False):
+                t0 = time.thread_time()
+                fns[on]()
+                times.setdefault((name, on), []).append(
+                    (time.thread_time() - t0) * 1e6 / len(cands)
+                )
+    settings.ENGRAM_WRITE_BATCH = base
+    for name in sides:
+        off, on = times[(name, False)], times[(name, True)]
+        print(
+            f"{name}: off min {min(off):.1f} / median {statistics.median(off):.1f}, on min "
+            f"{min(on):.1f} / median {statistics.median(on):.1f} µs a candidate ({args.texts})"
+        )
+    print(
+        f"{len(calls) / len(cands):.1f} search_any calls a candidate; load "
         + " ".join(f"{x:.2f}" for x in os.getloadavg())
     )
 

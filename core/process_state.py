@@ -250,6 +250,13 @@ class Slot(Generic[V]):
                 self._value = self._create()
             return self._value
 
+    def current(self) -> V:
+        """``get`` without the lock once a value is set: reading the reference is atomic,
+        and a value is replaced (``set``, ``reset``), never changed in place, so a reader
+        sees the old value or the new one whole. For values read many times a request."""
+        value = self._value
+        return value if value is not None else self.get()
+
     def peek(self) -> V | None:
         with self._lock:
             return self._value

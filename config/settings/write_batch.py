@@ -92,6 +92,11 @@ ENGRAM_WRITE_BATCH = {
     # found first; off: every pattern on every text. The same times
     # (tests/memory/test_told_time_gates.py).
     "TOLD_TIME_GATES": env.bool("ENGRAM_TOLD_TIME_GATES", default=True),
+    # A new record's instance built by Django's positional __init__, each field it is not
+    # given at its default, its subject set through the descriptor
+    # (memory/services/record_instances.py); off: MemoryRecord(**values). The same
+    # instance (tests/memory/test_record_instances.py).
+    "POSITIONAL_RECORDS": env.bool("ENGRAM_WRITE_POSITIONAL_RECORDS", default=True),
     # The detectors' exact gates (config/settings/detector_gates.py).
     **DETECTOR_GATES,
 }

@@ -373,7 +373,7 @@ def _joined(patterns: list) -> tuple[_Universe, tuple] | None:
     """The current universe holding ``patterns``' index (added to it if missing), with the
     list's entry: (index, each pattern's clauses after the first, each pattern's clauses
     by their whole literals, ``prefilter_whole``). None: the universe is full."""
-    universe = _universe.get()
+    universe = _universe.current()
     held = universe.indexes.get(id(patterns))
     if held is not None and held[0] is patterns and held[1] == len(patterns):
         return universe, held[2]
@@ -436,23 +436,33 @@ def search_any_one_pass(patterns: list, text: str, switches: dict | None = None)
     if present is None:
         return search_any_reference(patterns, text)
     hit = keys.intersection(present)
-    if hit:
+    order: list[int] | tuple[int, ...]
+    if not hit:
+        if not always:
+            return False
+        order = always
+    elif len(hit) == 1 and not always:
+        (key,) = hit
+        order = by_key[key]  # ascending, each pattern once (``_index``)
+    else:
         ats = set(always)
         for key in hit:
             ats.update(by_key[key])
-        order: list[int] | tuple[int, ...] = sorted(ats)
-    elif always:
-        order = always
-    else:
-        return False
+        order = sorted(ats)
     # The text lowercased and the two gates' switches (``whole_on``, ``branch``), read
     # once the first pattern is to be searched.
     low = None
     whole_on = branch = False
     for at in order:
         others = rest[at]
-        if others and any(other.isdisjoint(present) for other in others):
-            continue  # a required clause has no piece in the text
+        if others:  # a loop, not ``any`` over a generator: this runs ~50 times a candidate
+            missing = False
+            for other in others:
+                if other.isdisjoint(present):
+                    missing = True  # a required clause has no piece in the text
+                    break
+            if missing:
+                continue
         if low is None:
             low = text.lower()
             switches = switches if switches is not None else detection_switches()

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from core.process_state import Cache
-from memory.detectors.prefilter_branches import split_top_level
+from memory.detectors.regex_source import split_top_level, top_level_items
 from memory.detectors.switches import detection_switch
 
 try:
@@ -69,78 +69,22 @@ def _cut(parts: list[str], flags: int) -> str:
     return "|".join(kept) if kept else "(?!)"
 
 
-def _group_end(source: str, start: int) -> int:
-    """The index of the ``)`` closing the group opened at ``start``, or -1."""
-    depth, i, in_class = 0, start, False
-    while i < len(source):
-        ch = source[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-            if source.startswith("^]", i + 1):
-                i += 2
-            elif source.startswith("]", i + 1):
-                i += 1
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
-def _class_end(source: str, start: int) -> int:
-    """The index of the ``]`` closing the class opened at ``start``, or -1."""
-    i = start + 1
-    if source.startswith("^", i):
-        i += 1
-    if source.startswith("]", i):
-        i += 1
-    while i < len(source):
-        if source[i] == "\\":
-            i += 2
-            continue
-        if source[i] == "]":
-            return i
-        i += 1
-    return -1
-
-
 def _ascii_source(source: str, flags: int) -> str:
     """``source`` with the dead branches of its top level and of its top-level
-    non-capturing groups removed."""
+    non-capturing groups removed (read by ``regex_source``'s scanner)."""
     parts = split_top_level(source)
     if len(parts) > 1:
         return _cut(parts, flags)
-    out, i = [], 0
-    while i < len(source):
-        if source.startswith("\\", i):
-            out.append(source[i : i + 2])
-            i += 2
-            continue
-        if source.startswith("(?:", i):
-            end = _group_end(source, i)
-            if end < 0:
-                return source
-            inner = split_top_level(source[i + 3 : end])
+    items = top_level_items(source)
+    if items is None:
+        return source
+    out = []
+    for start, end in items:
+        if source.startswith("(?:", start):
+            inner = split_top_level(source[start + 3 : end - 1])
             out.append("(?:" + (_cut(inner, flags) if len(inner) > 1 else inner[0]) + ")")
-            i = end + 1
-            continue
-        if source[i] == "(" or source[i] == "[":
-            end = _group_end(source, i) if source[i] == "(" else _class_end(source, i)
-            if end < 0:
-                return source
-            out.append(source[i : end + 1])
-            i = end + 1
-            continue
-        out.append(source[i])
-        i += 1
+        else:
+            out.append(source[start:end])
     return "".join(out)
 
 

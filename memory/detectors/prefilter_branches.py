@@ -21,6 +21,7 @@ groups), so this serves ``search_any``'s yes/no and the sentence-by-sentence rea
 a wrapper that reads the match.
 
 Split only where the split is checked: the pattern's text is cut at its top-level ``|``
+(``regex_source.split_top_level``, the scanner ``prefilter_ascii`` reads sources with too)
 and the cut must give as many branches as ``re``'s own parse tree has at its top (after
 the prefix all branches share, which ``re`` moves out in front), each compiling alone. A pattern with a back-reference or a conditional group (numbers would
 shift), a verbose pattern (``|`` in a comment), one without a top-level alternation or
@@ -34,6 +35,7 @@ from collections.abc import Callable
 
 from core.process_state import Cache, memoized
 from memory.detectors.prefilter_whole import whole_clauses
+from memory.detectors.regex_source import split_top_level
 
 try:
     from re import _constants as _sc
@@ -44,37 +46,6 @@ except ImportError:  # pragma: no cover - another Python
 # A branch's literals, lowercased, one tuple a clause (every match holds one of each);
 # () when the branch derives none (always live).
 _Branch = tuple[str, tuple[tuple[str, ...], ...]]
-
-
-def split_top_level(source: str) -> list[str]:
-    """``source`` cut at each ``|`` outside parentheses, character classes and escapes."""
-    parts, start, depth, i, n = [], 0, 0, 0, len(source)
-    in_class = False
-    while i < n:
-        ch = source[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-        elif ch == "[":
-            in_class = True
-            # A "]" (after an optional "^") first in a class is a literal.
-            if source.startswith("^]", i + 1):
-                i += 2
-            elif source.startswith("]", i + 1):
-                i += 1
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(source[start:i])
-            start = i + 1
-        i += 1
-    parts.append(source[start:])
-    return parts
 
 
 def _refers(items) -> bool:

@@ -16,6 +16,7 @@ from core.codes import Operation, ReasonCode
 from memory.models import MemoryRecord, MemorySource, MemoryStatus, Subject
 from memory.services.erasure import memory_lineage_erase
 from memory.services.indexing import record_indexed_on_write
+from memory.services.record_instances import record_instance
 from memory.write_policy import (
     Candidate,
     Decision,
@@ -121,7 +122,7 @@ def _create(
     deferred: list[tuple[MemoryRecord, tuple[uuid.UUID, ...]]] | None = None,
 ) -> MemoryRecord:
     record_id = uuid.uuid4()
-    record = MemoryRecord(
+    record = record_instance(
         id=record_id,
         tenant_id=subject.tenant_id,
         subject=subject,

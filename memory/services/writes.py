@@ -45,6 +45,7 @@ from memory.write_policy import (
     content_keys,
     decide,
 )
+from memory.write_policy.decision import candidate_replace
 
 logger = logging.getLogger(__name__)
 
@@ -237,7 +238,7 @@ def _policy_model_answers(
         sources = _sources(subject, ready)
         if sources is None:
             return None
-        return replace(ready, source_roles=sources[0], reference_time=sources[1])
+        return candidate_replace(ready, source_roles=sources[0], reference_time=sources[1])
 
     def decided(ready: Candidate) -> Decision:
         current = Subject.objects.get(pk=subject.pk, tenant_id=actor.tenant_id)
@@ -446,7 +447,7 @@ def _submit_one(
 def _prepared(candidate: Candidate, *, actor: Actor, subject: Subject) -> Candidate:
     # One name per slot, whichever synonym the proposer used ("location" → "home_city").
     # An agent's "the user said so" without a cited event ranks below a sourced one.
-    return replace(
+    return candidate_replace(
         candidate,
         predicate=canonical_predicate(candidate.predicate),
         # The user's own name is the user too ("Dana prefers …" = "User prefers …").
@@ -483,7 +484,7 @@ def _decided(
         )
     else:
         roles, said_at = sources
-        candidate = replace(candidate, source_roles=roles, reference_time=said_at)
+        candidate = candidate_replace(candidate, source_roles=roles, reference_time=said_at)
         decision = decide(
             candidate,
             existing=existing(candidate),

@@ -10,7 +10,7 @@ import json
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -116,6 +116,35 @@ class Candidate:
         }
         fields.update(overrides)
         return cls(**fields)
+
+
+# ``candidate_replace``'s copy is ``dataclasses.replace``'s result only while the class's
+# ``__init__`` does nothing but set each field: no ``__post_init__``, no ``InitVar``, every
+# field set by ``__init__`` (a test checks the three).
+_CANDIDATE_FIELDS = frozenset(f.name for f in fields(Candidate))
+_CANDIDATE_PLAIN = not hasattr(Candidate, "__post_init__") and all(
+    f.init for f in fields(Candidate)
+)
+
+
+def candidate_replace(candidate: Candidate, /, **changes: Any) -> Candidate:
+    """``dataclasses.replace(candidate, **changes)`` without the generated ``__init__``:
+    the fields copied, the changed ones set (the policy replaces a candidate four to six
+    times a write; ``replace`` reads every field and calls ``__init__`` with them all, about
+    ten times the cost). Equal to ``replace``'s result field by field; an unknown field
+    name, a subclass, or a class whose ``__init__`` does more than set fields takes
+    ``replace`` itself (its ``TypeError`` included)."""
+    if (
+        not _CANDIDATE_PLAIN
+        or type(candidate) is not Candidate
+        or changes.keys() - _CANDIDATE_FIELDS
+    ):
+        return replace(candidate, **changes)
+    copy = object.__new__(Candidate)
+    state = copy.__dict__  # frozen forbids ``setattr``, not the instance's own dict
+    state.update(candidate.__dict__)
+    state.update(changes)
+    return copy
 
 
 @dataclass(frozen=True)

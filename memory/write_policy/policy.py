@@ -55,7 +55,6 @@ queue instead of being silently picked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
@@ -85,6 +84,7 @@ from memory.write_policy.decision import (
     ExistingFact,
     Intent,
     SubjectState,
+    candidate_replace,
     effective_cardinality,
 )
 from memory.write_policy.decision import quarantine as _quarantine
@@ -170,7 +170,7 @@ def decide(
         time_hint is not None and time_hint.start is not None
     )
     candidate = _normalise(candidate, said_at, inference_max_confidence, time_hint)
-    candidate = replace(candidate, reference_time=said_at)
+    candidate = candidate_replace(candidate, reference_time=said_at)
     if candidate.valid_to is not None and candidate.valid_to <= candidate.valid_from:
         return _reject(ReasonCode.INVALID_VALID_TIME, "valid_to must be after valid_from.")
 
@@ -269,7 +269,7 @@ def decide(
         and not candidate.user_confirmed_sensitive
         and _TOOL_OR_WEB_ROLES.intersection(candidate.source_roles)
     ):
-        candidate = replace(
+        candidate = candidate_replace(
             candidate,
             assertion_kind=AssertionKind.AGENT_INFERENCE,
             confidence=min(candidate.confidence, inference_max_confidence),
@@ -327,7 +327,7 @@ def decide(
     ):
         sensitive = [*sensitive, "special_category_learned"]
     if sensitive:
-        candidate = replace(candidate, sensitivity=Sensitivity.RESTRICTED)
+        candidate = candidate_replace(candidate, sensitivity=Sensitivity.RESTRICTED)
     needs_confirmation = bool(sensitive) and (
         not candidate.user_confirmed_sensitive
         and candidate.intent not in (Intent.RETRACT, Intent.EXPIRE)
@@ -521,7 +521,7 @@ def _normalise(
         confidence = min(confidence, inference_max_confidence)
     named_start = time_hint.start if time_hint and time_hint.kind in ("past", "future") else None
     valid_from = candidate.valid_from or named_start or said_at
-    return replace(
+    return candidate_replace(
         candidate,
         confidence=confidence,
         valid_from=valid_from,

@@ -56,6 +56,21 @@ def test_a_slot_makes_its_value_once_and_closes_it_on_reset():
     assert closed == [first] and slot.peek() is None and slot.get() is not first
 
 
+def test_a_slots_current_value_is_gets_and_follows_set_and_reset():
+    made = []
+    slot = Slot(_name("current"), lambda: made.append(1) or object())
+    first = slot.current()  # creates it, as ``get`` does
+    assert made == [1] and slot.get() is first and slot.current() is first
+    other = object()
+    slot.set(other)
+    assert slot.current() is other
+    slot.reset()
+    assert slot.current() is not other and made == [1, 1]
+    empty = Slot(_name("empty"))
+    with pytest.raises(LookupError):
+        empty.current()
+
+
 def test_reset_all_keeps_the_pure_when_asked():
     shared = Cache(_name("shared"), max_items=2)
     pure = Cache(_name("pure"), max_items=2, pure=True)

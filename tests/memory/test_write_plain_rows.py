@@ -187,7 +187,9 @@ def _doc_copies(doc: MemorySearchDoc, started: datetime) -> tuple:
         doc.predicate,
         doc.status,
         doc.valid_to,
-        doc.superseded_at,
+        # A record superseded by this run carries the time of its request, which differs
+        # between the two sides: "now", as the records' valid_from above.
+        "now" if doc.superseded_at and doc.superseded_at >= started else doc.superseded_at,
         doc.expires_at,
         doc.valid_from is not None and doc.recorded_at is not None,
         doc.context_event_id is not None,

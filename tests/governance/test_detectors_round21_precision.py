@@ -51,9 +51,9 @@ def _outcome(text: str, *, tool: bool = False) -> str:
     return "dated" if start is not None and start > _NOW else "store"
 
 
-# Through the policy with the learned heads (measured on main before round 21: tune 39 of
-# 43 look-alikes stored and 34/36 positives right; after: see _FLOORS).
-_FLOORS = {"tune": (42, 36)}
+# Through the policy with the learned heads (measured on main before round 21: tune 38 of
+# 46 look-alikes stored and 34/36 positives right; after: 45 of 46 and 36/36).
+_FLOORS = {"tune": (45, 36)}
 
 
 @pytest.mark.parametrize("name", sorted(_FLOORS))

@@ -24,9 +24,12 @@ by its grammar, with closed classes only:
   device behaves). "When the baby arrives my partner becomes the main carer" names a
   person: a one-time change to a person is what the time rules read.
 
+Each sentence is read on its own: standing, a change (something ahead, or a person or,
+from the user, a becoming after a connective), or neither. The text is standing when some
+sentence is and none is a change, so a real plan beside a rule keeps the whole text held.
 The caller reads only texts the time rules or the learned head would hold as an undated
 future change: a dated change ("from next Monday they will expire after 15 minutes")
-never reaches here, and a real plan in another sentence keeps the whole text held.
+never reaches here.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ time said (dated) or stored, against the row's label (``refuse``, ``hold``, ``da
 
 A row of class ``instruction_tool`` is read as tool content: an agent's inference citing a
 tool result (``source_roles=("tool",)``), the way ``bench/quality/detectors_heldout.py``
-submits it. ``--no-learned`` (or ``--rules``) reads the rules alone.
+submits it; so is any row with ``"source": "tool"`` (a tool's text of another class, a
+standing rule a tool states, say). ``--no-learned`` (or ``--rules``) reads the rules alone.
 
 A ``store`` row is wrong when it is refused or held; a ``refuse`` row when it is not refused;
 a ``hold`` row when it is stored (refusing it keeps it out of memory too); a ``date_or_hold``
@@ -79,7 +80,7 @@ def main() -> None:
     total: Counter[str] = Counter()
     misses = []
     for r in rows:
-        from_tool = r["class"] == "instruction_tool"
+        from_tool = r["class"] == "instruction_tool" or r.get("source") == "tool"
         got, reason = outcome(r["text"], from_tool=from_tool, learned=not args.no_learned)
         key = f"{r['class']}/{r['kind']}"
         total[key] += 1

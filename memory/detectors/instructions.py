@@ -35,6 +35,47 @@ _START = r"(?:^|(?<=[.:;!?。；：！？\n])\s*|\b(?:result|output|note|respons
 
 _SP_EN = r"system[\s_-]?prompts?"
 _SP_ZH = r"(?:系[统統]提示(?:[词詞])?|システムプロンプト|시스템\s?프롬프트)"
+# French, Spanish, Italian and Portuguese (round 21): the prompt itself, and the system's
+# message or instructions, which are also how a notice to a person is labelled ("Mensaje
+# del sistema: su sesión expirará"), so those count as a label only over words to the
+# assistant (tu, te, toi, debes, dois, asistente …).
+_SP_ROM_PROMPT = (
+    r"prompts?\s+(?:du\s+|de\s+|del\s+|di\s+|do\s+|da\s+)?(?:syst[èe]me|sistema)"
+    r"|(?:prompt|invite)\s+syst[èe]me"
+)
+_SP_ROM_OTHER = (
+    r"(?:messages?|mensajes?|mensage[mn]s?|messaggi[oi]?|instructions?|consignes?|"
+    r"instrucci(?:ón|on|ones)|istruzion[ei]|instru[çc](?:ão|ao|ões|oes))\s+"
+    r"(?:du\s+|de\s+|del\s+|di\s+|do\s+|da\s+)?(?:syst[èe]me|sistema)"
+)
+_SP_ROM = rf"(?:{_SP_ROM_PROMPT}|{_SP_ROM_OTHER})"
+_ROM_ACT = (
+    # set aside, revealed or replaced (tu and vous imperatives, infinitives); a verb of
+    # showing or repeating only with the reader as its object (montre-moi, muéstrame), since
+    # "l'article montre comment le prompt système…" shows a topic
+    r"ignor\w*|oubli\w*|olvid\w*|omit\w*|dimentic\w*|esque[çc]\w*|contourn\w*|"
+    r"r[ée]v[èe]l\w*|revel\w*|rivel\w*|divulg\w*|[ée]cras\w*|remplac\w*|reemplaz\w*|"
+    r"sostituisc\w*|sobrescrib\w*|d[ée]sactiv\w*|desactiv\w*|disattiv\w*|desativ\w*|"
+    r"(?:montre|montrez|affiche|affichez|r[ée]p[èe]te|r[ée]p[ée]tez|donne|donnez|dis|dites)-(?:moi|nous)|"
+    r"mu[ée]strame|mu[ée]stranos|rep[íi]teme|d[íi]me|dame|mostrami|ripetimi|dimmi|dammi|"
+    r"mostra-me|mostre-me|diga-me|d[êe]-me|repita-me"
+)
+_ROM_YOUR = (
+    r"ton|ta|tes|votre|vos|tu|tus|vuestr[oa]s?|tuo|tua|tuoi|tue|il\s+tuo|la\s+tua|teu|tua|"
+    r"o\s+teu|a\s+tua"
+)
+_ROM_CHANGED = (
+    r"maintenant|d[ée]sormais|mis\s+[àa]\s+jour|modifi[ée]e?s?|remplac[ée]e?s?|chang[ée]e?s?|"
+    r"obsol[èe]te|d[ée]sactiv[ée]e?s?|annul[ée]e?s?|ahora|actualizad[oa]s?|modificad[oa]s?|"
+    r"cambiad[oa]s?|reemplazad[oa]s?|anulad[oa]s?|desactivad[oa]s?|obsolet[oa]s?|ora|"
+    r"aggiornat[oaie]|modificat[oaie]|sostituit[oaie]|agora|atualizad[oa]s?|alterad[oa]s?|"
+    r"substitu[íi]d[oa]s?|a\s+changé|ha\s+cambiado|ha\s+sido\s+\w+|è\s+cambiat[oa]|mudou"
+)
+_ROM_NEW = r"nouve(?:au|l|lle)|nuev[oa]|nuov[oa]|nov[oa]"
+_ROM_TO_ASSISTANT = (
+    r"tu|t'|te|toi|ti|vous|debes|dois|devez|deves|devi|tienes|assistant|asistente|assistente|"
+    r"ia|modèle|modelo|modello|obéis|obedece|obbedisci|obedeça"
+)
 _SYSTEM_PROMPT_ATTACKS = [
     re.compile(
         # acted on: a verb of setting aside or revealing, a few words before
@@ -65,6 +106,39 @@ _SYSTEM_PROMPT_ATTACKS = [
         r"|(?:^|[\[【<])\s*系[统統]提示[词詞]\s*[:：]"
         rf"|{_SP_ZH}\s*(?:を|は)?\S{{0,3}}?(?:無視|忘れ|表示|出力|教え|見せ|公開|漏ら)"
         rf"|{_SP_ZH}\s*(?:을|를)?\s*(?:무시|출력|보여|알려|공개|잊)",
+        re.MULTILINE,
+    ),
+    re.compile(
+        # acted on: a verb of setting aside, revealing or replacing, a few words before
+        rf"\b(?:{_ROM_ACT})\s+(?:[\w'’-]+\s+){{0,3}}?{_SP_ROM}\b"
+        # addressed, declared new, or declared changed
+        rf"|\b(?:{_ROM_YOUR})\s+(?:nouve(?:au|l|lle)\s+|nuev[oa]\s+|nuov[oa]\s+)?{_SP_ROM}\b"
+        rf"|\b(?:{_ROM_NEW})\s+{_SP_ROM}\b"
+        rf"|\b{_SP_ROM}\s+(?:(?:est|a\s+été|es|está|ha\s+sido|fue|è|é|foi)\s+)?(?:{_ROM_CHANGED})\b"
+        # a label: the prompt's at a line's or a sentence's start or in brackets; the
+        # system's message or instructions only over words to the assistant
+        rf"|(?:^|(?<=[.!?])\s+|[\[<(【#]\s*)(?:{_SP_ROM_PROMPT})\s*[\]>)】:：]"
+        rf"|(?:^|(?<=[.!?])\s+|[\[<(【#]\s*)(?:{_SP_ROM_OTHER})\s*[\]>)】:：]"
+        rf"(?=[^.\n]{{0,40}}?\b(?:{_ROM_TO_ASSISTANT})\b)",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    # Russian, case spelled out (the prefilter keeps no case-insensitive literal of a cased
+    # script other than Latin): системный промпт, системная инструкция, системное сообщение.
+    re.compile(
+        r"(?:[Ии]гнорир\w*|[Пп]роигнорир\w*|[Зз]абуд\w*|[Пп]окажи\w*|[Вв]ыведи\w*|[Рр]аскрой\w*|"
+        r"[Пп]овтори\w*|[Нн]апиши|[Рр]аспечатай\w*|[Оо]тбрось\w*|[Оо]бойди\w*|[Пп]ерепиши\w*|"
+        r"[Зз]амени\w*|[Сс]ообщи\w*|[Оо]тключи\w*|[Сс]кажи)\s+(?:\w+\s+){0,3}?"
+        r"(?:[Сс]истемн\w+\s+(?:промпт|инструкци|сообщени|подсказк|указани)\w*|"
+        r"(?:промпт|инструкци|сообщени)\w*\s+систем\w*)"
+        r"|(?:[Тт]во|[Вв]аш|[Сс]во)\w*\s+(?:нов\w+\s+)?[Сс]истемн\w+\s+"
+        r"(?:промпт|инструкци|сообщени|подсказк|указани)\w*"
+        r"|[Нн]ов\w+\s+[Сс]истемн\w+\s+(?:промпт|инструкци|сообщени|указани)\w*"
+        r"|[Сс]истемн\w+\s+(?:промпт|инструкци|сообщени|указани)\w*\s+"
+        r"(?:(?:был[аио]?|теперь)\s+)?(?:обновл\w+|изменен\w+|изменён\w+|заменен\w+|заменён\w+|"
+        r"отменен\w+|отменён\w+|теперь|устарел\w*)"
+        r"|(?:^|(?<=[.!?])\s+|[\[<(【#]\s*)[Сс]истемн\w+\s+промпт\w*\s*[\]>)】:：]"
+        r"|(?:^|(?<=[.!?])\s+|[\[<(【#]\s*)[Сс]истемн\w+\s+(?:инструкци|сообщени|указани)\w*\s*[\]>)】:：]"
+        r"(?=[^.\n]{0,40}?(?:[Тт]ы|[Тт]еб[яе]|[Вв]ы|[Дд]олж\w+|[Аа]ссистент|[Мм]одель|ИИ))",
         re.MULTILINE,
     ),
 ]
@@ -205,11 +279,6 @@ _INJECTION_PATTERNS = [
         r"\s+(?:\w+\s+){0,2}?(?:предыдущ\w+|прежн\w+|вышеуказанн\w+|вышеизложенн\w+|исходн\w+|"
         r"системн\w+|все\s+свои|свои)\s+(?:\w+\s+)?(?:инструкци\w+|указани\w+|правил\w*|"
         r"команд\w*|промпт\w*|установк\w+|директив\w+)"
-        r"|[Сс]истемн\w+\s+промпт\w*"
-    ),
-    re.compile(
-        r"prompt\s+(?:syst[èe]me|del\s+sistema|di\s+sistema|do\s+sistema)",
-        re.IGNORECASE,
     ),
     re.compile(
         r"你(?:现在)?(?:是|就是|将是|扮演|成为|进入)(?:一个|一名)?\S{0,10}?(?:管理员|开发者|root|admin|DAN|"

@@ -64,6 +64,7 @@ from memory.temporal.event_clause import (
 from memory.temporal.follow_up import without_follow_up
 from memory.temporal.holidays import _HOLIDAY_NAME, _holiday
 from memory.temporal.jako import _jako_date
+from memory.temporal.standing import standing_present
 from memory.temporal.zh import _zh_date, _zh_done, _zh_past
 
 
@@ -116,11 +117,14 @@ def valid_time_hint(text: str, now: datetime, *, slot: bool = True) -> TimeHint 
     # A habit told with an event ("I always visit my gran when the holidays start") is no
     # change to come, unless a future verb says one is.
     habit = _HABITUAL.search(text) and not _EN_FUTURE.search(text)
-    if (_UNDATED_FUTURE.search(text) and not habit) or (
-        _ZH_AFTER_EVENT.search(text) and not _zh_done(text)
-    ):
-        return TimeHint("future_undated")
-    if event_clause_future(text):  # a change after an event told as a clause (round 11)
+    undated = (
+        (_UNDATED_FUTURE.search(text) and not habit)
+        or (_ZH_AFTER_EVENT.search(text) and not _zh_done(text))
+        or event_clause_future(text)  # a change after an event told as a clause (round 11)
+    )
+    # A standing rule or a habit in the present ("this API returns 429 when the limit is
+    # exceeded", 每当库存不足，系统就补货) tells what happens each time: no change to come.
+    if undated and not standing_present(text):
         return TimeHint("future_undated")
     return None
 

@@ -72,11 +72,13 @@ from memory.detectors.learned import detected as learned_detected
 from memory.detectors.learned import scores as learned_scores
 from memory.detectors.non_secret_values import without_public_values
 from memory.detectors.secrets import looks_like_secret
+from memory.detectors.thing_state import state_of_a_thing
 from memory.detectors.told_done import told_done
 from memory.detectors.unvalued_mentions import without_unvalued_mentions
 from memory.models import AssertionKind, MemoryStatus, MemoryType
 from memory.neighbourhood import passage_text
 from memory.temporal import TimeHint, valid_time_hint
+from memory.temporal.standing import standing_present
 from memory.write_policy.compare import decide_assert, decide_change, decide_forget
 from memory.write_policy.decision import (
     Candidate,
@@ -413,12 +415,16 @@ def decide(
     #    "等孩子毕业以后") is not applied now: it is held, with no start, until the user
     #    confirms it (then it applies from the confirmation). After the holds for
     #    review (12-16): a tool's order "once the lease starts" goes to a
-    #    reviewer, not to the user as a change to confirm.
+    #    reviewer, not to the user as a change to confirm. A tool's rule of how a thing
+    #    behaves ("when the battery drops below 10%, the device switches to power saving")
+    #    is no change to come (``standing_present``; the time rules read a user's).
+    from_tool = _derives_from_tool_or_web(candidate)
     if (
         time_hint is not None
         and time_hint.kind == "future_undated"
         and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
         and not candidate.user_confirmed_sensitive
+        and not (from_tool and standing_present(candidate.statement, from_tool=True))
     ):
         return _quarantine(
             candidate,
@@ -454,11 +460,13 @@ def decide(
             findings=("instruction_learned",),
         )
     #     A change that already has a start (dated in step 2) is not held, nor one told as
-    #     already done ("switched to the new one", 换到了新公司: ``told_done``).
+    #     already done ("switched to the new one", 换到了新公司: ``told_done``), nor a
+    #     standing rule or habit in the present (``standing_present``).
     if (
         "future" in found
         and not start_stated
         and not told_done(learned_words(candidate))
+        and not standing_present(learned_words(candidate), from_tool=from_tool)
         and candidate.intent in (Intent.ASSERT, Intent.SUPERSEDE)
         and not candidate.user_confirmed_sensitive
     ):
@@ -470,11 +478,14 @@ def decide(
             findings=("future_learned",),
             status=MemoryStatus.PENDING_CONFIRMATION,
         )
+    #     A thing's or a place's state told with no person and no scope of the moment ("the
+    #     wifi at the café is really slow") is a lasting observation of it (``thing_state``).
     #     A state given an end (``expires_at``, ``valid_to``) already passes by itself.
     #     An everyday ailment that is already over is a past episode, kept (``everyday_ailments``).
     if (
         "transient" in found
         and not learned_transient_vetoed(learned_words(candidate))
+        and not state_of_a_thing(learned_words(candidate))
         and candidate.intent == Intent.ASSERT
         and not candidate.user_confirmed_sensitive
         and candidate.expires_at is None

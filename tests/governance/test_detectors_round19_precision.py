@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from core.codes import Operation
+from core.codes import Operation, ReasonCode
 from memory.detectors.formats import grouped_key_spans, policy_token_spans
 from memory.detectors.not_values import pointer
 from memory.detectors.secrets import CREDENTIAL_WORDS
 from memory.detectors.unvalued_mentions import without_unvalued_mentions
+from memory.write_policy.warm_up import decide_tool_inference
 from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
 from tests.helpers.probes import probe_rows
 
@@ -197,4 +198,14 @@ def test_a_real_secret_after_a_no_value_frame_is_refused(frame, telling, join, v
     # docker command or a pointer it is a draw, a command or nothing at all
     assume(not telling.startswith("the new one") or frame in _CODE_FRAMES)
     text = outer.format(s=frame + join + telling.format(v=value))
-    assert _outcome(text, roles) == "refuse", text
+    # A tool's text is read as an agent's inference citing it (how a tool's text reaches
+    # the policy): the user's own statement arriving through a tool role alone is refused
+    # at step 9 whatever it says, so it would test nothing here (round 21).
+    if roles == ("tool",):
+        decision = decide_tool_inference(text, now=_NOW, learned_detectors=True)
+    else:
+        decision = decide_user_statement(text, now=_NOW, learned_detectors=True, roles=roles)
+    assert (decision.operation, decision.reason_code) == (
+        Operation.REJECT,
+        ReasonCode.SECRET_DETECTED,
+    ), (roles, text)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord
@@ -92,8 +94,8 @@ def test_only_a_lone_month_is_read_against_when_it_was_said(norm):
     assert month_told(norm, datetime(2025, 7, 12, tzinfo=UTC)) is None
 
 
-def test_off_by_default_and_clamped():
-    assert RecallWeights().time_told == 0.0
+def test_on_by_default_and_clamped():
+    assert RecallWeights().time_told == 1.0
     assert RecallWeights.for_tenant({"recall_weights": {"time_told": 7}}).time_told == 1.0
 
 
@@ -199,3 +201,31 @@ def test_another_subjects_and_tenants_records_never_come_back(
     on = weighed(read_agent.agent, owner_subject, EN_NAMED, ON)
     assert on.items and set(ids(on)) <= set(mine)
     assert bobs not in ids(on) and theirs not in ids(on)
+
+
+@given(
+    st.sampled_from(
+        [
+            "january",
+            "feb",
+            "march",
+            "april",
+            "may",
+            "june",
+            "jul",
+            "august",
+            "sept",
+            "october",
+            "nov",
+            "december",
+        ]
+    ),
+    st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 1, 1)),
+)
+def test_a_told_month_is_that_month_within_half_a_year_of_when_it_was_said(norm, said):
+    said = said.replace(tzinfo=UTC)
+    window = month_told(norm, said)
+    assert window.start.day == 1 and window.start.strftime("%b").lower() == norm[:3]
+    assert window.start < window.end
+    # The nearest of three candidate years: never more than about half a year away.
+    assert abs(window.start - said).days <= 186

@@ -40,6 +40,7 @@ from memory.recall.scope import Eligible
 from memory.recall.signals import Candidate
 from memory.recall.ties import recall_order
 from memory.recall.weights import RecallWeights
+from memory.temporal.en import _MONTH_NUMBER
 from memory.temporal.said import told_window
 from memory.temporal.window import Window, named_window
 
@@ -143,16 +144,37 @@ def told_in(head: list[Candidate], window: Window, now: datetime) -> set:
     it was said, ``said.told_window``): "Last Saturday I ran my first 10k", said on
     Thursday 11 May, tells Saturday 6 May. One query."""
     found = set()
+    said_at = {c.id: c.record.valid_from for c in head}
     mentions = MemoryMention.objects.filter(
-        record_id__in=[c.id for c in head], kind=EntityKind.DATE
+        record_id__in=list(said_at), kind=EntityKind.DATE
     ).values_list("record_id", "norm")
     for record_id, norm in mentions:
         if record_id in found:
             continue
-        span = told_window(norm, now)
+        span = told_window(norm, now) or month_told(norm, said_at[record_id])
         if span is not None and overlaps(window, span):
             found.add(record_id)
     return found
+
+
+def month_told(norm: str, said: datetime) -> Window | None:
+    """A month named without a year ("back in April", "in December": the ``date``
+    mention "april") read as the one nearest to when it was said, before or after:
+    "April" said on 12 July 2025 is April 2025, "December" said on 8 November 2025 is
+    December 2025. None for anything but a lone month. No tense is read: a plan and a
+    memory read alike."""
+    month = _MONTH_NUMBER.get(norm.strip().lower().rstrip("."))
+    if month is None:
+        return None
+    best = min(
+        (
+            datetime(year, month, 1, tzinfo=said.tzinfo)
+            for year in range(said.year - 1, said.year + 2)
+        ),
+        key=lambda start: abs(start - said),
+    )
+    end = datetime(best.year + best.month // 12, best.month % 12 + 1, 1, tzinfo=said.tzinfo)
+    return Window(best, end)
 
 
 def overlaps(window: Window, span: Window) -> bool:

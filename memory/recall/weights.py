@@ -151,7 +151,10 @@ class RecallWeights:
     # The entity index (``entities.entity_expand``): the memories naming an entity the
     # question names come along at ``entity_mention`` times the best hit's score, and
     # those naming another entity of a best hit at ``entity_hop`` times that hit's.
-    # 0: off.
+    # 0: off. At 0.8 / 0.6 (recall35, issue 34) LoCoMo dev Recall@10 0.797/0.769/0.784 ->
+    # 0.797/0.773/0.793 (holds on 26, gains on 30 and 41) and our bilingual set 0.858 ->
+    # 0.868, but the request thread's CPU p50 grows ~17 -> ~24 ms: off until it is
+    # cheaper (docs/recall.md).
     entity_mention: float = 0.0
     entity_hop: float = 0.0
     # Added to the score of a ranked memory whose time (``valid_from``) falls in the time
@@ -160,8 +163,11 @@ class RecallWeights:
     time_named: float = 0.4
     # Over 0: for ``time_named`` a memory is also in the time the question names when its
     # words tell a time inside it (the entity index's ``date`` mentions: a date, or
-    # "last week", "上周" resolved at ingest; ``timewin.told_in``). 0: off.
-    time_told: float = 0.0
+    # "last week", "上周" resolved at ingest, or a month without a year read against when
+    # it was said; ``timewin.told_in``). 0: off. On since recall35 (issue 34): LoCoMo dev
+    # identical in every conversation, our named-time set's MRR 0.872 -> 0.897 (a month
+    # told later, "Back in April we…", rank 9 -> 1; docs/recall.md).
+    time_told: float = 1.0
     # The best memories inside that time by vector margin come along at this share of the
     # best hit's score (``timewin.in_window``). 0: off.
     time_window: float = 0.0

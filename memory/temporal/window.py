@@ -43,13 +43,31 @@ _EN_MONTH = re.compile(rf"\b(?:in|during|early|mid|late|since)\s+(?:the\s+)?{_M}
 _EN_SEASON = re.compile(
     r"\b(?:in|during|over)\s+the\s+(?P<season>spring|summer|autumn|fall|winter)\b", re.I
 )
+# A month in digits or in Chinese numerals (三月, 十月, 十二月); not the 月 of 几月 (asks),
+# 三个月 (a span) or 二十一月 (no such month).
+_ZH_M = r"(?P<month>\d{1,2}|十[一二]?|[一二三四五六七八九])"
 _ZH_DAY = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月(?P<day>\d{1,2})[日号]")
-_ZH_MONTH_YEAR = re.compile(r"(?P<year>\d{4})年(?P<month>\d{1,2})月")
+_ZH_MONTH_YEAR = re.compile(rf"(?P<year>\d{{4}})年{_ZH_M}月")
+_ZH_SEASON_YEAR = re.compile(r"(?P<year>\d{4})年(?:的)?(?P<season>[春夏秋冬])(?:天|季)")
 _ZH_RELATIVE = re.compile(
     r"(?P<which>去年|今年|上个月|这个月|本月)(?:(?P<season>[春夏秋冬])[天季]?)?"
 )
 _ZH_YEAR = re.compile(r"(?P<year>\d{4})年")
-_ZH_MONTH = re.compile(r"(?<!\d)(?P<month>\d{1,2})月(?!\d{1,2}[日号])")
+_ZH_MONTH = re.compile(
+    rf"(?<![\d一二三四五六七八九十百几]){_ZH_M}月(?!\d{{1,2}}[日号]|[一二三四五六七八九十]+[日号])"
+)
+_ZH_MONTH_NUMBER = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _zh_month(raw: str) -> int:
+    """ "3", "三", "十", "十二" -> 3, 3, 10, 12 (0 for anything else)."""
+    if raw.isdigit():
+        return int(raw)
+    if raw.startswith("十"):
+        return 10 + _ZH_MONTH_NUMBER.get(raw[1:], 0) if raw != "十" else 10
+    return _ZH_MONTH_NUMBER.get(raw, 0)
+
+
 _ZH_SEASON = re.compile(r"(?P<season>[春夏秋冬])(?:天|季)")
 
 
@@ -137,14 +155,17 @@ def named_time(text: str, now: datetime) -> tuple[Window, tuple[int, int]] | Non
             except (ValueError, KeyError):
                 pass
     m = _ZH_MONTH_YEAR.search(text)
-    if m and 1 <= int(m["month"]) <= 12:
-        return _month(int(m["year"]), int(m["month"])), m.span()
+    if m and 1 <= _zh_month(m["month"]) <= 12:
+        return _month(int(m["year"]), _zh_month(m["month"])), m.span()
     m = _EN_MONTH_YEAR.search(text)
     if m and _is_month(m["month"]):
         return _month(int(m["year"]), _MONTH_NUMBER[m["month"].lower().rstrip(".")]), m.span()
     m = _EN_SEASON_YEAR.search(text)
     if m:
         return _season(int(m["year"]), m["season"].lower()), m.span()
+    m = _ZH_SEASON_YEAR.search(text)
+    if m:
+        return _season(int(m["year"]), _ZH_SEASONS[m["season"]]), m.span()
     m = _ZH_RELATIVE.search(text)
     if m:
         if m["season"] and m["which"] in ("去年", "今年"):
@@ -165,8 +186,8 @@ def named_time(text: str, now: datetime) -> tuple[Window, tuple[int, int]] | Non
     if m and _is_month(m["month"]):
         return Window(months=(_MONTH_NUMBER[m["month"].lower().rstrip(".")],)), m.span()
     m = _ZH_MONTH.search(text)
-    if m and 1 <= int(m["month"]) <= 12:
-        return Window(months=(int(m["month"]),)), m.span()
+    if m and 1 <= _zh_month(m["month"]) <= 12:
+        return Window(months=(_zh_month(m["month"]),)), m.span()
     m = _EN_SEASON.search(text)
     if m:
         return Window(months=_SEASONS[m["season"].lower()]), m.span()

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.tenancy import tenant_context
 from memory.models import MemoryRecord
-from memory.recall.timewin import overlaps
+from memory.recall.timewin import month_told, overlaps
 from memory.recall.weights import RecallWeights
 from memory.services.user_memory import memory_correct, memory_delete_with_undo
 from memory.temporal.said import told_window
@@ -71,8 +73,29 @@ def test_overlap_of_stretches_and_months_of_any_year():
     assert not overlaps(Window(months=(3,)), told_window("2021-04-05", NOW))
 
 
-def test_off_by_default_and_clamped():
-    assert RecallWeights().time_told == 0.0
+@pytest.mark.parametrize(
+    ("norm", "said", "start", "end"),
+    [
+        # Told after it: "Back in April we repainted the boathouse", said in July.
+        ("april", datetime(2025, 7, 12), datetime(2025, 4, 1), datetime(2025, 5, 1)),
+        # Told before it: a plan for December, said in November.
+        ("december", datetime(2025, 11, 8), datetime(2025, 12, 1), datetime(2026, 1, 1)),
+        ("january", datetime(2025, 12, 20), datetime(2026, 1, 1), datetime(2026, 2, 1)),
+        ("december", datetime(2025, 1, 10), datetime(2024, 12, 1), datetime(2025, 1, 1)),
+    ],
+)
+def test_a_month_without_a_year_is_the_one_nearest_to_when_it_was_said(norm, said, start, end):
+    said = said.replace(tzinfo=UTC)
+    assert month_told(norm, said) == Window(start.replace(tzinfo=UTC), end.replace(tzinfo=UTC))
+
+
+@pytest.mark.parametrize("norm", ["2025-04", "summer", "may 7", "glass", ""])
+def test_only_a_lone_month_is_read_against_when_it_was_said(norm):
+    assert month_told(norm, datetime(2025, 7, 12, tzinfo=UTC)) is None
+
+
+def test_on_by_default_and_clamped():
+    assert RecallWeights().time_told == 1.0
     assert RecallWeights.for_tenant({"recall_weights": {"time_told": 7}}).time_told == 1.0
 
 
@@ -91,6 +114,32 @@ def test_the_memory_that_tells_the_named_time_gains(
         if other in ids(off):
             assert final(on, other) == pytest.approx(final(off, other), abs=1e-3)
     assert ids(on)[0] == told
+
+
+# Said on 8 May 2023 (``converse``'s session), the second turn tells April 2023 in a month
+# without a year; the session is outside April (and its week of slack).
+LATER_YEAR = 2023
+LATER = [
+    ("Marek", "The boathouse looks great now, the whole crew loved the colour."),
+    ("Marek", "Back in April we repainted the boathouse, it took three weekends."),
+    ("Marek", "The boathouse roof still leaks when it rains hard."),
+]
+
+
+@pytest.mark.django_db
+def test_a_month_told_without_a_year_is_read_against_when_it_was_said(
+    write_agent, read_agent, owner_subject
+):
+    rids = converse(write_agent.agent, owner_subject, LATER)
+    named = f"What did Marek repaint in April {LATER_YEAR}?"
+    off = weighed(read_agent.agent, owner_subject, named, OFF)
+    on = weighed(read_agent.agent, owner_subject, named, ON)
+    told = rids[1]
+    assert told in ids(off) and told in ids(on)
+    assert final(on, told) == pytest.approx(final(off, told) + ON.time_named, abs=1e-3)
+    for other in (rids[0], rids[2]):
+        if other in ids(off):
+            assert final(on, other) == pytest.approx(final(off, other), abs=1e-3)
 
 
 @pytest.mark.django_db
@@ -152,3 +201,31 @@ def test_another_subjects_and_tenants_records_never_come_back(
     on = weighed(read_agent.agent, owner_subject, EN_NAMED, ON)
     assert on.items and set(ids(on)) <= set(mine)
     assert bobs not in ids(on) and theirs not in ids(on)
+
+
+@given(
+    st.sampled_from(
+        [
+            "january",
+            "feb",
+            "march",
+            "april",
+            "may",
+            "june",
+            "jul",
+            "august",
+            "sept",
+            "october",
+            "nov",
+            "december",
+        ]
+    ),
+    st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 1, 1)),
+)
+def test_a_told_month_is_that_month_within_half_a_year_of_when_it_was_said(norm, said):
+    said = said.replace(tzinfo=UTC)
+    window = month_told(norm, said)
+    assert window.start.day == 1 and window.start.strftime("%b").lower() == norm[:3]
+    assert window.start < window.end
+    # The nearest of three candidate years: never more than about half a year away.
+    assert abs(window.start - said).days <= 186

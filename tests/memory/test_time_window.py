@@ -54,10 +54,36 @@ def test_a_named_time_is_a_window(question, start, end):
         ("Where did they hike during the autumn?", (9, 10, 11)),
         ("用户8月做了什么？", (8,)),
         ("用户夏天喜欢喝什么？", (6, 7, 8)),
+        ("她八月在植物园看了什么花？", (8,)),
+        ("韩涛十月去吃了哪家店？", (10,)),
+        ("他十一月搬家了吗？", (11,)),
+        ("他十二月要做什么？", (12,)),
     ],
 )
 def test_a_month_or_season_without_a_year_is_any_years(question, months):
     assert named_window(question, NOW) == Window(months=months)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("她2025年三月去了哪里？", _at(2025, 3), _at(2025, 4)),
+        ("他2024年十二月换了工作吗？", _at(2024, 12), _at(2025, 1)),
+        ("周敏2025年夏天爬了哪座山？", _at(2025, 6), _at(2025, 9)),
+        ("他们2024年的冬天去了哪里？", _at(2023, 12), _at(2024, 3)),
+    ],
+)
+def test_chinese_numeral_months_and_a_season_of_a_year(question, start, end):
+    assert named_window(question, NOW) == Window(start, end)
+
+
+@pytest.mark.parametrize(
+    "question", ["她几月搬的家？", "她三个月前搬的家", "二十一月", "十月一日他去了哪里？"]
+)
+def test_what_is_not_a_chinese_month(question):
+    # 几月 asks for a month; 三个月 is a span; a day of a month without a year is no window
+    # (as with digits, 10月1日).
+    assert named_window(question, NOW) is None
 
 
 @pytest.mark.parametrize(

@@ -187,12 +187,6 @@ _PURPOSE = re.compile(
     r"\s*,?\s+(for|to|on|at|when|whenever|wherever|everywhere|every\s+time|into|as)\b", re.I
 )
 _TO_PURPOSE = ("for", "to", "on", "wherever", "everywhere", "as")
-# A login, then who types or uses the value: "whenever a website asks me to log in I type …".
-_THEN_TYPE = re.compile(
-    r"\b" + _WHO + r"\s+(?:just\s+|always\s+|usually\s+|then\s+)?(?P<typing>type|enter|key\s+in|"
-    r"put\s+in|punch\s+in|use|try)\s+",
-    re.I,
-)
 # "it's <value> for the site", "locked out of my laptop, it's <value>".
 _ITS = re.compile(r"it(?:['’]s|\s+is|\s+was)\s+")
 _CLAUSE = re.compile(r"[.;!?\n]\s|[()]")

@@ -29,6 +29,9 @@ and *to* ("changed the strongbox to 559913"). A numbered thing ("locker 31", "ga
 needs a link: its number is its name, not its code. A head that is a preposition's object
 ("the number on the front door is 1407") is not the clause's subject, and binds nothing.
 
+A secret tied to its thing by a verb rather than a link, and the things one unlocks or signs
+into (a phone, a laptop, an account, a site), are ``access_relations``' reading (round 21).
+
 **The value.** A code: four to eight digits (``#`` or ``*`` may sit among them; not a year
 unless it has them), single digits apart, groups of one or two digits apart (on a thing that
 locks they are a combination even when they could be a date), three digits only on a thing

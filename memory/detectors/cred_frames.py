@@ -125,9 +125,18 @@ _PASSING_ZH = re.compile(
 # 718293", "ATM 按的六位数 730915"): a closed class of lockable things and keyed machines.
 _SET_ZH = re.compile(
     r"(?:保险柜|保险箱|保險櫃|保險箱|密码锁|密碼鎖|门锁|門鎖|挂锁|掛鎖|储物柜|儲物櫃|指纹锁|智能锁|"
-    r"ATM|取款机|取款機|柜员机|櫃員機|POS\s*机|键盘|鍵盤|门禁|門禁)"
-    r"[^。！？\n，,]{0,8}?(?:设的|设了|设成|设为|設的|設了|設成|定的|按的|按了|输的|输了|輸的|打的)"
-    r"(?:是|为|為)?[^。！？\n\d金额額钱錢款]{0,4}?(?<![\d.])(?P<value>\d{4,8})(?![\d.:/%])(?!\s*(?:元|块|塊|号|號|次|年|月|日|点|點))"
+    r"ATM|取款机|取款機|柜员机|櫃員機|POS\s*机|键盘|鍵盤|门禁|門禁|"
+    # round 21: what one unlocks or signs into (a phone, a computer, a payment app)
+    r"手机|手機|平板|电脑|電腦|笔记本|筆記本|[Ii][Pp]ad|支付宝|支付寶|网银|網銀)"
+    r"[^。！？\n，,]{0,8}?(?:设的|设了|设成|设为|設的|設了|設成|定的|按的|按了|输的|输了|輸的|打的|"
+    r"(?:开屏|開屏|锁屏|鎖屏|开机|開機|解锁|解鎖)(?:要|得|就)?(?:是|输入?|輸入?|按))"
+    r"(?:是|为|為)?[^。！？\n\d金额額钱錢款]{0,4}?(?<![\d.])(?P<value>\d{4,8}|\d{1,2}(?:-\d{1,2}){2,3}|"
+    r"(?=[A-Za-z_]*\d)(?=\d*[A-Za-z])[A-Za-z0-9_!@#$%&*]{6,24})(?![\d.:/%-])(?!\s*(?:元|块|塊|号|號|次|年|月|日|点|點))"
+)
+# Round 21: logging in to every site with one value ("我登录各种网站都用 X", "我所有网站都用 X 登录").
+_LOGIN_ZH = re.compile(
+    r"(?:登录|登錄|登陆|登陸|网站|網站|账号|帳號|账户|帳戶)[^。！？\n，,]{0,10}?(?:都|一直|全)用\s*"
+    r"(?P<value>(?=[!-~]*\d)(?=[!-~]*[A-Za-z])[!-~]{6,32})(?![!-~])"
 )
 # A lock set to a value: the value follows "to" directly.
 _SET_TO = re.compile(
@@ -269,6 +278,7 @@ def frame_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple
     if not text.isascii():
         spans += [m.span("value") for m in _PASSING_ZH.finditer(text)]
         spans += [m.span("value") for m in _SET_ZH.finditer(text)]
+        spans += [m.span("value") for m in _LOGIN_ZH.finditer(text)]
     if " to " in low and _has(low, _SET_WORDS) and _SET_TO.search(text):
         for m in _SET_TO.finditer(text):
             if _public(text, m.start(), m.end()):

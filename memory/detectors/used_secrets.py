@@ -356,6 +356,14 @@ def paired_spans(text: str, looks_like_secret: Callable[[str], bool]) -> list[tu
             if rx is _CJK_FIELD:
                 spans.append((start, end))
             elif rx is _TIED:
+                # "it's 1200 for the laptop": a round number for a thing is its price
+                if (
+                    group == "value"
+                    and value.isdigit()
+                    and value[0] != "0"
+                    and int(value) % 50 == 0
+                ):
+                    continue
                 if _code_value(value, text[end : end + 8], looks_like_secret):
                     spans.append((start, end))
             elif rx is _REUSED and re.fullmatch(r"\d[A-Z][a-z]+", value):

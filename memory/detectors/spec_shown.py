@@ -178,8 +178,8 @@ _PREGNANCY = [
         # a pregnancy's measure governs nothing but the pregnancy: weeks along in a course,
         # into a project or on a diet are another count's
         rf"{_IM}\s+{_ABOUT}{_NUM_EN}\s+weeks?\s+(?:pregnant|along|gone)\b"
-        r"(?!\s+(?:in|into|with|on|through)\s+(?!(?:my|this|our)\s+(?:pregnancy|baby)\b|twins\b|"
-        r"triplets\b|(?:a|the)\s+(?:baby|boy|girl)\b))",
+        r"(?!\s+(?:in|into|with|on|through)\s+(?!(?:(?:my|this|our|a|the)\s+)?(?:pregnancy|baby|boy|girl|"
+        r"twins|triplets|son|daughter|child|first|second|third|fourth|\d(?:st|nd|rd|th))\b))",
         rf"{_IM}\s+{_ABOUT}(?:in\s+)?my\s+(?:first|second|third|last|final|1st|2nd|3rd)\s+trimester\b",
     ),
     *_told(

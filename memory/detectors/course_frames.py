@@ -2,7 +2,7 @@
 by a category word (issue 32, round 12).
 
 Round 11's frames (``act_frames``) read acts and papers. These read a *course*: a treatment
-started or taken in a dosage form, a pregnancy counted or due, a value that changed between
+started or taken in a dosage form, a value that changed between
 two tests, a stay as an inpatient, a relapse a clinician named, a scripture recited on a
 schedule, the five daily prayers, a descent on one side of the family, a sentence served,
 a record kept, a body's vein pattern enrolled. Each is a closed frame around a noun class
@@ -13,9 +13,8 @@ closed by its kind or read by its shape, tied to the speaker:
   a dosage form (patches, injections, tablets); an analyte (read by its shape, as in
   ``act_frames``) that doubled or rose, beside a test or a referral; 我的…(酸|酶|酐|…) or a
   Latin abbreviation that rose, beside a word of the clinic; the speaker an inpatient, or
-  on a psychiatric, cardiac or oncology ward, 我…住院; a clinician saying it relapsed; a
-  pregnancy counted (怀二胎), dated (预产期, "I'm due in March", 我下个月就 due 了) or read
-  on a test ("a faint second line on the stick");
+  on a psychiatric, cardiac or oncology ward, 我…住院; a clinician saying it relapsed
+  (a pregnancy counted, due or read on a test is read in ``spec_shown`` since round 21);
 - **religion**: the five daily prayers the speaker keeps; a scripture (《…经》) recited or
   copied on a schedule;
 - **ethnicity**: a descent on one side of the family ("my mother's side is Romani", "I'm
@@ -88,20 +87,8 @@ _COURSE = [
             r"psychotherapy|cbt|emdr|dbt)\b(?!\s+(?:dogs?|class|course|degree|training|for\s+(?:my|his|her|their)))",
             rf"{_MY}\s+(?:therapist|counsell?or|psychologist|psychiatrist|cpn|care\s+coordinator)\s+and\s+I\s+"
             r"(?:are|have\s+been|were|'ve\s+been)\s+(?:working|talking|going)\s+(?:through|on)\b",
-            # I'm due in March; got a faint second line on the stick
-            rf"{_IM}\s+{_ADV}due\s+(?:in|next|any\s+day|at\s+the\s+(?:end|start|beginning)\s+of)\s+"
-            r"(?!court\b)(?:\w+\s+)?(?:january|february|march|april|may|june|july|august|september|"
-            r"october|november|december|spring|summer|autumn|fall|winter|week|weeks|month|now)\b",
-            r"(?:\bi\s+|^|(?<=[.!?]\s))(?:got|saw|have|had)\s+(?:a\s+|my\s+)?(?:very\s+)?(?:faint\s+|"
-            r"clear\s+)?(?:second|two|double|2)\s+(?:pink\s+|blue\s+)?lines?\s+on\s+(?:the|a|my)\s+"
-            r"(?:stick|test|pregnancy\s+test)\b",
         ],
         _F,
-    ),
-    # 我怀二胎了 / 我的预产期 / 我下个月就 due 了
-    re.compile(
-        rf"{_ZH_I}{_ZH_GAP}{{0,4}}?怀(?:了|上了)?(?:二|三|头|第[一二三])胎"
-        rf"|{_ZH_I}的?预产期|{_ZH_I}{_ZH_GAP}{{0,6}}?\s*due\s*了"
     ),
     # 我的肌酐又升了，这次报告上写着186 (an analyte by its suffix)
     re.compile(

@@ -1,7 +1,7 @@
 """Special categories in grammatical forms the earlier rule modules lacked (round 6 of
 issue 32). Each is a form or a closed, published class, with the user as the subject:
 
-- **a procedure possessed by the user**, named by medical word formation (``medical_forms``
+- **a procedure possessed by the user**, named by medical word formation (``spec_shown``
   knows "I had a …ectomy"; here "my colposcopy", "my vasectomy results");
 - **a medicine taken for a duration** (我吃了两年的…药): a treatment lasting years is a
   chronic condition, whatever the medicine is called;

@@ -2,7 +2,7 @@
 of issue 32).
 
 Chinese routinely drops 我: "上周刚做完宫腔镜", "一直在吃…", "确诊…两年了", "每天都要打针".
-Every zh rule of ``special_categories``, ``special_forms``, ``medical_forms`` and
+Every zh rule of ``special_categories``, ``special_forms``, ``spec_shown`` and
 ``subject_forms`` is anchored on 我, so instead of a second set of patterns this module
 yields, for a text, the clauses that have no subject of their own, each with an implicit
 我 put in front (and once more with its opening time words taken off, since the rules

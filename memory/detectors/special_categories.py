@@ -29,7 +29,6 @@ from memory.detectors.course_frames import COURSE_FRAMES, mixed_readings
 from memory.detectors.disclosure_forms import DISCLOSURE_FORMS
 from memory.detectors.dropped_subject import dropped_subject_clauses, dropped_subject_clauses_en
 from memory.detectors.life_frames import LIFE_FRAMES, StatedText
-from memory.detectors.medical_forms import MEDICAL_FORMS
 from memory.detectors.medicine_frames import INN_STEMS_EN, MEDICINE_FRAMES
 from memory.detectors.open_noun_frames import OPEN_NOUN_FRAMES
 from memory.detectors.prefilter import search_any
@@ -125,7 +124,7 @@ _HEALTH_EN = [
         r"bipolar|anorexic|bulimic|hiv[- ]positive|pregnant|infertile|disabled|deaf|"
         r"neurodivergent|hard of hearing|visually impaired|hearing impaired|in a wheelchair|"
         r"(?:lactose|gluten) intolerant|immunocompromised|on chemo|on insulin|"
-        r"in remission|on dialysis|in therapy|in rehab|in recovery from|on medication|on meds|"
+        r"in remission|on dialysis|in therapy|in rehab|in recovery from(?=\s+(?:(?:my|an?|the)\s+)?(?:[a-z]+\s+)?(?:alcohol\w*|drugs?|drinking|gambling|opioids?|heroin|cocaine|meth|pills|addiction|surgery|an?\s+operation|transplant|stroke|heart\s+attack|overdose|[a-z]+(?:itis|osis|ectomy|oma)\b|cancer|depression|anorexia|bulimia|an?\s+eating\s+disorder))|on medication|on meds|"
         r"allergic to|clinically depressed|a (?:diabetic|cancer survivor|cancer patient|"
         r"type [12] diabetic|recovering alcoholic|recovering addict|wheelchair user))\b",
         re.IGNORECASE,
@@ -245,7 +244,7 @@ _HEALTH_ZH = [
     _zh(
         r"作为(?:一名|一个)?(?:糖尿病人|糖尿病患者|癌症患者|抑郁症患者|残疾人)|"
         r"我(?:在|正在|每周|定期)?(?:做|接受)\S{0,4}?(?:透析|化疗|放疗|心理治疗|心理咨询)|"
-        r"我(?:怀孕了|怀孕\S{0,3}个?月|在孕期|正在做化疗|在做化疗|在接受心理治疗|在看心理医生|"
+        r"我(?:怀孕了|在孕期|正在做化疗|在做化疗|在接受心理治疗|在看心理医生|"
         r"(?:一直|定期|每周)?(?:去)?看心理医生|去看精神科|在住院(?!部|医|处|楼))"
     ),
 ]
@@ -409,7 +408,6 @@ _MINOR = [
 CATEGORIES: dict[str, list[re.Pattern[str] | _Cued]] = {
     "health": _HEALTH_EN
     + _HEALTH_ZH
-    + MEDICAL_FORMS
     + MEDICINE_FRAMES
     + SPECIAL_FORMS["health"]
     + SUBJECT_FORMS["health"]

@@ -9,8 +9,7 @@ in between):
 - **health**: a dose with a unit ("I take 75 mcg of …", any drug, named or not); an
   injected medicine; a device or implant put into the user ("they put two stents in my
   heart", 我…放了…支架); a round or course of a treatment ("round four of chemo … for me",
-  我…第二轮化疗); weeks of pregnancy, a midwife or due date ("I'm 28 weeks along",
-  我怀孕十八周, 我产检); a lab measure of the user with a value ("my viral load has been",
+  我…第二轮化疗) (pregnancy by its measures is read in ``spec_shown``); a lab measure of the user with a value ("my viral load has been",
   我的…病毒载量); a gene the user carries or a genetic test about them; an organ of the
   user that is under- or overactive; months of sobriety; a guide or service dog, being
   registered blind; a condition noun right after 我 (我甲状腺结节, 我桥本甲状腺炎);
@@ -94,15 +93,6 @@ _HEALTH_EN = [
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_IM}\s+(?:\d+|[a-z]+(?:-[a-z]+)?)\s+weeks?\s+(?:along|pregnant|gone)\b"
-        rf"|{_IM}\s+(?:now\s+)?expecting\s+(?:a\s+baby|a\s+boy|a\s+girl|twins|baby|(?:our|my)\s+"
-        rf"(?:first|second|third|fourth|baby|child|\w+\s+child)\b)"
-        rf"|{_MY}\s+(?:midwife|obstetrician|ob-?gyn|doula|due\s+date|pregnancy|prenatal|antenatal|"
-        rf"(?:\d+|[a-z]+)[- ]week\s+scan)\b"
-        rf"|{_IM}\s+(?:doing|going through|starting|on)\s+(?:ivf|iui|egg\s+freezing|fertility\s+treatment)",
-        re.IGNORECASE,
-    ),
-    re.compile(
         rf"{_MY}\s+(?:last\s+|latest\s+|most\s+recent\s+|recent\s+)?(?:{_LAB})\b(?:\s+(?:count|levels?|"
         r"reading|results?|numbers?))?\s+(?:is|was|are|were|has\s+been|have\s+been|came\s+back|"
         r"dropped|rose|went\s+up|went\s+down|stays?|stayed|remains?|of)\b",
@@ -157,11 +147,6 @@ _HEALTH_ZH = [
         r"(?:第[一二三四五六七八九十\d]+[轮次个期]的?)?(?:化疗|化療|放疗|放療|透析|靶向治疗|免疫治疗|试管|促排卵?)"
     ),
     re.compile(
-        rf"{_ZH_I}(?:现在|已经)?(?:怀孕|怀了|怀上了?)[^。！？，,\n]{{0,6}}?(?:周|个月|胎)"
-        rf"|{_ZH_I}的?(?:产检|孕检|预产期|助产士|产科医生|孕周)|{_ZH_I}(?:在|正在)?(?:备孕|做试管|打促排)"
-        rf"|{_ZH_I}(?:现在|已经)?(?:在)?孕[早中晚]期"
-    ),
-    re.compile(
         rf"{_ZH_I}的?(?:HIV|艾滋|乙肝)?(?:病毒载量|CD4|糖化血红蛋白|血糖|血压|血脂|胆固醇|尿酸|甲功|"
         r"TSH|肝功能?|肾功能?|转氨酶|肌酐)(?:是|偏|有点|已经|一直|测|检测|控制|很|太|高|低|\d|指标|降|升|涨|掉)"
     ),
@@ -172,11 +157,15 @@ _HEALTH_ZH = [
     re.compile(
         rf"{_ZH_I}是[^。！？，,\n]{{0,4}}(?:视障|听障|盲人|聋人|残障|残疾)"
         rf"|{_ZH_I}[^。！？，,\n]{{0,4}}(?:靠|用|带着?|牵着?)导盲犬|{_ZH_I}的导盲犬"
+        # Korean: a disability the speaker has (청각 장애가 있어서). 장애 alone is also an
+        # outage (시스템 장애가 있어서): with the subject dropped, the kind of disability
+        # named before it says whose word it is
+        r"|(?:^\s*|(?:저는|제가|나는|내가)\s*)(?:청각|시각|지체|언어|지적|발달|정신)\s*장애(?:가|를)\s*"
+        r"(?:있(?:어|고|습|다|으며)|가지고|앓)|(?:저는|제가|나는|내가)\s*장애(?:가|를)\s*(?:있(?:어|고|습|다)|가지고|앓)"
     ),
-    # Japanese and Korean: the speaker takes a medicine, is N weeks pregnant.
+    # Japanese: the speaker takes a medicine or an injection.
     re.compile(
         r"(?:私|わたし|僕|俺)(?:は|も)[^。]{0,15}(?:薬|くすり)を[^。]{0,6}(?:飲んで|飲み|服用)"
-        r"|(?:^|私は|わたしは)\s*妊娠\s*\d+\s*週"
         r"|(?:私|わたし)は[^。]{0,12}(?:注射|インスリン)を[^。]{0,4}打って"
         r"|(?:私|わたし)は[^。]{0,10}(?:透析|抗がん剤|化学療法|放射線治療)"
         r"|(?:저는|나는|제가|내가)\s*임신\s*\d+\s*주"
@@ -221,7 +210,12 @@ _RELIGION = [
         r"mandir|kingdom\s+hall)\b(?:\s+\w+){0,4}?\s+(?:every|each|on\s+(?:sundays|fridays|saturdays)|weekly)",
         re.IGNORECASE,
     ),
-    re.compile(r"(?:저는|나는)\s*(?:\S+\s+){0,3}?(?:성당|교회|절|모스크)에\s*(?:가|다녀|다닙)"),
+    re.compile(
+        r"(?:저는|나는)\s*(?:\S+\s+){0,3}?(?:성당|교회|절|모스크)에\s*(?:가|다녀|다닙)"
+        # Japanese: a rite the speaker goes to (ミサ, 礼拝), or a place of worship attended
+        r"|(?:^\s*|(?:私|わたし|僕|俺)(?:は|も|、))[^。はが]{0,14}?(?:(?:の)?(?:ミサ|礼拝|お祈り)に(?:行|通|参加|出)"
+        r"|(?:教会|モスク|シナゴーグ)に通)"
+    ),
 ]
 # "party" that ends its noun phrase (the Green Party since 2019), not a noun's modifier
 # (the party planning committee): a closed class of function words or punctuation follows.
@@ -250,7 +244,11 @@ _TRADE_UNION = [
         r"[\w' ]{0,30}?\bunion\b(?=\s*(?:[,.;!?]|$|and\b|since\b|now\b|so\b|local\b))",
         re.IGNORECASE,
     ),
-    re.compile(r"(?:저는|나는|제가|내가)\s*(?:\S+\s+){0,2}?(?:노조|노동조합)\s*(?:조합원|원|회원)"),
+    re.compile(
+        r"(?:저는|나는|제가|내가)\s*(?:\S+\s+){0,2}?(?:노조|노동조합)\s*(?:조합원|원|회원)"
+        r"|(?:^\s*|(?:私|わたし|僕|俺)(?:は|も|、))[^。はが]{0,10}?(?:労働組合|労組|ユニオン)に(?:入|加入|加盟)"
+        r"|(?:^\s*|(?:私|わたし|僕|俺)(?:は|も|、))[^。はが]{0,10}?組合費を(?:払|納め)"
+    ),
 ]
 _BIOMETRIC = [
     re.compile(

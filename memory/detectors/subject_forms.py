@@ -89,20 +89,6 @@ _HEALTH = [
         r"|(?:^|저는|나는|제가|내가)\s*(?:\S*[^\s가이는께]\s+){0,2}?(?:휠체어|보청기|인공와우|지팡이|인슐린\s*펌프|의족)"
         r"(?:를|을)?\s*(?:써요|쓰고|사용|타고|끼고|달고)"
     ),
-    # A procedure named with its site ("a knee arthroscopy"), a named one in the future
-    # (我下个月要去做…手术), and Japanese/Korean surgery received by the speaker.
-    re.compile(
-        rf"{_I}\s+{_ADV}(?:had|got|underwent|am\s+having|'m\s+having|recovering\s+from|"
-        r"am\s+recovering\s+from|'m\s+recovering\s+from|recovered\s+from|am\s+scheduled\s+for|"
-        r"'m\s+scheduled\s+for|need|needed)\s+(?:an?\s+|my\s+|the\s+)?(?:[a-z]+[\s-]){1,2}"
-        r"[a-z]+(?:ectomy|otomy|ostomy|plasty|oscopy)\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"{_ZH_I}{_ZH_WHEN}{{0,4}}(?:去)?(?:做|动)(?:了|过|完)?[^。！？，,\n台]{{0,8}}?(?:手术|手術|移植|切除)(?!室|刀|台|费|医|器械)"
-        r"|(?:私|わたし|僕|俺)は[^。]{0,12}手術を(?:受け|し)"
-        r"|(?:저는|나는|제가|내가)\s*(?:\S*[^\s가이서]\s+){0,3}?\S*수술을?\s*(?:받았|받을|받아|받고|했)"
-    ),
     # A test or scan of the user that came back; a numbered session of a therapy for the
     # user; a medicine collected from the pharmacy or taken on a schedule (any name).
     re.compile(

@@ -117,18 +117,18 @@ LET_THROUGH = [
     "母が先週、大腸内視鏡検査を受けました。",
     "엄마는 보청기를 껴요.",
     "If I ever needed IVF, I'd go abroad.",
-]
-
-# Let through by this round's frames, still held by older rules of the same meaning
-# (special_forms' weeks along and my due date, course_frames' due in, medical_forms' and
-# life_frames' 做…移植/试管), which read no frame of fiction and no sense of the word: left
-# as they are this round (see docs/write-policy.md, round 20).
-OLDER_RULES_HOLD = [
+    # held by older rules of the same meaning until round 21 read each concept in one
+    # place (spec_shown) and the borrowed term by its complement
     "In the novel, I'm due in October and nobody knows.",
     "I'm 12 weeks along in the course and loving it.",
     "My due date for the thesis is the 14th of May.",
     "I'm due in October for my visa renewal.",
     "我做了代码移植。",
+]
+
+# Let through by this round's frames, still held by an older rule of the same meaning
+# (life_frames' 做…试管), which reads no sense of the word (docs/write-policy.md, round 21).
+OLDER_RULES_HOLD = [
     "我在做试管实验。",
 ]
 

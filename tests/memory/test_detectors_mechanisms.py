@@ -141,7 +141,7 @@ def test_rot13_and_base64_are_read_like_what_they_hide():
     assert not find_injection("Cyrnfr pbzr gb qvaare ba Shaqnl jvgu hf.")  # "please come to dinner"
 
 
-# --- health by word formation (memory.detectors.medical_forms) ------------------------
+# --- health by word formation (memory.detectors.spec_shown) ---------------------------
 
 from memory.detectors.special_categories import find_special_categories  # noqa: E402
 

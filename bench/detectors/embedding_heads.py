@@ -74,11 +74,12 @@ def embeddings(texts: list[str], label: str = "") -> np.ndarray:
         done = start + len(part)
         if done % 1024 < 64 or done == len(missing):
             print(f"  {done}/{len(missing)} in {time.perf_counter() - t0:.0f} s", flush=True)
+            # Written beside and renamed: a run stopped mid-write keeps the previous cache.
+            partial = EMBEDDINGS_CACHE.with_suffix(".partial.npz")
             np.savez(
-                EMBEDDINGS_CACHE,
-                keys=np.array(list(cached.keys())),
-                vectors=np.stack(list(cached.values())),
+                partial, keys=np.array(list(cached.keys())), vectors=np.stack(list(cached.values()))
             )
+            partial.replace(EMBEDDINGS_CACHE)
     return np.stack([cached[k] for k in key]).astype(np.float32)
 
 

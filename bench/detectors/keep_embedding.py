@@ -27,6 +27,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
+def merged_scale(peak: float, old_scale: float, keep_ngram: tuple) -> float:
+    """The float16 scale of the merged n-gram weights: OLD's where columns are kept from it
+    and the merged peak still fits under float16 at that scale, so that a kept column is
+    stored exactly as before (at another scale it is re-rounded, and a text sitting on a
+    kept line can cross it); else the peak's (60,000, as train.py writes)."""
+    if keep_ngram and peak / old_scale <= 65000.0:
+        return old_scale
+    return peak / 60000.0
+
+
 def merge(ngram: Path, old: Path, out: Path, locomo: Path, keep_ngram: tuple = ()) -> dict:
     from bench.detectors.embedding_heads import embeddings, passages
     from bench.detectors.train import EMB_BUDGET, UNSURE_LOGIT, _logit, ordinary_turns
@@ -51,7 +61,7 @@ def merge(ngram: Path, old: Path, out: Path, locomo: Path, keep_ngram: tuple = (
             if "refuse" in old_meta["thresholds"][c]:
                 meta["thresholds"][c]["refuse"] = old_meta["thresholds"][c]["refuse"]
         used = np.flatnonzero(np.abs(full).max(1) > 1e-4)
-        scale = float(np.abs(full[used]).max() / 60000.0)
+        scale = merged_scale(float(np.abs(full[used]).max()), float(old_meta["scale"]), keep_ngram)
         meta["scale"] = scale
         meta["ngram_kept_from_old"] = sorted(keep_ngram)
         arrays = {

@@ -239,6 +239,27 @@ def train(X, y: np.ndarray, n: int, bits: int, epochs: int = EPOCHS, seed: int =
     return W, b
 
 
+NGRAM_CACHE = Path("/tmp/engram-learned-ngram")
+
+
+def cached_train(texts: list[str], X, y: np.ndarray, bits: int, epochs: int):
+    """``train``, kept in /tmp (never in git) under a digest of all it depends on: a run
+    with ``--no-embedding`` and a later one with the embeddings (deterministic, full-batch)
+    train the same n-gram heads, so the second reads them instead of training again."""
+    from memory.detectors import learned
+
+    h = hashlib.sha1(repr((bits, epochs, L2, LEARNING_RATE, SEED, POS_WEIGHT_CAP)).encode())
+    h.update(Path(learned.__file__).read_bytes() + "\x00".join(texts).encode("utf-8"))
+    h.update(np.ascontiguousarray(y, dtype=np.float32).tobytes())
+    path = NGRAM_CACHE / f"{h.hexdigest()}.npz"
+    if not path.exists():
+        NGRAM_CACHE.mkdir(exist_ok=True)
+        np.savez(path, **dict(zip("Wb", train(X, y, len(texts), bits, epochs), strict=True)))
+    print(f"n-gram heads: {path}", flush=True)
+    with np.load(path) as data:
+        return data["W"], data["b"]
+
+
 def predict(W, b, X, n: int) -> np.ndarray:
     r, c, v = X
     logits = np.zeros((n, W.shape[1]), dtype=np.float64)
@@ -423,7 +444,7 @@ def main() -> None:
         print(f"embeddings ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
     # 1. n-gram heads on the training split; thresholds on validation + ordinary turns.
-    W, b = train(X_tr, y[tr], len(tr), args.bits, args.epochs)
+    W, b = cached_train([texts[i] for i in tr], X_tr, y[tr], args.bits, args.epochs)
     p_va = predict(W, b, X_va, len(va))
     p_ord = predict(W, b, X_ord, len(ordinary))
     thresholds = {}
@@ -503,7 +524,7 @@ def main() -> None:
 
     # 3. Final heads on all the data, same settings, the thresholds chosen above.
     print("\ntraining the final heads on all the data", flush=True)
-    W, b = train(X_all, y, len(rows), args.bits, args.epochs)
+    W, b = cached_train(texts, X_all, y, args.bits, args.epochs)
     #    As saved and read at run time (float16 rows, scaled), so that the budgets below are
     #    checked on what the runtime computes (an ordinary turn once sat on the line).
     used = np.flatnonzero(np.abs(W).max(1) > 1e-4)

@@ -97,3 +97,76 @@ def test_off_every_recall_waits_too(read_agent, owner_subject, settings):
         )
     assert r.status_code == 200, r.content
     assert set(watch.seen["recall"]) == {"on"}
+
+
+class Pipelined:
+    """Each statement's text head and whether psycopg had a pipeline open when it ran."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, bool]] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        status = connection.connection.pgconn.pipeline_status
+        self.seen.append((sql.lstrip()[:40], bool(status)))
+        return execute(sql, params, many, context)
+
+
+def _rows(trace_id: str, tenant_id) -> tuple:
+    from core.models import AuditEvent
+    from core.tenancy import tenant_context
+    from memory.models import RecallTrace
+
+    with tenant_context(tenant_id):
+        trace = RecallTrace.objects.filter(id=trace_id).values(
+            "subject_id", "agent_id", "purpose", "query_sha256", "record_ids"
+        )
+        audit = AuditEvent.objects.filter(extra__trace_id=trace_id).values(
+            "action", "operation", "subject_id", "extra"
+        )
+        return list(trace), [{**a, "extra": {**a["extra"], "trace_id": ""}} for a in audit]
+
+
+@pytest.mark.parametrize("query", ["What is in the garage?", "车库里有什么？"])
+def test_the_trace_goes_with_the_commit_and_is_the_same(read_agent, owner_subject, settings, query):
+    """ENGRAM_RECALL_TRACE_WITH_COMMIT: the trace and audit row are inserted last, in the
+    pipeline the COMMIT joins, and they are the rows the reference writes."""
+    from tests.helpers.retrieval import remember
+
+    remember(owner_subject, "User keeps a kayak in the garage")
+    remember(owner_subject, "用户在车库里放着一个望远镜")
+    client = read_agent.client(owner_subject)
+    answers = {}
+    for on in (False, True, True):
+        settings.ENGRAM_RETRIEVAL = {**settings.ENGRAM_RETRIEVAL, "TRACE_WITH_COMMIT": on}
+        watch = Pipelined()
+        with connection.execute_wrapper(watch):
+            r = client.post_json("/api/v1/recall", {"query": query, "purpose": PURPOSE})
+        assert r.status_code == 200, r.content
+        body = r.json()
+        inserts = [(head, piped) for head, piped in watch.seen if head.startswith("WITH i0")]
+        assert len(inserts) == 1
+        assert inserts[0][1] is on  # in the pipeline only with the setting
+        if on:
+            assert watch.seen[-1] == inserts[0]  # the request's last statement
+        assert not any(piped for head, piped in watch.seen if not head.startswith("WITH i0"))
+        assert connection.connection.pgconn.pipeline_status == 0  # closed after the commit
+        answers[on] = (
+            [i["id"] for i in body["items"]],
+            _rows(body["trace_id"], owner_subject.tenant_id),
+        )
+    assert answers[True] == answers[False]
+    assert answers[True][0]  # the question finds something
+    assert answers[True][1][0] and answers[True][1][1]  # both rows written
+
+
+def test_a_recall_outside_an_api_request_writes_its_trace_at_once(read_agent, owner_subject):
+    """Recall in another caller's transaction (``tenant_context``, not the request's):
+    nothing waits for a commit it does not own."""
+    from tests.helpers.retrieval import recall, remember
+
+    remember(owner_subject, "User keeps a kayak in the garage")
+    watch = Pipelined()
+    with connection.execute_wrapper(watch):
+        recall(read_agent.agent, owner_subject, "What is in the garage?")
+    inserts = [piped for head, piped in watch.seen if head.startswith("WITH i0")]
+    assert inserts == [False]

@@ -4,10 +4,10 @@ the last recalls, and nothing a write or a deletion committed.
 
 In process, through the API (Django's test client, each request its own transaction as
 under gunicorn), on a tenant of its own in the bench database: rounds of one write (a
-candidate), one deletion (of the previous round's memory) and a few recalls, then recalls
-only; right after the last answer, the request connection's PostgreSQL backend is killed
-with SIGKILL, and the postmaster resets every backend and recovers from the WAL on disk
-(a crash of the database server, not of Engram). Then it counts what survived:
+candidate), every other round a deletion (of an earlier round's memory), and a few
+recalls, then recalls only; right after the last answer, the request connection's
+PostgreSQL backend is killed with SIGKILL, and the postmaster resets every backend and
+recovers from the WAL on disk (a crash of the database server, not of Engram). Then it counts what survived:
 
     OMP_NUM_THREADS=1 ENGRAM_BENCH_DB=bench_lat .venv/bin/python bench/perf/trace_commit_crash.py
     ... --off     # the setting off: nothing may be lost

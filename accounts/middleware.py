@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 
 from accounts.services.credentials import key_parts
 from accounts.tenancy import active_tenant_for
+from core.db.with_commit import request_transaction
 from core.tenancy import enter_tenant, enter_tenant_of_key, restore_tenant, tenant_set
 
 
@@ -29,26 +30,32 @@ class TenantContextMiddleware:
         # The settings are transaction-local: when this transaction is the outermost one,
         # its commit discards them and putting them back would be a wasted round trip.
         outermost = not connection.in_atomic_block
-        with transaction.atomic():
-            prefix = _key_prefix(request)
-            if prefix is None:
-                saved = enter_tenant(None)
-            else:
-                # ENGRAM_API_KEY_TENANT_AT_ENTRY: the role and the presented key's tenant
-                # in one statement; authentication then checks the key without asking
-                # for its tenant again (accounts/services/credentials.py).
-                saved, key_tenant = enter_tenant_of_key(prefix)
-                request.key_tenant_at_entry = (prefix, key_tenant)
-            request.tenant_id = active_tenant_for(request)
-            if request.tenant_id is not None:
-                # A signed-in user's tenant replaces the key's: authentication asks again.
-                request.key_tenant_at_entry = None
-                tenant_set(request.tenant_id)
-            response = self.get_response(request)
-            if response.status_code >= 500:
-                transaction.set_rollback(True)
-            elif not outermost:
-                restore_tenant(saved)
+        # Writes a view hands to the commit (a recall's trace: core/db/with_commit.py) go
+        # with it, in one round trip.
+        with request_transaction(connection, outermost=outermost) as send_with_commit:
+            with transaction.atomic():
+                prefix = _key_prefix(request)
+                if prefix is None:
+                    saved = enter_tenant(None)
+                else:
+                    # ENGRAM_API_KEY_TENANT_AT_ENTRY: the role and the presented key's
+                    # tenant in one statement; authentication then checks the key without
+                    # asking for its tenant again (accounts/services/credentials.py).
+                    saved, key_tenant = enter_tenant_of_key(prefix)
+                    request.key_tenant_at_entry = (prefix, key_tenant)
+                request.tenant_id = active_tenant_for(request)
+                if request.tenant_id is not None:
+                    # A signed-in user's tenant replaces the key's: authentication asks
+                    # again.
+                    request.key_tenant_at_entry = None
+                    tenant_set(request.tenant_id)
+                response = self.get_response(request)
+                if response.status_code >= 500:
+                    transaction.set_rollback(True)
+                else:
+                    if not outermost:
+                        restore_tenant(saved)
+                    send_with_commit()
         return response
 
 

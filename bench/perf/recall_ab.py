@@ -57,7 +57,9 @@ from bench.perf.recall_perf import (  # noqa: E402
 )
 
 
-def start(root: Path, port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+def start(
+    root: Path, port: int, extra_env: dict[str, str] | None = None, boot_seconds: float = 90
+) -> subprocess.Popen:
     env = {
         **os.environ,
         **(extra_env or {}),
@@ -73,7 +75,7 @@ def start(root: Path, port: int, extra_env: dict[str, str] | None = None) -> sub
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.time() + 90
+    deadline = time.time() + boot_seconds
     while time.time() < deadline:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
@@ -110,6 +112,13 @@ def main() -> None:
         " they last; the bare embedding on the same questions) instead of generated ones",
     )
     parser.add_argument("--port", type=int, default=8771, help="the first server's; +1 the other")
+    parser.add_argument(
+        "--boot-seconds",
+        type=float,
+        default=90,
+        help="how long each server may take to answer its first request (a loaded machine"
+        " needs more)",
+    )
     args = parser.parse_args()
     real = locomo_questions(args.questions_dir) if args.questions_dir else None
     tenant = loaded_per_subject_tenant(args.memories_per_subject, args.subjects)
@@ -117,7 +126,9 @@ def main() -> None:
     before_env = dict(item.split("=", 1) for item in args.before_env)
     trees = {"before": args.before.resolve(), "this checkout": ROOT}
     servers = {
-        label: start(root, args.port + i, before_env if label == "before" else None)
+        label: start(
+            root, args.port + i, before_env if label == "before" else None, args.boot_seconds
+        )
         for i, (label, root) in enumerate(trees.items())
     }
     ports = {label: args.port + i for i, label in enumerate(trees)}

@@ -521,8 +521,9 @@ ENGRAM_RETRIEVAL = {
     # The lexical route's lexemes and the scope's statistics read in one statement
     # (recall/accel/lexemes_read.py; docs/performance.md, rlat3).
     "LEXEMES_WITH_STATISTICS": env.bool("ENGRAM_RECALL_LEXEMES_WITH_STATISTICS", default=True),
-    # Opt-in: an API recall commits without waiting for the disk (recall/accel/trace_commit.py).
-    "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=False),
+    # An API recall (its trace and read-audit row: an access log) commits without waiting
+    # for the disk; writes always wait (recall/accel/trace_commit.py, docs/configuration.md).
+    "ASYNC_TRACE_COMMIT": env.bool("ENGRAM_RECALL_ASYNC_TRACE_COMMIT", default=True),
     # A large scope's counts (lexical docs and their mean length, vectors) kept 30 s.
     "SCOPE_COUNTS": env.bool("ENGRAM_RECALL_SCOPE_COUNTS", default=True),
     # Recall's plain body read and its answer written without building the DRF

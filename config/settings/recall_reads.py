@@ -38,6 +38,11 @@ ENGRAM_RECALL_READS = {
     # connection (memory/recall/trace.py; docs/performance.md, issue 39, eleventh round).
     # The same statement and rows; off: Django's cursor, the values inlined.
     "PREPARED_TRACE": env.bool("ENGRAM_RECALL_PREPARED_TRACE", default=True),
+    # An API recall's trace and audit row handed to the request's transaction and sent
+    # with its COMMIT in one psycopg pipeline: one round trip after the answer instead of
+    # two (core/db/with_commit.py; docs/performance.md, issue 39, fourteenth round). The
+    # same statement and rows in the same transaction; off: inserted when recall ends.
+    "TRACE_WITH_COMMIT": env.bool("ENGRAM_RECALL_TRACE_WITH_COMMIT", default=True),
     # With ONE_SCOPE_READ: the ids of the records the vector route may return read as
     # their bytes one after another (``uuid_send``) instead of an array of uuids, and
     # matched to the kept vectors' rows by those bytes (memory/recall/accel/scope_read.py,

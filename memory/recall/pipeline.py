@@ -357,6 +357,7 @@ def recall(
                     items=items,
                     request_id=request_id,
                     latency_ms=(perf_counter() - started) * 1000,
+                    with_commit=in_tenant_transaction,
                 )
     return RecallResult(
         trace_id=trace_id,

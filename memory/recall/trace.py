@@ -13,6 +13,7 @@ from django.utils import timezone
 from core.actor import Actor
 from core.audit import audit_record
 from core.codes import AuditAction
+from core.db import with_commit as commit_queue
 from core.models import AuditEvent
 from core.sqltemplate import insert_new
 from core.tenancy import tenant_context
@@ -37,8 +38,11 @@ def record_recall(
     items: list[RecallItem],
     request_id: str,
     latency_ms: float | None = None,
+    with_commit: bool = False,
 ) -> uuid.UUID:
-    """The trace (ids only) and the read's audit event."""
+    """The trace (ids only) and the read's audit event. ``with_commit``: the caller runs in
+    the request's own transaction, scoped to the tenant until it commits (an API recall):
+    the insert may go with that commit (``core.db.with_commit``)."""
     ids = [i.id for i in items]
     trace_id = uuid.uuid4()
     now = timezone.now()
@@ -72,7 +76,14 @@ def record_recall(
         # Both rows in one statement whose SQL is written once (the ORM's insert is
         # built and compiled on every save).
         connection = connections[router.db_for_write(RecallTrace)]
-        insert_new([trace, audit], connection, cursor=_trace_cursor(connection))
+
+        def write() -> None:
+            insert_new([trace, audit], connection, cursor=_trace_cursor(connection))
+
+        if not (
+            with_commit and commit_queue.enabled() and commit_queue.at_commit(connection, write)
+        ):
+            write()
     else:
         trace.save(force_insert=True)
         audit.save(force_insert=True)

@@ -225,7 +225,7 @@ def test_lexical_first_reads_the_scope_statistics_with_the_lexemes(
 def test_async_trace_commit_switches_only_an_api_recalls_transaction(
     read_agent, owner_subject, settings, on
 ):
-    """ENGRAM_RECALL_ASYNC_TRACE_COMMIT (off by default) turns off the wait for the disk
+    """ENGRAM_RECALL_ASYNC_TRACE_COMMIT (on by default) turns off the wait for the disk
     in an API recall's own transaction only; the trace and the audit row are written as
     before, and a recall inside another caller's transaction never changes it."""
     from django.db import connection

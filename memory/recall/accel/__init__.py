@@ -17,8 +17,8 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   every token of the question in one statement over the eligible docs read once; with
   ``ENGRAM_RECALL_TRIGRAM_BOUND``, a doc's word similarity to a token computed only if
   the doc holds enough of the token's trigrams to reach the floor.
-- ``trace_commit`` (``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``, off): an API recall's trace and
-  audit row committed without waiting for the disk (a durability trade, opt-in).
+- ``trace_commit`` (``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``, on): an API recall's trace and
+  audit row committed without waiting for the disk (an access log's durability trade).
 - compiled SQL (``ENGRAM_RECALL_COMPILED_QUERIES``, ``core.sqltemplate``): a route's
   queryset compiled once per shape and run again with other values.
 - the early embedding (``ENGRAM_RECALL_EARLY_EMBEDDING``, ``QueryVector.speculate``): the

@@ -1,5 +1,5 @@
 """The recall's trace and audit row committed without waiting for the disk
-(``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``; off by default).
+(``ENGRAM_RECALL_ASYNC_TRACE_COMMIT``; on by default).
 
 An API recall's transaction writes two rows, its trace and its audit event, after the
 answer is ranked; its commit then waits for PostgreSQL to flush them to disk, the one
@@ -13,7 +13,13 @@ what other sessions see.
 What it gives up: if the *database server* crashes in that window, the trace and the
 audit event of recalls answered just before are lost (the database stays consistent;
 an agent's feedback on such a trace is then 404). An application crash loses nothing.
-That is why it is off: a deployment that must not lose a read's audit row keeps it off.
+A recall's trace and read-audit row are an access log, not governed memory, and
+PostgreSQL's documentation suggests exactly this for such rows; so it is on. Memory
+writes, deletions and their audit rows always wait: this switch is transaction-local, in
+the recall's own transaction, and any later synchronous commit flushes the WAL before it
+too (``bench/perf/trace_commit_crash.py`` crashes the server and counts what survived;
+``tests/memory/test_recall_trace_commit.py`` reads the session's setting at every write).
+A deployment that must not lose a read's audit row sets it ``false``.
 
 Only an API request's transaction (``in_tenant_transaction``) is switched, where recall's
 rows (and the key's last-used time) are the request's only writes; recall inside another

@@ -42,7 +42,7 @@ ENGRAM_RECALL_READS = {
     # with its COMMIT in one psycopg pipeline: one round trip after the answer instead of
     # two (core/db/with_commit.py; docs/performance.md, issue 39, fourteenth round). The
     # same statement and rows in the same transaction; off: inserted when recall ends.
-    "TRACE_WITH_COMMIT": env.bool("ENGRAM_RECALL_TRACE_WITH_COMMIT", default=True),
+    "TRACE_WITH_COMMIT": env.bool("ENGRAM_RECALL_TRACE_WITH_COMMIT", default=False),
     # With ONE_SCOPE_READ: the ids of the records the vector route may return read as
     # their bytes one after another (``uuid_send``) instead of an array of uuids, and
     # matched to the kept vectors' rows by those bytes (memory/recall/accel/scope_read.py,

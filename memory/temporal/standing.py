@@ -12,7 +12,7 @@ by its grammar, with closed classes only:
 - **nothing points ahead and nothing is told as past**: no future auxiliary or verb of
   intending (will, 'll, shall, going to, gonna, about to; plan, intend, hope, expect, set
   or due to; 要, 将, 打算, 准备, 计划), no word of a time to come (soon, next, tomorrow,
-  one day, eventually, starting, as of, effective; 明年, 下个月, 以后…起), no past (was,
+  one day, eventually, starting, as of, effective, a definite "new" thing; 明年, 下个月, 以后…起), no past (was,
   were, did, had, ago, yesterday, last, used to, a finite ``-ed`` verb; 了, 已经, 过);
 - **and the shape of a standing fact**: a habitual connective (whenever, every/each/any
   time, 每当, 每逢, 每次, 每到, 凡是) whoever the subject is; or a connective of time or
@@ -43,6 +43,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _EN_AHEAD = re.compile(
     r"\b(?:will|shall|going\s+to|gonna|about\s+to|soon(?!\s+as\b)|someday|some\s+day|one\s+day|eventually|"
     r"next|tomorrow|later|upcoming|starting|beginning|as\s+of|effective|from\s+now\s+on|"
+    # A definite "new" thing (the new lease, our new contract) is one that is not yet in
+    # place: a one-time event, where "a new user" is any (round 21, after the merge).
+    r"(?:the|our|your|their)\s+new|"
     r"no\s+longer|any\s?more|(?:plan|intend|hope|expect|want|mean|aim)(?:s|ed|ing)?\s+to|"
     r"(?:set|due|scheduled)\s+to)\b|'ll\b",
     re.IGNORECASE,

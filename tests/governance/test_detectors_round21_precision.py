@@ -82,8 +82,11 @@ STANDING = [
     "只要账户欠费，短信提醒就会停止。",
     "每当有新订单，仓库就会收到通知。",
     "一旦连接超时，客户端就重试三次。",
+    "When a new member joins, the bot posts a welcome message.",  # "a new": any member
 ]
 NOT_STANDING = [
+    "Once the new lease starts, the rent is paid on the fifth.",  # the new lease: one event
+    "When our new contract begins, invoices go to the finance team.",
     "When my contract ends, I go back to freelancing.",  # a person: a change of theirs
     "Once the lease ends we're moving to Leeds.",  # a future (the progressive of plans)
     "When the queue was full, new jobs were rejected.",  # past

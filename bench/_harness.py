@@ -190,6 +190,15 @@ def bench_credentials(tenant_slug: str, external_id: str) -> tuple[str, str]:
     return key, subject_token_issue(tenant_id=tenant.id, agent_id=agent.id, subject_id=subject.id)
 
 
+def backend_cpu_ms(connection):
+    """A reader of the CPU time, in ms, that ``connection``'s PostgreSQL backend has spent
+    (``/proc/PID/schedstat``: the embedded or a local server only)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        schedstat = Path(f"/proc/{cursor.fetchone()[0]}/schedstat")
+    return lambda: int(schedstat.read_text().split()[0]) / 1e6
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     k = (len(ordered) - 1) * p / 100

@@ -34,11 +34,15 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--texts", choices=["bench", "locomo"], default="bench")
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo-dev"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev",
+    )
     parser.add_argument("--keys", default="PLAIN_MENTION_ROWS,TEXT_CHECKED_ONCE")
     args = parser.parse_args()
 
-    from bench._harness import django_setup
+    from bench._harness import backend_cpu_ms, django_setup
 
     django_setup()
     from django.conf import settings
@@ -70,12 +74,7 @@ def main() -> None:
     }
     from django.db import connection
 
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        schedstat = Path(f"/proc/{cursor.fetchone()[0]}/schedstat")
-
-    def backend_ms() -> float:
-        return int(schedstat.read_text().split()[0]) / 1e6
+    backend_ms = backend_cpu_ms(connection)
 
     figures: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
     b = 0

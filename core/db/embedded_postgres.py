@@ -45,6 +45,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import re
 import shutil
 import sys
 import threading
@@ -212,6 +213,15 @@ def _log_tail(data_dir: Path, lines: int = 40) -> list[str]:
         return []
 
 
+_LOG_PID = re.compile(r"\[(\d+)\]")
+
+
+def _log_pid(line: str) -> str:
+    """The pid in a server log line's prefix (``[1234]``), else the prefix itself."""
+    m = _LOG_PID.search(line.split(":  ", 1)[0])
+    return m.group(1) if m else line.split("]", 1)[0]
+
+
 def _why_not_started(data_dir: Path, exc: BaseException) -> str:
     """One line for /healthz and the log: the server log's last FATAL or PANIC line, what
     pg_ctl said, and whether the disk is full."""
@@ -225,9 +235,11 @@ def _why_not_started(data_dir: Path, exc: BaseException) -> str:
         # The fatal line, and the one before it from the same process when that says what
         # was wrong ('invalid value for parameter "shared_buffers"' before "configuration
         # file contains errors").
-        pid = lines[last].split("]", 1)[0]
-        for line in lines[max(0, last - 2) : last + 1]:
-            if line.split("]", 1)[0] == pid and any(
+        # The same process by its pid, not by the whole prefix: the default prefix ('%m [%p]')
+        # carries milliseconds, which differ between the two lines on a slower machine.
+        pid = _log_pid(lines[last])
+        for line in lines[max(0, last - 4) : last + 1]:
+            if _log_pid(line) == pid and any(
                 level in line for level in ("LOG:", "ERROR:", "FATAL:", "PANIC:")
             ):
                 reasons.append(line.split(":  ", 1)[-1].strip())

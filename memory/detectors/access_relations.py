@@ -68,7 +68,7 @@ _THING_END = re.compile(_THING.pattern + r"\s*$", re.I)
 _LOCKS_DIGITS = re.compile(_LOCKING + "|" + _ADMITTING + "|" + _DEVICE + r"|house|home|car", re.I)
 # A value: quoted, or a run of digits or pieces, or a made token; a plain word only if asked.
 _QUOTED = re.compile(r"[\"'‘“](?P<q>[^\s\"'‘’“”]{3,40})[\"'’”]")
-_MADE = re.compile(r"(?P<t>[!-~]{4,40}?)(?=[.,;!?)]*(?:\s|$))")
+_MADE = re.compile(r"(?P<t>[!-~]{4,40}?)(?=[.,;!?)\"'’”]*(?:\s|$))")
 _PLAIN = re.compile(r"(?P<w>[a-z]{6,30})(?![\w'’-])")
 _COMPOUND = re.compile(r"[\w.]*\d[\w.]*(?:-[a-z]+)+")
 # Where a value set or used ends its phrase: not before a noun it modifies ("to WPA3-only
@@ -166,6 +166,15 @@ _IS_WHAT_OPENS = re.compile(
     + r"\s+)?(?:gets?|got|lets?|opens?|unlocks?|disarms?|logs?|signs?)\s+(?:(?:me|you|us|him|her|them)\s+)?"
     r"(?:in\s+|into\s+|onto\s+|in\s+to\s+)?"
 )  # fmt: skip
+# The value as the subject of opening, the thing its object: "X gets me into the laptop",
+# "4821 opens the safe" (after the verb: whom, then in/into, then the thing).
+_DOES_OPEN = re.compile(
+    r"(?:gets?|got|lets?|opens?|opened|unlocks?|unlocked|disarms?|disarmed|logs?|signs?)\s+"
+    r"(?:(?:me|you|us|him|her|them)\s+)?(?:(?:in|into|onto|in\s+to)\s+)?"
+)
+_OBJECT_THING = re.compile(
+    r"(?:(?:my|the|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}?" + _THING.pattern, re.I
+)
 _COPULA_END = re.compile(r"\s*,?\s*(?:that['’]s|that\s+is|it['’]s|is|was|['’]s)?\s*$", re.I)
 _BEFORE = re.compile(
     r"(?:(?<=\s)|(?<=^)|(?<=[(:\"'‘“]))(?:[\"'‘“](?P<q>[^\s\"'‘’“”]{3,40})[\"'’”]|(?P<t>[!-~]{4,40}?))$"
@@ -219,6 +228,7 @@ _KINDS = {
     "what": (_IS_WHAT_OPENS, ("what", "how")),
     "use": (_USE_FOR, ("typ", "enter", "key", "put", "punch", "use", "reuse")),
     "its": (_ITS, ("it",)),
+    "does": (_DOES_OPEN, ("get", "got", "let", "open", "unlock", "disarm", "log", "sign")),
 }  # fmt: skip
 
 
@@ -259,8 +269,36 @@ def _anchors(scan: str, kinds: tuple[str, ...]) -> dict[str, list[re.Match[str]]
     return found
 
 
+# The scripts written without spaces (Han, kana, Hangul, their punctuation and full-width
+# forms): in mixed text ("下周开始,Abcd_00 is what gets me into the laptop", "opens with
+# Abcd_00。别外传") they bound an English phrase as a space does.
+_CJK_RUN = re.compile(
+    r"[\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+    r"\uf900-\ufaff\uff00-\uffef]+[,:]?"
+)
+_CJK_AS_LATIN = {"。": ".", "、": ",", "「": "“", "『": "“", "」": "”", "』": "”"}
+
+
+def _latin_run(m: re.Match[str]) -> str:
+    run = m.group()
+    out = [_CJK_AS_LATIN.get(c, " ") for c in run]
+    # digits glued to a character are a count or a measure (2500元, 3号), never a code
+    if m.start() and m.string[m.start() - 1] in "0123456789" and run[0].isalpha():
+        out[0] = "x"
+    return "".join(out)
+
+
+def latin_view(text: str) -> str:
+    """``text`` with each character of a script written without spaces read as a space (its
+    full stop and quotation marks as their Latin forms, a comma or colon joining it to
+    English as a space), the same length so spans keep their offsets."""
+    return text if text.isascii() else _CJK_RUN.sub(_latin_run, text)
+
+
 def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tuple[int, int]]:
-    """Secrets tied by a relation to what they open or sign into (English)."""
+    """Secrets tied by a relation to what they open or sign into (English; in mixed text
+    read through ``latin_view``)."""
+    text = latin_view(text)
     low = text.lower()
     # The scanning patterns read the lower-case text (same offsets when lowering keeps the
     # length, as for ASCII); a word must start where they match.
@@ -268,7 +306,9 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     login = any(w in low for w in _LOGIN_LITERALS)
     hinted = _hinted(text)
     if hinted:
-        kinds: tuple[str, ...] = ("opens", "hidden", "what", "use", "its") if login else _NO_LOGIN
+        kinds: tuple[str, ...] = (
+            ("opens", "hidden", "what", "use", "its", "does") if login else _NO_LOGIN
+        )
     else:
         if not login and not (("what" in low or "how" in low) and _NUMBER_WORD.search(low)):
             return []
@@ -325,7 +365,8 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             continue
         base = max(lo, m.start() - 60)
         head = text[base : m.start()]
-        head = head[: _COPULA_END.search(head).start()].rstrip(" ,")
+        # the copula, and the comma or dash that sets the value apart ("X — that's how …")
+        head = re.sub(r"(?:\s+-|[\s,;:—–])+$", "", head[: _COPULA_END.search(head).start()])
         w = _WORDS.search(head)
         if w and w.end() == len(head) and len(w.group().split()) >= 4:
             spans.append((base + w.start(), base + w.end()))
@@ -335,6 +376,16 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             at = base + b.start()
             v = _rel_value(text, at, looks_like_secret, True, False)
             if v and v[1] <= m.start():
+                spans.append(v)
+    for m in found["does"]:
+        lo, hi = _clause(text, m.start(), m.end())
+        t = _OBJECT_THING.match(text[:hi], m.end())
+        b = _BEFORE.search(text[max(lo, m.start() - 60) : m.start()].rstrip())
+        if t and b:
+            at = max(lo, m.start() - 60) + b.start()
+            digits = _LOCKS_DIGITS.fullmatch(t.group("head")) is not None
+            v = _rel_value(text, at, looks_like_secret, digits, False)
+            if v and not text[v[1] : m.start()].strip() and not _clock(t.group("head"), text, v):
                 spans.append(v)
     for m in found["use"]:
         lo, hi = _clause(text, m.start(), m.end())
@@ -375,5 +426,5 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     return spans
 
 
-_NO_LOGIN = ("opens", "hidden", "what", "its")
+_NO_LOGIN = ("opens", "hidden", "what", "its", "does")
 _LOGIN_LITERALS = (" log", "sign", "site", "account", "portal", " app", "vpn", " ask", "get ")

@@ -117,3 +117,22 @@ def test_data_directory_made_by_another_system_user_is_handed_over(data_dir):
         assert c.execute("SELECT 1").fetchone() == (1,)
     owner = (data_dir / "global" / "pg_control").stat().st_uid
     assert owner != legacy.pw_uid
+
+
+@pytest.mark.parametrize(
+    "stamps", [("16.001", "16.001"), ("16.001", "16.934"), ("16.998", "17.004")]
+)
+def test_why_a_start_failed_names_the_setting_whatever_the_timestamps(tmp_path, stamps):
+    # The server's log prefix ('%m [%p]') carries milliseconds: the line that names the bad
+    # setting and the FATAL line after it come from one pid but may differ in time (the CI
+    # machine's did), and other processes' lines may come between.
+    (tmp_path / "log").write_text(
+        f"2026-12-07 20:19:{stamps[0]} UTC [4242] LOG:  invalid value for parameter "
+        f'"shared_buffers": "plenty"\n'
+        f"2026-12-07 20:19:{stamps[0]} UTC [4243] LOG:  something else\n"
+        f'2026-12-07 20:19:{stamps[1]} UTC [4242] FATAL:  configuration file "/d/'
+        f'postgresql.auto.conf" contains errors\n'
+    )
+    reason = ep._why_not_started(tmp_path, RuntimeError("pg_ctl failed"))
+    assert "shared_buffers" in reason and "contains errors" in reason
+    assert "something else" not in reason

@@ -38,6 +38,8 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
+from memory.detectors.pinyin_reading import read_pinyin_words
+
 # Traditional -> simplified for the characters the Chinese patterns in instructions.py and
 # addressing.py use (one character each way; a fold, not a translation).
 _T2S = str.maketrans(
@@ -254,6 +256,10 @@ def extra_readings(form: str) -> list[str]:
     pinyin = read_pinyin(form)
     if pinyin:
         out.append(pinyin)
+    # The same by a lexicon drawn from the rules' own Chinese words (round 22).
+    spelled = read_pinyin_words(form)
+    if spelled and spelled != pinyin:
+        out.append(spelled)
     plain = unleet(form)
     if plain != form:
         out.append(plain)
@@ -262,3 +268,8 @@ def extra_readings(form: str) -> list[str]:
         out.append(unquote(form))
     out.extend(_reversed_readings(form))
     return out
+
+
+def encoded_readings(form: str) -> list[str]:
+    """The hex and reversed readings of ``form``: text written so a person cannot read it."""
+    return [*_hex_readings(form), *_reversed_readings(form)]

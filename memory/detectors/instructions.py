@@ -25,9 +25,14 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
-from memory.detectors.injection_readings import carried_texts, extra_readings, native_readings
+from memory.detectors.injection_readings import (
+    carried_texts,
+    encoded_readings,
+    extra_readings,
+    native_readings,
+)
 from memory.detectors.prefilter import search_any
-from memory.detectors.tool_orders import hidden_order, orders_the_reader
+from memory.detectors.tool_orders import conceals_an_order, hidden_order, orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -246,9 +251,21 @@ _INJECTION_PATTERNS = [
         r"(?:上記|以上|上|これまで|今まで|先ほど|前|最初)の?\S{0,6}?(?:内容|指示|命令|ルール|設定|説明|"
         r"文章|メッセージ|プロンプト)\S{0,8}?(?:を|は|も)?\S{0,4}?(?:無視|忘れ|破棄)"
     ),
+    # What came before may be qualified by a relative clause (앞에서 받은 명령, round 22).
     re.compile(
-        r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?)\s*(?:모든\s*)?(?:내용|지시|명령|"
-        r"규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
+        r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?|(?:위|앞|이전|먼저)에서\s+\S{1,4}[은는던]"
+        r")\s*(?:모든\s*)?(?:내용|지시|명령|규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
+    ),
+    # Setting aside is also a verb of heeding negated (気にしないで, 従わなくて; 신경 쓰지 말고,
+    # 따르지 마), said of orders only: "never mind my previous message" is a correction.
+    re.compile(
+        r"(?:上記|以上|これまで|今まで|先ほど|前|最初)の?\S{0,6}?(?:指示|命令|ルール|プロンプト)\S{0,4}?"
+        r"(?:を|は|に|も)?\S{0,2}?(?:気に|従わ|守ら)し?(?:ない|なく)"
+    ),
+    re.compile(
+        r"(?:위의?|이전의?|앞의?|지금까지의?|기존의?|처음의?|(?:위|앞|이전|먼저)에서\s+\S{1,4}[은는던])\s*"
+        r"(?:모든\s*)?(?:지시|명령|규칙|지침|프롬프트)\S{0,3}\s*(?:\S{1,4}\s*)?"
+        r"(?:신경\s*쓰|따르|지키|상관하|듣)지\s*(?:말|마)"
     ),
     # French, Spanish, Italian, Portuguese, German and Russian: a verb of setting aside, then
     # (within a few words) an adjective of what came before and a noun of instructions, in
@@ -415,6 +432,11 @@ _MENTIONED = re.compile(
     r"(?:\b(?:the\s+|a\s+|an\s+|this\s+|that\s+)?(?:(?:attack|injection|trigger|example|test|"
     r"magic|famous|classic|infamous)\s+)?(?:phrases?|strings?|words|sentences?|lines?|examples?|"
     r"payloads?|prompts?|text)|\bsuch\s+as|\blike|\bcalled|\bnamed|\bquotes?|\bquoting|\btyped|"
+    # Reported speech: a verb of saying or asking in a finite or participle form (never the
+    # bare imperative "tell the assistant to '…'"), its hearer (never "you": "I'm telling you
+    # to '…'" is the order itself), then the quoted words.
+    r"\b(?:tell(?:s|ing)|told|ask(?:s|ed|ing)|instruct(?:s|ed|ing)|order(?:s|ed|ing)|"
+    r"say(?:s|ing)|said|writ(?:es|ing)|wrote)(?:\s+(?!you\b|u\b|ya\b)[\w-]+){0,3}?(?:\s+to)?|"
     r"(?:字符串|短语|句子|语句|例子|例如|比如|诸如|文字|攻击语句|フレーズ|文字列|例えば|문구|문자열|예를\s*들어))"
     rf"\s*[:：,]?\s*{_QUOTED}",
     re.IGNORECASE,
@@ -471,6 +493,10 @@ def find_instruction_to_agent(text: str) -> list[str]:
         # The frames of address those leave out (memory.detectors.tool_orders, round 13).
         if orders_the_reader(reading) or hidden_order(reading):
             return ["instruction_to_agent"]
+    # What a tool encoded (ROT13, base64, hex, backwards; not a script fold or pinyin) is
+    # hidden from a person; an order in it is read as in a hidden comment.
+    if any(conceals_an_order(r) for r in (*readings(form), *encoded_readings(form))):
+        return ["instruction_to_agent"]
     return []
 
 

@@ -454,8 +454,13 @@ def _message_object(form: str) -> bool:
 # "always/never/do not", or a request in Chinese, Japanese or Korean. A label ("<!-- end of
 # navigation -->") or a statement in a comment ("… will contact you") is only markup.
 _HIDDEN = re.compile(
-    r"<!--([\s\S]*?)-->|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$",
-    re.MULTILINE,
+    r"<!--([\s\S]*?)-->|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$"
+    # An element the page hides from its viewer by an attribute or a style (round 22):
+    # ``hidden``, ``display:none``, ``visibility:hidden``, ``font-size:0``, ``opacity:0``,
+    # ``aria-hidden``; its text reaches only a machine.
+    r"|<(\w+)\b[^>]*?(?:\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|"
+    r"font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))[^>]*>([^<]*)</\3\s*>",
+    re.MULTILINE | re.IGNORECASE,
 )
 _HIDDEN_ORDER = re.compile(
     # A verb before a determiner or a pronoun ("Built with Hugo" is a credit line).
@@ -472,12 +477,63 @@ _HIDDEN_ORDER = re.compile(
 
 
 def hidden_order(form: str) -> bool:
-    """Whether a comment hidden from the page's viewer orders or addresses its reader."""
-    if "<!--" not in form and "]:" not in form:
+    """Whether a comment or an element hidden from the page's viewer orders or addresses its
+    reader."""
+    if "<!--" not in form and "]:" not in form and "<" not in form:
         return False
     for m in _HIDDEN.finditer(form):
-        body = (m.group(1) or m.group(2) or "").strip()
+        body = (m.group(1) or m.group(2) or m.group(4) or "").strip()
         if body and _HIDDEN_ORDER.search(body):
+            return True
+    return False
+
+
+def conceals_an_order(decoded: str) -> bool:
+    """Whether text a tool hid by an encoding (ROT13, base64, hex, reversed: what
+    ``addressing.readings`` and ``injection_readings`` decode) orders its reader, read as a
+    hidden comment is: nobody encodes an order for a person who reads the page."""
+    return bool(_HIDDEN_ORDER.search(decoded))
+
+
+# A label that claims the authority of the system, the developer or the reader's own
+# instructions (round 22): a line's opening words, bare, bracketed, bold or a markdown
+# heading, pairing a privileged source or a machine role with a noun of orders ("System
+# override:", "[assistant instructions]", "### Instructions for the agent", "【系统指令】",
+# "開発者メッセージ："), then what it introduces. Held when that is an order by the hidden
+# comment's reading or a standing rule from now on; "System notice: maintenance tonight" and
+# "Model instructions: see page 4" (a manual's heading over a statement) are left.
+# "Model" and "agent" name products and people as often as machines ("Model instructions:"
+# in a manual, "Agent instructions:" in a call script): the label takes the unambiguous ones.
+_PRIVILEGED = (
+    r"(?:system|developer|dev|admin|administrator|operator|root|sudo|ai|assistants?|llms?|"
+    r"chatbots?|copilots?|language\s+models?)"
+)
+_ORDERS_NOUN = r"(?:instructions?|overrides?|directives?|orders|prompt)"
+_LABEL = re.compile(
+    rf"(?:^|\n)[ \t]*(?:\[|【|\(|#{{1,6}}[ \t]*|\*\*|__)?[ \t]*(?:new[ \t]+|updated[ \t]+)?"
+    rf"(?:{_PRIVILEGED}[ \t]+(?:[a-z]+[ \t]+)?{_ORDERS_NOUN}"
+    rf"|{_ORDERS_NOUN}[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+)?"
+    rf"(?:[a-z]+[ \t]+)?{_MACHINE})"
+    r"[ \t]*(?:\]|】|\)|\*\*|__)?[ \t]*(?:[:：\-—–]|\n|(?<=[\]】)*_])|$)"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:系统|系統|开发者|開發者|管理员|管理員|助手|模型|AI)"
+    r"(?:指令|指示|命令|覆盖|覆蓋|规则|規則)[\]】]?[ \t]*[:：\n]?"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:システム|開発者|管理者|AI)(?:指示|命令|メッセージ|ルール)[\]】]?[ \t]*[:：\n]?"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:시스템|개발자|관리자|AI)\s*(?:지시|명령|지침|규칙)[\]】]?[ \t]*[:：\n]?",
+    re.IGNORECASE,
+)
+_FROM_NOW = re.compile(
+    r"^\s*(?:from\s+now\s+on|henceforth|going\s+forward|for\s+the\s+rest\s+of|until\s+told)"
+    r"|^\s*(?:从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|今後|これから|以降|앞으로|지금부터)"
+    r"|[你您]只[能可要]",
+    re.IGNORECASE,
+)
+
+
+def labelled_order(form: str) -> bool:
+    """Whether a label claiming privileged authority introduces an order."""
+    for m in _LABEL.finditer(form):
+        body = form[m.end() :].strip()
+        if body and (_HIDDEN_ORDER.search(body) or _FROM_NOW.search(body)):
             return True
     return False
 
@@ -491,4 +547,5 @@ def orders_the_reader(form: str) -> bool:
         or search_any(_ADDRESSEE_EN, form)
         or search_any(_ADDRESSEE_CJK, form)
         or _message_object(form)
+        or labelled_order(form)
     )

@@ -488,11 +488,22 @@ def hidden_order(form: str) -> bool:
     return False
 
 
+# What only the assistant has: its own replies, answers and output, its instructions and
+# memory, and the user it serves. An encoded recipe ("Bake the bread …") names none of them.
+_READERS_OWN = re.compile(
+    r"\byour\s+(?:own\s+)?(?:repl(?:y|ies)|answers?|responses?|output|summar(?:y|ies)|"
+    r"instructions|rules|guidelines|memory|memories|prompt|settings)\b|\bthe\s+user(?:'s|s'|s)?\b"
+    r"|[你您]的(?:回答|回复|回覆|输出|輸出|指令|规则|規則|记忆|記憶)|用户|用戶|使用者",
+    re.IGNORECASE,
+)
+
+
 def conceals_an_order(decoded: str) -> bool:
     """Whether text a tool hid by an encoding (ROT13, base64, hex, reversed: what
-    ``addressing.readings`` and ``injection_readings`` decode) orders its reader, read as a
-    hidden comment is: nobody encodes an order for a person who reads the page."""
-    return bool(_HIDDEN_ORDER.search(decoded))
+    ``addressing.readings`` and ``injection_readings`` decode) orders its reader about what
+    only the assistant has, read as a hidden comment is. An encoded order about anything
+    else stays what it says (round 19's property: an encoded recipe is a recipe)."""
+    return bool(_HIDDEN_ORDER.search(decoded) and _READERS_OWN.search(decoded))
 
 
 # A label that claims the authority of the system, the developer or the reader's own

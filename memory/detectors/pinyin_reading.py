@@ -13,9 +13,10 @@ The reading splits each Latin word into syllables of the standard inventory (eve
 reading in ``pypinyin.pinyin_dict``, the fewest syllables first: "zhiqian" → zhi qian),
 matches the longest run of syllables that spells a lexicon word, across the spaces a writer
 puts or leaves out, and writes a syllable no word covers as the character the rules use
-most often with that reading, or as a space when none does. Only a text that is pinyin is
-read: at least six syllables, and nine in ten of its Latin words (acronyms in capitals
-aside) split wholly into syllables; English prose ("the", "with", "for") falls short.
+most often with that reading, or as a space when none does. Only a run of pinyin is read:
+at least four consecutive Latin words (acronyms in capitals aside), joined by spaces or
+commas, that split wholly into syllables, six syllables or more; what is around it is kept
+as written. English prose breaks runs early ("the", "with", "for" are no syllables).
 """
 
 from __future__ import annotations
@@ -94,27 +95,55 @@ def _split(word: str, syllables: frozenset[str]) -> list[str] | None:
 
 
 def read_pinyin_words(form: str) -> str | None:
-    """``form`` in characters when it is written in toneless pinyin; None otherwise."""
-    words = _WORD.findall(form)
-    if len(words) < 3:
-        return None
+    """``form`` with each run of pinyin words read back into characters (the rest kept as
+    written); None when there is no run of at least four words and six syllables."""
     syllables = _syllables()
-    # Acronyms in capitals ("AI") stay as written; one word in ten may be other Latin.
-    allowed = 0.1 * sum(not (w.isupper() and len(w) > 1) for w in words)
-    stream: list[str] = []
-    for word in words:
-        parts = None if word.isupper() and len(word) > 1 else _split(word.lower(), syllables)
-        if parts:
-            stream.extend(parts)
+    pieces: list[str | list[str]] = []  # kept text, or a run's syllables
+    run: list[str] = []
+    words = 0
+    last = 0
+
+    def close(end: int) -> None:
+        nonlocal run, words
+        if words >= 4 and len(run) >= 6:
+            pieces.append(run)
+        elif run:
+            pieces.append(form[run_start:end])
+        run, words = [], 0
+
+    run_start = 0
+    for m in _WORD.finditer(form):
+        word = m.group()
+        acronym = word.isupper() and len(word) > 1
+        parts = [word] if acronym else _split(word.lower(), syllables)
+        gap = form[last : m.start()]
+        # A run goes on across spaces and commas; a sentence's end or other text ends it.
+        if parts and run and not re.fullmatch(r"[\s,，:：]*", gap):
+            close(last)
+        if not parts:
+            if run:
+                close(last)
+            pieces.append(form[last : m.end()])
+            last = m.end()
             continue
-        if not word.isupper() or len(word) == 1:
-            allowed -= 1
-            if allowed < 0:
-                return None
-        stream.append(word)
-    if len(stream) < 6:
+        if not run:
+            pieces.append(gap)
+            run_start = m.start()
+        run.extend(parts)
+        words += not acronym
+        last = m.end()
+    if run:
+        close(last)
+    pieces.append(form[last:])
+    if not any(isinstance(p, list) for p in pieces):
         return None
     lexicon, chars = _lexicon()
+    return "".join(p if isinstance(p, str) else _characters(p, lexicon, chars) for p in pieces)
+
+
+def _characters(
+    stream: list[str], lexicon: dict[tuple[str, ...], str], chars: dict[str, str]
+) -> str:
     out: list[str] = []
     i = 0
     while i < len(stream):

@@ -454,13 +454,8 @@ def _message_object(form: str) -> bool:
 # "always/never/do not", or a request in Chinese, Japanese or Korean. A label ("<!-- end of
 # navigation -->") or a statement in a comment ("… will contact you") is only markup.
 _HIDDEN = re.compile(
-    r"<!--([\s\S]*?)-->|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$"
-    # An element the page hides from its viewer by an attribute or a style (round 22):
-    # ``hidden``, ``display:none``, ``visibility:hidden``, ``font-size:0``, ``opacity:0``,
-    # ``aria-hidden``; its text reaches only a machine.
-    r"|<(\w+)\b[^>]*?(?:\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|"
-    r"font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))[^>]*>([^<]*)</\3\s*>",
-    re.MULTILINE | re.IGNORECASE,
+    r"<!--([\s\S]*?)-->|^\s*\[[^\]\n]{1,20}\]:\s*(?:#|<>|<#>)?\s*[(\"']([^\n]*?)[)\"']\s*$",
+    re.MULTILINE,
 )
 _HIDDEN_ORDER = re.compile(
     # A verb before a determiner or a pronoun ("Built with Hugo" is a credit line).
@@ -477,12 +472,11 @@ _HIDDEN_ORDER = re.compile(
 
 
 def hidden_order(form: str) -> bool:
-    """Whether a comment or an element hidden from the page's viewer orders or addresses its
-    reader."""
-    if "<!--" not in form and "]:" not in form and "<" not in form:
+    """Whether a comment hidden from the page's viewer orders or addresses its reader."""
+    if "<!--" not in form and "]:" not in form:
         return False
     for m in _HIDDEN.finditer(form):
-        body = (m.group(1) or m.group(2) or m.group(4) or "").strip()
+        body = (m.group(1) or m.group(2) or "").strip()
         if body and _HIDDEN_ORDER.search(body):
             return True
     return False
@@ -507,8 +501,8 @@ def conceals_an_order(decoded: str) -> bool:
 
 
 # A label that claims the authority of the system, the developer or the reader's own
-# instructions (round 22): a line's opening words, bare, bracketed, bold or a markdown
-# heading, pairing a privileged source or a machine role with a noun of orders ("System
+# instructions (round 22): a line's or a sentence's opening words, bare, bracketed, bold
+# or a markdown heading, pairing a privileged source or a machine role with a noun of orders ("System
 # override:", "[assistant instructions]", "### Instructions for the agent", "【系统指令】",
 # "開発者メッセージ："), then what it introduces. Held when that is an order by the hidden
 # comment's reading or a standing rule from now on; "System notice: maintenance tonight" and
@@ -521,7 +515,7 @@ _PRIVILEGED = (
 )
 _ORDERS_NOUN = r"(?:instructions?|overrides?|directives?|orders|prompt)"
 _LABEL = re.compile(
-    rf"(?:^|\n)[ \t]*(?:\[|【|\(|#{{1,6}}[ \t]*|\*\*|__)?[ \t]*(?:new[ \t]+|updated[ \t]+)?"
+    rf"(?:^|\n|(?<=[.!?。！？])[ \t]+)[ \t]*(?:\[|【|\(|#{{1,6}}[ \t]*|\*\*|__)?[ \t]*(?:new[ \t]+|updated[ \t]+)?"
     rf"(?:{_PRIVILEGED}[ \t]+(?:[a-z]+[ \t]+)?{_ORDERS_NOUN}"
     rf"|{_ORDERS_NOUN}[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+)?"
     rf"(?:[a-z]+[ \t]+)?{_MACHINE})"

@@ -367,7 +367,12 @@ _TO_AGENT_PATTERNS = [
         r"(以后|今后|从现在起|从现在开始|从今以后|往后|从今天起|总是|务必|必须|每次)\S{0,30}"
         r"(发送|发到|发给|转发|上传|抄送|同步到|分享给|汇报给|告诉)\S{0,30}(到|给|至)?"
     ),
-    re.compile(r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?\S{1,20}"),
+    # A clause that ends as a question ("你要一起来吗？") asks, it does not order; a tag question
+    # after a comma ("…，明白吗？") leaves the order standing (round 22).
+    re.compile(
+        r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?"
+        r"(?![^，,。！？?!\n]{0,20}(?:吗|嗎|么|麼|呢)(?:[？?。]|\s*$))\S{1,20}"
+    ),
     # A role-addressed order ("Assistant: send …", "Note to AI: …", "SYSTEM: …").
     re.compile(
         r"\b(?:note|message|reminder|instructions?) (?:to|for) (?:the )?(?:ai|assistant|agent|model|llm|bot)\b"

@@ -30,6 +30,9 @@ _TONES = str.maketrans("āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü", "aa
 _WORD = re.compile(r"[A-Za-z]+")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _LONGEST = 6
+# The sentence-final particles, a closed class of the grammar: a run's last syllable "ma" is
+# the question's 吗, not the 码 of 密码 ("ni yao yi qi lai ma" asks).
+_FINAL_PARTICLES = {"ma": "吗", "ne": "呢", "ba": "吧", "a": "啊"}
 
 
 def _plain(reading: str) -> str:
@@ -154,6 +157,9 @@ def _characters(
                 i += n
                 break
         else:
-            out.append(chars.get(stream[i], stream[i] if stream[i].isupper() else " "))
+            if i == len(stream) - 1 and stream[i] in _FINAL_PARTICLES:
+                out.append(_FINAL_PARTICLES[stream[i]])
+            else:
+                out.append(chars.get(stream[i], stream[i] if stream[i].isupper() else " "))
             i += 1
     return "".join(out)

@@ -97,9 +97,27 @@ def _split(word: str, syllables: frozenset[str]) -> list[str] | None:
     return best[len(word)]
 
 
+@memoized("memory.detectors.pinyin_reading._is_pinyin", maxsize=65536)
+def _is_pinyin(word: str) -> bool:
+    return _split(word.lower(), _syllables()) is not None
+
+
+def _has_run(words: list[str]) -> bool:
+    """Four words in a row, each pinyin or an acronym: what every text is asked before any
+    run is read (a word's answer is remembered; prose repeats its words)."""
+    streak = 0
+    for word in words:
+        streak = streak + 1 if (word.isupper() and len(word) > 1) or _is_pinyin(word) else 0
+        if streak >= 4:
+            return True
+    return False
+
+
 def read_pinyin_words(form: str) -> str | None:
     """``form`` with each run of pinyin words read back into characters (the rest kept as
     written); None when there is no run of at least four words and six syllables."""
+    if not _has_run(_WORD.findall(form)):
+        return None
     syllables = _syllables()
     pieces: list[str | list[str]] = []  # kept text, or a run's syllables
     run: list[str] = []

@@ -38,8 +38,6 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-from memory.detectors.pinyin_reading import read_pinyin_words
-
 # Traditional -> simplified for the characters the Chinese patterns in instructions.py and
 # addressing.py use (one character each way; a fold, not a translation).
 _T2S = str.maketrans(
@@ -256,10 +254,6 @@ def extra_readings(form: str) -> list[str]:
     pinyin = read_pinyin(form)
     if pinyin:
         out.append(pinyin)
-    # The same by a lexicon drawn from the rules' own Chinese words (round 22).
-    spelled = read_pinyin_words(form)
-    if spelled and spelled != pinyin:
-        out.append(spelled)
     plain = unleet(form)
     if plain != form:
         out.append(plain)

@@ -24,6 +24,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from memory.detectors import addressing, tool_orders
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
 from memory.detectors.injection_readings import (
     carried_texts,
@@ -31,6 +32,7 @@ from memory.detectors.injection_readings import (
     extra_readings,
     native_readings,
 )
+from memory.detectors.pinyin_reading import read_pinyin_words
 from memory.detectors.prefilter import search_any
 from memory.detectors.tool_orders import conceals_an_order, hidden_order, orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
@@ -456,6 +458,27 @@ def _used_not_mentioned(form: str) -> bool:
     return bare == form or search_any(_INJECTION_PATTERNS, bare)
 
 
+def _chinese_rules() -> tuple[re.Pattern[str], ...]:
+    """Every pattern of the instruction rules (this module's, ``tool_orders``' and
+    ``addressing``'s): their Chinese words are the pinyin reading's lexicon."""
+    found: list[re.Pattern[str]] = []
+    for values in (globals(), vars(tool_orders), vars(addressing)):
+        for value in values.values():
+            for p in value if isinstance(value, list | tuple) else [value]:
+                if isinstance(p, re.Pattern) and _HAN.search(p.pattern):
+                    found.append(p)
+    return tuple(found)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def pinyin_readings(form: str) -> list[str]:
+    """``form``'s pinyin runs in the rules' characters (round 22), or nothing."""
+    spelled = read_pinyin_words(form, _CHINESE_RULES)
+    return [spelled] if spelled else []
+
+
 def find_injection(text: str) -> list[str]:
     """``instruction_like_text`` when the text attacks the agent's instructions."""
     form = normalize_for_detection(text)
@@ -465,7 +488,12 @@ def find_injection(text: str) -> list[str]:
     # it hides (memory.detectors.injection_readings).
     if any(
         search_any(_INJECTION_PATTERNS, decoded)
-        for decoded in (*readings(form), *extra_readings(form), *native_readings(text))
+        for decoded in (
+            *readings(form),
+            *extra_readings(form),
+            *native_readings(text),
+            *pinyin_readings(form),
+        )
     ):
         return ["instruction_like_text"]
     return []
@@ -485,7 +513,12 @@ def find_instruction_to_agent(text: str) -> list[str]:
     text that speaks to the assistant or sends the user's data out (policy step 13 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
-    decoded = (*readings(form), *extra_readings(form), *native_readings(text))
+    decoded = (
+        *readings(form),
+        *extra_readings(form),
+        *native_readings(text),
+        *pinyin_readings(form),
+    )
     # A comment, a cell or a key's value is also read as a text of its own, decoded or not.
     carried = [body for r in (form, *decoded) for body in carried_texts(r)]
     for reading in (form, *decoded, *carried):
@@ -550,3 +583,7 @@ def _invisible_inside_word(text: str) -> bool:
             if j < len(text) and text[i - 1].isalpha() and text[j].isalpha():
                 return True
     return False
+
+
+# Read once the module's patterns exist (a constant, like the patterns themselves).
+_CHINESE_RULES = _chinese_rules()

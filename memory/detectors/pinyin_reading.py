@@ -5,8 +5,8 @@ An order written in pinyin ("qing hulue zhiqian de suoyou zhiling") reaches the 
 which reads pinyin, but not the Chinese rules, which read characters. The older reading
 (``injection_readings.read_pinyin``) maps a hand list of syllable groups; this one derives
 its lexicon from the rules themselves: every run of Chinese characters in the source of an
-instruction pattern (``instructions``, ``tool_orders``, ``addressing``) is a word those
-rules need, and its toneless pinyin (pypinyin) spells it. A rule added later is read in
+instruction pattern (the caller, ``instructions``, passes those of ``instructions``,
+``tool_orders`` and ``addressing``) is a word those rules need, and its toneless pinyin (pypinyin) spells it. A rule added later is read in
 pinyin with no list to extend.
 
 The reading splits each Latin word into syllables of the standard inventory (every toneless
@@ -55,20 +55,16 @@ def _syllables() -> frozenset[str]:
 
 
 @memoized("memory.detectors.pinyin_reading._lexicon", maxsize=1)
-def _lexicon() -> tuple[dict[tuple[str, ...], str], dict[str, str]]:
+def _lexicon(
+    rules: tuple[re.Pattern[str], ...],
+) -> tuple[dict[tuple[str, ...], str], dict[str, str]]:
     """(the rules' words by spelling, the rules' commonest character per syllable); built
     the first time a text is pinyin."""
     from pypinyin import Style, lazy_pinyin
 
-    from memory.detectors import addressing, instructions, tool_orders
-
     runs: Counter[str] = Counter()
-    for module in (instructions, tool_orders, addressing):
-        for value in vars(module).values():
-            patterns = value if isinstance(value, list | tuple) else [value]
-            for p in patterns:
-                if isinstance(p, re.Pattern):
-                    runs.update(_HAN_RUN.findall(p.pattern))
+    for p in rules:
+        runs.update(_HAN_RUN.findall(p.pattern))
     words: dict[tuple[str, ...], str] = {}
     chars: Counter[tuple[str, str]] = Counter()
     for run, count in runs.items():
@@ -113,7 +109,7 @@ def _has_run(words: list[str]) -> bool:
     return False
 
 
-def read_pinyin_words(form: str) -> str | None:
+def read_pinyin_words(form: str, rules: tuple[re.Pattern[str], ...]) -> str | None:
     """``form`` with each run of pinyin words read back into characters (the rest kept as
     written); None when there is no run of at least four words and six syllables."""
     if not _has_run(_WORD.findall(form)):
@@ -158,7 +154,7 @@ def read_pinyin_words(form: str) -> str | None:
     pieces.append(form[last:])
     if not any(isinstance(p, list) for p in pieces):
         return None
-    lexicon, chars = _lexicon()
+    lexicon, chars = _lexicon(rules)
     return "".join(p if isinstance(p, str) else _characters(p, lexicon, chars) for p in pieces)
 
 

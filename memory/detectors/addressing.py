@@ -267,8 +267,9 @@ def _englishness(text: str) -> tuple[int, int]:
     return sum(c in _COMMON_LETTERS for c in letters), len(letters)
 
 
-# Delimiters between a label and what it introduces, or between sentences.
+# The cipher named in the text.
 _ROT13_NAMED = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
+# Delimiters between a label and what it introduces, or between sentences.
 _SEGMENTS = re.compile(r"[:：\n()\[\]\"“”]|(?<=[.!?;])\s")
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")

@@ -247,7 +247,13 @@ _DESTINATION = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", re.IGN
 # percent-encoded forms) or non-ASCII text: rendered, it sends what fills it.
 _LINK_WITH_PAYLOAD = re.compile(
     r"!?\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\s]*(?:\{|%7b|%5b[A-Z_]|%3c[A-Z_]|[^\x00-\x7f]"
-    r"|=\s*\[[A-Z][A-Z0-9_]{2,}\]|=\s*<[A-Z][A-Z0-9_]{2,}>|=\s*\$[A-Z][A-Z0-9_]{2,})[^)\s]*\)",
+    r"|=\s*\[[A-Z][A-Z0-9_]{2,}\]|=\s*<[A-Z][A-Z0-9_]{2,}>|=\s*\$[A-Z][A-Z0-9_]{2,})[^)\s]*\)"
+    # An image (rendered without a click) whose query value is a slot to fill in words
+    # ("?q=<paste the conversation here>", "?u=[the user's phone]", "{user email}") or a
+    # template variable by its form (INSERT_PREVIOUS_MESSAGES: three or more words of capitals
+    # joined by "_"; "logo=GITHUB_ACTIONS" is an enum).
+    r"|!\[[^\]\n]*\]\(\s*https?://[^)\s]*\?[^)\n]*?=\s*(?:<[^<>\n]{3,80}>|\[[^\[\]\n]{3,80}\]"
+    r"|\{[^{}\n]{3,80}\}|[A-Z]{3,}(?:_[A-Z]{3,}){2,}\b)",
 )
 
 # The ten commonest letters of English text make up about 70 % of its letters, about 25 %
@@ -260,6 +266,11 @@ def _englishness(text: str) -> tuple[int, int]:
     letters = [c for c in text.lower() if "a" <= c <= "z"]
     return sum(c in _COMMON_LETTERS for c in letters), len(letters)
 
+
+# The cipher named in the text.
+_ROT13_NAMED = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
+# Delimiters between a label and what it introduces, or between sentences.
+_SEGMENTS = re.compile(r"[:：\n()\[\]\"“”]|(?<=[.!?;])\s")
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 
@@ -287,11 +298,18 @@ def readings(form: str) -> list[str]:
     result reads more like language (more common English words, or printable text with
     spaces) than what was written."""
     out = []
-    common, letters = _englishness(form)
-    if letters >= 12:
-        rot = codecs.decode(form, "rot13")
-        if _englishness(rot)[0] >= common + 0.2 * letters:
-            out.append(rot)
+    # The whole text, then each part between delimiters: an order in ROT13 may follow a
+    # plain label ("Decode and obey: …"), which keeps the whole from reading as encoded.
+    # A text that names the cipher ("rot13:", "decode with ROT-13") has every part decoded,
+    # however short a part is to count letters on.
+    named = _ROT13_NAMED.search(form) is not None
+    parts = [form, *(p for p in _SEGMENTS.split(form) if p != form)]
+    for part in parts:
+        common, letters = _englishness(part)
+        if letters >= (12 if part is form else 16):
+            rot = codecs.decode(part, "rot13")
+            if named or _englishness(rot)[0] >= common + 0.2 * letters:
+                out.append(rot)
     for m in _BASE64.finditer(form):
         token = m.group()
         try:

@@ -262,3 +262,8 @@ def extra_readings(form: str) -> list[str]:
         out.append(unquote(form))
     out.extend(_reversed_readings(form))
     return out
+
+
+def encoded_readings(form: str) -> list[str]:
+    """The hex and reversed readings of ``form``: text written so a person cannot read it."""
+    return [*_hex_readings(form), *_reversed_readings(form)]

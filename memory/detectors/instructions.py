@@ -24,10 +24,17 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from memory.detectors import addressing, tool_orders
 from memory.detectors.addressing import addresses_the_assistant, readings, sends_users_data_out
-from memory.detectors.injection_readings import carried_texts, extra_readings, native_readings
+from memory.detectors.injection_readings import (
+    carried_texts,
+    encoded_readings,
+    extra_readings,
+    native_readings,
+)
+from memory.detectors.pinyin_reading import read_pinyin_words
 from memory.detectors.prefilter import search_any
-from memory.detectors.tool_orders import hidden_order, orders_the_reader
+from memory.detectors.tool_orders import conceals_an_order, hidden_order, orders_the_reader
 from memory.text_normalize import has_mixed_script_word, normalize_for_detection
 
 # A sentence start: the start of the text, or after sentence punctuation or a colon.
@@ -246,9 +253,21 @@ _INJECTION_PATTERNS = [
         r"(?:上記|以上|上|これまで|今まで|先ほど|前|最初)の?\S{0,6}?(?:内容|指示|命令|ルール|設定|説明|"
         r"文章|メッセージ|プロンプト)\S{0,8}?(?:を|は|も)?\S{0,4}?(?:無視|忘れ|破棄)"
     ),
+    # What came before may be qualified by a relative clause (앞에서 받은 명령, round 22).
     re.compile(
-        r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?)\s*(?:모든\s*)?(?:내용|지시|명령|"
-        r"규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
+        r"(?:위의?|이전의?|앞의?|앞에\s*나온|지금까지의?|기존의?|처음의?|(?:위|앞|이전|먼저)에서\s+\S{1,5}"
+        r")\s*(?:모든\s*)?(?:내용|지시|명령|규칙|설정|지침|프롬프트|메시지)\S{0,3}\s*(?:\S{1,4}\s*)?(?:무시|잊)"
+    ),
+    # Setting aside is also a verb of heeding negated (気にしないで, 従わなくて; 신경 쓰지 말고,
+    # 따르지 마), said of orders only: "never mind my previous message" is a correction.
+    re.compile(
+        r"(?:上記|以上|これまで|今まで|先ほど|前|最初)の?\S{0,6}?(?:指示|命令|ルール|プロンプト)\S{0,4}?"
+        r"(?:を|は|に|も)?\S{0,2}?(?:気に|従わ|守ら)し?(?:ない|なく)"
+    ),
+    re.compile(
+        r"(?:위의?|이전의?|앞의?|지금까지의?|기존의?|처음의?|(?:위|앞|이전|먼저)에서\s+\S{1,5})\s*"
+        r"(?:모든\s*)?(?:지시|명령|규칙|지침|프롬프트)\S{0,3}\s*(?:\S{1,4}\s*)?"
+        r"(?:신경\s*쓰|따르|지키|상관하|듣)지\s*(?:말|마)"
     ),
     # French, Spanish, Italian, Portuguese, German and Russian: a verb of setting aside, then
     # (within a few words) an adjective of what came before and a noun of instructions, in
@@ -350,7 +369,12 @@ _TO_AGENT_PATTERNS = [
         r"(以后|今后|从现在起|从现在开始|从今以后|往后|从今天起|总是|务必|必须|每次)\S{0,30}"
         r"(发送|发到|发给|转发|上传|抄送|同步到|分享给|汇报给|告诉)\S{0,30}(到|给|至)?"
     ),
-    re.compile(r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?\S{1,20}"),
+    # A clause that ends as a question ("你要一起来吗？") asks, it does not order; a tag question
+    # after a comma ("…，明白吗？") leaves the order standing (round 22).
+    re.compile(
+        r"(助手|智能体|AI|模型|你)(必须|应该|需要|务必|要)(总是|始终|一直)?"
+        r"(?![^，,。！？?!\n]{0,20}(?:吗|嗎|么|麼|呢)(?:[？?。]|\s*$))\S{1,20}"
+    ),
     # A role-addressed order ("Assistant: send …", "Note to AI: …", "SYSTEM: …").
     re.compile(
         r"\b(?:note|message|reminder|instructions?) (?:to|for) (?:the )?(?:ai|assistant|agent|model|llm|bot)\b"
@@ -415,6 +439,11 @@ _MENTIONED = re.compile(
     r"(?:\b(?:the\s+|a\s+|an\s+|this\s+|that\s+)?(?:(?:attack|injection|trigger|example|test|"
     r"magic|famous|classic|infamous)\s+)?(?:phrases?|strings?|words|sentences?|lines?|examples?|"
     r"payloads?|prompts?|text)|\bsuch\s+as|\blike|\bcalled|\bnamed|\bquotes?|\bquoting|\btyped|"
+    # Reported speech: a verb of saying or asking in a finite or participle form (never the
+    # bare imperative "tell the assistant to '…'"), its hearer (never "you": "I'm telling you
+    # to '…'" is the order itself), then the quoted words.
+    r"\b(?:tell(?:s|ing)|told|ask(?:s|ed|ing)|instruct(?:s|ed|ing)|order(?:s|ed|ing)|"
+    r"say(?:s|ing)|said|writ(?:es|ing)|wrote)(?:\s+(?!you\b|u\b|ya\b)[\w-]+){0,3}?(?:\s+to)?|"
     r"(?:字符串|短语|句子|语句|例子|例如|比如|诸如|文字|攻击语句|フレーズ|文字列|例えば|문구|문자열|예를\s*들어))"
     rf"\s*[:：,]?\s*{_QUOTED}",
     re.IGNORECASE,
@@ -429,6 +458,27 @@ def _used_not_mentioned(form: str) -> bool:
     return bare == form or search_any(_INJECTION_PATTERNS, bare)
 
 
+def _chinese_rules() -> tuple[re.Pattern[str], ...]:
+    """Every pattern of the instruction rules (this module's, ``tool_orders``' and
+    ``addressing``'s): their Chinese words are the pinyin reading's lexicon."""
+    found: list[re.Pattern[str]] = []
+    for values in (globals(), vars(tool_orders), vars(addressing)):
+        for value in values.values():
+            for p in value if isinstance(value, list | tuple) else [value]:
+                if isinstance(p, re.Pattern) and _HAN.search(p.pattern):
+                    found.append(p)
+    return tuple(found)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def pinyin_readings(form: str) -> list[str]:
+    """``form``'s pinyin runs in the rules' characters (round 22), or nothing."""
+    spelled = read_pinyin_words(form, _CHINESE_RULES)
+    return [spelled] if spelled else []
+
+
 def find_injection(text: str) -> list[str]:
     """``instruction_like_text`` when the text attacks the agent's instructions."""
     form = normalize_for_detection(text)
@@ -438,7 +488,12 @@ def find_injection(text: str) -> list[str]:
     # it hides (memory.detectors.injection_readings).
     if any(
         search_any(_INJECTION_PATTERNS, decoded)
-        for decoded in (*readings(form), *extra_readings(form), *native_readings(text))
+        for decoded in (
+            *readings(form),
+            *extra_readings(form),
+            *native_readings(text),
+            *pinyin_readings(form),
+        )
     ):
         return ["instruction_like_text"]
     return []
@@ -458,7 +513,12 @@ def find_instruction_to_agent(text: str) -> list[str]:
     text that speaks to the assistant or sends the user's data out (policy step 13 asks this
     of tool and web content only)."""
     form = normalize_for_detection(text)
-    decoded = (*readings(form), *extra_readings(form), *native_readings(text))
+    decoded = (
+        *readings(form),
+        *extra_readings(form),
+        *native_readings(text),
+        *pinyin_readings(form),
+    )
     # A comment, a cell or a key's value is also read as a text of its own, decoded or not.
     carried = [body for r in (form, *decoded) for body in carried_texts(r)]
     for reading in (form, *decoded, *carried):
@@ -471,6 +531,10 @@ def find_instruction_to_agent(text: str) -> list[str]:
         # The frames of address those leave out (memory.detectors.tool_orders, round 13).
         if orders_the_reader(reading) or hidden_order(reading):
             return ["instruction_to_agent"]
+    # What a tool encoded (ROT13, base64, hex, backwards; not a script fold or pinyin) is
+    # hidden from a person; an order in it is read as in a hidden comment.
+    if any(conceals_an_order(r) for r in (*readings(form), *encoded_readings(form))):
+        return ["instruction_to_agent"]
     return []
 
 
@@ -519,3 +583,7 @@ def _invisible_inside_word(text: str) -> bool:
             if j < len(text) and text[i - 1].isalpha() and text[j].isalpha():
                 return True
     return False
+
+
+# Read once the module's patterns exist (a constant, like the patterns themselves).
+_CHINESE_RULES = _chinese_rules()

@@ -482,6 +482,67 @@ def hidden_order(form: str) -> bool:
     return False
 
 
+# What only the assistant has: its own replies, answers and output, its instructions and
+# memory, and the user it serves. An encoded recipe ("Bake the bread …") names none of them.
+_READERS_OWN = re.compile(
+    r"\byour\s+(?:own\s+)?(?:repl(?:y|ies)|answers?|responses?|output|summar(?:y|ies)|"
+    r"instructions|rules|guidelines|memory|memories|prompt|settings)\b|\bthe\s+user(?:'s|s'|s)?\b"
+    r"|[你您]的(?:回答|回复|回覆|输出|輸出|指令|规则|規則|记忆|記憶)|用户|用戶|使用者",
+    re.IGNORECASE,
+)
+
+
+def conceals_an_order(decoded: str) -> bool:
+    """Whether text a tool hid by an encoding (ROT13, base64, hex, reversed: what
+    ``addressing.readings`` and ``injection_readings`` decode) orders its reader about what
+    only the assistant has, read as a hidden comment is. An encoded order about anything
+    else stays what it says (round 19's property: an encoded recipe is a recipe)."""
+    return bool(_HIDDEN_ORDER.search(decoded) and _READERS_OWN.search(decoded))
+
+
+# A label that claims the authority of the system, the developer or the reader's own
+# instructions (round 22): a line's or a sentence's opening words, bare, bracketed, bold
+# or a markdown heading, pairing a privileged source or a machine role with a noun of orders ("System
+# override:", "[assistant instructions]", "### Instructions for the agent", "【系统指令】",
+# "開発者メッセージ："), then what it introduces. Held when that is an order by the hidden
+# comment's reading or a standing rule from now on; "System notice: maintenance tonight" and
+# "Model instructions: see page 4" (a manual's heading over a statement) are left.
+# "Model" and "agent" name products and people as often as machines ("Model instructions:"
+# in a manual, "Agent instructions:" in a call script): the label takes the unambiguous ones.
+_PRIVILEGED = (
+    r"(?:system|developer|dev|admin|administrator|operator|root|sudo|ai|assistants?|llms?|"
+    r"chatbots?|copilots?|language\s+models?)"
+)
+_ORDERS_NOUN = r"(?:instructions?|overrides?|directives?|orders|prompt)"
+_LABEL = re.compile(
+    rf"(?:^|\n|(?<=[.!?。！？])[ \t]+)[ \t]*(?:\[|【|\(|#{{1,6}}[ \t]*|\*\*|__)?[ \t]*(?:new[ \t]+|updated[ \t]+)?"
+    rf"(?:{_PRIVILEGED}[ \t]+(?:[a-z]+[ \t]+)?{_ORDERS_NOUN}"
+    rf"|{_ORDERS_NOUN}[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+)?"
+    rf"(?:[a-z]+[ \t]+)?{_MACHINE})"
+    r"[ \t]*(?:\]|】|\)|\*\*|__)?[ \t]*(?:[:：\-—–]|\n|(?<=[\]】)*_])|$)"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:系统|系統|开发者|開發者|管理员|管理員|助手|模型|AI)"
+    r"(?:指令|指示|命令|覆盖|覆蓋|规则|規則)[\]】]?[ \t]*[:：\n]?"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:システム|開発者|管理者|AI)(?:指示|命令|メッセージ|ルール)[\]】]?[ \t]*[:：\n]?"
+    r"|(?:^|\n)[ \t]*[\[【]?(?:시스템|개발자|관리자|AI)\s*(?:지시|명령|지침|규칙)[\]】]?[ \t]*[:：\n]?",
+    re.IGNORECASE,
+)
+_FROM_NOW = re.compile(
+    r"^\s*(?:from\s+now\s+on|henceforth|going\s+forward|for\s+the\s+rest\s+of|until\s+told)"
+    r"|^\s*(?:从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|今後|これから|以降|앞으로|지금부터)"
+    r"|[你您]只[能可要]",
+    re.IGNORECASE,
+)
+
+
+def labelled_order(form: str) -> bool:
+    """Whether a label claiming privileged authority introduces an order."""
+    for m in _LABEL.finditer(form):
+        body = form[m.end() :].strip()
+        if body and (_HIDDEN_ORDER.search(body) or _FROM_NOW.search(body)):
+            return True
+    return False
+
+
 def orders_the_reader(form: str) -> bool:
     """Whether tool or web content (in its detection form) speaks to the assistant by one of
     the frames above."""
@@ -491,4 +552,5 @@ def orders_the_reader(form: str) -> bool:
         or search_any(_ADDRESSEE_EN, form)
         or search_any(_ADDRESSEE_CJK, form)
         or _message_object(form)
+        or labelled_order(form)
     )

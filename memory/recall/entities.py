@@ -30,7 +30,6 @@ import math
 import uuid
 from collections import Counter
 
-from django.conf import settings
 from django.db import connection
 
 from memory import entities
@@ -155,6 +154,13 @@ def joined(
     return order(out)
 
 
+def starting_points(
+    ranked: list[Candidate], question: str
+) -> tuple[dict[uuid.UUID, Candidate], list[str], dict[uuid.UUID, Candidate]]:
+    """(the best ``SEEDS`` hits, the question's entities, every ranked memory by id)."""
+    return {c.id: c for c in ranked[:SEEDS]}, entities.keys(question), {c.id: c for c in ranked}
+
+
 def entity_expand(
     ranked: list[Candidate],
     eligible: Eligible,
@@ -166,19 +172,11 @@ def entity_expand(
     """``ranked`` with the memories naming the question's entities and, one hop on, those
     naming the best hits' other entities, scored as the module says; a memory already
     ranked keeps the higher of its own score and that one. Unchanged when both weights
-    are 0 or nothing was recalled. With ``ENGRAM_RECALL_ONE_ENTITY_READ`` the index and
-    the records are read by ``accel.entity_read`` (the same answers)."""
+    are 0 or nothing was recalled. ``accel.entity_read`` gives the same answers in two
+    reads (``ENGRAM_RECALL_ONE_ENTITY_READ``, chosen by the pipeline)."""
     if not (w.entity_mention or w.entity_hop) or not ranked:
         return ranked
-    seeds = {c.id: c for c in ranked[:SEEDS]}
-    norms = entities.keys(question)
-    by_id = {c.id: c for c in ranked}
-    if settings.ENGRAM_RETRIEVAL["ONE_ENTITY_READ"]:
-        from memory.recall.accel.entity_read import expand_in_two_reads
-
-        return expand_in_two_reads(
-            ranked, by_id, seeds, norms, eligible, w, about_others=about_others
-        )
+    seeds, norms, by_id = starting_points(ranked, question)
     params = {"tenant": eligible.values["tenant"], "subjects": scope_subjects(eligible)}
     named = hops = None
     with connection.cursor() as cursor:

@@ -16,11 +16,9 @@ several times ``MAX_ADDED``. Here:
    records that come along. A ranked memory needs only its id: its record is loaded.
 
 Scores, the cut and the join are the reference's own functions (``mention_scores``,
-``wanted``, ``joined``): the same answers (tests/memory/test_entity_read.py)."""
+``wanted``, ``joined``, ``starting_points``): the same answers (tests/memory/test_entity_read.py)."""
 
 from __future__ import annotations
-
-import uuid
 
 from django.db.models import QuerySet
 
@@ -115,17 +113,18 @@ def _mention_rows(
     return (named if w.entity_mention and norms else None), (hops if w.entity_hop else None)
 
 
-def expand_in_two_reads(
+def entity_expand_in_two_reads(
     ranked: list[Candidate],
-    by_id: dict[uuid.UUID, Candidate],
-    seeds: dict[uuid.UUID, Candidate],
-    norms: list[str],
     eligible: Eligible,
     w: RecallWeights,
     *,
-    about_others: bool,
+    question: str,
+    about_others: bool = False,
 ) -> list[Candidate]:
     """``entities.entity_expand``'s answer for the same arguments."""
+    if not (w.entity_mention or w.entity_hop) or not ranked:
+        return ranked
+    seeds, norms, by_id = entities.starting_points(ranked, question)
     named, hops = _mention_rows(eligible, seeds, norms, w)
     scores = entities.mention_scores(named, hops, seeds, w)
     if not scores:

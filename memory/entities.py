@@ -12,7 +12,8 @@ Offline, without a model, by mechanisms rather than lists of names:
   (nt) or another proper noun (nz), two characters or more, and an abbreviation-like word
   right after a particle of company (和小美, 跟小美); not a doubled word (谢谢).
 - **Dates**: a month with its day or year ("7 May 2023", "May 2023"), a year with a month
-  or day in Chinese ("2023年5月", "5月7日"), an ISO date.
+  or day in Chinese ("2023年5月", "5月7日"), an ISO date; a month in Chinese numerals
+  ("四月的时候", "十二月"), with the month's English name as its other form.
 
 Kinds are read from the span's surroundings: a date by its shape; an organisation when
 its last word says what it is (a closed set of institution words, both languages); a
@@ -74,6 +75,26 @@ _DATES = re.compile(
     r"|\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]",
     re.IGNORECASE,
 )
+# A month written in Chinese numerals (四月, 十二月, 四月份): the numerals one to twelve
+# right before 月, with no other numeral, measure word or ordinal before them (三个月 is a
+# span, 几月 asks, 第一月) and no day after them (十月一日, a day without a year, is not a
+# month, as 10月1日 is not). Outside the gate below: it holds no digit. Its other form
+# is the month's English name (``_ZH_MONTHS``), the form a lone month told in English
+# has ("april"), so a month reads alike in both languages (recall's ``month_told``).
+_ZH_NUMERAL = "〇零一二三四五六七八九十廿卅百千两"
+_ZH_MONTH = re.compile(
+    rf"(?<![{_ZH_NUMERAL}几个每第\d])(十[一二]?|[一二三四五六七八九])月"
+    rf"(?!份?[{_ZH_NUMERAL}\d]+[日号])"
+)
+_ZH_MONTHS = {
+    numeral: name
+    for numeral, name in zip(
+        "一 二 三 四 五 六 七 八 九 十 十一 十二".split(),
+        "january february march april may june july august september october november"
+        " december".split(),
+        strict=True,
+    )
+}
 # With ENGRAM_WRITE_BATCH["ENTITY_GATES"]: ``_DATES`` is searched only in text where both
 # match. Every alternative of ``_DATES`` holds a digit and a month's first three letters
 # (each month and abbreviation starts with them: "sept" with "sep"), "-", 年 or 月; the
@@ -284,6 +305,8 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
     found: list[tuple[int, int, str | None, bool]] = []
     if not _gates() or (_DATE_DIGIT.search(text) and _DATE_CUE.search(text)):
         found += [(m.start(), m.end(), DATE, False) for m in _DATES.finditer(text)]
+    if "月" in text:
+        found += [(m.start(), m.end(), DATE, False) for m in _ZH_MONTH.finditer(text)]
     found += [(m.start(1), m.end(1), None, False) for m in _QUOTED.finditer(text)]
     found += [(s, e, _REST if rest else None, False) for s, e, rest in _latin_spans(text)]
     ascii_gates = _ascii_gates()
@@ -321,6 +344,10 @@ def extract(text: str, *, phrases: bool = True) -> list[Mention]:
             for form in _pinyin_forms(surface):
                 if form not in out:
                     out[form] = Mention(form, surface[:MAX_CHARS], kind, alias_of=norm)
+        month = _ZH_MONTH.fullmatch(surface) if kind == DATE else None
+        if month and _ZH_MONTHS[month.group(1)] not in out:
+            english = _ZH_MONTHS[month.group(1)]
+            out[english] = Mention(english, surface[:MAX_CHARS], DATE, alias_of=norm)
         if len(out) >= MAX_PER_TEXT:
             break
     if phrases:

@@ -50,4 +50,10 @@ ENGRAM_RECALL_READS = {
     # ``uuid.UUID`` built per id beside the question's embedding. The same rows; off:
     # the array, a set of uuids.
     "PACKED_SEARCHABLE": env.bool("ENGRAM_RECALL_PACKED_SEARCHABLE", default=True),
+    # The entity index's levers (recall weights entity_mention / entity_hop, off by
+    # default) read in two statements instead of three: both levers' mention rows in one,
+    # then the records that may come along as rows of a compiled, prepared statement, a
+    # model instance built only for those that join (memory/recall/accel/entity_read.py;
+    # docs/recall.md, issue 34, recall36). The same answers; off: the reference's reads.
+    "ONE_ENTITY_READ": env.bool("ENGRAM_RECALL_ONE_ENTITY_READ", default=True),
 }

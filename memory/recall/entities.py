@@ -81,7 +81,7 @@ def specificity(named: int) -> float:
     return max(0.0, 1.0 - math.log(named) / math.log(MAX_RECORDS + 1))
 
 
-def _subjects(eligible: Eligible) -> list[uuid.UUID]:
+def scope_subjects(eligible: Eligible) -> list[uuid.UUID]:
     return [s for s in (eligible.values["subject"], eligible.values.get("procedures")) if s]
 
 
@@ -91,28 +91,74 @@ def _load(eligible: Eligible, ids: set[uuid.UUID]) -> list:
     return list(with_sources(eligible.queryset.filter(pk__in=list(ids))))
 
 
-def _add(
-    out: list[Candidate],
-    by_id: dict[uuid.UUID, Candidate],
-    scores: dict[uuid.UUID, float],
-    eligible: Eligible,
+def mention_scores(
+    named: list[tuple[str, uuid.UUID]] | None,
+    hops: list[tuple[uuid.UUID, uuid.UUID, int]] | None,
+    seeds: dict[uuid.UUID, Candidate],
     w: RecallWeights,
-    about_others: bool,
-) -> None:
-    # The new memories that come along: the best ``MAX_ADDED`` by score, equal scores by
-    # ``ties.record_key`` (the newer first) — so all that tie with the last are loaded,
-    # and the cut is made on their records, never on their random ids.
+) -> dict[uuid.UUID, float]:
+    """Each memory's score from the entity index's rows: ``named`` (norm, record) for the
+    question's entities, ``hops`` (seed, record, how many records name the entity) for
+    one hop on (``None``: that lever is off). The rows' order does not matter (shares are
+    summed exactly, ``math.fsum``), so any read of the same rows gives the same scores."""
+    scores: dict[uuid.UUID, float] = {}
+    if named is not None:
+        top = max(c.signals.final or 0.0 for c in seeds.values())
+        held = Counter(norm for norm, _ in named)
+        shares: dict[uuid.UUID, list[float]] = {}
+        for norm, record_id in named:
+            shares.setdefault(record_id, []).append(specificity(held[norm]))
+        for record_id, share in shares.items():
+            scores[record_id] = w.entity_mention * top * min(1.0, math.fsum(share))
+    if hops is not None:
+        best: dict[uuid.UUID, float] = {}
+        for seed_id, record_id, n in hops:
+            if record_id in seeds:
+                continue
+            seed = seeds[seed_id].signals.final or 0.0
+            best[record_id] = max(best.get(record_id, 0.0), seed * specificity(n))
+        for record_id, hop in best.items():
+            scores[record_id] = max(scores.get(record_id, 0.0), w.entity_hop * hop)
+    return scores
+
+
+def wanted(scores: dict[uuid.UUID, float], by_id: dict) -> tuple[set, set]:
+    """(the new memories that may come along, the ranked ones whose score may rise): the
+    best ``MAX_ADDED`` new ones by score and all that tie with the last — the cut between
+    equal scores is made on their records (``ties.record_key``, the newer first), never on
+    their random ids."""
     fresh = sorted((i for i in scores if i not in by_id), key=lambda i: -scores[i])
     if len(fresh) > MAX_ADDED:
         last = scores[fresh[MAX_ADDED - 1]]
         fresh = [i for i in fresh if scores[i] >= last]
-    wanted = set(fresh) | {i for i in scores if i in by_id}
-    loaded = _load(eligible, wanted) if wanted else []
-    new = sorted(
-        (r for r in loaded if r.id not in by_id), key=lambda r: (-scores[r.id], *record_key(r))
-    )
-    for record in [r for r in loaded if r.id in by_id] + new[:MAX_ADDED]:
+    return set(fresh), {i for i in scores if i in by_id}
+
+
+def joined(
+    ranked: list[Candidate],
+    by_id: dict[uuid.UUID, Candidate],
+    scores: dict[uuid.UUID, float],
+    ranked_eligible: list[uuid.UUID],
+    new: list,
+    w: RecallWeights,
+    about_others: bool,
+) -> list[Candidate]:
+    """``ranked`` with the ranked memories of ``ranked_eligible`` raised to their scores
+    and the eligible ``new`` records (best first, at most ``MAX_ADDED``) joined, in a
+    recall's order."""
+    out = list(ranked)
+    for record_id in ranked_eligible:
+        raise_to(by_id[record_id], scores[record_id], w)
+    for record in new:
         raise_to(join(out, by_id, record, about_others=about_others), scores[record.id], w)
+    return order(out)
+
+
+def starting_points(
+    ranked: list[Candidate], question: str
+) -> tuple[dict[uuid.UUID, Candidate], list[str], dict[uuid.UUID, Candidate]]:
+    """(the best ``SEEDS`` hits, the question's entities, every ranked memory by id)."""
+    return {c.id: c for c in ranked[:SEEDS]}, entities.keys(question), {c.id: c for c in ranked}
 
 
 def entity_expand(
@@ -126,24 +172,17 @@ def entity_expand(
     """``ranked`` with the memories naming the question's entities and, one hop on, those
     naming the best hits' other entities, scored as the module says; a memory already
     ranked keeps the higher of its own score and that one. Unchanged when both weights
-    are 0 or nothing was recalled."""
+    are 0 or nothing was recalled. ``accel.entity_read`` gives the same answers in two
+    reads (``ENGRAM_RECALL_ONE_ENTITY_READ``, chosen by the pipeline)."""
     if not (w.entity_mention or w.entity_hop) or not ranked:
         return ranked
-    seeds = {c.id: c for c in ranked[:SEEDS]}
-    top = max(c.signals.final or 0.0 for c in seeds.values())
-    norms = entities.keys(question)
-    params = {"tenant": eligible.values["tenant"], "subjects": _subjects(eligible)}
-    scores: dict[uuid.UUID, float] = {}
+    seeds, norms, by_id = starting_points(ranked, question)
+    params = {"tenant": eligible.values["tenant"], "subjects": scope_subjects(eligible)}
+    named = hops = None
     with connection.cursor() as cursor:
         if w.entity_mention and norms:
             cursor.execute(_NAMED_SQL, {**params, "norms": norms, "max": MAX_RECORDS})
             named = cursor.fetchall()
-            held = Counter(norm for norm, _ in named)
-            share: dict[uuid.UUID, float] = {}
-            for norm, record_id in named:
-                share[record_id] = share.get(record_id, 0.0) + specificity(held[norm])
-            for record_id, total in share.items():
-                scores[record_id] = w.entity_mention * top * min(1.0, total)
         if w.entity_hop:
             cursor.execute(
                 _HOP_SQL,
@@ -155,16 +194,14 @@ def entity_expand(
                     "max": MAX_RECORDS,
                 },
             )
-            hops: dict[uuid.UUID, float] = {}
-            for seed_id, record_id, named in cursor.fetchall():
-                if record_id in seeds:
-                    continue
-                seed = seeds[seed_id].signals.final or 0.0
-                hops[record_id] = max(hops.get(record_id, 0.0), seed * specificity(named))
-            for record_id, hop in hops.items():
-                scores[record_id] = max(scores.get(record_id, 0.0), w.entity_hop * hop)
+            hops = cursor.fetchall()
+    scores = mention_scores(named, hops, seeds, w)
     if not scores:
         return ranked
-    out = list(ranked)
-    _add(out, {c.id: c for c in ranked}, scores, eligible, w, about_others)
-    return order(out)
+    fresh, raised = wanted(scores, by_id)
+    loaded = _load(eligible, fresh | raised) if fresh | raised else []
+    new = sorted(
+        (r for r in loaded if r.id not in by_id), key=lambda r: (-scores[r.id], *record_key(r))
+    )
+    ranked_eligible = [r.id for r in loaded if r.id in by_id]
+    return joined(ranked, by_id, scores, ranked_eligible, new[:MAX_ADDED], w, about_others)

@@ -292,8 +292,15 @@ def recall(
             #     if the tenant's weights ask for them.
             with recall_stage("rank"):
                 ranked = around_hits(ranked, eligible, weights, about_others=question.about_others)
-                # 5d. the entities the question and the best hits name (entity index).
-                ranked = entity_expand(
+                # 5d. the entities the question and the best hits name (entity index);
+                #     with ENGRAM_RECALL_ONE_ENTITY_READ read in two statements (the same
+                #     answers, ``accel.entity_read``).
+                expand_entities = entity_expand
+                if settings.ENGRAM_RETRIEVAL["ONE_ENTITY_READ"]:
+                    from memory.recall.accel.entity_read import entity_expand_in_two_reads
+
+                    expand_entities = entity_expand_in_two_reads
+                ranked = expand_entities(
                     ranked,
                     eligible,
                     weights,

@@ -153,8 +153,9 @@ class RecallWeights:
     # those naming another entity of a best hit at ``entity_hop`` times that hit's.
     # 0: off. At 0.8 / 0.6 (recall35, issue 34) LoCoMo dev Recall@10 0.797/0.769/0.784 ->
     # 0.797/0.773/0.793 (holds on 26, gains on 30 and 41) and our bilingual set 0.858 ->
-    # 0.868, but the request thread's CPU p50 grows ~17 -> ~24 ms: off until it is
-    # cheaper (docs/recall.md).
+    # 0.868, but the request thread's CPU grows: +4-6 ms a recall with the reference's
+    # reads, +1.5-1.9 ms with ENGRAM_RECALL_ONE_ENTITY_READ (recall36), still beyond the
+    # A/A noise (+-0.6 ms): off (docs/recall.md).
     entity_mention: float = 0.0
     entity_hop: float = 0.0
     # Added to the score of a ranked memory whose time (``valid_from``) falls in the time

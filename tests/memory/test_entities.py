@@ -4,6 +4,7 @@ of names: the tests use names nobody tuned on."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -64,6 +65,49 @@ def test_latin_inside_chinese_quoted_titles_and_bracketed_other_names():
 def test_chinese_dates_and_traditional_characters_fold():
     assert "2024年7月" in keys("我们2024年7月搬了家")
     assert normalise("學員報") == "学员报" and normalise("Ｋｙｏｔｏ") == "kyoto"
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("四月的时候我们把船屋重新刷了漆。", {"四月": "april"}),
+        ("十二月的集市我要去烤饼干", {"十二月": "december"}),
+        (
+            "我十一月去了，一月和四月份也去了",
+            {"十一月": "november", "一月": "january", "四月": "april"},
+        ),
+        ("2025年三月搬的家", {"三月": "march"}),
+        ("九月開學", {"九月": "september"}),  # traditional characters around it
+    ],
+)
+def test_a_month_in_chinese_numerals_is_a_date_with_its_english_name(text, months):
+    found = {m.norm: m for m in extract(text) if m.kind == "date"}
+    for month, english in months.items():
+        assert found[month].alias_of == "" and found[english].alias_of == month
+        assert english in keys(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "三个月前我开始学游泳",
+        "你几月去？",
+        "十月一日是国庆节",
+        "第一月",
+        "每月一次",
+        "上月",
+        "这个月",
+    ],
+)
+def test_a_span_a_question_or_a_day_without_a_year_is_no_month(text):
+    assert not any(m.kind == "date" for m in extract(text))
+
+
+def test_english_months_are_read_as_before():
+    told = extract("Back in April we repainted the boathouse.")
+    assert {(m.norm, m.alias_of) for m in told if m.kind == "date"} == {("april", "")}
+    assert "may 2023" in keys("We met in May 2023 at the lake.")
+    assert not any(m.norm == "march" for m in extract("They march on Sunday."))
 
 
 def test_aka_gives_another_name():

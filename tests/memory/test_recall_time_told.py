@@ -142,6 +142,34 @@ def test_a_month_told_without_a_year_is_read_against_when_it_was_said(
             assert final(on, other) == pytest.approx(final(off, other), abs=1e-3)
 
 
+# The same in Chinese: the month told in Chinese numerals (an entity mention "四月" whose
+# other form is "april", ``memory.entities``), the question's month in digits or numerals.
+LATER_ZH = [
+    ("韩涛", "船屋现在看起来很棒，大家都喜欢这个颜色。"),
+    ("韩涛", "四月的时候我们把船屋重新刷了漆，花了三个周末。"),
+    ("韩涛", "下大雨的时候船屋的屋顶还是漏水。"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "named",
+    [f"韩涛{LATER_YEAR}年4月给什么刷了漆？", f"{LATER_YEAR}年四月韩涛把什么刷了漆？"],
+)
+def test_a_month_told_in_chinese_numerals_is_read_against_when_it_was_said(
+    write_agent, read_agent, owner_subject, named
+):
+    rids = converse(write_agent.agent, owner_subject, LATER_ZH)
+    off = weighed(read_agent.agent, owner_subject, named, OFF)
+    on = weighed(read_agent.agent, owner_subject, named, ON)
+    told = rids[1]
+    assert told in ids(off) and told in ids(on)
+    assert final(on, told) == pytest.approx(final(off, told) + ON.time_named, abs=1e-3)
+    for other in (rids[0], rids[2]):
+        if other in ids(off):
+            assert final(on, other) == pytest.approx(final(off, other), abs=1e-3)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "named",

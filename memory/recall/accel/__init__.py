@@ -30,6 +30,9 @@ and the pipeline), each behind a setting, each held to the reference's answers b
   statements (BM25, the trigram, scope and lexeme reads, the context, the records)
   prepared on their connection and run again by name: planned once per connection and
   shape, not on every request.
+- ``entity_read`` (``ENGRAM_RECALL_ONE_ENTITY_READ``, the pipeline's choice): the entity
+  levers' mention rows in one statement and the records that may join as rows of one
+  compiled statement, an instance built only for those that join.
 - a large scope's counts kept 30 s (``ENGRAM_RECALL_SCOPE_COUNTS``,
   ``routes.common.kept_a_while``): BM25's statistics and the vector count.
 

@@ -87,3 +87,60 @@ def test_logits_are_the_same_with_the_setting_on_and_off(settings):
             }
             out.append(model.ngram_logits(text))
         assert np.array_equal(out[0], out[1])
+
+
+# ``ENGRAM_LEARNED_PAIR_STATES``: the pair's bucket continued from the previous word's
+# cached checksum gives the same buckets, in the same order, as the pair's string hashed.
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=text)
+@example(text="")
+@example(text="Caroline 我 went went 我的 Caroline ! went")
+@example(text="x" * 45 + " " + "y" * 45 + " " + "x" * 45)
+def test_pair_states_give_the_same_buckets_and_vector(text):
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+    _same(learned.hashed_states(text, bits), learned.hashed(text, bits))
+
+
+@pytest.mark.parametrize("bits", [10, 18])
+def test_the_pair_states_keep_bucket_widths_apart(bits):
+    text = "Caroline went to the support group 我下个月要搬到青岛 went to"
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+
+
+@pytest.mark.parametrize(
+    ("fast", "pairs", "expected"),
+    [
+        (False, True, "hashed"),
+        (False, False, "hashed"),
+        (True, False, "hashed_fast"),
+        (True, True, "hashed_states"),
+    ],
+)
+def test_the_settings_select_the_vector(settings, fast, pairs, expected):
+    settings.ENGRAM_WRITE_BATCH = {
+        **settings.ENGRAM_WRITE_BATCH,
+        "FAST_DETECTION_TEXT": fast,
+        "LEARNED_PAIR_STATES": pairs,
+    }
+    assert learned._hashing() is getattr(learned, expected)
+
+
+def test_logits_are_the_same_with_the_pair_states_on_and_off(settings):
+    model = learned.model()
+    texts = [
+        "Caroline: I went to the LGBTQ support group yesterday, then the group went home",
+        "For deploy windows, the user prefers variant 51234 of the checklist (3f09b)",
+        "我现在很累 but I went 下个月 to Qingdao",
+        "",
+    ]
+    for text in texts:
+        out = []
+        for pairs in (False, True):
+            settings.ENGRAM_WRITE_BATCH = {
+                **settings.ENGRAM_WRITE_BATCH,
+                "FAST_DETECTION_TEXT": True,
+                "LEARNED_PAIR_STATES": pairs,
+            }
+            out.append(model.ngram_logits(text))
+        assert np.array_equal(out[0], out[1])

@@ -214,7 +214,7 @@ def hashed_fast(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
 # prefix state: the same integer, so the same buckets in the same order, the same vector
 # and logits. Off: ``hashed_fast`` (tests/memory/test_fast_ngrams.py compares them).
 
-_PAIR_START = zlib.crc32("b^ ".encode("utf-8"))  # the prefix before a text's first word
+_PAIR_START = zlib.crc32(b"b^ ")  # the prefix before a text's first word
 
 
 @memoized("memory.detectors.learned.word_states", maxsize=8192)

@@ -5,6 +5,8 @@ Japanese and Korean, mixed scripts, dates and clock times (left out), long words
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given
@@ -144,3 +146,43 @@ def test_logits_are_the_same_with_the_pair_states_on_and_off(settings):
             }
             out.append(model.ngram_logits(text))
         assert np.array_equal(out[0], out[1])
+
+
+def test_every_date_or_time_match_starts_with_a_digit():
+    """The premise of the digit gate in ``feature_buckets_states``: after the look-behind,
+    each branch of ``_DATE_OR_TIME`` opens with a repeat (at least once) of ``\\d``, so a
+    text without a decimal digit holds no match."""
+    from re import _constants as sc
+    from re import _parser as sp
+
+    pattern = learned._DATE_OR_TIME
+    items = list(sp.parse(pattern.pattern, pattern.flags))
+    assert items[0][0] is sc.ASSERT_NOT  # (?<!\d): zero width
+    op, (_none, branches) = items[1]
+    assert op is sc.BRANCH
+    digit = (sc.IN, [(sc.CATEGORY, sc.CATEGORY_DIGIT)])
+    for branch in branches:
+        first_op, (low, _high, body) = branch[0]
+        assert first_op is sc.MAX_REPEAT and low >= 1 and list(body) == [digit]
+    assert pattern.pattern.startswith("(?<!") and not pattern.flags & re.ASCII
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(exclude_categories=("Nd",)), max_size=80))
+def test_text_without_a_digit_has_no_date_or_time(text):
+    assert learned._DATE_OR_TIME.search(text) is None
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We met on 2023-05-07 at 9:30 am and again 12月3日",
+        "no digits here at all, 下个月见",
+        "Arabic-Indic ٢٠٢٣-٠٥-٠٧ and full-width ２０２３年５月",
+    ],
+)
+def test_the_digit_gate_gives_the_same_buckets(text):
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)

@@ -212,8 +212,13 @@ def hashed_fast(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
 # keeps, in its cache entry, the checksum of its pair prefix ("b" + word + " ") and its own
 # bytes, and a pair's bucket is one ``crc32`` of the word's bytes from the previous word's
 # prefix state: the same integer, so the same buckets in the same order, the same vector
-# and logits. Off: ``hashed_fast`` (tests/memory/test_fast_ngrams.py compares them).
+# and logits. The same setting skips the date-and-time cut on text without a digit (below).
+# Off: ``hashed_fast`` (tests/memory/test_fast_ngrams.py compares them).
 
+# ``_DATE_OR_TIME`` (a Unicode pattern) begins every branch with ``\d``, and so matches
+# nothing in a text without a decimal digit: that text skips its ``sub`` (a test checks
+# the premise on the pattern's parse tree).
+_ANY_DIGIT = re.compile(r"\d")
 _PAIR_START = zlib.crc32(b"b^ ")  # the prefix before a text's first word
 
 
@@ -226,10 +231,14 @@ def _word_states(tok: str, bits: int) -> tuple[bytes, int, int, tuple[int, ...]]
 
 
 def feature_buckets_states(text: str, bits: int) -> list[int]:
-    """``feature_buckets(text, bits)``, each pair's bucket continued from a checksum."""
+    """``feature_buckets(text, bits)``, each pair's bucket continued from a checksum and
+    the dates and times looked for only in a text with a digit."""
     mask = (1 << bits) - 1
     crc32 = zlib.crc32
-    norm = fold_traditional(_DATE_OR_TIME.sub(" ", normalize_for_detection(text[:_MAX_CHARS])))
+    norm = normalize_for_detection(text[:_MAX_CHARS])
+    if _ANY_DIGIT.search(norm):  # every branch of _DATE_OR_TIME starts with a digit
+        norm = _DATE_OR_TIME.sub(" ", norm)
+    norm = fold_traditional(norm)
     out: list[int] = []
     append, extend = out.append, out.extend
     prev = _PAIR_START

@@ -24,6 +24,12 @@ ENGRAM_WRITE_BATCH = {
     # The same results either way (tests/memory/test_detection_text_fast.py,
     # tests/memory/test_fast_ngrams.py).
     "FAST_DETECTION_TEXT": env.bool("ENGRAM_FAST_DETECTION_TEXT", default=True),
+    # With FAST_DETECTION_TEXT, the learned heads' word-pair buckets continued from each
+    # word's cached checksum (zlib.crc32's running value) instead of each pair's string
+    # built and hashed, and the dates and times cut only from text with a digit
+    # (memory/detectors/learned); off: hashed_fast. The same buckets
+    # (tests/memory/test_fast_ngrams.py).
+    "LEARNED_PAIR_STATES": env.bool("ENGRAM_LEARNED_PAIR_STATES", default=True),
     # The phone-number matcher only on text with enough digits inside one run of the
     # characters its pattern is made of (memory/detectors/phone_runs.py); off: the digits
     # of the whole text decide. The same findings (tests/memory/test_detector_plumbing.py).

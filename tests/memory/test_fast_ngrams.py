@@ -5,6 +5,8 @@ Japanese and Korean, mixed scripts, dates and clock times (left out), long words
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given
@@ -87,3 +89,100 @@ def test_logits_are_the_same_with_the_setting_on_and_off(settings):
             }
             out.append(model.ngram_logits(text))
         assert np.array_equal(out[0], out[1])
+
+
+# ``ENGRAM_LEARNED_PAIR_STATES``: the pair's bucket continued from the previous word's
+# cached checksum gives the same buckets, in the same order, as the pair's string hashed.
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=text)
+@example(text="")
+@example(text="Caroline 我 went went 我的 Caroline ! went")
+@example(text="x" * 45 + " " + "y" * 45 + " " + "x" * 45)
+def test_pair_states_give_the_same_buckets_and_vector(text):
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+    _same(learned.hashed_states(text, bits), learned.hashed(text, bits))
+
+
+@pytest.mark.parametrize("bits", [10, 18])
+def test_the_pair_states_keep_bucket_widths_apart(bits):
+    text = "Caroline went to the support group 我下个月要搬到青岛 went to"
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+
+
+@pytest.mark.parametrize(
+    ("fast", "pairs", "expected"),
+    [
+        (False, True, "hashed"),
+        (False, False, "hashed"),
+        (True, False, "hashed_fast"),
+        (True, True, "hashed_states"),
+    ],
+)
+def test_the_settings_select_the_vector(settings, fast, pairs, expected):
+    settings.ENGRAM_WRITE_BATCH = {
+        **settings.ENGRAM_WRITE_BATCH,
+        "FAST_DETECTION_TEXT": fast,
+        "LEARNED_PAIR_STATES": pairs,
+    }
+    assert learned._hashing() is getattr(learned, expected)
+
+
+def test_logits_are_the_same_with_the_pair_states_on_and_off(settings):
+    model = learned.model()
+    texts = [
+        "Caroline: I went to the LGBTQ support group yesterday, then the group went home",
+        "For deploy windows, the user prefers variant 51234 of the checklist (3f09b)",
+        "我现在很累 but I went 下个月 to Qingdao",
+        "",
+    ]
+    for text in texts:
+        out = []
+        for pairs in (False, True):
+            settings.ENGRAM_WRITE_BATCH = {
+                **settings.ENGRAM_WRITE_BATCH,
+                "FAST_DETECTION_TEXT": True,
+                "LEARNED_PAIR_STATES": pairs,
+            }
+            out.append(model.ngram_logits(text))
+        assert np.array_equal(out[0], out[1])
+
+
+def test_every_date_or_time_match_starts_with_a_digit():
+    """The premise of the digit gate in ``feature_buckets_states``: after the look-behind,
+    each branch of ``_DATE_OR_TIME`` opens with a repeat (at least once) of ``\\d``, so a
+    text without a decimal digit holds no match."""
+    from re import _constants as sc
+    from re import _parser as sp
+
+    pattern = learned._DATE_OR_TIME
+    items = list(sp.parse(pattern.pattern, pattern.flags))
+    assert items[0][0] is sc.ASSERT_NOT  # (?<!\d): zero width
+    op, (_none, branches) = items[1]
+    assert op is sc.BRANCH
+    digit = (sc.IN, [(sc.CATEGORY, sc.CATEGORY_DIGIT)])
+    for branch in branches:
+        first_op, (low, _high, body) = branch[0]
+        assert first_op is sc.MAX_REPEAT and low >= 1 and list(body) == [digit]
+    assert pattern.pattern.startswith("(?<!") and not pattern.flags & re.ASCII
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(exclude_categories=("Nd",)), max_size=80))
+def test_text_without_a_digit_has_no_date_or_time(text):
+    assert learned._DATE_OR_TIME.search(text) is None
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We met on 2023-05-07 at 9:30 am and again 12月3日",
+        "no digits here at all, 下个月见",
+        "Arabic-Indic ٢٠٢٣-٠٥-٠٧ and full-width ２０２３年５月",
+    ],
+)
+def test_the_digit_gate_gives_the_same_buckets(text):
+    bits = learned.model().bits
+    assert learned.feature_buckets_states(text, bits) == learned.feature_buckets(text, bits)

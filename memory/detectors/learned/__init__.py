@@ -204,8 +204,81 @@ def hashed_fast(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, val
 
 
+# --- The pair's bucket from a running checksum (``ENGRAM_LEARNED_PAIR_STATES``) --------
+# ``feature_buckets`` builds each word pair's string ("b" + previous + " " + word) and
+# encodes it, per occurrence: the one feature ``hashed_fast`` cannot cache per token. crc32
+# runs over bytes left to right, and ``zlib.crc32(data, value)`` continues from ``value``
+# (zlib's documented running checksum: crc32(a + b) == crc32(b, crc32(a))). So each word
+# keeps, in its cache entry, the checksum of its pair prefix ("b" + word + " ") and its own
+# bytes, and a pair's bucket is one ``crc32`` of the word's bytes from the previous word's
+# prefix state: the same integer, so the same buckets in the same order, the same vector
+# and logits. The same setting skips the date-and-time cut on text without a digit (below).
+# Off: ``hashed_fast`` (tests/memory/test_fast_ngrams.py compares them).
+
+# ``_DATE_OR_TIME`` (a Unicode pattern) begins every branch with ``\d``, and so matches
+# nothing in a text without a decimal digit: that text skips its ``sub`` (a test checks
+# the premise on the pattern's parse tree).
+_ANY_DIGIT = re.compile(r"\d")
+_PAIR_START = zlib.crc32(b"b^ ")  # the prefix before a text's first word
+
+
+@memoized("memory.detectors.learned.word_states", maxsize=8192)
+def _word_states(tok: str, bits: int) -> tuple[bytes, int, int, tuple[int, ...]]:
+    """(the word's pair key as bytes, the checksum of its pair prefix "b" + key + " ", its
+    ``w`` bucket, its buckets after the pair's): ``_word_buckets`` with the pair's state."""
+    key, head, tail = _word_buckets(tok, bits)
+    return key.encode("utf-8"), zlib.crc32(f"b{key} ".encode()), head, tail
+
+
+def feature_buckets_states(text: str, bits: int) -> list[int]:
+    """``feature_buckets(text, bits)``, each pair's bucket continued from a checksum and
+    the dates and times looked for only in a text with a digit."""
+    mask = (1 << bits) - 1
+    crc32 = zlib.crc32
+    norm = normalize_for_detection(text[:_MAX_CHARS])
+    if _ANY_DIGIT.search(norm):  # every branch of _DATE_OR_TIME starts with a digit
+        norm = _DATE_OR_TIME.sub(" ", norm)
+    norm = fold_traditional(norm)
+    out: list[int] = []
+    append, extend = out.append, out.extend
+    prev = _PAIR_START
+    for m in _TOKEN.finditer(norm):
+        kind = m.lastgroup
+        if kind == "word":
+            key, state, head, tail = _word_states(m.group(), bits)
+            append(head)
+            append(crc32(key, prev) & mask)
+            prev = state
+            extend(tail)
+        elif kind == "cjk":
+            extend(_cjk_buckets(m.group(), bits))
+            prev = _PAIR_START
+        else:
+            append(_bucket("p" + m.group(), mask))
+    return out
+
+
+def hashed_states(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``hashed_fast(text, bits)``, from ``feature_buckets_states``."""
+    counts = Counter(feature_buckets_states(text, bits))
+    if not counts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    idx = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+    val = np.log1p(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
+    val /= np.linalg.norm(val)
+    return idx, val
+
+
 def _fast_features() -> bool:
     return settings.configured and bool(settings.ENGRAM_WRITE_BATCH.get("FAST_DETECTION_TEXT"))
+
+
+def _hashing():
+    """The vector's function the settings select: the reference, the per-token cache, or
+    the cache with the pairs' running checksum."""
+    if not _fast_features():
+        return hashed
+    return hashed_states if settings.ENGRAM_WRITE_BATCH.get("LEARNED_PAIR_STATES") else hashed_fast
 
 
 # The model whose vectors the embedding heads were trained on: the index's default
@@ -296,7 +369,7 @@ class Model:
 
     def ngram_logits(self, text: str) -> np.ndarray:
         """Each n-gram head's log-odds, shifted so that 0 is its hold threshold."""
-        idx, val = (hashed_fast if _fast_features() else hashed)(text, self.bits)
+        idx, val = _hashing()(text, self.bits)
         raw = val.astype(np.float64) @ self.weights[idx] if len(idx) else 0.0
         return raw + self.bias - self.hold_logit
 

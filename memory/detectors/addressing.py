@@ -267,6 +267,30 @@ def _englishness(text: str) -> tuple[int, int]:
     return sum(c in _COMMON_LETTERS for c in letters), len(letters)
 
 
+# English's commonest function words (a closed class): a short text's letters are too few to
+# count on, but "the", "and", "your" show up in any sentence of it and almost never in its
+# ROT13 ("gur", "naq", "lbhe").
+_FUNCTION_WORDS = frozenset(
+    "the and to of in is it you your that this for on with as be are not all me my we our "
+    "what from at or by".split()
+)
+
+
+# The same words in ROT13: a text holding fewer than two of them has no ROT13 reading with two
+# function words, and its parts need no counting.
+_ROT13_FUNCTION_WORDS = re.compile(
+    r"(?<!\w)(?:"
+    + "|".join(sorted(codecs.encode(w, "rot13") for w in _FUNCTION_WORDS))
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _function_words(text: str) -> int:
+    # whole words only: not the letters between a token's digits and symbols
+    return sum(w in _FUNCTION_WORDS for w in re.findall(r"(?<!\w)[a-z]+(?!\w)", text.lower()))
+
+
 # The cipher named in the text.
 _ROT13_NAMED = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
 # Delimiters between a label and what it introduces, or between sentences.
@@ -304,11 +328,16 @@ def readings(form: str) -> list[str]:
     # however short a part is to count letters on.
     named = _ROT13_NAMED.search(form) is not None
     parts = [form, *(p for p in _SEGMENTS.split(form) if p != form)]
+    worded = len(_ROT13_FUNCTION_WORDS.findall(form)) >= 2
     for part in parts:
         common, letters = _englishness(part)
         if letters >= (12 if part is form else 16):
             rot = codecs.decode(part, "rot13")
-            if named or _englishness(rot)[0] >= common + 0.2 * letters:
+            if (
+                named
+                or _englishness(rot)[0] >= common + 0.2 * letters
+                or (worded and (n := _function_words(rot)) >= 2 and n > 2 * _function_words(part))
+            ):
                 out.append(rot)
     for m in _BASE64.finditer(form):
         token = m.group()

@@ -172,6 +172,30 @@ _DOES_OPEN = re.compile(
     r"(?:gets?|got|lets?|opens?|opened|unlocks?|unlocked|disarms?|disarmed|logs?|signs?)\s+"
     r"(?:(?:me|you|us|him|her|them)\s+)?(?:(?:in|into|onto|in\s+to)\s+)?"
 )
+# A person opens, unlocks or gets into a thing with the value: "I get into my laptop with X",
+# "we get into the shed with 3391", "I unlock my e-reader using 8146". The verb of opening
+# makes its object a thing that locks, whatever the noun (a gym locker, a bike lock, a gate
+# app, a printer's admin page); the value follows "with", "using" or "by typing".
+_PERSON_OPENS = re.compile(
+    r"(?:gets?|got|logs?|logged|signs?|signed|unlocks?|unlocked|opens?|opened|access(?:es|ed)?|"
+    r"disarms?|disarmed)\s+(?:(?:in|into|onto|in\s+to|on\s+to|on)\s+)?"
+    r"(?P<np>(?:(?:my|the|our|your|his|her|their)\s+)(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+"
+    r"(?:with|using|by\s+(?:typing|entering|keying\s+in|punching\s+in))\s+"
+)
+_SUBJECT = re.compile(r"(?<![\w'’-])(?:" + _WHO + r")\s+(?:\w+ly\s+|always\s+|just\s+)?$", re.I)
+# A thing said to open or unlock with the value, whatever the noun: "the mailbox unlocks
+# with 2-8-1" (a determiner, then at most four words, then the verb).
+_ANY_THING_END = re.compile(
+    r"(?<![\w'’-])(?:my|the|our|your|his|her|their)\s+(?:[\w'’-]+\s+){0,3}?(?P<head>[a-z][\w'’-]*)\s*$",
+    re.I,
+)
+_OPENS_PROPER = re.compile(r"(?:opens?|opened|unlocks?|unlocked|disarms?)\s+(?:with|using)\s+")
+# A purpose of opening before a verb of typing: "to unlock the tablet she enters 7719".
+_OPEN_PURPOSE = re.compile(
+    r"\bto\s+(?:open|unlock|disarm|access|reach|get\s+(?:in|into|onto|past))\s+"
+    r"(?:my|the|our|your|his|her|their)\s",
+    re.I,
+)
 _OBJECT_THING = re.compile(
     r"(?:(?:my|the|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}?" + _THING.pattern, re.I
 )
@@ -189,7 +213,8 @@ _LOGIN = re.compile(
 )
 # A verb of using or typing, the value, then a word that ties it to its purpose or place.
 _USE_FOR = re.compile(
-    r"(?P<typing>type|typed|typing|types|enter|entered|key\s+in|keyed\s+in|put\s+in|punch\s+in)\s+|"
+    r"(?P<typing>type|typed|typing|types|enter|enters|entered|entering|key\s+in|keys\s+in|keyed\s+in|put\s+in|"
+    r"punch(?:es|ed)?\s+in)\s+|"
     r"(?:use|used|uses|using|reuse|reused)\s+"
 )
 _PURPOSE = re.compile(
@@ -229,6 +254,7 @@ _KINDS = {
     "use": (_USE_FOR, ("typ", "enter", "key", "put", "punch", "use", "reuse")),
     "its": (_ITS, ("it",)),
     "does": (_DOES_OPEN, ("get", "got", "let", "open", "unlock", "disarm", "log", "sign")),
+    "person": (_PERSON_OPENS, ("get", "got", "log", "sign", "unlock", "open", "access", "disarm")),
 }  # fmt: skip
 
 
@@ -307,7 +333,7 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     hinted = _hinted(text)
     if hinted:
         kinds: tuple[str, ...] = (
-            ("opens", "hidden", "what", "use", "its", "does") if login else _NO_LOGIN
+            ("opens", "hidden", "what", "use", "its", "does", "person") if login else _NO_LOGIN
         )
     else:
         if not login and not (("what" in low or "how" in low) and _NUMBER_WORD.search(low)):
@@ -322,6 +348,8 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             v = _rel_value(text, o.end(), looks_like_secret, digits, False)
             if v and not _clock(t.group("head"), text, v):
                 spans.append(v)
+        elif _OPENS_PROPER.match(text, o.start()):
+            spans.extend(_opened_thing(text, o, looks_like_secret))
     if found["hidden"]:
         for t in _THING.finditer(text):
             i = _IS.match(text, t.end())
@@ -387,8 +415,15 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             v = _rel_value(text, at, looks_like_secret, digits, False)
             if v and not text[v[1] : m.start()].strip() and not _clock(t.group("head"), text, v):
                 spans.append(v)
+    for m in found["person"]:
+        spans.extend(_person_opens(text, m, looks_like_secret))
     for m in found["use"]:
         lo, hi = _clause(text, m.start(), m.end())
+        if m.group("typing") and _OPEN_PURPOSE.search(text, lo, m.start()):
+            v = _rel_value(text, m.end(), looks_like_secret, True, False)
+            if v and not _QUOTED.match(text, v[0] - 1) and _PHRASE_END.match(text, v[1]):
+                spans.append(v)
+                continue
         # a plain word: after a verb of typing, or a long run of words used to log in
         v = _rel_value(text, m.end(), looks_like_secret, False, True)
         plain = (
@@ -426,5 +461,55 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     return spans
 
 
-_NO_LOGIN = ("opens", "hidden", "what", "its", "does")
+_NO_LOGIN = ("opens", "hidden", "what", "its", "does", "person", "use")
 _LOGIN_LITERALS = (" log", "sign", "site", "account", "portal", " app", "vpn", " ask", "get ")
+
+
+def _unquoted(text: str, v: tuple[int, int] | None) -> bool:
+    """A value that is no quoted word (a quoted title opens a show, not a lock)."""
+    return v is not None and not (v[0] and text[v[0] - 1] in "\"'‘“")
+
+
+def _opened_thing(
+    text: str, o: re.Match[str], looks_like_secret: Callable[..., bool]
+) -> list[tuple[int, int]]:
+    """ "<the noun> opens/unlocks with <value>" for a noun outside the classes: the verb makes
+    it a thing that locks; the value digits or a made token, never a quoted word."""
+    t = _ANY_THING_END.search(text, max(0, o.start() - 40), o.start())
+    if not t:
+        return []
+    v = _rel_value(text, o.end(), looks_like_secret, True, False)
+    if not _unquoted(text, v) or not _PHRASE_END.match(text, v[1]):
+        return []
+    return [v] if _code_digits(text, o.group(), t.group("head"), v) else []
+
+
+_UNLOCKING = re.compile(r"\s*(?:unlock|disarm)", re.I)
+
+
+def _code_digits(text: str, verb: str, head: str, v: tuple[int, int]) -> bool:
+    """Whether a value of digits is a code here: to unlock or disarm anything, or to open or
+    get into a thing that locks, any digits; to open or get into anything else (an account
+    opened with 5000, a programme got into with 1450) only digits in pieces or with a
+    leading zero, which no amount or score is. A value with a letter is always one."""
+    value = text[v[0] : v[1]]
+    if not value.replace("-", "").replace(" ", "").isdigit():
+        return True
+    if _UNLOCKING.match(verb) or _LOCKS_DIGITS.fullmatch(head.rstrip("'’s")) is not None:
+        return True
+    return value[0] == "0" or "-" in value or " " in value
+
+
+def _person_opens(
+    text: str, m: re.Match[str], looks_like_secret: Callable[..., bool]
+) -> list[tuple[int, int]]:
+    """A person (the subject just before the verb) opens or gets into a thing with a value."""
+    if not _SUBJECT.search(text, max(0, m.start() - 24), m.start()):
+        return []
+    v = _rel_value(text, m.end(), looks_like_secret, True, False)
+    if not _unquoted(text, v) or not _PHRASE_END.match(text, v[1]):
+        return []
+    head = m.group("np").split()[-1]
+    if _clock(head, text, v) or not _code_digits(text, m.group(), head, v):
+        return []
+    return [v]

@@ -172,17 +172,6 @@ _DOES_OPEN = re.compile(
     r"(?:gets?|got|lets?|opens?|opened|unlocks?|unlocked|disarms?|disarmed|logs?|signs?)\s+"
     r"(?:(?:me|you|us|him|her|them)\s+)?(?:(?:in|into|onto|in\s+to)\s+)?"
 )
-# A person opens, unlocks or gets into a thing with the value: "I get into my laptop with X",
-# "we get into the shed with 3391", "I unlock my e-reader using 8146". The verb of opening
-# makes its object a thing that locks, whatever the noun (a gym locker, a bike lock, a gate
-# app, a printer's admin page); the value follows "with", "using" or "by typing".
-_PERSON_OPENS = re.compile(
-    r"(?:gets?|got|logs?|logged|signs?|signed|unlocks?|unlocked|opens?|opened|access(?:es|ed)?|"
-    r"disarms?|disarmed)\s+(?:(?:in|into|onto|in\s+to|on\s+to|on)\s+)?"
-    r"(?P<np>(?:(?:my|the|our|your|his|her|their)\s+)(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+"
-    r"(?:with|using|by\s+(?:typing|entering|keying\s+in|punching\s+in))\s+"
-)
-_SUBJECT = re.compile(r"(?<![\w'’-])(?:" + _WHO + r")\s+(?:\w+ly\s+|always\s+|just\s+)?$", re.I)
 # A thing said to open or unlock with the value, whatever the noun: "the mailbox unlocks
 # with 2-8-1" (a determiner, then at most four words, then the verb).
 _ANY_THING_END = re.compile(
@@ -254,7 +243,6 @@ _KINDS = {
     "use": (_USE_FOR, ("typ", "enter", "key", "put", "punch", "use", "reuse")),
     "its": (_ITS, ("it",)),
     "does": (_DOES_OPEN, ("get", "got", "let", "open", "unlock", "disarm", "log", "sign")),
-    "person": (_PERSON_OPENS, ("get", "got", "log", "sign", "unlock", "open", "access", "disarm")),
 }  # fmt: skip
 
 
@@ -277,11 +265,14 @@ def _hinted(text: str) -> bool:
 _NUMBER_WORD = re.compile(r"\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b")
 
 
-def _anchors(scan: str, kinds: tuple[str, ...]) -> dict[str, list[re.Match[str]]]:
+def _anchors(
+    scan: str, kinds: tuple[str, ...], table: dict | None = None
+) -> dict[str, list[re.Match[str]]]:
     """Each relation's matches in ``scan`` that start a word, in order."""
-    found: dict[str, list[re.Match[str]]] = {k: [] for k in _KINDS}
+    table = _KINDS if table is None else table
+    found: dict[str, list[re.Match[str]]] = {k: [] for k in table}
     for kind in kinds:
-        rx, starts = _KINDS[kind]
+        rx, starts = table[kind]
         hits: dict[int, re.Match[str]] = {}
         for w in starts:
             at = scan.find(w)
@@ -333,7 +324,7 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     hinted = _hinted(text)
     if hinted:
         kinds: tuple[str, ...] = (
-            ("opens", "hidden", "what", "use", "its", "does", "person") if login else _NO_LOGIN
+            ("opens", "hidden", "what", "use", "its", "does") if login else _NO_LOGIN
         )
     else:
         if not login and not (("what" in low or "how" in low) and _NUMBER_WORD.search(low)):
@@ -415,8 +406,6 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             v = _rel_value(text, at, looks_like_secret, digits, False)
             if v and not text[v[1] : m.start()].strip() and not _clock(t.group("head"), text, v):
                 spans.append(v)
-    for m in found["person"]:
-        spans.extend(_person_opens(text, m, looks_like_secret))
     for m in found["use"]:
         lo, hi = _clause(text, m.start(), m.end())
         if m.group("typing") and _OPEN_PURPOSE.search(text, lo, m.start()):
@@ -461,7 +450,7 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     return spans
 
 
-_NO_LOGIN = ("opens", "hidden", "what", "its", "does", "person", "use")
+_NO_LOGIN = ("opens", "hidden", "what", "its", "does", "use")
 _LOGIN_LITERALS = (" log", "sign", "site", "account", "portal", " app", "vpn", " ask", "get ")
 
 
@@ -498,18 +487,3 @@ def _code_digits(text: str, verb: str, head: str, v: tuple[int, int]) -> bool:
     if _UNLOCKING.match(verb) or _LOCKS_DIGITS.fullmatch(head.rstrip("'’s")) is not None:
         return True
     return value[0] == "0" or "-" in value or " " in value
-
-
-def _person_opens(
-    text: str, m: re.Match[str], looks_like_secret: Callable[..., bool]
-) -> list[tuple[int, int]]:
-    """A person (the subject just before the verb) opens or gets into a thing with a value."""
-    if not _SUBJECT.search(text, max(0, m.start() - 24), m.start()):
-        return []
-    v = _rel_value(text, m.end(), looks_like_secret, True, False)
-    if not _unquoted(text, v) or not _PHRASE_END.match(text, v[1]):
-        return []
-    head = m.group("np").split()[-1]
-    if _clock(head, text, v) or not _code_digits(text, m.group(), head, v):
-        return []
-    return [v]

@@ -3,8 +3,10 @@
 into a thing with a value ("I get into my laptop with X", "we unlock the shed using 7214");
 a thing outside the lock, device and account classes when the sentence says it opens or
 unlocks with the value (the verb makes the noun a thing that locks: "the mailbox unlocks
-with 2-8-1"); and a purpose of opening before a verb of typing ("to unlock the tablet she
-enters 7719"). Digits are a code when the verb unlocks or disarms, or the thing locks; to
+with 2-8-1"); a purpose of opening before a verb of typing ("to unlock the tablet she
+enters 7719"); and, in ``access_keyed.py`` beside it, a code keyed, dialled or remembered for
+a thing that locks ("remember 7781 for the back door") and a thing locked or protected with
+a value. Digits are a code when the verb unlocks or disarms, or the thing locks; to
 open or get into anything else (an account opened with 5000, a programme got into with
 1450) only digits in pieces or with a leading zero. Probe 22 cred
 (tests/data/detector_probe22_cred_*) was written and committed before the change."""
@@ -45,6 +47,11 @@ POSITIVE = [
     ("to open the gun locker he enters 6619", "6619"),
     ("to get into the studio I punch in 4408", "4408"),
     ("they disarm the workshop with 1-9-2-0", "1-9-2-0"),
+    ("remember 6104 for the cellar door", "6104"),
+    ("if the alarm starts beeping, tap 2918", "2918"),
+    ("use 5527 on the pad by the bins", "5527"),
+    ("the old netbook is locked with Quill#552", "Quill#552"),
+    ("my notes vault is protected by Saffron-Tiger-8", "Saffron-Tiger-8"),
 ]
 NEGATIVE = [
     "I got into the programme with 1450 on the SAT",
@@ -61,6 +68,13 @@ NEGATIVE = [
     "They opened the restaurant with 300 guests",
     "the concert opened with \u201cYesterday\u201d",
     "I get in with 2 minutes to spare",
+    "I used 2500 on the new garage door",
+    "the door was open so I dialled 0800 and waited",
+    "type 4410 for the door report",
+    "I locked the shed and typed 4410 into the calculator",
+    "the backups are protected with AES-256",
+    "the bike is locked with a chain",
+    "the account is protected by SMS codes",
 ]
 
 

@@ -1,7 +1,7 @@
 """A person, a key press or a lock tied to a secret (round 22 of issue 32, credentials).
 
 Beside ``access_relations`` (whose value reader and helpers it uses) to keep both under the
-size limit. Three relations the round-21 reader left:
+size limit. Four relations the round-21 reader left:
 
 - **A person opens the thing with the value**: "I get into my laptop with X", "we unlock the
   shed using 7214", "she signs into the clinic page with X". The verb of opening makes its
@@ -13,6 +13,9 @@ size limit. Three relations the round-21 reader left:
   names its lock after it, and money is *used on* a door where a code is used on a pad.
 - **A thing locked or protected with the value**: "the laptop is locked with X", "my vault is
   protected by X" (not "encrypted with", which takes an algorithm).
+- **A value that works on or for a thing**: "admin/admin123 works on the router", "X still
+  works for my email" (a single token with a symbol or hyphen-joined words: "Node18 works on
+  the server" names software; a name/secret pair by its slash).
 
 Digits are a code when the verb unlocks or disarms or the thing locks; to open or get into
 anything else only in pieces or with a leading zero (``access_relations._code_digits``).
@@ -34,7 +37,10 @@ from memory.detectors.access_points import (
 )
 from memory.detectors.access_relations import (
     _ANY_THING_END,
+    _BEFORE,
+    _LOCKS_DIGITS,
     _NO_UNIT,
+    _OBJECT_THING,
     _PHRASE_END,
     _WHO,
     _anchors,
@@ -82,9 +88,16 @@ _PAD_ONLY = re.compile(r"(?:" + _PADS + r")$", re.I)
 _LOCKED_WITH = re.compile(r"(?:locked|protected|password[\s-]protected)\s+(?:with|by|using)\s+")
 _COPULA_BEFORE = re.compile(r"(?:\s+(?:is|are|was|were|stays|gets|got|kept|all))*\s*$", re.I)
 
+# The value as the subject of working on the thing: "admin/admin123 works on the router",
+# "Biscuit!99 still works for my email"; a pair of name and secret joined by a slash.
+_WORKS = re.compile(r"(?:works?|worked)\s+(?:on|for|with)\s+")
+_STILL_END = re.compile(r"(?:\s+(?:still|also|only|always|now|just))*\s*$", re.I)
+_PAIR = re.compile(r"(?P<u>[\w.@-]{2,40})/(?P<p>[^\s/]*(?:\d|[^\w\s])[^\s/]*)")
+_SYMBOL = re.compile(r"[!#$%&*_+=?@~^]")
 _STANDARD = re.compile(r"[A-Z]{2,6}[-.]?\d+(?:\.\d+)*")
 _KINDS = {
     "keyed": (_KEYED, ("dial", "press", "tap", "punch", "key", "enter", "typ", "remember", "use")),
+    "works": (_WORKS, ("work",)),
     "locked": (_LOCKED_WITH, ("lock", "protect", "password")),
     "person": (_PERSON_OPENS, ("get", "got", "log", "sign", "unlock", "open", "access", "disarm")),
 }  # fmt: skip
@@ -111,6 +124,8 @@ def keyed_relation_spans(
             standard = _STANDARD.fullmatch(text[v[0] : v[1]])
             if not standard and _code_digits(text, "unlock", t.group("head"), v):
                 spans.append(v)
+    for m in found["works"]:
+        spans.extend(_works(text, m, looks_like_secret))
     for m in found["keyed"]:
         spans.extend(_keyed(text, m, looks_like_secret))
     for m in found["person"]:
@@ -185,3 +200,37 @@ def _np_head(text: str, lo: int, hi: int) -> str:
     if len(kept) >= 2 and _KEYED_THING.fullmatch(" ".join(kept[-2:])):
         return " ".join(kept[-2:])
     return kept[-1] if kept else ""
+
+
+def _works(
+    text: str, m: re.Match[str], looks_like_secret: Callable[..., bool]
+) -> list[tuple[int, int]]:
+    """A value (or a name/secret pair) that works on or for a thing of the classes."""
+    lo, hi = _clause(text, m.start(), m.end())
+    t = _OBJECT_THING.match(text[:hi], m.end())
+    if not t:
+        return []
+    base = max(lo, m.start() - 60)
+    head = text[base : m.start()]
+    head = head[: _STILL_END.search(head).start()]
+    b = _BEFORE.search(head)
+    if not b:
+        return []
+    at = base + b.start()
+    pair = _PAIR.fullmatch(text, at, base + len(head))
+    if pair and looks_like_secret(pair.group("p"), numeric_ok=True):
+        return [pair.span("p")]
+    token = text[at : base + len(head)]
+    if _LOCKS_DIGITS.fullmatch(t.group("head")) and (
+        _PIECES.fullmatch(token) or _DIGITS.fullmatch(token)
+    ):
+        return [] if _YEAR.fullmatch(token) else [(at, at + len(token))]
+    # a single token needs a symbol or words joined by hyphens: a name with a version works
+    # on a computer ("Node18", "Node-18", ".NET8")
+    v = _rel_value(text, at, looks_like_secret, False, False)
+    if not v or text[v[1] : base + len(head)].strip():
+        return []
+    value = text[v[0] : v[1]]
+    if not (_SYMBOL.search(value) or value.count("-") >= 2):
+        return []
+    return [v]

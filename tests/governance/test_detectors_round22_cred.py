@@ -5,8 +5,8 @@ a thing outside the lock, device and account classes when the sentence says it o
 unlocks with the value (the verb makes the noun a thing that locks: "the mailbox unlocks
 with 2-8-1"); a purpose of opening before a verb of typing ("to unlock the tablet she
 enters 7719"); and, in ``access_keyed.py`` beside it, a code keyed, dialled or remembered for
-a thing that locks ("remember 7781 for the back door") and a thing locked or protected with
-a value. Digits are a code when the verb unlocks or disarms, or the thing locks; to
+a thing that locks ("remember 7781 for the back door"), a thing locked or protected with a
+value, and a value (or a name/secret pair) that works on or for a thing. Digits are a code when the verb unlocks or disarms, or the thing locks; to
 open or get into anything else (an account opened with 5000, a programme got into with
 1450) only digits in pieces or with a leading zero. Probe 22 cred
 (tests/data/detector_probe22_cred_*) was written and committed before the change."""
@@ -52,6 +52,9 @@ POSITIVE = [
     ("use 5527 on the pad by the bins", "5527"),
     ("the old netbook is locked with Quill#552", "Quill#552"),
     ("my notes vault is protected by Saffron-Tiger-8", "Saffron-Tiger-8"),
+    ("root/Gannet#31 works on the camera", "Gannet#31"),
+    ("Plover&22 still works for my email", "Plover&22"),
+    ("5831 works on the side gate", "5831"),
 ]
 NEGATIVE = [
     "I got into the programme with 1450 on the SAT",
@@ -75,6 +78,11 @@ NEGATIVE = [
     "the backups are protected with AES-256",
     "the bike is locked with a chain",
     "the account is protected by SMS codes",
+    "Node18 works on the server",
+    "Node-18 works on the server",
+    "Windows11 works on the computer",
+    "the 24/7 plan works for my phone",
+    "1984 works on the gate",
 ]
 
 

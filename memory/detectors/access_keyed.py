@@ -62,7 +62,13 @@ _PERSON_OPENS = re.compile(
     r"(?P<np>(?:(?:my|the|our|your|his|her|their)\s+)(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+"
     r"(?:with|using|by\s+(?:typing|entering|keying\s+in|punching\s+in))\s+"
 )
-_SUBJECT = re.compile(r"(?<![\w'’-])(?:" + _WHO + r")\s+(?:\w+ly\s+|always\s+|just\s+)?$", re.I)
+# The person, then at most two modal or adverb words ("you can", "we always", "I'll just").
+_SUBJECT = re.compile(
+    r"(?<![\w'’-])(?:" + _WHO + r")(?:['’](?:ll|d))?(?:\s+(?:\w+ly|always|just|can|could|will|"
+    r"would|should|must|might|may|then|only|still|also|do|does|did|never|ever))"
+    r"{0,2}\s+$",
+    re.I,
+)
 
 # A code keyed, dialled or remembered for a thing that locks: "punch 2231 into the alarm
 # panel", "remember 7781 for the back door", "use 7781 on the pad", "if the alarm beeps,

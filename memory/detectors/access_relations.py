@@ -30,6 +30,13 @@ for/to logging in ("I use correcthorsebattery for all my sites") or after a verb
 Not a plain value: the closed classes of pronouns and determiners and of the other means of
 signing in or the tools that fill a secret (a biometric, a passkey, a provider's sign-on, a
 browser, a password manager): "I use bitwarden for all my sites" names a tool.
+
+**Round 22.** A thing outside the classes when the sentence says it opens or unlocks with
+the value ("the mailbox unlocks with 2-8-1": the verb makes the noun a thing that locks), a
+purpose of opening before a verb of typing ("to unlock the tablet she enters 7719"), and
+``_code_digits``: digits are a code when the verb unlocks or disarms or the thing locks,
+otherwise only in pieces or with a leading zero (an account opened with 5000 is money). The
+person, keyed, locked and works relations are in ``access_keyed``.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ def test_probe22_cred_floors_with_the_rules_alone(name):
 # Written here, not copied from the probe.
 POSITIVE = [
     ("we unlock the boathouse with 5530", "5530"),
+    ("you can get into the bike shed with 0-2-2-7", "0-2-2-7"),
     ("I unlock the tool chest using 8082", "8082"),
     ("she signs onto the clinic rota page with Vexa!314", "Vexa!314"),
     ("I get into the allotment hut with 0-4-4-9", "0-4-4-9"),

@@ -30,6 +30,13 @@ for/to logging in ("I use correcthorsebattery for all my sites") or after a verb
 Not a plain value: the closed classes of pronouns and determiners and of the other means of
 signing in or the tools that fill a secret (a biometric, a passkey, a provider's sign-on, a
 browser, a password manager): "I use bitwarden for all my sites" names a tool.
+
+**Round 22.** A thing outside the classes when the sentence says it opens or unlocks with
+the value ("the mailbox unlocks with 2-8-1": the verb makes the noun a thing that locks), a
+purpose of opening before a verb of typing ("to unlock the tablet she enters 7719"), and
+``_code_digits``: digits are a code when the verb unlocks or disarms or the thing locks,
+otherwise only in pieces or with a leading zero (an account opened with 5000 is money). The
+person, keyed, locked and works relations are in ``access_keyed``.
 """
 
 from __future__ import annotations
@@ -172,6 +179,19 @@ _DOES_OPEN = re.compile(
     r"(?:gets?|got|lets?|opens?|opened|unlocks?|unlocked|disarms?|disarmed|logs?|signs?)\s+"
     r"(?:(?:me|you|us|him|her|them)\s+)?(?:(?:in|into|onto|in\s+to)\s+)?"
 )
+# A thing said to open or unlock with the value, whatever the noun: "the mailbox unlocks
+# with 2-8-1" (a determiner, then at most four words, then the verb).
+_ANY_THING_END = re.compile(
+    r"(?<![\w'’-])(?:my|the|our|your|his|her|their)\s+(?:[\w'’-]+\s+){0,3}?(?P<head>[a-z][\w'’-]*)\s*$",
+    re.I,
+)
+_OPENS_PROPER = re.compile(r"(?:opens?|opened|unlocks?|unlocked|disarms?)\s+(?:with|using)\s+")
+# A purpose of opening before a verb of typing: "to unlock the tablet she enters 7719".
+_OPEN_PURPOSE = re.compile(
+    r"\bto\s+(?:open|unlock|disarm|access|reach|get\s+(?:in|into|onto|past))\s+"
+    r"(?:my|the|our|your|his|her|their)\s",
+    re.I,
+)
 _OBJECT_THING = re.compile(
     r"(?:(?:my|the|our|your|his|her|their)\s+)?(?:[\w'’-]+\s+){0,2}?" + _THING.pattern, re.I
 )
@@ -189,7 +209,8 @@ _LOGIN = re.compile(
 )
 # A verb of using or typing, the value, then a word that ties it to its purpose or place.
 _USE_FOR = re.compile(
-    r"(?P<typing>type|typed|typing|types|enter|entered|key\s+in|keyed\s+in|put\s+in|punch\s+in)\s+|"
+    r"(?P<typing>type|typed|typing|types|enter|enters|entered|entering|key\s+in|keys\s+in|keyed\s+in|put\s+in|"
+    r"punch(?:es|ed)?\s+in)\s+|"
     r"(?:use|used|uses|using|reuse|reused)\s+"
 )
 _PURPOSE = re.compile(
@@ -251,11 +272,14 @@ def _hinted(text: str) -> bool:
 _NUMBER_WORD = re.compile(r"\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b")
 
 
-def _anchors(scan: str, kinds: tuple[str, ...]) -> dict[str, list[re.Match[str]]]:
+def _anchors(
+    scan: str, kinds: tuple[str, ...], table: dict | None = None
+) -> dict[str, list[re.Match[str]]]:
     """Each relation's matches in ``scan`` that start a word, in order."""
-    found: dict[str, list[re.Match[str]]] = {k: [] for k in _KINDS}
+    table = _KINDS if table is None else table
+    found: dict[str, list[re.Match[str]]] = {k: [] for k in table}
     for kind in kinds:
-        rx, starts = _KINDS[kind]
+        rx, starts = table[kind]
         hits: dict[int, re.Match[str]] = {}
         for w in starts:
             at = scan.find(w)
@@ -322,6 +346,8 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
             v = _rel_value(text, o.end(), looks_like_secret, digits, False)
             if v and not _clock(t.group("head"), text, v):
                 spans.append(v)
+        elif _OPENS_PROPER.match(text, o.start()):
+            spans.extend(_opened_thing(text, o, looks_like_secret))
     if found["hidden"]:
         for t in _THING.finditer(text):
             i = _IS.match(text, t.end())
@@ -389,6 +415,11 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
                 spans.append(v)
     for m in found["use"]:
         lo, hi = _clause(text, m.start(), m.end())
+        if m.group("typing") and _OPEN_PURPOSE.search(text, lo, m.start()):
+            v = _rel_value(text, m.end(), looks_like_secret, True, False)
+            if v and not _QUOTED.match(text, v[0] - 1) and _PHRASE_END.match(text, v[1]):
+                spans.append(v)
+                continue
         # a plain word: after a verb of typing, or a long run of words used to log in
         v = _rel_value(text, m.end(), looks_like_secret, False, True)
         plain = (
@@ -426,5 +457,40 @@ def relation_spans(text: str, looks_like_secret: Callable[..., bool]) -> list[tu
     return spans
 
 
-_NO_LOGIN = ("opens", "hidden", "what", "its", "does")
+_NO_LOGIN = ("opens", "hidden", "what", "its", "does", "use")
 _LOGIN_LITERALS = (" log", "sign", "site", "account", "portal", " app", "vpn", " ask", "get ")
+
+
+def _unquoted(text: str, v: tuple[int, int] | None) -> bool:
+    """A value that is no quoted word (a quoted title opens a show, not a lock)."""
+    return v is not None and not (v[0] and text[v[0] - 1] in "\"'‘“")
+
+
+def _opened_thing(
+    text: str, o: re.Match[str], looks_like_secret: Callable[..., bool]
+) -> list[tuple[int, int]]:
+    """ "<the noun> opens/unlocks with <value>" for a noun outside the classes: the verb makes
+    it a thing that locks; the value digits or a made token, never a quoted word."""
+    t = _ANY_THING_END.search(text, max(0, o.start() - 40), o.start())
+    if not t:
+        return []
+    v = _rel_value(text, o.end(), looks_like_secret, True, False)
+    if not _unquoted(text, v) or not _PHRASE_END.match(text, v[1]):
+        return []
+    return [v] if _code_digits(text, o.group(), t.group("head"), v) else []
+
+
+_UNLOCKING = re.compile(r"\s*(?:unlock|disarm)", re.I)
+
+
+def _code_digits(text: str, verb: str, head: str, v: tuple[int, int]) -> bool:
+    """Whether a value of digits is a code here: to unlock or disarm anything, or to open or
+    get into a thing that locks, any digits; to open or get into anything else (an account
+    opened with 5000, a programme got into with 1450) only digits in pieces or with a
+    leading zero, which no amount or score is. A value with a letter is always one."""
+    value = text[v[0] : v[1]]
+    if not value.replace("-", "").replace(" ", "").isdigit():
+        return True
+    if _UNLOCKING.match(verb) or _LOCKS_DIGITS.fullmatch(head.rstrip("'’s")) is not None:
+        return True
+    return value[0] == "0" or "-" in value or " " in value

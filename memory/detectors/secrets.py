@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from memory.detectors.access_forms import access_form_spans, fold_digit_chars
+from memory.detectors.access_keyed import keyed_relation_spans
 from memory.detectors.access_relations import relation_spans
 from memory.detectors.asked_values import asked_value_spans
 from memory.detectors.code_phrases import names_no_secret
@@ -430,6 +431,7 @@ def _reading_spans(form: str) -> list[tuple[int, int, str]]:
         + [(s, e, "credential_in_prose") for s, e in access_verb_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in access_form_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in relation_spans(keyed, looks_like_secret)]
+        + [(s, e, "credential_in_prose") for s, e in keyed_relation_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in described_secret_spans(keyed)]
         + [(s, e, "credential_in_prose") for s, e in used_secret_spans(keyed, looks_like_secret)]
         + [(s, e, "credential_in_prose") for s, e in value_reading_spans(keyed, looks_like_secret)]

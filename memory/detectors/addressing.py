@@ -31,6 +31,7 @@ import codecs
 import re
 
 from memory.detectors.prefilter import search_any
+from memory.detectors.switches import detection_switch
 
 _ROLE_EN = (
     r"(?:ai|a\.i\.|assistants?|agents?|models?|llms?|language models?|chatbots?|bots?|"
@@ -267,6 +268,25 @@ def _englishness(text: str) -> tuple[int, int]:
     return sum(c in _COMMON_LETTERS for c in letters), len(letters)
 
 
+# The same counts without decoding (``ENGRAM_FAST_DETECTION_TEXT``): ROT13 maps letters one to
+# one, so the common letters of a part's ROT13 are the letters of the part that ROT13 maps to
+# them; each count is one C-level scan (tests/memory/test_detection_text_fast.py).
+_COMMON_LETTER_LIST = "".join(sorted(_COMMON_LETTERS))
+_ROT13_OF_COMMON = codecs.encode(_COMMON_LETTER_LIST, "rot13")
+_NOT_LETTER = re.compile(r"[^a-z]+")
+
+
+def letter_counts(text: str) -> tuple[int, int, int]:
+    """(common letters, common letters of its ROT13, letters) of ``text``, as ``_englishness``
+    counts them."""
+    low = text.lower()
+    return (
+        sum(map(low.count, _COMMON_LETTER_LIST)),
+        sum(map(low.count, _ROT13_OF_COMMON)),
+        len(_NOT_LETTER.sub("", low)),
+    )
+
+
 # English's commonest function words (a closed class): a short text's letters are too few to
 # count on, but "the", "and", "your" show up in any sentence of it and almost never in its
 # ROT13 ("gur", "naq", "lbhe").
@@ -329,16 +349,29 @@ def readings(form: str) -> list[str]:
     named = _ROT13_NAMED.search(form) is not None
     parts = [form, *(p for p in _SEGMENTS.split(form) if p != form)]
     worded = len(_ROT13_FUNCTION_WORDS.findall(form)) >= 2
+    fast = detection_switch("FAST_DETECTION_TEXT")
     for part in parts:
-        common, letters = _englishness(part)
-        if letters >= (12 if part is form else 16):
+        if len(part) < (12 if part is form else 16):
+            continue  # fewer letters than it takes to count on
+        if fast:
+            common, rot_common, letters = letter_counts(part)
+        else:
+            common, letters = _englishness(part)
+        if letters < (12 if part is form else 16):
+            continue
+        if fast:
+            if not (named or rot_common >= common + 0.2 * letters or worded):
+                continue
             rot = codecs.decode(part, "rot13")
-            if (
-                named
-                or _englishness(rot)[0] >= common + 0.2 * letters
-                or (worded and (n := _function_words(rot)) >= 2 and n > 2 * _function_words(part))
-            ):
-                out.append(rot)
+        else:
+            rot = codecs.decode(part, "rot13")
+            rot_common = _englishness(rot)[0]
+        if (
+            named
+            or rot_common >= common + 0.2 * letters
+            or (worded and (n := _function_words(rot)) >= 2 and n > 2 * _function_words(part))
+        ):
+            out.append(rot)
     for m in _BASE64.finditer(form):
         token = m.group()
         try:

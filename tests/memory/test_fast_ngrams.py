@@ -168,7 +168,8 @@ def test_every_date_or_time_match_starts_with_a_digit():
 
 
 @hsettings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=st.characters(exclude_categories=("Nd",)), max_size=80))
+# no lone surrogate: the API's edge refuses one before any detector reads it (core/edge.py)
+@given(text=st.text(alphabet=st.characters(exclude_categories=("Nd", "Cs")), max_size=80))
 def test_text_without_a_digit_has_no_date_or_time(text):
     assert learned._DATE_OR_TIME.search(text) is None
     bits = learned.model().bits

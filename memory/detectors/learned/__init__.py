@@ -195,7 +195,11 @@ def feature_buckets(text: str, bits: int) -> list[int]:
 
 def hashed_fast(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """``hashed(text, bits)``, from the per-token buckets."""
-    counts = Counter(feature_buckets(text, bits))
+    return _weighted(Counter(feature_buckets(text, bits)))
+
+
+def _weighted(counts: Counter) -> tuple[np.ndarray, np.ndarray]:
+    """Bucket counts as ``hashed`` weighs them: log1p, then unit length."""
     if not counts:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     idx = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
@@ -260,13 +264,7 @@ def feature_buckets_states(text: str, bits: int) -> list[int]:
 
 def hashed_states(text: str, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """``hashed_fast(text, bits)``, from ``feature_buckets_states``."""
-    counts = Counter(feature_buckets_states(text, bits))
-    if not counts:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    idx = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
-    val = np.log1p(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
-    val /= np.linalg.norm(val)
-    return idx, val
+    return _weighted(Counter(feature_buckets_states(text, bits)))
 
 
 def _fast_features() -> bool:

@@ -17,9 +17,13 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from core.codes import Operation, ReasonCode
+from core.codes import Operation
 from memory.detectors.secrets import find_secrets, redact_secrets
-from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
+from tests.helpers.memories import (
+    COMPOSED_FRAMES,
+    assert_refused_as_secret,
+    decide_user_statement,
+)
 from tests.helpers.probes import caught_and_wrong
 
 # Rules alone (find_secrets), main before round 21: tune 40/65 with 1/68 wrongly found,
@@ -120,13 +124,7 @@ _FRAMES = st.sampled_from(
 @hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(thing=_THINGS, relation=_RELATIONS, value=_MADE, frame=_FRAMES)
 def test_a_value_tied_to_what_it_opens_is_refused_in_any_frame(thing, relation, value, frame):
-    text = frame.format(s=relation.format(t=thing, v=value))
-    decision = decide_user_statement(text, now=_NOW, learned_detectors=False)
-    assert (decision.operation, decision.reason_code) == (
-        Operation.REJECT,
-        ReasonCode.SECRET_DETECTED,
-    ), text
-    assert value not in redact_secrets(text)[0], text
+    assert_refused_as_secret(frame.format(s=relation.format(t=thing, v=value)), value, now=_NOW)
 
 
 @hsettings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))

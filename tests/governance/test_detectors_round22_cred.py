@@ -20,9 +20,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from core.codes import Operation, ReasonCode
 from memory.detectors.secrets import find_secrets, redact_secrets
-from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
+from tests.helpers.memories import (
+    COMPOSED_FRAMES,
+    assert_refused_as_secret,
+)
 from tests.helpers.probes import caught_and_wrong
 
 # Rules alone, main before this round: tune 23/26, report 23/26, 0 wrongly found in either.
@@ -131,13 +133,7 @@ _FRAMES = st.one_of(_OTHER, st.sampled_from(COMPOSED_FRAMES))
 @hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(thing=_THINGS, relation=_RELATIONS, value=_MADE, frame=_FRAMES)
 def test_a_relation_in_any_frame_is_refused(thing, relation, value, frame):
-    text = frame.format(s=relation.format(t=thing, v=value))
-    decision = decide_user_statement(text, now=_NOW, learned_detectors=False)
-    assert (decision.operation, decision.reason_code) == (
-        Operation.REJECT,
-        ReasonCode.SECRET_DETECTED,
-    ), text
-    assert value not in redact_secrets(text)[0], text
+    assert_refused_as_secret(frame.format(s=relation.format(t=thing, v=value)), value, now=_NOW)
 
 
 @hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

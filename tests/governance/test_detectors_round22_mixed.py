@@ -18,10 +18,13 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from core.codes import Operation, ReasonCode
 from memory.detectors.access_relations import latin_view
 from memory.detectors.secrets import find_secrets, redact_secrets
-from tests.helpers.memories import COMPOSED_FRAMES, decide_user_statement
+from tests.helpers.memories import (
+    COMPOSED_FRAMES,
+    GLUED_FRAMES,
+    assert_refused_as_secret,
+)
 from tests.helpers.probes import caught_and_wrong
 
 # Rules alone, main before round 22: tune 2/10, report 6/10, 0 wrongly found in either.
@@ -99,22 +102,14 @@ _RELATIONS = st.sampled_from(
     ]
 )
 _MADE = st.from_regex(r"[A-Z][a-z]{3,7}[!#_][0-9]{2,4}", fullmatch=True)
-_GLUED = st.sampled_from(
-    ("下周开始{s}", "我说：{s}。", "来週から、{s}", "「{s}」", "{s}，别告诉别人", "그리고 {s}")
-)
+_GLUED = st.sampled_from(GLUED_FRAMES)
 _FRAMES = st.one_of(_GLUED, st.sampled_from(COMPOSED_FRAMES))
 
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(thing=_THINGS, relation=_RELATIONS, value=_MADE, frame=_FRAMES)
 def test_a_relation_glued_to_another_script_is_refused(thing, relation, value, frame):
-    text = frame.format(s=relation.format(t=thing, v=value))
-    decision = decide_user_statement(text, now=_NOW, learned_detectors=False)
-    assert (decision.operation, decision.reason_code) == (
-        Operation.REJECT,
-        ReasonCode.SECRET_DETECTED,
-    ), text
-    assert value not in redact_secrets(text)[0], text
+    assert_refused_as_secret(frame.format(s=relation.format(t=thing, v=value)), value, now=_NOW)
 
 
 @hsettings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))

@@ -71,3 +71,26 @@ COMPOSED_FRAMES = (
     "We had dumplings on Sunday. {s}",
     "{s} 顺便说一下，我在学日语。",
 )
+# The same telling glued to another script with no space on either side (round 22).
+GLUED_FRAMES = (
+    "下周开始{s}",
+    "我说：{s}。",
+    "来週から、{s}",
+    "「{s}」",
+    "{s}，别告诉别人",
+    "그리고 {s}",
+)
+
+
+def assert_refused_as_secret(text: str, value: str, *, now) -> None:
+    """The documented precedence of the credential rounds: a real secret is refused whatever
+    is around it, and its value is gone from the redacted text."""
+    from core.codes import Operation, ReasonCode
+    from memory.detectors.secrets import redact_secrets
+
+    decision = decide_user_statement(text, now=now, learned_detectors=False)
+    assert (decision.operation, decision.reason_code) == (
+        Operation.REJECT,
+        ReasonCode.SECRET_DETECTED,
+    ), text
+    assert value not in redact_secrets(text)[0], text
